@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Pickup",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "Pickup", targets: ["Pickup"]),
+        .executable(name: "pickup", targets: ["pickup"]),
+    ],
+    targets: [
+        // The core: pure Swift + Foundation, no C library, no UI.
+        .target(name: "Pickup"),
+        // The command-line tool.
+        .executableTarget(name: "pickup", dependencies: ["Pickup"]),
+        .testTarget(name: "PickupTests", dependencies: ["Pickup"]),
+        // End-to-end tests of the built `pickup` tool.
+        .testTarget(name: "PickupCLITests", dependencies: ["pickup"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,34 @@
+/// A Live Photo found among probed files: a still and a movie that share a
+/// content identifier.
+public struct LivePhotoPair<Item>: CustomStringConvertible {
+    public var contentIdentifier: String
+    public var still: Item
+    public var movie: Item
+
+    public var description: String { "Live Photo \(contentIdentifier): \(still) + \(movie)" }
+}
+
+extension LivePhotoPair: Sendable where Item: Sendable {}
+extension LivePhotoPair: Equatable where Item: Equatable {}
+
+public enum LivePhotoPairing {
+    /// Pairs stills and movies that carry the same content identifier.
+    ///
+    /// Each identifier pairs its first still with its first movie, in the
+    /// order given; items without a partner are left out. Pairs come in the
+    /// order of their stills.
+    public static func pairs<Item>(in items: [(item: Item, info: MediaInfo)]) -> [LivePhotoPair<Item>] {
+        var movies: [String: Item] = [:]
+        for entry in items where entry.info.livePhotoRole == .movie {
+            if let id = entry.info.contentIdentifier, movies[id] == nil { movies[id] = entry.item }
+        }
+        var paired: Set<String> = []
+        var result: [LivePhotoPair<Item>] = []
+        for entry in items where entry.info.livePhotoRole == .still {
+            guard let id = entry.info.contentIdentifier, !paired.contains(id), let movie = movies[id] else { continue }
+            paired.insert(id)
+            result.append(LivePhotoPair(contentIdentifier: id, still: entry.item, movie: movie))
+        }
+        return result
+    }
+}

@@ -1,0 +1,124 @@
+/// The facts Pickup takes from an EXIF block: camera, orientation, time,
+/// place, and Apple's Live Photo content identifier.
+struct EXIFMetadata {
+    var make: String?
+    var model: String?
+    var software: String?
+    var orientation: Int?
+    var dateTimeOriginal: String?
+    var offsetTimeOriginal: String?
+    var dateTime: String?
+    var offsetTime: String?
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var contentIdentifier: String?
+    var pixelWidth: Int?
+    var pixelHeight: Int?
+
+    enum Tag {
+        static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
+        static let software: UInt16 = 0x0131, dateTime: UInt16 = 0x0132
+        static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
+        static let dateTimeOriginal: UInt16 = 0x9003, offsetTime: UInt16 = 0x9010, offsetTimeOriginal: UInt16 = 0x9011
+        static let makerNote: UInt16 = 0x927C, pixelX: UInt16 = 0xA002, pixelY: UInt16 = 0xA003
+    }
+
+    /// Reads a block that starts with a TIFF header. `fileBase` is its offset in the file.
+    static func parse(_ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil) throws(ProbeError) -> EXIFMetadata {
+        var (tiff, ifd0) = try TIFFReader.open(bytes, limits: limits, fileBase: fileBase)
+        var exif = EXIFMetadata()
+        let (entries, _) = try tiff.readIFD(at: ifd0)
+        var exifIFD: Int?
+        var gpsIFD: Int?
+        for entry in entries {
+            switch entry.tag {
+            case Tag.make: exif.make = tiff.string(entry)
+            case Tag.model: exif.model = tiff.string(entry)
+            case Tag.software: exif.software = tiff.string(entry)
+            case Tag.orientation: exif.orientation = tiff.integer(entry)
+            case Tag.dateTime: exif.dateTime = tiff.string(entry)
+            case Tag.exifIFD: exifIFD = tiff.integer(entry)
+            case Tag.gpsIFD: gpsIFD = tiff.integer(entry)
+            default: break
+            }
+        }
+        if let exifIFD {
+            for entry in try tiff.readIFD(at: exifIFD).entries {
+                switch entry.tag {
+                case Tag.dateTimeOriginal: exif.dateTimeOriginal = tiff.string(entry)
+                case Tag.offsetTimeOriginal: exif.offsetTimeOriginal = tiff.string(entry)
+                case Tag.offsetTime: exif.offsetTime = tiff.string(entry)
+                case Tag.pixelX: exif.pixelWidth = tiff.integer(entry)
+                case Tag.pixelY: exif.pixelHeight = tiff.integer(entry)
+                case Tag.makerNote:
+                    exif.contentIdentifier = AppleMakerNote.contentIdentifier(
+                        in: tiff, at: entry.valueOffset, count: Int(entry.count))
+                default: break
+                }
+            }
+        }
+        if let gpsIFD { try exif.readGPS(&tiff, at: gpsIFD) }
+        return exif
+    }
+
+    private mutating func readGPS(_ tiff: inout TIFFReader, at offset: Int) throws(ProbeError) {
+        var latitudeRef = "N", longitudeRef = "E", altitudeRef = 0
+        var lat: Double?, lon: Double?, alt: Double?
+        for entry in try tiff.readIFD(at: offset).entries {
+            switch entry.tag {
+            case 1: latitudeRef = tiff.string(entry) ?? "N"
+            case 2: lat = Self.degrees(tiff, entry)
+            case 3: longitudeRef = tiff.string(entry) ?? "E"
+            case 4: lon = Self.degrees(tiff, entry)
+            case 5: altitudeRef = tiff.integer(entry) ?? 0
+            case 6: alt = tiff.rational(entry)
+            default: break
+            }
+        }
+        guard let lat, let lon, abs(lat) <= 90, abs(lon) <= 180 else { return }
+        latitude = latitudeRef.hasPrefix("S") ? -lat : lat
+        longitude = longitudeRef.hasPrefix("W") ? -lon : lon
+        if let alt, alt.isFinite { altitude = altitudeRef == 1 ? -alt : alt }
+    }
+
+    /// Degrees, minutes, seconds as three rationals.
+    private static func degrees(_ tiff: TIFFReader, _ entry: TIFFReader.Entry) -> Double? {
+        guard let d = tiff.rational(entry, index: 0) else { return nil }
+        let m = tiff.rational(entry, index: 1) ?? 0
+        let s = tiff.rational(entry, index: 2) ?? 0
+        let value = d + m / 60 + s / 3600
+        return value.isFinite ? value : nil
+    }
+
+    /// DateTimeOriginal (or DateTime) with its offset when the file gives one.
+    var creationDate: MediaDate? {
+        let pairs = [(dateTimeOriginal, offsetTimeOriginal), (dateTime, offsetTime ?? offsetTimeOriginal)]
+        for (text, offset) in pairs {
+            guard let text, var date = MediaDate(parsing: text) else { continue }
+            if case .unspecified = date.zone, let offset, let seconds = MediaDate.parseOffset(offset) {
+                date.zone = .offset(seconds: seconds)
+            }
+            return date
+        }
+        return nil
+    }
+
+    var location: GeoLocation? {
+        guard let latitude, let longitude else { return nil }
+        let place = GeoLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        return place.isValid ? place : nil
+    }
+
+    /// Copies what this EXIF knows into `info` (orientation is left to the caller:
+    /// HEIF reports it without applying it).
+    func fill(_ info: inout MediaInfo) {
+        info.make = info.make ?? make
+        info.model = info.model ?? model
+        info.software = info.software ?? software
+        info.creationDate = info.creationDate ?? creationDate
+        info.location = info.location ?? location
+        info.contentIdentifier = info.contentIdentifier ?? contentIdentifier
+        if let orientation, (1...8).contains(orientation) { info.exifOrientation = orientation }
+    }
+}

@@ -1,0 +1,150 @@
+/// Probes MP4, MOV, M4A/M4V, 3GP, HEIC/HEIF and AVIF: walks the top-level
+/// boxes (headers only), then reads `moov`, `meta` and movie fragments.
+enum ISOBMFFProbe {
+    static func probe(_ source: ByteSource, limits: ProbeLimits) throws(ProbeError) -> MediaInfo {
+        let reader = BoxReader(source: source, limits: limits)
+        var fileType: FileType?
+        var moov: Box?
+        var meta: Box?
+        var moofs: [Box] = []
+        var offset: Int64 = 0
+        while source.size - offset >= 8 {
+            let box: Box
+            do {
+                box = try reader.header(at: offset, end: source.size)
+            } catch {
+                // A cut-off tail (an unfinished copy) is fine once the header boxes are in hand.
+                if error.code == .truncated, moov != nil || meta != nil { break }
+                throw error
+            }
+            switch box.type {
+            case "ftyp" where fileType == nil: fileType = try FileType.parse(box, reader: reader)
+            case "moov" where moov == nil: moov = box
+            case "meta" where meta == nil: meta = box
+            case "moof": moofs.append(box)
+            default: break
+            }
+            offset = box.end
+        }
+
+        if let meta, let image = try HEIFImage.parse(meta, reader: reader) {
+            let movie = try moov.map { (box) throws(ProbeError) in try Movie.parse(box, reader: reader) }
+            return try stillInfo(image, movie: movie, fileType: fileType, source: source, limits: limits)
+        }
+        guard let moov else {
+            if fileType?.isHEIF == true {
+                throw ProbeError(.malformed, "the HEIF file has no primary image ('meta' with 'pitm')", offset: 0)
+            }
+            throw ProbeError(
+                .truncated, "the file has no 'moov' box: it was cut short, or is not a finished movie", offset: offset)
+        }
+        var movie = try Movie.parse(moov, reader: reader)
+        var fragments = FragmentTotals()
+        if movie.isFragmented || !movie.hasSamples {
+            for moof in moofs { try fragments.add(moof: moof, reader: reader, defaults: movie.trexDefaults) }
+        }
+        return try movieInfo(&movie, fragments: fragments, fileType: fileType, size: source.size, at: moov)
+    }
+
+    private static func movieInfo(
+        _ movie: inout Movie, fragments: FragmentTotals, fileType: FileType?, size: Int64, at moov: Box
+    ) throws(ProbeError) -> MediaInfo {
+        let video = movie.tracks.first { $0.handler == .video && $0.codec != nil }
+            ?? movie.tracks.first { $0.handler == .video }
+            ?? movie.tracks.first { $0.isVisual }
+        let audio = movie.tracks.first { $0.handler == .audio }
+        let kind: MediaKind
+        if let video, video.handler == .picture, fileType?.isHEIF == true {
+            kind = .image
+        } else if video != nil {
+            kind = .video
+        } else if audio != nil {
+            kind = .audio
+        } else {
+            throw ProbeError(.malformed, "the movie holds no video or audio track", offset: moov.offset, element: "box 'moov'")
+        }
+        var info = MediaInfo(
+            kind: kind, container: fileType?.container(imageCodec: nil) ?? .mov, fileSize: size)
+        let fragmented = !movie.hasSamples && !fragments.samples.isEmpty
+
+        if fragmented {
+            var longest: Double?
+            for track in movie.tracks where track.timescale > 0 {
+                if let total = fragments.duration[track.id], total > 0 {
+                    longest = max(longest ?? 0, Double(total) / Double(track.timescale))
+                }
+            }
+            if let mehd = movie.fragmentDuration, mehd > 0, movie.timescale > 0 {
+                longest = Double(mehd) / Double(movie.timescale)
+            }
+            info.duration = longest ?? movie.presentationSeconds
+        } else {
+            info.duration = movie.presentationSeconds
+        }
+
+        if let video {
+            info.videoCodec = video.codec ?? video.sampleEntry?.description.trimmingNulsAndSpaces
+            info.width = video.width > 0 ? video.width : nil
+            info.height = video.height > 0 ? video.height : nil
+            info.orientation = video.orientation
+            info.bitDepth = video.bitDepth
+            info.hdr = video.transfer.flatMap { HDRTransfer(transferCharacteristics: $0) }
+            info.alpha = video.hasAlpha
+            var samples = video.sampleCount
+            var seconds = video.mediaSeconds
+            if fragmented, let count = fragments.samples[video.id], let total = fragments.duration[video.id],
+                video.timescale > 0
+            {
+                samples = count
+                seconds = Double(total) / Double(video.timescale)
+            }
+            if let seconds, seconds > 0, samples > 0 {
+                info.frameRate = Double(samples) / seconds
+            }
+            if kind == .image {
+                info.imageCodec = info.videoCodec
+                info.videoCodec = nil
+                info.animated = samples > 1
+                info.frameCount = samples > 0 ? Int(samples) : nil
+            }
+        }
+        if let audio {
+            info.audioCodec = audio.codec ?? audio.sampleEntry?.description.trimmingNulsAndSpaces
+            info.audioChannels = audio.channels.flatMap { $0 > 0 ? $0 : nil }
+            info.audioSampleRate = audio.sampleRate.flatMap { $0 > 0 ? $0 : nil } ?? (audio.timescale > 0 ? Int(audio.timescale) : nil)
+        }
+        let metadata = movie.metadata
+        info.creationDate = metadata.creationDate ?? movie.creationDate
+        info.location = metadata.location
+        info.make = metadata.make
+        info.model = metadata.model
+        info.software = metadata.software
+        info.contentIdentifier = metadata.contentIdentifier
+        return info
+    }
+
+    private static func stillInfo(
+        _ image: HEIFImage, movie: Movie?, fileType: FileType?, source: ByteSource, limits: ProbeLimits
+    ) throws(ProbeError) -> MediaInfo {
+        let container = fileType?.container(imageCodec: image.codec) ?? .heif
+        var info = MediaInfo(kind: .image, container: container, fileSize: source.size)
+        info.imageCodec = image.codec
+        info.width = image.width
+        info.height = image.height
+        info.orientation = image.orientation
+        info.bitDepth = image.bitDepth
+        info.hdr = image.transfer.flatMap { HDRTransfer(transferCharacteristics: $0) }
+        info.alpha = image.alpha
+        info.exifOrientation = 1
+        if let exif = image.exif, let metadata = try? EXIFMetadata.parse(exif, limits: limits) {
+            // HEIF's EXIF orientation is reported, not applied: irot/imir decide.
+            metadata.fill(&info)
+        }
+        if let movie, let sequence = movie.tracks.first(where: { $0.isVisual }), sequence.sampleCount > 1 {
+            info.animated = true
+            info.frameCount = Int(sequence.sampleCount)
+            info.duration = movie.presentationSeconds
+        }
+        return info
+    }
+}

@@ -1,0 +1,22 @@
+/// Bounds on the work a probe does for one file, whatever the file claims.
+///
+/// Every count, size and offset read from a file is checked against these and
+/// against the bytes the file actually holds before it is used.
+public struct ProbeLimits: Sendable, Hashable {
+    /// How deep boxes, EBML elements or IFDs may nest.
+    public var maxDepth: Int = 24
+    /// How many boxes, chunks or elements one file may hold in all.
+    public var maxElements: Int = 200_000
+    /// The largest single structure read into memory (a `meta` item, an EXIF block, a `trun`).
+    public var maxStructureBytes: Int = 16 << 20
+    /// The most entries one EXIF IFD may list.
+    public var maxIFDEntries: Int = 2_000
+    /// The most frames counted in an animated image.
+    public var maxFrames: Int = 1_000_000
+    /// The most bytes read from one file in all (GIF frame counting reads the whole file).
+    public var maxBytesRead: Int64 = 1 << 30
+
+    public init() {}
+
+    public static let `default` = ProbeLimits()
+}
