@@ -1,10 +1,8 @@
-import Pickup
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-for path in CommandLine.arguments.dropFirst() {
-    do {
-        let info = try MediaProbe().probe(path: path)
-        print(path, info.facts.map { "\($0.name)=\($0.value)" }.joined(separator: " "))
-    } catch {
-        print("ERROR", error)
-    }
-}
+let status = await Tool.main(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Pickup
+
+/// `pickup probe`: tells what each photo or video is.
+struct ProbeCommand: Command {
+    static let spec = CommandSpec(
+        name: "probe",
+        abstract: "Tell what photos and videos are: kind, size, duration, codecs, rotation, date, place.",
+        synopsis: "FILE|DIR... [--recursive] [--json]",
+        arguments: [("FILE|DIR", "Files to probe; a folder stands for the files in it (hidden files are skipped).")],
+        options: [
+            .init(names: ["--recursive", "-r"], value: nil, help: "Also probe the files in folders below the folders given."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON object a line (JSON Lines) instead of a table."),
+        ],
+        discussion: """
+            A file's kind comes from its bytes, never its name. Pickup reads MP4, MOV, M4A/M4V, 3GP,
+            HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP and WebM/Matroska, and only the parts of a file that
+            describe it (never the whole file).
+
+            With --json each file gives one object with its "path" and facts named as in the corpus
+            manifests: kind, container, videoCodec, audioCodec, imageCodec, width, height (stored),
+            rotation (degrees clockwise to stand upright), mirrored, orientation (EXIF), displayWidth,
+            displayHeight, duration (s), frameRate, bitDepth, hdr, creationDate (ISO 8601, with the
+            zone the file gives; creationDateZone says offset, utc or unspecified), latitude,
+            longitude, altitude (m), make, model, software, contentIdentifier, livePhoto (still or
+            movie), animated, frameCount, alpha. A file that fails gives {"path", "error": {code,
+            message, offset, element, hint}}. Live Photos found among the files (a still and a movie
+            with one content identifier) follow as {"livePhotoPair": {...}} objects.
+
+            Exit status: 0 when every file was probed, 1 when any failed, 2 for a usage mistake.
+            """,
+        examples: [
+            "pickup probe IMG_0001.HEIC IMG_0001.MOV",
+            "pickup probe --recursive /media/card/DCIM",
+            "pickup probe --json Movies/ | jq 'select(.rotation == 90) | .path'",
+        ])
+
+    let paths: [String]
+    let recursive: Bool
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "name at least one file or folder to probe", command: "probe")
+        }
+        paths = arguments.positionals
+        recursive = arguments.has("--recursive")
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        let entries = FileWalker(recursive: recursive).expand(paths)
+        var files: [String] = []
+        var failures = 0
+        for entry in entries {
+            switch entry {
+            case .file(let path): files.append(path)
+            case .problem(let path, let message):
+                failures += 1
+                report(ProbeError(.unreadable, message, path: path), path: path)
+            }
+        }
+        let table = ProbeTable()
+        if !json, !files.isEmpty { Console.raw(table.header) }
+        var probed: [(item: String, info: MediaInfo)] = []
+        // Batches keep output flowing and memory flat for folders of thousands of files.
+        let batchSize = 256
+        var start = 0
+        while start < files.count {
+            let batch = Array(files[start..<min(files.count, start + batchSize)])
+            start += batchSize
+            var output = ""
+            for (path, result) in zip(batch, await ProbeCommand.probeAll(batch)) {
+                switch result {
+                case .success(let info):
+                    probed.append((path, info))
+                    output += json ? ProbeCommand.jsonLine(path: path, info: info) : table.row(path: path, info: info)
+                case .failure(let error):
+                    failures += 1
+                    Console.raw(output)
+                    output = ""
+                    report(error, path: path)
+                }
+            }
+            Console.raw(output)
+        }
+        let pairs = LivePhotoPairing.pairs(in: probed)
+        if json {
+            for pair in pairs {
+                var object = JSONObject()
+                object.add("contentIdentifier", pair.contentIdentifier)
+                object.add("still", pair.still)
+                object.add("movie", pair.movie)
+                var line = JSONObject()
+                line.add("livePhotoPair", object: object)
+                Console.out(line.text)
+            }
+        } else {
+            if !pairs.isEmpty {
+                Console.out("\nLive Photos:")
+                for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
+            }
+            let total = entries.count
+            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed.count) probed, \(failures) failed.")
+        }
+        return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    private func report(_ error: ProbeError, path: String) {
+        if json {
+            Console.raw(ProbeCommand.jsonLine(path: path, error: error))
+        } else {
+            Console.error("pickup probe: " + error.description)
+        }
+    }
+
+    /// Probes files on all cores; results come back in the order given.
+    static func probeAll(_ paths: [String]) async -> [Result<MediaInfo, ProbeError>] {
+        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8, paths.count))
+        return await withTaskGroup(of: [(Int, Result<MediaInfo, ProbeError>)].self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    let probe = MediaProbe()
+                    return stride(from: worker, to: paths.count, by: workers).map { index in
+                        (index, Result { () throws(ProbeError) in try probe.probe(path: paths[index]) })
+                    }
+                }
+            }
+            var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: paths.count)
+            for await part in group {
+                for (index, result) in part { results[index] = result }
+            }
+            return results.map { $0 ?? .failure(ProbeError(.unreadable, "not probed")) }
+        }
+    }
+
+    static func jsonLine(path: String, info: MediaInfo) -> String {
+        var object = JSONObject()
+        object.add("path", path)
+        for (name, value) in info.facts { object.add(name, value) }
+        return object.text + "\n"
+    }
+
+    static func jsonLine(path: String, error: ProbeError) -> String {
+        var detail = JSONObject()
+        detail.add("code", error.code.rawValue)
+        detail.add("message", error.message)
+        if let offset = error.offset { detail.add("offset", offset) }
+        if let element = error.element { detail.add("element", element) }
+        detail.add("hint", error.hint)
+        var object = JSONObject()
+        object.add("path", path)
+        object.add("error", object: detail)
+        return object.text + "\n"
+    }
+}

@@ -1,0 +1,47 @@
+import Pickup
+
+/// Writes JSON objects on one line each (JSON Lines), keys in the order given.
+struct JSONObject {
+    private var members: [String] = []
+
+    mutating func add(_ key: String, _ value: String) { members.append(JSONObject.quote(key) + ":" + JSONObject.quote(value)) }
+    mutating func add(_ key: String, _ value: Int64) { members.append(JSONObject.quote(key) + ":" + String(value)) }
+    mutating func add(_ key: String, _ value: Bool) { members.append(JSONObject.quote(key) + ":" + (value ? "true" : "false")) }
+    mutating func add(_ key: String, _ value: Double) {
+        members.append(JSONObject.quote(key) + ":" + (value.isFinite ? String(value) : "null"))
+    }
+    mutating func add(_ key: String, object: JSONObject) { members.append(JSONObject.quote(key) + ":" + object.text) }
+
+    mutating func add(_ key: String, _ fact: Fact) {
+        switch fact {
+        case .string(let value): add(key, value)
+        case .int(let value): add(key, value)
+        case .double(let value): add(key, value)
+        case .bool(let value): add(key, value)
+        }
+    }
+
+    var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    /// A JSON string literal. Invalid UTF-8 in a path shows as U+FFFD.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,38 @@
+/// Small text helpers for tables and sizes (no Foundation needed).
+enum Text {
+    static func pad(_ text: String, _ width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : String(repeating: " ", count: width - count) + text
+    }
+
+    /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB` (powers of 1000, as Finder and Photos show them).
+    static func byteCount(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.5, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return (value < 10 ? fixed(value, 1) : String(Int(value.rounded()))) + " " + units[unit]
+    }
+
+    /// A number with `places` decimals, no Foundation.
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        guard value.isFinite else { return "-" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        var fraction = String(Int(scaled) - whole * Int(scale))
+        while fraction.count < places { fraction = "0" + fraction }
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        return places == 0 ? sign + String(whole) : sign + String(whole) + "." + fraction
+    }
+}
