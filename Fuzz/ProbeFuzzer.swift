@@ -1,0 +1,21 @@
+// libFuzzer entry point, compiled together with the Pickup core's sources by
+// scripts/fuzz.sh (swiftc -sanitize=fuzzer,address). Not part of the package.
+//
+// The first byte picks the target when PICKUP_FUZZ_TARGET is unset:
+// every input goes to MediaProbe (which sniffs the format from the bytes),
+// and inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let probe = MediaProbe()
+    if let info = try? probe.probe(bytes: bytes) {
+        // Touch every fact, as the CLI does when it prints them.
+        _ = info.facts.count
+        _ = info.creationDate?.iso8601
+    }
+    if TIFFReader.isHeader(bytes, at: 0) {
+        _ = try? EXIFMetadata.parse(bytes, limits: .default)
+    }
+    return 0
+}
