@@ -13,9 +13,11 @@ let package = Package(
         .target(name: "Pickup"),
         // The command-line tool.
         .executableTarget(name: "pickup", dependencies: ["Pickup"]),
-        .testTarget(name: "PickupTests", dependencies: ["Pickup"]),
+        // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.
+        .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
+        .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
-        .testTarget(name: "PickupCLITests", dependencies: ["pickup"]),
+        .testTarget(name: "PickupCLITests", dependencies: ["pickup", "PickupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,6 +95,10 @@ extension MovieMetadata {
                 metadata.merge(try parseMeta(box, reader: reader))
                 continue
             }
+            if box.type == "loci", box.payloadSize <= 4096, metadata.location == nil {
+                metadata.location = try parseLocationInformation(try reader.payload(of: box))
+                continue
+            }
             let name = box.type.description
             guard name.hasPrefix("©"), box.payloadSize >= 4, box.payloadSize <= 4096 else { continue }
             var r = try reader.payload(of: box)
@@ -105,6 +109,22 @@ extension MovieMetadata {
             metadata.set(key: name, text: String(decoding: text, as: UTF8.self))
         }
         return metadata
+    }
+}
+
+extension MovieMetadata {
+    /// 3GPP `loci`: language, a name, a role, then longitude, latitude and
+    /// altitude in signed 16.16 fixed point (what ffmpeg writes for `-metadata location`).
+    static func parseLocationInformation(_ payload: ByteReader) throws(ProbeError) -> GeoLocation? {
+        var r = payload
+        try r.skip(4 + 2)
+        _ = r.cString(limit: 1024)
+        try r.skip(1)
+        let longitude = Double(try r.i32()) / 65536
+        let latitude = Double(try r.i32()) / 65536
+        let altitude = Double(try r.i32()) / 65536
+        let place = GeoLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        return place.isValid ? place : nil
     }
 }
 
