@@ -7,6 +7,7 @@ import Synchronization
 public enum Fixture: String, CaseIterable, Sendable {
     case mp4Rotated90 = "rotated-90.mp4"
     case mp4MoovAtEnd = "moov-at-end.mp4"
+    case mp4Large = "large.mp4"
     case mp4Faststart = "faststart.mp4"
     case movAppleKeys = "apple-keys.mov"
     case mp4AndroidLocation = "android-location.mp4"
@@ -43,6 +44,8 @@ public enum Fixture: String, CaseIterable, Sendable {
             return "\(ff) \(video) \(x264) $DIR/a.mp4 && \(ff) -i $DIR/a.mp4 -c copy -metadata:s:v:0 rotate=270 $OUT"
         case .mp4MoovAtEnd:
             return "\(ff) \(video) \(tone) \(x264) -c:a aac -shortest $OUT"
+        case .mp4Large:
+            return "\(ff) -f lavfi -i testsrc2=size=1280x720:rate=30:duration=4 \(x264) -crf 10 $OUT"
         case .mp4Faststart:
             return "\(ff) \(video) \(tone) \(x264) -c:a aac -shortest -movflags +faststart $OUT"
         case .movAppleKeys:
@@ -84,7 +87,7 @@ public enum Fixture: String, CaseIterable, Sendable {
                 -Make=Apple "-Model=iPhone 15 Pro" -Software=17.4 -Orientation#=8 \
                 "-DateTimeOriginal=2024:05:06 10:20:30" -OffsetTimeOriginal=-03:00 \
                 -GPSLatitude=22.9519 -GPSLatitudeRef=S -GPSLongitude=43.2105 -GPSLongitudeRef=W \
-                -GPSAltitude=12.5 -GPSAltitudeRef=1 $OUT
+                -GPSAltitude=12.5 -GPSAltitudeRef#=1 $OUT
                 """
         case .jpegPlain:
             return "\(ff) -f lavfi -i testsrc2=size=800x600 -frames:v 1 $OUT"

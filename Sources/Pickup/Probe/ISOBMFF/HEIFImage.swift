@@ -73,7 +73,7 @@ struct HEIFImage {
                 guard property.type == "auxC" else { continue }
                 var body = property.body
                 try body.skip(4)
-                if body.cString(limit: 256).contains("alpha") { image.alpha = true }
+                if alphaTypes.contains(body.cString(limit: 256)) { image.alpha = true }
             }
         }
         // EXIF: an 'Exif' item describing ('cdsc') the primary item, else any 'Exif' item.
@@ -129,6 +129,12 @@ struct HEIFImage {
             }
         }
     }
+
+    /// Auxiliary image types that mean "alpha plane" (HEVC's and MPEG-B's spellings).
+    static let alphaTypes: Set<String> = [
+        "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
+        "urn:mpeg:avc:2015:auxid:1",
+    ]
 
     static func codecName(_ type: FourCC) -> String? {
         switch type {
