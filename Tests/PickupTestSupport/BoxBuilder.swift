@@ -7,11 +7,11 @@ public enum BoxBuilder {
         var w = ByteWriter()
         if largeSize {
             w.u32(1)
-            w.ascii(type)
+            w.fourCC(type)
             w.u64(UInt64(16 + payload.count))
         } else {
             w.u32(UInt32(8 + payload.count))
-            w.ascii(type)
+            w.fourCC(type)
         }
         w.append(payload)
         return w.bytes

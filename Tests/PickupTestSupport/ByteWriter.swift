@@ -12,6 +12,12 @@ public struct ByteWriter {
     public mutating func i32(_ value: Int32) { put(UInt64(UInt32(bitPattern: value)), 4) }
     public mutating func u64(_ value: UInt64) { put(value, 8) }
     public mutating func ascii(_ text: String) { bytes += Array(text.utf8) }
+    /// A four-character code; "©" is written as the single byte 0xA9, as QuickTime does.
+    public mutating func fourCC(_ code: String) {
+        let scalars = code.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        precondition(scalars.count == 4, "a four-character code needs four characters: \(code)")
+        bytes += scalars
+    }
     public mutating func zeros(_ count: Int) { bytes += [UInt8](repeating: 0, count: count) }
     public mutating func append(_ other: [UInt8]) { bytes += other }
 

@@ -154,7 +154,7 @@ enum MatroskaProbe {
             var base: Int64 = 0
             for child in try reader.children(of: cluster, stopAtClusters: 0) where stamps.count < 120 {
                 var block = child
-                if child.id == ID.timestamp { base = Int64(clamping: try reader.unsigned(child)) }
+                if child.id == ID.timestamp { base = Int64(min(try reader.unsigned(child), 1 << 48)) }
                 if child.id == ID.blockGroup {
                     guard let inner = try reader.children(of: child).first(where: { $0.id == ID.block }) else { continue }
                     block = inner
@@ -166,7 +166,7 @@ enum MatroskaProbe {
             }
         }
         guard stamps.count >= 3, let first = stamps.min(), let last = stamps.max(), last > first else { return nil }
-        let seconds = Double(last - first) * Double(scale) / 1_000_000_000
+        let seconds = (Double(last) - Double(first)) * Double(scale) / 1_000_000_000
         return Double(stamps.count - 1) / seconds
     }
 

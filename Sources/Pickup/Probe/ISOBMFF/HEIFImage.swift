@@ -294,7 +294,7 @@ struct HEIFImage {
         let start = 4 + skip
         if start + 8 <= data.count, TIFFReader.isHeader(data, at: start) { return Array(data[start...]) }
         // Some writers get the offset wrong: look for the header nearby.
-        for candidate in 4..<min(data.count - 4, 64) where TIFFReader.isHeader(data, at: candidate) {
+        for candidate in stride(from: 4, to: min(data.count - 4, 64), by: 1) where TIFFReader.isHeader(data, at: candidate) {
             return Array(data[candidate...])
         }
         return nil

@@ -105,7 +105,7 @@ enum ISOBMFFProbe {
                 info.imageCodec = info.videoCodec
                 info.videoCodec = nil
                 info.animated = samples > 1
-                info.frameCount = samples > 0 ? Int(samples) : nil
+                info.frameCount = samples > 0 ? Int(clamping: samples) : nil
             }
         }
         if let audio {
@@ -142,7 +142,7 @@ enum ISOBMFFProbe {
         }
         if let movie, let sequence = movie.tracks.first(where: { $0.isVisual }), sequence.sampleCount > 1 {
             info.animated = true
-            info.frameCount = Int(sequence.sampleCount)
+            info.frameCount = Int(clamping: sequence.sampleCount)
             info.duration = movie.presentationSeconds
         }
         return info
