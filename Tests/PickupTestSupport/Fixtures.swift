@@ -170,6 +170,9 @@ public enum Fixtures {
         }
     }
 
+    /// A seed for a fixture's random tests, the same on every run.
+    public static func stableSeed(_ name: String) -> UInt64 { stableHash(name) }
+
     /// FNV-1a, stable across runs (Swift's Hasher is seeded per process).
     static func stableHash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
