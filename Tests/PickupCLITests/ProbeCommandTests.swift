@@ -1,0 +1,170 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// The built `pickup` tool, run as a person would run it.
+@Suite("pickup probe, end to end")
+struct ProbeCommandTests {
+    /// `pickup` sits beside the test bundle in the build folder.
+    static let tool: String = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("pickup").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return ".build/debug/pickup"
+    }()
+
+    func pickup(_ arguments: String...) throws -> Shell.Result {
+        try Shell.execute(ProbeCommandTests.tool, arguments)
+    }
+
+    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] {
+        try result.outputText.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    /// A folder with copies of fixtures under the given names.
+    func folder(_ files: [(Fixture, String)], extra: [(String, [UInt8])] = []) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (fixture, name) in files {
+            try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: folder.appendingPathComponent(name).path)
+        }
+        for (name, bytes) in extra {
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    @Test("--help explains the tool and each command")
+    func help() throws {
+        let overview = try pickup("--help")
+        #expect(overview.status == 0)
+        #expect(overview.outputText.contains("Usage: pickup COMMAND"))
+        #expect(overview.outputText.contains("probe"))
+        let probe = try pickup("probe", "--help")
+        #expect(probe.status == 0)
+        for text in ["Usage: pickup probe FILE|DIR... [--recursive] [--json]", "--recursive", "--json", "Exit status", "livePhotoPair"] {
+            #expect(probe.outputText.contains(text), "help lacks \(text)")
+        }
+        #expect(try pickup("help", "probe").outputText == probe.outputText)
+    }
+
+    @Test("misuse exits 2 with a pointer to help")
+    func usage() throws {
+        let none = try pickup("probe")
+        #expect(none.status == 2)
+        #expect(none.errorText.contains("pickup probe --help"))
+        let unknown = try pickup("probe", "--frobnicate", "x")
+        #expect(unknown.status == 2)
+        #expect(unknown.errorText.contains("unknown option '--frobnicate'"))
+        let command = try pickup("teleport")
+        #expect(command.status == 2)
+        #expect(command.errorText.contains("unknown command 'teleport'"))
+    }
+
+    @Test("--json: one object a file with the manifest's field names")
+    func json() throws {
+        let folder = try folder([(.movAppleKeys, "IMG_0001.MOV"), (.jpegEXIF, "photo.jpg")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try pickup("probe", "--json", folder.path)
+        #expect(result.status == 0)
+        let lines = try jsonLines(result)
+        #expect(lines.count == 2)
+        let movie = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("IMG_0001.MOV") == true })
+        #expect(movie["kind"] as? String == "video")
+        #expect(movie["container"] as? String == "mov")
+        #expect(movie["videoCodec"] as? String == "hevc")
+        #expect(movie["rotation"] as? Int == 270)
+        #expect(movie["creationDate"] as? String == "2024-05-06T10:20:30+09:30")
+        #expect(movie["contentIdentifier"] as? String == "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")
+        #expect(abs((movie["latitude"] as? Double ?? 0) - -33.8568) < 0.0001)
+        let photo = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("photo.jpg") == true })
+        #expect(photo["orientation"] as? Int == 8)
+        #expect(photo["displayWidth"] as? Int == 480)
+    }
+
+    @Test("a failing file gets its own error line; the others go on; exit 1")
+    func failures() throws {
+        let folder = try folder(
+            [(.jpegPlain, "a.jpg"), (.gifAnimated, "c.gif")],
+            extra: [("b.mov", Array("not a movie at all\n".utf8)), ("d.mp4", [])])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try pickup("probe", "--json", folder.path)
+        #expect(result.status == 1)
+        let lines = try jsonLines(result)
+        #expect(lines.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == ["a.jpg", "b.mov", "c.gif", "d.mp4"])
+        let error = try #require(lines[1]["error"] as? [String: Any])
+        #expect(error["code"] as? String == "unrecognized")
+        #expect((error["message"] as? String)?.contains("plain text") == true)
+        #expect((lines[3]["error"] as? [String: Any])?["code"] as? String == "empty")
+
+        let table = try pickup("probe", folder.path)
+        #expect(table.status == 1)
+        #expect(table.errorText.contains("b.mov: the file holds plain text"))
+        #expect(table.outputText.contains("4 files: 2 probed, 2 failed."))
+    }
+
+    @Test("the table: one row a file, m:ss durations, rotation, Live Photo pairs")
+    func table() throws {
+        // A Live Photo: a HEIC still whose EXIF carries the movie's content identifier.
+        let folder = try folder([(.movAppleKeys, "IMG_0002.MOV"), (.gifAnimated, "loop.gif")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let still = folder.appendingPathComponent("IMG_0002.HEIC")
+        var heif = HEIFBuilder()
+        var tiff = TIFFBuilder()
+        tiff.exif = [(0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))]
+        heif.exif = tiff.build()
+        try Data(heif.build()).write(to: still)
+
+        let result = try pickup("probe", folder.path)
+        #expect(result.status == 0)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("KIND") == true)
+        let movie = try #require(lines.first { $0.hasSuffix("IMG_0002.MOV") })
+        #expect(movie.hasPrefix("live movie"))
+        #expect(movie.contains("0:01"))
+        #expect(movie.contains("240x320 r270"))
+        #expect(movie.contains("hevc/aac"))
+        #expect(movie.contains("-33.8568,151.2153"))
+        #expect(result.outputText.contains("Live Photos:"))
+        #expect(result.outputText.contains("IMG_0002.HEIC + "))
+
+        let json = try jsonLines(try pickup("probe", "--json", folder.path))
+        let pair = try #require(json.last?["livePhotoPair"] as? [String: Any])
+        #expect(pair["contentIdentifier"] as? String == "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")
+        #expect((pair["still"] as? String)?.hasSuffix("IMG_0002.HEIC") == true)
+        #expect((pair["movie"] as? String)?.hasSuffix("IMG_0002.MOV") == true)
+    }
+
+    @Test("folders: direct files by default, everything below with --recursive, symlink loops walked once")
+    func recursion() throws {
+        let folder = try folder([(.jpegPlain, "top.jpg")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = folder.appendingPathComponent("DCIM/100APPLE")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.pngRGBA), toPath: nested.appendingPathComponent("IMG_0001.PNG").path)
+        try FileManager.default.createSymbolicLink(atPath: nested.appendingPathComponent("loop").path, withDestinationPath: folder.path)
+        try Data("hidden".utf8).write(to: folder.appendingPathComponent(".DS_Store"))
+
+        let flat = try jsonLines(try pickup("probe", "--json", folder.path))
+        #expect(flat.count == 1)
+        let deep = try pickup("probe", "--json", "--recursive", folder.path)
+        #expect(deep.status == 0)
+        let paths = try jsonLines(deep).compactMap { $0["path"] as? String }
+        #expect(paths.count == 2)
+        #expect(paths.contains { $0.hasSuffix("DCIM/100APPLE/IMG_0001.PNG") })
+    }
+
+    @Test("paths with spaces, quotes and newlines are escaped in JSON")
+    func awkwardNames() throws {
+        let name = "trip \"day 1\"\nclip.mp4"
+        let folder = try folder([(.mp4Faststart, name)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = try jsonLines(try pickup("probe", "--json", folder.appendingPathComponent(name).path))
+        #expect((lines.first?["path"] as? String)?.hasSuffix(name) == true)
+    }
+}
