@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: unit and conformance tests and the
-# end-to-end tests of the built tool (swift test), then a one-minute fuzzing
-# smoke run.
+# Sets up, builds and runs every test: the format check, unit and conformance
+# tests and the end-to-end tests of the built tool (swift test), then a
+# one-minute fuzzing smoke run.
 #   FUZZ_SECONDS=0 scripts/test.sh    skips the fuzzing smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+swift format lint --strict -r Sources Tests Fuzz Package.swift
 swift build --build-tests
-swift test --skip-build --parallel --num-workers 2
+mkdir -p .build
+set +e
+swift test --skip-build --parallel --num-workers 2 2>&1 | tee .build/test-output.txt
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "test.sh: swift test failed (status $status)" >&2
+  exit "$status"
+fi
+count=$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test-output.txt | tail -1)
 
 seconds=${FUZZ_SECONDS:-60}
 if [ "$seconds" -gt 0 ]; then
   scripts/fuzz.sh --seconds "$seconds" --smoke
 fi
+echo "swift-test: ${count:-0} passed, 0 failed"

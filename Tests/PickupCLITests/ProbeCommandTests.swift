@@ -31,7 +31,8 @@ struct ProbeCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (fixture, name) in files {
-            try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: folder.appendingPathComponent(name).path)
+            try FileManager.default.copyItem(
+                atPath: try Fixtures.path(fixture), toPath: folder.appendingPathComponent(name).path)
         }
         for (name, bytes) in extra {
             try Data(bytes).write(to: folder.appendingPathComponent(name))
@@ -47,7 +48,10 @@ struct ProbeCommandTests {
         #expect(overview.outputText.contains("probe"))
         let probe = try pickup("probe", "--help")
         #expect(probe.status == 0)
-        for text in ["Usage: pickup probe FILE|DIR... [--recursive] [--json]", "--recursive", "--json", "Exit status", "livePhotoPair"] {
+        for text in [
+            "Usage: pickup probe FILE|DIR... [--recursive] [--json]", "--recursive", "--json", "Exit status",
+            "livePhotoPair",
+        ] {
             #expect(probe.outputText.contains(text), "help lacks \(text)")
         }
         #expect(try pickup("help", "probe").outputText == probe.outputText)
@@ -96,7 +100,10 @@ struct ProbeCommandTests {
         let result = try pickup("probe", "--json", folder.path)
         #expect(result.status == 1)
         let lines = try jsonLines(result)
-        #expect(lines.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == ["a.jpg", "b.mov", "c.gif", "d.mp4"])
+        #expect(
+            lines.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == [
+                "a.jpg", "b.mov", "c.gif", "d.mp4",
+            ])
         let error = try #require(lines[1]["error"] as? [String: Any])
         #expect(error["code"] as? String == "unrecognized")
         #expect((error["message"] as? String)?.contains("plain text") == true)
@@ -116,7 +123,9 @@ struct ProbeCommandTests {
         let still = folder.appendingPathComponent("IMG_0002.HEIC")
         var heif = HEIFBuilder()
         var tiff = TIFFBuilder()
-        tiff.exif = [(0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))]
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
         heif.exif = tiff.build()
         try Data(heif.build()).write(to: still)
 
@@ -146,8 +155,10 @@ struct ProbeCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let nested = folder.appendingPathComponent("DCIM/100APPLE")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Fixtures.path(.pngRGBA), toPath: nested.appendingPathComponent("IMG_0001.PNG").path)
-        try FileManager.default.createSymbolicLink(atPath: nested.appendingPathComponent("loop").path, withDestinationPath: folder.path)
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(.pngRGBA), toPath: nested.appendingPathComponent("IMG_0001.PNG").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: nested.appendingPathComponent("loop").path, withDestinationPath: folder.path)
         try Data("hidden".utf8).write(to: folder.appendingPathComponent(".DS_Store"))
 
         let flat = try jsonLines(try pickup("probe", "--json", folder.path))

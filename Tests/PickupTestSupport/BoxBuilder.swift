@@ -167,13 +167,16 @@ public enum BoxBuilder {
         let mdia = box(
             "mdia", children: [fullBox("mdhd", version: spec.version, mdhd.bytes), fullBox("hdlr", hdlr.bytes), minf])
         trak.append(mdia)
-        let children = [fullBox("mvhd", version: spec.version, mvhd.bytes), box("trak", children: trak)]
+        let children =
+            [fullBox("mvhd", version: spec.version, mvhd.bytes), box("trak", children: trak)]
             + spec.extraMoovChildren
         return box("moov", children: children, largeSize: spec.largeSizes)
     }
 
     /// A whole movie file: ftyp, then moov and mdat in either order.
-    public static func movie(_ spec: MovieSpec, brand: String = "isom", moovFirst: Bool = true, mdatBytes: Int = 1000)
+    public static func movie(
+        _ spec: MovieSpec, brand: String = "isom", moovFirst: Bool = true, mdatBytes: Int = 1000
+    )
         -> [UInt8]
     {
         let mdat = box("mdat", [UInt8](repeating: 0xAB, count: mdatBytes), largeSize: spec.largeSizes)
@@ -207,6 +210,7 @@ public enum BoxBuilder {
             indexed.append(item.bytes)
             items.append(indexed.bytes)
         }
-        return box("meta", children: [fullBox("hdlr", hdlr.bytes), fullBox("keys", keys.bytes), box("ilst", children: items)])
+        return box(
+            "meta", children: [fullBox("hdlr", hdlr.bytes), fullBox("keys", keys.bytes), box("ilst", children: items)])
     }
 }

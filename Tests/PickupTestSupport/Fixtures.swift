@@ -61,20 +61,24 @@ public enum Fixture: String, CaseIterable, Sendable {
                 -metadata creation_time=2024-05-06T00:50:30Z -f mov $OUT
                 """
         case .mp4AndroidLocation:
-            return "\(ff) \(video) \(x264) -metadata location=+37.7749-122.4194/ -metadata creation_time=2022-07-01T09:30:00Z $OUT"
+            return
+                "\(ff) \(video) \(x264) -metadata location=+37.7749-122.4194/ -metadata creation_time=2022-07-01T09:30:00Z $OUT"
         case .mp4Fragmented:
-            return "\(ff) -f lavfi -i testsrc2=size=320x240:rate=30:duration=2 \(x264) -g 15 -movflags frag_keyframe+empty_moov+default_base_moof $OUT"
+            return
+                "\(ff) -f lavfi -i testsrc2=size=320x240:rate=30:duration=2 \(x264) -g 15 -movflags frag_keyframe+empty_moov+default_base_moof $OUT"
         case .movHEVC10BitHLG:
             return """
                 \(ff) \(video) -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p10le \
                 -tag:v hvc1 -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -f mov $OUT
                 """
         case .movProRes:
-            return "\(ff) \(video) -f lavfi -i sine=sample_rate=48000:duration=1 -c:v prores_ks -profile:v 0 -c:a pcm_s16le -shortest $OUT"
+            return
+                "\(ff) \(video) -f lavfi -i sine=sample_rate=48000:duration=1 -c:v prores_ks -profile:v 0 -c:a pcm_s16le -shortest $OUT"
         case .m4aAudio:
             return "\(ff) -f lavfi -i sine=frequency=440:sample_rate=44100:duration=2 -ac 2 -c:a aac $OUT"
         case .webmVP9Opus:
-            return "\(ff) \(video) -f lavfi -i sine=sample_rate=48000:duration=1 -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libopus -shortest $OUT"
+            return
+                "\(ff) \(video) -f lavfi -i sine=sample_rate=48000:duration=1 -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libopus -shortest $OUT"
         case .mkvH264AAC:
             return "\(ff) \(video) \(tone) \(x264) -c:a aac -shortest $OUT"
         case .threeGP:
@@ -121,9 +125,11 @@ public enum Fixture: String, CaseIterable, Sendable {
                 "-DateTimeOriginal=2021:03:04 05:06:07" -OffsetTimeOriginal=-05:00 $OUT
                 """
         case .heicAlpha:
-            return "\(ff) -f lavfi -i testsrc2=size=128x96 -frames:v 1 -pix_fmt rgba $DIR/a.png && heif-enc -q 40 -o $OUT $DIR/a.png"
+            return
+                "\(ff) -f lavfi -i testsrc2=size=128x96 -frames:v 1 -pix_fmt rgba $DIR/a.png && heif-enc -q 40 -o $OUT $DIR/a.png"
         case .avif:
-            return "\(ff) -f lavfi -i testsrc2=size=640x480 -frames:v 1 $DIR/a.png && heif-enc --avif -q 40 -o $OUT $DIR/a.png"
+            return
+                "\(ff) -f lavfi -i testsrc2=size=640x480 -frames:v 1 $DIR/a.png && heif-enc --avif -q 40 -o $OUT $DIR/a.png"
         }
     }
 }
@@ -153,7 +159,8 @@ public enum Fixtures {
     static let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-fixtures")
 
     private static func make(_ fixture: Fixture, in folder: URL) throws {
-        let scratch = folder.appendingPathComponent("scratch-\(ProcessInfo.processInfo.processIdentifier)-\(fixture.rawValue)")
+        let scratch = folder.appendingPathComponent(
+            "scratch-\(ProcessInfo.processInfo.processIdentifier)-\(fixture.rawValue)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let temporary = scratch.appendingPathComponent(fixture.rawValue)
@@ -204,7 +211,9 @@ public enum Shell {
     }
 
     /// Runs `executable` with `arguments`, collecting its output.
-    public static func execute(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
+    public static func execute(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    )
         throws -> Result
     {
         let process = Process()
@@ -213,7 +222,8 @@ public enum Shell {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         // Standard error goes to a file, so neither pipe can fill up and block the process.
-        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-stderr-\(UUID().uuidString)")
+        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorURL) }
         let errorHandle = try FileHandle(forWritingTo: errorURL)

@@ -85,9 +85,12 @@ struct BuiltMovieTests {
         #expect(info.location?.altitude == 10)
     }
 
-    @Test("brands name the container", arguments: [
-        ("isom", Container.mp4), ("mp42", .mp4), ("qt  ", .mov), ("M4V ", .m4v), ("3gp5", .threeGP), ("3g2a", .threeG2),
-    ])
+    @Test(
+        "brands name the container",
+        arguments: [
+            ("isom", Container.mp4), ("mp42", .mp4), ("qt  ", .mov), ("M4V ", .m4v), ("3gp5", .threeGP),
+            ("3g2a", .threeG2),
+        ])
     func brands(_ brand: String, _ container: Container) throws {
         let info = try probe.probe(bytes: BoxBuilder.movie(Spec(), brand: brand))
         #expect(info.container == container)
@@ -147,7 +150,8 @@ struct BuiltHEIFTests {
         heif.mirrorFirst = false
         #expect(try probe.probe(bytes: heif.build()).orientation == Orientation(rotation: .clockwise90, mirrored: true))
         heif.mirrorFirst = true
-        #expect(try probe.probe(bytes: heif.build()).orientation == Orientation(rotation: .clockwise270, mirrored: true))
+        #expect(
+            try probe.probe(bytes: heif.build()).orientation == Orientation(rotation: .clockwise270, mirrored: true))
     }
 
     @Test("a grid reports its full size from idat, not its tiles'")

@@ -63,7 +63,9 @@ struct ConformanceTests {
         let facts = Dictionary(info.facts.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         for (name, expected) in entry.facts where !["why", "hostile"].contains(name) {
             let actual = facts[name]
-            #expect(ConformanceTests.matches(name, expected, actual), "\(entry.name): \(name) is \(String(describing: actual)), manifest says \(expected)")
+            #expect(
+                ConformanceTests.matches(name, expected, actual),
+                "\(entry.name): \(name) is \(String(describing: actual)), manifest says \(expected)")
         }
     }
 

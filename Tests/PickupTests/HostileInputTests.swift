@@ -30,7 +30,8 @@ struct HostileInputTests {
 
     @Test("text named like a movie")
     func text() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-hostile-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("movie.mov").path

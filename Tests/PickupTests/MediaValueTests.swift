@@ -18,7 +18,9 @@ struct MediaValueTests {
         #expect(date.iso8601 == iso)
     }
 
-    @Test("nonsense dates are refused", arguments: ["", "2024", "0000:00:00 00:00:00", "2024-13-01T00:00:00", "    :  :     :  :  "])
+    @Test(
+        "nonsense dates are refused",
+        arguments: ["", "2024", "0000:00:00 00:00:00", "2024-13-01T00:00:00", "    :  :     :  :  "])
     func badDates(_ text: String) {
         #expect(MediaDate(parsing: text) == nil)
     }
@@ -47,7 +49,8 @@ struct MediaValueTests {
         #expect(place.latitude == latitude && place.longitude == longitude && place.altitude == altitude)
     }
 
-    @Test("places off the Earth or garbled are refused", arguments: ["+95.0+010.0/", "+10.0+190.0/", "hello", "+1/", ""])
+    @Test(
+        "places off the Earth or garbled are refused", arguments: ["+95.0+010.0/", "+10.0+190.0/", "hello", "+1/", ""])
     func badPlaces(_ text: String) {
         #expect(GeoLocation(iso6709: text) == nil)
     }
@@ -82,7 +85,8 @@ struct MediaValueTests {
         }
         let items: [(item: String, info: MediaInfo)] = [
             ("IMG_1.MOV", info(.video, "A")), ("IMG_2.HEIC", info(.image, "B")), ("IMG_1.HEIC", info(.image, "A")),
-            ("IMG_3.HEIC", info(.image, nil)), ("IMG_4.HEIC", info(.image, "C")), ("IMG_1 copy.HEIC", info(.image, "A")),
+            ("IMG_3.HEIC", info(.image, nil)), ("IMG_4.HEIC", info(.image, "C")),
+            ("IMG_1 copy.HEIC", info(.image, "A")),
             ("IMG_4.MOV", info(.video, "C")),
         ]
         let pairs = LivePhotoPairing.pairs(in: items)
@@ -93,8 +97,13 @@ struct MediaValueTests {
 
     @Test("errors say what, where and what to do")
     func errorText() {
-        let error = ProbeError(.truncated, "box claims 900 bytes but the file ends after 20", offset: 40, element: "box 'mdat'", path: "a.mp4")
-        #expect(error.description == "a.mp4: box claims 900 bytes but the file ends after 20 (in box 'mdat', at byte 40). The file is cut short: copy or download it again in full.")
+        let error = ProbeError(
+            .truncated, "box claims 900 bytes but the file ends after 20", offset: 40, element: "box 'mdat'",
+            path: "a.mp4")
+        #expect(
+            error.description
+                == "a.mp4: box claims 900 bytes but the file ends after 20 (in box 'mdat', at byte 40). The file is cut short: copy or download it again in full."
+        )
     }
 
     @Test("facts use the manifest's names and leave out what is absent")

@@ -73,7 +73,8 @@ public struct MediaDate: Sendable, Hashable, Codable, CustomStringConvertible {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let (y, m, d) = MediaDate.civilFromDays(days)
-        self.init(year: y, month: m, day: d, hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60, zone: .utc)
+        self.init(
+            year: y, month: m, day: d, hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60, zone: .utc)
     }
 
     /// Parses the date forms media files use:

@@ -74,7 +74,8 @@ public final class FileByteSource: ByteSource {
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw ProbeError(.unreadable, "this is a folder, not a file (use --recursive to probe what it holds)", path: path)
+            throw ProbeError(
+                .unreadable, "this is a folder, not a file (use --recursive to probe what it holds)", path: path)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)

@@ -23,7 +23,9 @@ enum SniffedFormat {
 
     /// A short description of bytes no format claims, for the error message.
     static func describe(_ head: [UInt8]) -> String {
-        let printable = head.prefix(64).allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let printable = head.prefix(64).allSatisfy {
+            (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+        }
         if printable, !head.isEmpty { return "the file holds plain text, not a photo or video" }
         let hex = head.prefix(8).map { byte in
             let digits = String(byte, radix: 16, uppercase: true)

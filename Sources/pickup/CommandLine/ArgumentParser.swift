@@ -48,7 +48,8 @@ enum ArgumentParser {
                     value = inlineValue
                 } else {
                     guard index < arguments.count else {
-                        throw UsageError(message: "option '\(name)' needs a value (\(option.value ?? "VALUE"))", command: spec.name)
+                        throw UsageError(
+                            message: "option '\(name)' needs a value (\(option.value ?? "VALUE"))", command: spec.name)
                     }
                     value = arguments[index]
                     index += 1

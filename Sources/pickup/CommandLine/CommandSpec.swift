@@ -43,7 +43,9 @@ struct CommandSpec {
     }
 
     private func row(_ left: String, _ right: String) -> String {
-        let padded = left.count < 22 ? left + String(repeating: " ", count: 22 - left.count) : left + "\n" + String(repeating: " ", count: 24)
+        let padded =
+            left.count < 22
+            ? left + String(repeating: " ", count: 22 - left.count) : left + "\n" + String(repeating: " ", count: 24)
         return "  " + padded + right + "\n"
     }
 }

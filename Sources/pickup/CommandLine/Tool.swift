@@ -19,7 +19,9 @@ enum Tool {
             return ExitStatus.usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            if first == "help", arguments.count > 1,
+                let command = commands.first(where: { $0.spec.name == arguments[1] })
+            {
                 Console.out(command.spec.help)
             } else {
                 Console.out(overview)

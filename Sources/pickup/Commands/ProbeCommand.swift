@@ -1,9 +1,10 @@
+import Pickup
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Pickup
 
 /// `pickup probe`: tells what each photo or video is.
 struct ProbeCommand: Command {
@@ -13,7 +14,9 @@ struct ProbeCommand: Command {
         synopsis: "FILE|DIR... [--recursive] [--json]",
         arguments: [("FILE|DIR", "Files to probe; a folder stands for the files in it (hidden files are skipped).")],
         options: [
-            .init(names: ["--recursive", "-r"], value: nil, help: "Also probe the files in folders below the folders given."),
+            .init(
+                names: ["--recursive", "-r"], value: nil,
+                help: "Also probe the files in folders below the folders given."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line (JSON Lines) instead of a table."),
         ],
         discussion: """

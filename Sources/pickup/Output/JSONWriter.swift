@@ -4,9 +4,13 @@ import Pickup
 struct JSONObject {
     private var members: [String] = []
 
-    mutating func add(_ key: String, _ value: String) { members.append(JSONObject.quote(key) + ":" + JSONObject.quote(value)) }
+    mutating func add(_ key: String, _ value: String) {
+        members.append(JSONObject.quote(key) + ":" + JSONObject.quote(value))
+    }
     mutating func add(_ key: String, _ value: Int64) { members.append(JSONObject.quote(key) + ":" + String(value)) }
-    mutating func add(_ key: String, _ value: Bool) { members.append(JSONObject.quote(key) + ":" + (value ? "true" : "false")) }
+    mutating func add(_ key: String, _ value: Bool) {
+        members.append(JSONObject.quote(key) + ":" + (value ? "true" : "false"))
+    }
     mutating func add(_ key: String, _ value: Double) {
         members.append(JSONObject.quote(key) + ":" + (value.isFinite ? String(value) : "null"))
     }

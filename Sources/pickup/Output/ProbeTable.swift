@@ -3,7 +3,8 @@ import Pickup
 /// The readable table `pickup probe` prints: one row a file.
 struct ProbeTable {
     private let columns: [(title: String, width: Int)] = [
-        ("KIND", 11), ("SIZE", 8), ("TIME", 7), ("PIXELS", 14), ("CODEC", 17), ("TAKEN", 26), ("PLACE", 21), ("FILE", 0),
+        ("KIND", 11), ("SIZE", 8), ("TIME", 7), ("PIXELS", 14), ("CODEC", 17), ("TAKEN", 26), ("PLACE", 21),
+        ("FILE", 0),
     ]
 
     var header: String { line(columns.map(\.title)) }

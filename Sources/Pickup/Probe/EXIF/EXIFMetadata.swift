@@ -25,7 +25,8 @@ struct EXIFMetadata {
     }
 
     /// Reads a block that starts with a TIFF header. `fileBase` is its offset in the file.
-    static func parse(_ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil) throws(ProbeError) -> EXIFMetadata {
+    static func parse(_ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil) throws(ProbeError) -> EXIFMetadata
+    {
         var (tiff, ifd0) = try TIFFReader.open(bytes, limits: limits, fileBase: fileBase)
         var exif = EXIFMetadata()
         let (entries, _) = try tiff.readIFD(at: ifd0)

@@ -28,13 +28,17 @@ struct TIFFReader {
     }
 
     /// A reader for a block that starts with a TIFF header; returns it and IFD0's offset.
-    static func open(_ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil) throws(ProbeError) -> (
+    static func open(
+        _ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil
+    ) throws(ProbeError) -> (
         TIFFReader, Int
     ) {
         guard isHeader(bytes, at: 0) else {
-            throw ProbeError(.malformed, "EXIF data does not start with a TIFF header", offset: fileBase, element: "EXIF")
+            throw ProbeError(
+                .malformed, "EXIF data does not start with a TIFF header", offset: fileBase, element: "EXIF")
         }
-        let reader = TIFFReader(bytes: bytes, littleEndian: bytes[0] == 0x49, origin: 0, limits: limits, fileBase: fileBase)
+        let reader = TIFFReader(
+            bytes: bytes, littleEndian: bytes[0] == 0x49, origin: 0, limits: limits, fileBase: fileBase)
         return (reader, Int(reader.u32(at: 4) ?? 0))
     }
 
@@ -77,7 +81,8 @@ struct TIFFReader {
         }
         visited.insert(start)
         guard let count16 = u16(at: start) else {
-            throw error(.truncated, "IFD at offset \(offset) lies outside the \(bytes.count)-byte EXIF block", at: start)
+            throw error(
+                .truncated, "IFD at offset \(offset) lies outside the \(bytes.count)-byte EXIF block", at: start)
         }
         let count = Int(count16)
         guard count <= limits.maxIFDEntries else {

@@ -41,7 +41,8 @@ final class EBMLReader {
         guard elementsSeen <= limits.maxElements else {
             throw ProbeError(.limitExceeded, "more than \(limits.maxElements) EBML elements", offset: offset)
         }
-        var r = ByteReader(try source.readUpTo(at: offset, count: Int(min(12, end - offset))), base: offset, element: "EBML element")
+        var r = ByteReader(
+            try source.readUpTo(at: offset, count: Int(min(12, end - offset))), base: offset, element: "EBML element")
         guard let rawID = try EBMLReader.vint(&r, keepMarker: true), r.position <= 4 else {
             throw ProbeError(.malformed, "an EBML element ID is longer than 4 bytes", offset: offset)
         }
@@ -54,9 +55,11 @@ final class EBMLReader {
         }
         guard size <= UInt64(end - dataOffset) else {
             let code: ProbeError.Code = end == source.size ? .truncated : .malformed
-            throw ProbeError(code, "element claims \(size) bytes but only \(end - dataOffset) remain", offset: offset, element: name)
+            throw ProbeError(
+                code, "element claims \(size) bytes but only \(end - dataOffset) remain", offset: offset, element: name)
         }
-        return EBMLElement(id: id, offset: offset, dataOffset: dataOffset, end: dataOffset + Int64(size), sizeKnown: true)
+        return EBMLElement(
+            id: id, offset: offset, dataOffset: dataOffset, end: dataOffset + Int64(size), sizeKnown: true)
     }
 
     /// The elements inside `parent`. With `stopAtClusters`, stops after that many

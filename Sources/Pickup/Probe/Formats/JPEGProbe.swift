@@ -30,16 +30,19 @@ enum JPEGProbe {
             let length = Int(try header.u16())
             let name = "JPEG segment 0x" + String(marker, radix: 16, uppercase: true)
             guard length >= 2 else {
-                throw ProbeError(.malformed, "segment length \(length) is shorter than its own field", offset: offset, element: name)
+                throw ProbeError(
+                    .malformed, "segment length \(length) is shorter than its own field", offset: offset, element: name)
             }
             let payloadOffset = offset + 4
             let payloadSize = length - 2
             guard payloadOffset + Int64(payloadSize) <= source.size else {
                 throw ProbeError(
-                    .truncated, "segment claims \(payloadSize) bytes but the file ends first", offset: offset, element: name)
+                    .truncated, "segment claims \(payloadSize) bytes but the file ends first", offset: offset,
+                    element: name)
             }
             if isFrameHeader(marker) {
-                var r = ByteReader(try source.read(at: payloadOffset, count: min(payloadSize, 6)), base: payloadOffset, element: name)
+                var r = ByteReader(
+                    try source.read(at: payloadOffset, count: min(payloadSize, 6)), base: payloadOffset, element: name)
                 info.bitDepth = Int(try r.u8())
                 let height = Int(try r.u16())
                 let width = Int(try r.u16())

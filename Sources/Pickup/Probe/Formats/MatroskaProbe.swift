@@ -84,7 +84,8 @@ enum MatroskaProbe {
         guard video != nil || audio != nil else {
             throw ProbeError(.malformed, "the Matroska file lists no video or audio track", offset: segment.offset)
         }
-        var info = MediaInfo(kind: video != nil ? .video : .audio, container: docType == "webm" ? .webm : .mkv, fileSize: source.size)
+        var info = MediaInfo(
+            kind: video != nil ? .video : .audio, container: docType == "webm" ? .webm : .mkv, fileSize: source.size)
         if let durationUnits, durationUnits.isFinite, durationUnits > 0 {
             info.duration = durationUnits * Double(scale) / 1_000_000_000
         }
@@ -127,7 +128,9 @@ enum MatroskaProbe {
                     case ID.alphaMode: track.alpha = try reader.unsigned(item) == 1
                     case ID.colour:
                         for colour in try reader.children(of: item) {
-                            if colour.id == ID.bitsPerChannel { track.bitDepth = Int(clamping: try reader.unsigned(colour)) }
+                            if colour.id == ID.bitsPerChannel {
+                                track.bitDepth = Int(clamping: try reader.unsigned(colour))
+                            }
                             if colour.id == ID.transfer { track.transfer = Int(clamping: try reader.unsigned(colour)) }
                         }
                     default: break
@@ -146,7 +149,9 @@ enum MatroskaProbe {
     }
 
     /// Frames per second from the spacing of the first video blocks' timestamps.
-    private static func frameRate(track: UInt64, clusters: [EBMLElement], scale: UInt64, reader: EBMLReader)
+    private static func frameRate(
+        track: UInt64, clusters: [EBMLElement], scale: UInt64, reader: EBMLReader
+    )
         throws(ProbeError) -> Double?
     {
         var stamps: [Int64] = []
@@ -156,12 +161,16 @@ enum MatroskaProbe {
                 var block = child
                 if child.id == ID.timestamp { base = Int64(min(try reader.unsigned(child), 1 << 48)) }
                 if child.id == ID.blockGroup {
-                    guard let inner = try reader.children(of: child).first(where: { $0.id == ID.block }) else { continue }
+                    guard let inner = try reader.children(of: child).first(where: { $0.id == ID.block }) else {
+                        continue
+                    }
                     block = inner
                 }
                 guard block.id == ID.simpleBlock || block.id == ID.block else { continue }
                 var r = ByteReader(try reader.source.readUpTo(at: block.dataOffset, count: 11), base: block.dataOffset)
-                guard let number = try? EBMLReader.vint(&r), number == track, let relative = try? r.u16() else { continue }
+                guard let number = try? EBMLReader.vint(&r), number == track, let relative = try? r.u16() else {
+                    continue
+                }
                 stamps.append(base + Int64(Int16(bitPattern: relative)))
             }
         }

@@ -20,7 +20,8 @@ enum PNGProbe {
             let type = try header.fourCC()
             let name = "PNG chunk '\(type)'"
             guard length <= 0x7FFF_FFFF, offset + 12 + length <= source.size else {
-                throw ProbeError(.truncated, "chunk claims \(length) bytes but the file ends first", offset: offset, element: name)
+                throw ProbeError(
+                    .truncated, "chunk claims \(length) bytes but the file ends first", offset: offset, element: name)
             }
             let data = offset + 8
             if !sawHeader {

@@ -25,7 +25,8 @@ enum WebPProbe {
             let name = "WebP chunk '\(type)'"
             let data = offset + 8
             guard data + size <= source.size else {
-                throw ProbeError(.truncated, "chunk claims \(size) bytes but the file ends first", offset: offset, element: name)
+                throw ProbeError(
+                    .truncated, "chunk claims \(size) bytes but the file ends first", offset: offset, element: name)
             }
             func body(_ count: Int) throws(ProbeError) -> ByteReader {
                 var r = ByteReader(try source.read(at: data, count: min(count, Int(size))), base: data, element: name)

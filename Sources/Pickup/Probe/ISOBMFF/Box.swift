@@ -64,7 +64,8 @@ final class BoxReader {
         }
         guard size <= end - offset else {
             let code: ProbeError.Code = end == source.size ? .truncated : .malformed
-            let room = end == source.size ? "the file ends after \(end - offset)" : "its parent leaves only \(end - offset)"
+            let room =
+                end == source.size ? "the file ends after \(end - offset)" : "its parent leaves only \(end - offset)"
             throw ProbeError(
                 code, "box claims \(size) bytes but \(room)", offset: offset, element: "box '\(type)'")
         }
@@ -92,7 +93,8 @@ final class BoxReader {
     func payload(of box: Box) throws(ProbeError) -> ByteReader {
         guard box.payloadSize <= Int64(limits.maxStructureBytes) else {
             throw ProbeError(
-                .limitExceeded, "box holds \(box.payloadSize) bytes, more than the \(limits.maxStructureBytes) Pickup reads",
+                .limitExceeded,
+                "box holds \(box.payloadSize) bytes, more than the \(limits.maxStructureBytes) Pickup reads",
                 offset: box.offset, element: box.name)
         }
         let bytes = try source.read(at: box.payloadOffset, count: Int(box.payloadSize))

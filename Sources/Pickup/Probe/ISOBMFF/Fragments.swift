@@ -25,7 +25,8 @@ struct FragmentTotals {
                 if runFlags & 0x04 != 0 { try r.skip(4) }
                 let fields = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count
                 guard fields == 0 || count <= r.remaining / (4 * fields) else {
-                    throw r.error(.malformed, "'trun' claims \(count) samples but holds room for \(r.remaining / (4 * fields))")
+                    throw r.error(
+                        .malformed, "'trun' claims \(count) samples but holds room for \(r.remaining / (4 * fields))")
                 }
                 var total: UInt64 = 0
                 if runFlags & 0x100 != 0 {

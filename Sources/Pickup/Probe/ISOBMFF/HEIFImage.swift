@@ -43,7 +43,8 @@ struct HEIFImage {
 
         guard let item = items[primary] else {
             throw ProbeError(
-                .malformed, "the primary item \(primary) is not listed in 'iinf'", offset: pitm.offset, element: "box 'pitm'")
+                .malformed, "the primary item \(primary) is not listed in 'iinf'", offset: pitm.offset,
+                element: "box 'pitm'")
         }
         image.codec = codecName(item.type)
         if item.type == "grid" || item.type == "iovl" {
@@ -52,7 +53,9 @@ struct HEIFImage {
                 let tileItem = items[tile]
             {
                 image.codec = codecName(tileItem.type)
-                if image.bitDepth == nil { image.apply(properties: tileItem.properties, from: properties, sizes: false) }
+                if image.bitDepth == nil {
+                    image.apply(properties: tileItem.properties, from: properties, sizes: false)
+                }
             }
         }
         image.apply(properties: item.properties, from: properties, sizes: true)
@@ -147,7 +150,9 @@ struct HEIFImage {
         }
     }
 
-    private static func readItemInfo(_ iinf: Box, reader: BoxReader, into items: inout [UInt32: Item]) throws(ProbeError) {
+    private static func readItemInfo(
+        _ iinf: Box, reader: BoxReader, into items: inout [UInt32: Item]
+    ) throws(ProbeError) {
         var header = try reader.prefix(of: iinf, count: 8)
         let version = try header.u8()
         let skip = version == 0 ? 6 : 8
@@ -229,7 +234,9 @@ struct HEIFImage {
         }
     }
 
-    private static func readReferences(_ payload: ByteReader) throws(ProbeError) -> [(
+    private static func readReferences(
+        _ payload: ByteReader
+    ) throws(ProbeError) -> [(
         type: FourCC, from: UInt32, to: [UInt32]
     )] {
         var r = payload
@@ -255,7 +262,9 @@ struct HEIFImage {
         return references
     }
 
-    private static func itemData(_ item: Item, id: UInt32, reader: BoxReader, idat: Box?, limit: Int) throws(ProbeError)
+    private static func itemData(
+        _ item: Item, id: UInt32, reader: BoxReader, idat: Box?, limit: Int
+    ) throws(ProbeError)
         -> [UInt8]
     {
         var data: [UInt8] = []
@@ -266,19 +275,22 @@ struct HEIFImage {
             case 0: end = UInt64(reader.source.size)
             case 1:
                 guard let idat else {
-                    throw ProbeError(.malformed, "item \(id) lives in 'idat' but the file has none", element: "box 'iloc'")
+                    throw ProbeError(
+                        .malformed, "item \(id) lives in 'idat' but the file has none", element: "box 'iloc'")
                 }
                 start = start &+ UInt64(idat.payloadOffset)
                 end = UInt64(idat.end)
             default:
                 throw ProbeError(
-                    .malformed, "item \(id) uses construction method \(item.constructionMethod), which Pickup does not read",
+                    .malformed,
+                    "item \(id) uses construction method \(item.constructionMethod), which Pickup does not read",
                     element: "box 'iloc'")
             }
             let length = extent.length == 0 ? end &- start : extent.length
             guard start <= end, length <= end - start else {
                 throw ProbeError(
-                    .truncated, "item \(id) lies at bytes \(start)+\(length), past the end at \(end)", element: "box 'iloc'")
+                    .truncated, "item \(id) lies at bytes \(start)+\(length), past the end at \(end)",
+                    element: "box 'iloc'")
             }
             let wanted = min(Int(clamping: length), limit - data.count)
             guard wanted > 0 else { break }
@@ -294,7 +306,8 @@ struct HEIFImage {
         let start = 4 + skip
         if start + 8 <= data.count, TIFFReader.isHeader(data, at: start) { return Array(data[start...]) }
         // Some writers get the offset wrong: look for the header nearby.
-        for candidate in stride(from: 4, to: min(data.count - 4, 64), by: 1) where TIFFReader.isHeader(data, at: candidate) {
+        for candidate in stride(from: 4, to: min(data.count - 4, 64), by: 1)
+        where TIFFReader.isHeader(data, at: candidate) {
             return Array(data[candidate...])
         }
         return nil

@@ -49,7 +49,8 @@ enum ISOBMFFProbe {
     private static func movieInfo(
         _ movie: inout Movie, fragments: FragmentTotals, fileType: FileType?, size: Int64, at moov: Box
     ) throws(ProbeError) -> MediaInfo {
-        let video = movie.tracks.first { $0.handler == .video && $0.codec != nil }
+        let video =
+            movie.tracks.first { $0.handler == .video && $0.codec != nil }
             ?? movie.tracks.first { $0.handler == .video }
             ?? movie.tracks.first { $0.isVisual }
         let audio = movie.tracks.first { $0.handler == .audio }
@@ -61,7 +62,8 @@ enum ISOBMFFProbe {
         } else if audio != nil {
             kind = .audio
         } else {
-            throw ProbeError(.malformed, "the movie holds no video or audio track", offset: moov.offset, element: "box 'moov'")
+            throw ProbeError(
+                .malformed, "the movie holds no video or audio track", offset: moov.offset, element: "box 'moov'")
         }
         var info = MediaInfo(
             kind: kind, container: fileType?.container(imageCodec: nil) ?? .mov, fileSize: size)
@@ -111,7 +113,8 @@ enum ISOBMFFProbe {
         if let audio {
             info.audioCodec = audio.codec ?? audio.sampleEntry?.description.trimmingNulsAndSpaces
             info.audioChannels = audio.channels.flatMap { $0 > 0 ? $0 : nil }
-            info.audioSampleRate = audio.sampleRate.flatMap { $0 > 0 ? $0 : nil } ?? (audio.timescale > 0 ? Int(audio.timescale) : nil)
+            info.audioSampleRate =
+                audio.sampleRate.flatMap { $0 > 0 ? $0 : nil } ?? (audio.timescale > 0 ? Int(audio.timescale) : nil)
         }
         let metadata = movie.metadata
         info.creationDate = metadata.creationDate ?? movie.creationDate
