@@ -52,6 +52,8 @@ public enum BoxBuilder {
         /// Edit list segment durations in the movie timescale.
         public var edits: [UInt64] = []
         public var sampleEntry = "avc1"
+        /// The visual sample entry's depth field (32 = with alpha, for ProRes 4444).
+        public var depth: UInt16 = 24
         /// Seconds since 1904 for mvhd's creation time.
         public var creationTime: UInt64 = 0
         public var extraMoovChildren: [[UInt8]] = []
@@ -136,7 +138,7 @@ public enum BoxBuilder {
         entry.u32(0)
         entry.u16(1)
         entry.zeros(32)
-        entry.u16(24)
+        entry.u16(spec.depth)
         entry.u16(0xFFFF)
         var stsd = ByteWriter()
         stsd.u32(1)

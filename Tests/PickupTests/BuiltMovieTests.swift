@@ -104,12 +104,41 @@ struct BuiltMovieTests {
         #expect(source.bytesRead < 100_000, "read \(source.bytesRead) bytes")
     }
 
-    @Test("a ProRes 4444 entry with depth 32 means alpha")
+    @Test("an MP4 with a stray image 'meta' stays a movie; with a HEIF brand it is a still")
+    func strayMeta() throws {
+        var hdlr = ByteWriter()
+        hdlr.u32(0)
+        hdlr.ascii("pict")
+        hdlr.zeros(13)
+        var infe = ByteWriter()
+        infe.u16(1)
+        infe.u16(0)
+        infe.ascii("hvc1\0")
+        var iinf = ByteWriter()
+        iinf.u16(1)
+        iinf.append(BoxBuilder.fullBox("infe", version: 2, infe.bytes))
+        let meta = BoxBuilder.fullBox(
+            "meta",
+            BoxBuilder.fullBox("hdlr", hdlr.bytes) + BoxBuilder.fullBox("pitm", [0, 1])
+                + BoxBuilder.fullBox("iinf", iinf.bytes))
+        let body = meta + BoxBuilder.moov(Spec()) + BoxBuilder.box("mdat", [0, 0, 0, 0])
+        #expect(try probe.probe(bytes: BoxBuilder.ftyp("isom") + body).kind == .video)
+        #expect(try probe.probe(bytes: BoxBuilder.ftyp("heic", ["mif1", "heic"]) + body).kind == .image)
+    }
+
+    @Test("a ProRes 4444 entry with depth 32 means alpha; depth 24 or another codec does not")
     func proresAlpha() throws {
         var spec = Spec()
         spec.sampleEntry = "ap4h"
-        let info = try probe.probe(bytes: BoxBuilder.movie(spec))
-        #expect(info.videoCodec == "prores")
+        spec.depth = 32
+        let alpha = try probe.probe(bytes: BoxBuilder.movie(spec))
+        #expect(alpha.videoCodec == "prores")
+        #expect(alpha.alpha)
+        spec.depth = 24
+        #expect(try !probe.probe(bytes: BoxBuilder.movie(spec)).alpha)
+        spec.sampleEntry = "avc1"
+        spec.depth = 32
+        #expect(try !probe.probe(bytes: BoxBuilder.movie(spec)).alpha)
     }
 }
 

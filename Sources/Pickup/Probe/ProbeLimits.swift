@@ -1,10 +1,11 @@
 /// Bounds on the work a probe does for one file, whatever the file claims.
 ///
 /// Every count, size and offset read from a file is checked against these and
-/// against the bytes the file actually holds before it is used.
+/// against the bytes the file actually holds before it is used. Nesting needs
+/// no limit of its own: the parsers descend only into the containers they know
+/// (`moov/trak/mdia/minf/stbl`, `meta/iprp/ipco`, EXIF's three IFDs...), to a
+/// depth fixed in the code, whatever the file nests.
 public struct ProbeLimits: Sendable, Hashable {
-    /// How deep boxes, EBML elements or IFDs may nest.
-    public var maxDepth: Int = 24
     /// How many boxes, chunks or elements one file may hold in all.
     public var maxElements: Int = 200_000
     /// The largest single structure read into memory (a `meta` item, an EXIF block, a `trun`).

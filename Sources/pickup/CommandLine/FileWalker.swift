@@ -48,16 +48,24 @@ struct FileWalker {
             return
         }
         var names: [String] = []
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let item = readdir(directory) {
             let name = withUnsafePointer(to: item.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
+            }
+            guard let name else {
+                // A Swift String cannot hold these bytes, so the file could not be opened by its name.
+                entries.append(
+                    .problem(
+                        path: base + "?",
+                        message: "a file in this folder has a name that is not valid UTF-8; rename it to probe it"))
+                continue
             }
             if name.hasPrefix(".") { continue }
             names.append(name)
         }
         closedir(directory)
         names.sort()
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
         for name in names {
             let path = base + name
             var child = stat()

@@ -69,7 +69,9 @@ struct ProbeCommand: Command {
         }
         let table = ProbeTable()
         if !json, !files.isEmpty { Console.raw(table.header) }
-        var probed: [(item: String, info: MediaInfo)] = []
+        var probed = 0
+        // Only files with a Live Photo identifier are kept, for pairing at the end.
+        var livePhotoParts: [(item: String, info: MediaInfo)] = []
         // Batches keep output flowing and memory flat for folders of thousands of files.
         let batchSize = 256
         var start = 0
@@ -80,7 +82,8 @@ struct ProbeCommand: Command {
             for (path, result) in zip(batch, await ProbeCommand.probeAll(batch)) {
                 switch result {
                 case .success(let info):
-                    probed.append((path, info))
+                    probed += 1
+                    if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
                     output += json ? ProbeCommand.jsonLine(path: path, info: info) : table.row(path: path, info: info)
                 case .failure(let error):
                     failures += 1
@@ -91,7 +94,7 @@ struct ProbeCommand: Command {
             }
             Console.raw(output)
         }
-        let pairs = LivePhotoPairing.pairs(in: probed)
+        let pairs = LivePhotoPairing.pairs(in: livePhotoParts)
         if json {
             for pair in pairs {
                 var object = JSONObject()
@@ -108,7 +111,7 @@ struct ProbeCommand: Command {
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
             }
             let total = entries.count
-            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed.count) probed, \(failures) failed.")
+            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed, \(failures) failed.")
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }

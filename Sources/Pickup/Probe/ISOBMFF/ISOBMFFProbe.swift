@@ -27,7 +27,8 @@ enum ISOBMFFProbe {
             offset = box.end
         }
 
-        if let meta, let image = try HEIFImage.parse(meta, reader: reader) {
+        // A HEIF brand, or no movie at all, makes the file a still; an MP4 with a stray 'meta' stays a movie.
+        if let meta, fileType?.isHEIF == true || moov == nil, let image = try HEIFImage.parse(meta, reader: reader) {
             let movie = try moov.map { (box) throws(ProbeError) in try Movie.parse(box, reader: reader) }
             return try stillInfo(image, movie: movie, fileType: fileType, source: source, limits: limits)
         }
