@@ -29,6 +29,16 @@ public enum BoxBuilder {
         return box(type, w.bytes)
     }
 
+    /// A `hdlr` full box naming the handler (`vide`, `pict`, `mdta`...) with an optional name.
+    public static func hdlr(_ handler: String, name: String = "") -> [UInt8] {
+        var w = ByteWriter()
+        w.u32(0)
+        w.fourCC(handler)
+        w.zeros(12)
+        w.ascii(name + "\0")
+        return fullBox("hdlr", w.bytes)
+    }
+
     public static func ftyp(_ major: String, _ compatible: [String] = ["isom"]) -> [UInt8] {
         var w = ByteWriter()
         w.ascii(major)
@@ -121,12 +131,6 @@ public enum BoxBuilder {
         mdhd.u16(0x55C4)
         mdhd.u16(0)
 
-        var hdlr = ByteWriter()
-        hdlr.u32(0)
-        hdlr.ascii("vide")
-        hdlr.zeros(12)
-        hdlr.ascii("VideoHandler\0")
-
         var entry = ByteWriter()
         entry.zeros(6)
         entry.u16(1)
@@ -167,7 +171,8 @@ public enum BoxBuilder {
         let stbl = box("stbl", children: [fullBox("stsd", stsd.bytes), fullBox("stsz", stsz.bytes)])
         let minf = box("minf", stbl)
         let mdia = box(
-            "mdia", children: [fullBox("mdhd", version: spec.version, mdhd.bytes), fullBox("hdlr", hdlr.bytes), minf])
+            "mdia",
+            children: [fullBox("mdhd", version: spec.version, mdhd.bytes), hdlr("vide", name: "VideoHandler"), minf])
         trak.append(mdia)
         let children =
             [fullBox("mvhd", version: spec.version, mvhd.bytes), box("trak", children: trak)]
@@ -187,10 +192,6 @@ public enum BoxBuilder {
 
     /// Apple's `moov/meta` with `mdta` keys and their UTF-8 values.
     public static func appleKeys(_ pairs: [(String, String)]) -> [UInt8] {
-        var hdlr = ByteWriter()
-        hdlr.u32(0)
-        hdlr.ascii("mdta")
-        hdlr.zeros(13)
         var keys = ByteWriter()
         keys.u32(UInt32(pairs.count))
         for (key, _) in pairs {
@@ -213,6 +214,6 @@ public enum BoxBuilder {
             items.append(indexed.bytes)
         }
         return box(
-            "meta", children: [fullBox("hdlr", hdlr.bytes), fullBox("keys", keys.bytes), box("ilst", children: items)])
+            "meta", children: [hdlr("mdta"), fullBox("keys", keys.bytes), box("ilst", children: items)])
     }
 }

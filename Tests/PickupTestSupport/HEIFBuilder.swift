@@ -106,10 +106,6 @@ public struct HEIFBuilder {
             exifItem.append(exif)
         }
 
-        var hdlr = ByteWriter()
-        hdlr.u32(0)
-        hdlr.ascii("pict")
-        hdlr.zeros(13)
         var pitm = ByteWriter()
         pitm.u16(1)
 
@@ -134,7 +130,7 @@ public struct HEIFBuilder {
         }
         func meta(_ mdatPayload: UInt32) -> [UInt8] {
             var children = [
-                B.fullBox("hdlr", hdlr.bytes), B.fullBox("pitm", pitm.bytes), B.fullBox("iinf", iinf.bytes), iprp,
+                B.hdlr("pict"), B.fullBox("pitm", pitm.bytes), B.fullBox("iinf", iinf.bytes), iprp,
                 iloc(mdatPayload: mdatPayload),
             ]
             if !iref.bytes.isEmpty { children.append(B.fullBox("iref", iref.bytes)) }

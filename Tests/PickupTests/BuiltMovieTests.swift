@@ -106,10 +106,6 @@ struct BuiltMovieTests {
 
     @Test("an MP4 with a stray image 'meta' stays a movie; with a HEIF brand it is a still")
     func strayMeta() throws {
-        var hdlr = ByteWriter()
-        hdlr.u32(0)
-        hdlr.ascii("pict")
-        hdlr.zeros(13)
         var infe = ByteWriter()
         infe.u16(1)
         infe.u16(0)
@@ -119,7 +115,7 @@ struct BuiltMovieTests {
         iinf.append(BoxBuilder.fullBox("infe", version: 2, infe.bytes))
         let meta = BoxBuilder.fullBox(
             "meta",
-            BoxBuilder.fullBox("hdlr", hdlr.bytes) + BoxBuilder.fullBox("pitm", [0, 1])
+            BoxBuilder.hdlr("pict") + BoxBuilder.fullBox("pitm", [0, 1])
                 + BoxBuilder.fullBox("iinf", iinf.bytes))
         let body = meta + BoxBuilder.moov(Spec()) + BoxBuilder.box("mdat", [0, 0, 0, 0])
         #expect(try probe.probe(bytes: BoxBuilder.ftyp("isom") + body).kind == .video)
