@@ -17,24 +17,31 @@ public struct TIFFBuilder {
 
     public init(littleEndian: Bool = false) { self.littleEndian = littleEndian }
 
-    /// Apple's maker note with a Live Photo content identifier (tag 0x0011).
-    public static func appleMakerNote(contentIdentifier: String) -> [UInt8] {
+    /// Apple's maker note with a Live Photo content identifier (tag 0x0011)
+    /// and, optionally, a burst identifier (tag 0x000B).
+    public static func appleMakerNote(contentIdentifier: String?, burstIdentifier: String? = nil) -> [UInt8] {
+        var strings: [(UInt16, [UInt8])] = []
+        if let burstIdentifier { strings.append((0x000B, Array(burstIdentifier.utf8) + [0])) }
+        if let contentIdentifier { strings.append((0x0011, Array(contentIdentifier.utf8) + [0])) }
         var w = ByteWriter()
         w.ascii("Apple iOS\0")
         w.u16(1)
         w.ascii("MM")
-        let text = Array(contentIdentifier.utf8) + [0]
-        w.u16(2)  // entries
+        w.u16(UInt16(1 + strings.count))
         w.u16(0x0001)
         w.u16(9)
         w.u32(1)
         w.u32(11)
-        w.u16(0x0011)
-        w.u16(2)
-        w.u32(UInt32(text.count))
-        w.u32(UInt32(14 + 2 + 24 + 4))  // after the IFD and its next-IFD link
+        var data = 14 + 2 + 12 * (1 + strings.count) + 4  // after the IFD and its next-IFD link
+        for (tag, text) in strings {
+            w.u16(tag)
+            w.u16(2)
+            w.u32(UInt32(text.count))
+            w.u32(UInt32(data))
+            data += text.count
+        }
         w.u32(0)
-        w.append(text)
+        for (_, text) in strings { w.append(text) }
         return w.bytes
     }
 

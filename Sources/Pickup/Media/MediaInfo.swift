@@ -53,6 +53,10 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Apple's Live Photo content identifier, shared by a still and its movie.
     public var contentIdentifier: String?
 
+    /// Signals of how the picture was made (screenshot, burst, panorama, depth...),
+    /// from metadata the file carries. ``MediaFilter`` decides with them.
+    public var capture = CaptureHints()
+
     /// Whether the image has more than one frame.
     public var animated: Bool = false
     /// Frames of an animated image.

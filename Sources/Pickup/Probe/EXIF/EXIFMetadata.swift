@@ -13,6 +13,9 @@ struct EXIFMetadata {
     var longitude: Double?
     var altitude: Double?
     var contentIdentifier: String?
+    var burstIdentifier: String?
+    var userComment: String?
+    var customRendered: Int?
     var pixelWidth: Int?
     var pixelHeight: Int?
 
@@ -22,6 +25,7 @@ struct EXIFMetadata {
         static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
         static let dateTimeOriginal: UInt16 = 0x9003, offsetTime: UInt16 = 0x9010, offsetTimeOriginal: UInt16 = 0x9011
         static let makerNote: UInt16 = 0x927C, pixelX: UInt16 = 0xA002, pixelY: UInt16 = 0xA003
+        static let userComment: UInt16 = 0x9286, customRendered: UInt16 = 0xA401
     }
 
     /// Reads a block that starts with a TIFF header. `fileBase` is its offset in the file.
@@ -52,9 +56,12 @@ struct EXIFMetadata {
                 case Tag.offsetTime: exif.offsetTime = tiff.string(entry)
                 case Tag.pixelX: exif.pixelWidth = tiff.integer(entry)
                 case Tag.pixelY: exif.pixelHeight = tiff.integer(entry)
+                case Tag.userComment: exif.userComment = tiff.userComment(entry)
+                case Tag.customRendered: exif.customRendered = tiff.integer(entry)
                 case Tag.makerNote:
-                    exif.contentIdentifier = AppleMakerNote.contentIdentifier(
-                        in: tiff, at: entry.valueOffset, count: Int(entry.count))
+                    let note = AppleMakerNote.read(in: tiff, at: entry.valueOffset, count: Int(entry.count))
+                    exif.contentIdentifier = note.contentIdentifier
+                    exif.burstIdentifier = note.burstIdentifier
                 default: break
                 }
             }
@@ -120,6 +127,9 @@ struct EXIFMetadata {
         info.creationDate = info.creationDate ?? creationDate
         info.location = info.location ?? location
         info.contentIdentifier = info.contentIdentifier ?? contentIdentifier
+        info.capture.userComment = info.capture.userComment ?? userComment
+        info.capture.customRendered = info.capture.customRendered ?? customRendered
+        info.capture.burstIdentifier = info.capture.burstIdentifier ?? burstIdentifier
         if let orientation, (1...8).contains(orientation) { info.exifOrientation = orientation }
     }
 }

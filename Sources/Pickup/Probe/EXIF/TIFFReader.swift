@@ -132,6 +132,28 @@ struct TIFFReader {
         return text.isEmpty ? nil : text
     }
 
+    /// `UserComment`: an 8-byte character-code prefix (`ASCII\0\0\0`, `UNICODE\0`...), then text.
+    func userComment(_ entry: Entry) -> String? {
+        guard entry.type == 7 || entry.type == 2, entry.count > 8 else { return nil }
+        let start = entry.valueOffset + 8
+        let end = min(bytes.count, entry.valueOffset + Int(min(entry.count, 4096)))
+        guard start < end else { return nil }
+        let code = String(decoding: bytes[entry.valueOffset..<start], as: UTF8.self)
+        let body = Array(bytes[start..<end])
+        let text: String
+        if code.hasPrefix("UNICODE") {
+            let units = stride(from: 0, to: body.count - 1, by: 2).map { index -> UInt16 in
+                let a = UInt16(body[index]), b = UInt16(body[index + 1])
+                return littleEndian ? b << 8 | a : a << 8 | b
+            }
+            text = String(decoding: units, as: UTF16.self)
+        } else {
+            text = String(decoding: body, as: UTF8.self)
+        }
+        let trimmed = text.trimmingNulsAndSpaces
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     func integer(_ entry: Entry) -> Int? {
         switch entry.type {
         case 1, 7: return entry.valueOffset < bytes.count ? Int(bytes[entry.valueOffset]) : nil

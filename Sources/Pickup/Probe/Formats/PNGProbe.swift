@@ -38,6 +38,7 @@ enum PNGProbe {
             } else {
                 switch type {
                 case "tRNS": info.alpha = true
+                case "iDOT": info.capture.hasAppleScreenshotChunk = true
                 case "acTL" where length >= 8:
                     var r = ByteReader(try source.read(at: data, count: 8), base: data, element: name)
                     let count = Int(try r.u32())

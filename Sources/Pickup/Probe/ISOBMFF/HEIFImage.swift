@@ -9,6 +9,7 @@ struct HEIFImage {
     var bitDepth: Int?
     var transfer: Int?
     var alpha = false
+    var hasDepth = false
     /// The EXIF block (TIFF header first) that describes the primary image.
     var exif: [UInt8]?
 
@@ -76,7 +77,9 @@ struct HEIFImage {
                 guard property.type == "auxC" else { continue }
                 var body = property.body
                 try body.skip(4)
-                if alphaTypes.contains(body.cString(limit: 256)) { image.alpha = true }
+                let auxiliary = body.cString(limit: 256)
+                if alphaTypes.contains(auxiliary) { image.alpha = true }
+                if depthTypes.contains(auxiliary) || auxiliary.contains("depth") { image.hasDepth = true }
             }
         }
         // EXIF: an 'Exif' item describing ('cdsc') the primary item, else any 'Exif' item.
@@ -137,6 +140,12 @@ struct HEIFImage {
     static let alphaTypes: Set<String> = [
         "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
         "urn:mpeg:avc:2015:auxid:1",
+    ]
+
+    /// Auxiliary image types for depth maps and portrait mattes.
+    static let depthTypes: Set<String> = [
+        "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:mpegB:cicp:systems:auxiliary:depth",
+        "urn:com:apple:photo:2018:aux:portraiteffectsmatte",
     ]
 
     static func codecName(_ type: FourCC) -> String? {

@@ -139,6 +139,7 @@ enum ISOBMFFProbe {
         info.bitDepth = image.bitDepth
         info.hdr = image.transfer.flatMap { HDRTransfer(transferCharacteristics: $0) }
         info.alpha = image.alpha
+        info.capture.hasDepth = image.hasDepth
         info.exifOrientation = 1
         if let exif = image.exif, let metadata = try? EXIFMetadata.parse(exif, limits: limits) {
             // HEIF's EXIF orientation is reported, not applied: irot/imir decide.
