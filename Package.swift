@@ -6,16 +6,31 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Pickup", targets: ["Pickup"]),
+        .library(name: "PickupStore", targets: ["PickupStore"]),
+        .library(name: "PickupImport", targets: ["PickupImport"]),
         .executable(name: "pickup", targets: ["pickup"]),
     ],
     targets: [
         // The core: pure Swift + Foundation, no C library, no UI.
         .target(name: "Pickup"),
+        // C libraries of the system, each behind a module map with pkg-config and apt providers.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Durable state and hashing: SQLite (one small wrapper) and SHA-256 through the platform's crypto.
+        .target(
+            name: "PickupStore",
+            dependencies: [
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                .target(name: "CLibcrypto", condition: .when(platforms: [.linux])),
+            ]),
+        // Taking picked files into storage the app owns: atomic copies, a catalog, Live Photo pairs.
+        .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore"]),
         // The command-line tool.
-        .executableTarget(name: "pickup", dependencies: ["Pickup"]),
+        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
+        .testTarget(name: "PickupImportTests", dependencies: ["PickupImport", "PickupStore", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
         .testTarget(name: "PickupCLITests", dependencies: ["pickup", "PickupTestSupport"]),
     ],

@@ -1,0 +1,144 @@
+import PickupStore
+
+/// Copies one file into a folder the way DESIGN.md asks: to a hidden
+/// temporary name in the destination, hashed while copying, `fsync`ed, then
+/// linked to a readable name that never overwrites anything. A cancelled or
+/// failed copy leaves no file behind; a killed one leaves only a hidden
+/// temporary that the next session sweeps away.
+struct FileCopier {
+    /// Bytes moved per read and write. Memory stays at this, whatever the file's size.
+    static let chunkSize = 4 << 20
+    /// Prefix of temporary files in the destination.
+    static let temporaryPrefix = ".pickup-partial-"
+
+    let folder: String
+
+    struct Copied {
+        let temporaryPath: String
+        let size: Int64
+        let sha256: String
+    }
+
+    /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
+    /// `shouldStop` is asked between chunks; when it says yes, the copy is undone.
+    func copyToTemporary(
+        _ source: String, progress: (Int64) -> Void, shouldStop: () -> Bool
+    ) throws(ImportError) -> Copied {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw ImportError.reading(source, errno: errno) }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw ImportError.reading(source, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
+        }
+        let temporary = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw ImportError.writing(folder, errno: errno) }
+        var done = false
+        defer {
+            close(output)
+            if !done { unlink(temporary) }
+        }
+        let hasher = SHA256Hasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.chunkSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        var copied: Int64 = 0
+        while true {
+            if shouldStop() { throw ImportError(.cancelled, "the import was cancelled", path: source) }
+            let count = try readChunk(input, into: buffer, at: copied, path: source)
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            try writeAll(output, chunk, path: temporary)
+            hasher.update(chunk)
+            copied += Int64(count)
+            progress(copied)
+        }
+        guard fsync(output) == 0 else { throw ImportError.writing(temporary, errno: errno) }
+        done = true
+        return Copied(temporaryPath: temporary, size: copied, sha256: hasher.finalizeHex())
+    }
+
+    private func readChunk(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, path: String
+    )
+        throws(ImportError) -> Int
+    {
+        guard let base = buffer.baseAddress else { return 0 }
+        while true {
+            let n = pread(descriptor, base, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno != EINTR { throw ImportError.reading(path, errno: errno) }
+        }
+    }
+
+    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(ImportError) {
+        guard var pointer = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = write(descriptor, pointer, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImportError.writing(folder, errno: errno)
+            }
+            if n == 0 { throw ImportError.writing(folder, errno: ENOSPC) }
+            pointer += n
+            left -= n
+        }
+    }
+
+    /// Gives a finished temporary file its readable name: `IMG_0001.HEIC`, or
+    /// `IMG_0001 2.HEIC` when that is taken. `link` fails rather than overwrite,
+    /// so two importers can never take the same name.
+    func place(_ temporary: String, as preferred: String) throws(ImportError) -> String {
+        let name = StoredName(preferred)
+        for attempt in 1...10_000 {
+            let candidate = name.variant(attempt)
+            let path = folder + "/" + candidate
+            if link(temporary, path) == 0 {
+                unlink(temporary)
+                syncFolder()
+                return candidate
+            }
+            let code = errno
+            if code == EEXIST { continue }
+            if code == EPERM || code == EOPNOTSUPP || code == EXDEV {
+                // No hard links here (some FUSE and network file systems): rename,
+                // after checking the name is free (a race can still lose to another writer).
+                if access(path, F_OK) == 0 { continue }
+                guard rename(temporary, path) == 0 else { throw ImportError.writing(path, errno: errno) }
+                syncFolder()
+                return candidate
+            }
+            throw ImportError.writing(path, errno: code)
+        }
+        throw ImportError(.destinationUnwritable, "no free name left for \(preferred)", path: folder)
+    }
+
+    /// Makes the folder's new entries durable.
+    func syncFolder() {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Removes temporary files a killed process left behind.
+    func sweepTemporaries() {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name.hasPrefix(FileCopier.temporaryPrefix) { names.append(name) }
+        }
+        for name in names { unlink(folder + "/" + name) }
+    }
+
+    private func randomSuffix() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next(), radix: 36) + String(generator.next(), radix: 36)
+    }
+}

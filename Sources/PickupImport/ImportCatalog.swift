@@ -1,0 +1,187 @@
+import Foundation
+import Pickup
+import PickupStore
+
+/// The catalog of a destination folder: which items it holds, where they
+/// came from, their files, hashes and facts. SQLite in WAL mode at
+/// `DEST/.pickup/catalog.sqlite`; an actor owns the connection.
+public actor ImportCatalog {
+    private let database: SQLiteDatabase
+    public let folder: String
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS items (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            original_name TEXT NOT NULL,
+            original_path TEXT NOT NULL,
+            imported_at REAL NOT NULL,
+            info TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS files (
+            item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            stored_name TEXT NOT NULL UNIQUE,
+            original_path TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            source_size INTEGER NOT NULL,
+            source_modified INTEGER NOT NULL,
+            PRIMARY KEY (item_id, role)
+        );
+        CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256);
+        CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified);
+        PRAGMA user_version = 1;
+        """
+
+    /// Opens (or creates) the catalog of the destination `folder`.
+    public init(folder: String) throws(ImportError) {
+        self.folder = folder
+        let hidden = folder + "/.pickup"
+        if mkdir(hidden, 0o755) != 0, errno != EEXIST {
+            throw ImportError.writing(hidden, errno: errno)
+        }
+        do {
+            database = try SQLiteDatabase(path: hidden + "/catalog.sqlite")
+            try database.execute(ImportCatalog.schema)
+        } catch {
+            throw ImportError(.catalog, "cannot open the catalog: \(error)", path: hidden)
+        }
+    }
+
+    /// Where a source file came from, to recognise it when it is picked again.
+    public struct SourceKey: Sendable, Hashable {
+        public var path: String
+        public var size: Int64
+        public var modified: Int64
+    }
+
+    /// The item already imported from this very source file (same path, size and
+    /// modification time) whose stored files are all still there.
+    public func item(from source: SourceKey) throws(ImportError) -> ImportedItem? {
+        let id = try catalogCall {
+            let statement = try database.prepare(
+                "SELECT item_id FROM files WHERE original_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'"
+            )
+            try statement.bind([.text(source.path), .integer(source.size), .integer(source.modified)])
+            return try statement.step() ? statement.text(0) : nil
+        }
+        guard let id, let item = try item(id: id), filesExist(item) else { return nil }
+        return item
+    }
+
+    /// The item whose primary file has this content, if its files are still there.
+    public func item(withSHA256 hash: String) throws(ImportError) -> ImportedItem? {
+        let id = try catalogCall {
+            let statement = try database.prepare("SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'")
+            try statement.bind([.text(hash)])
+            return try statement.step() ? statement.text(0) : nil
+        }
+        guard let id, let item = try item(id: id), filesExist(item) else { return nil }
+        return item
+    }
+
+    /// Records a new item whose files are already in place, in one transaction —
+    /// unless an item with the same content is already there (whose files all
+    /// exist): then nothing is written and that item is returned. The check and
+    /// the insert happen in one call on this actor, so two imports of the same
+    /// content at once cannot both record it.
+    public func record(_ item: ImportedItem, sources: [StoredFile.Role: SourceKey]) throws(ImportError) -> ImportedItem?
+    {
+        if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) { return existing }
+        let infoJSON = String(decoding: (try? JSONEncoder().encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
+        try catalogCall {
+            try database.transaction {
+                try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
+                try database.prepare(
+                    "INSERT INTO items (id, kind, original_name, original_path, imported_at, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+                ).run([
+                    .text(item.id), .text(item.kind.rawValue), .text(item.originalName), .text(item.originalPath),
+                    .real(item.importedAt), .text(infoJSON),
+                ])
+                let insertFile = try database.prepare(
+                    """
+                    INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    """)
+                for file in item.files {
+                    let source = sources[file.role]
+                    try insertFile.run([
+                        .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
+                        .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
+                        .integer(source?.modified ?? -1),
+                    ])
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Every item, oldest import first.
+    public func items() throws(ImportError) -> [ImportedItem] {
+        let ids = try catalogCall {
+            let statement = try database.prepare("SELECT id FROM items ORDER BY imported_at, id")
+            var ids: [String] = []
+            while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
+            return ids
+        }
+        var result: [ImportedItem] = []
+        for id in ids { if let item = try item(id: id) { result.append(item) } }
+        return result
+    }
+
+    /// The item with this identifier (or a unique prefix of it).
+    public func item(id: String) throws(ImportError) -> ImportedItem? {
+        try catalogCall {
+            let statement = try database.prepare(
+                "SELECT id, kind, original_name, original_path, imported_at, info FROM items WHERE id LIKE ?1 || '%' LIMIT 2"
+            )
+            try statement.bind([.text(id)])
+            guard try statement.step(), let found = statement.text(0) else { return nil }
+            let kind = MediaKind(rawValue: statement.text(1) ?? "") ?? .image
+            let name = statement.text(2) ?? ""
+            let path = statement.text(3) ?? ""
+            let importedAt = statement.real(4)
+            let info =
+                (statement.text(5)?.data(using: .utf8)).flatMap { try? JSONDecoder().decode(MediaInfo.self, from: $0) }
+                ?? MediaInfo(kind: kind, container: .mp4, fileSize: 0)
+            if try statement.step() { return nil }  // ambiguous prefix
+            let files = try database.prepare(
+                "SELECT role, stored_name, original_path, size, sha256 FROM files WHERE item_id = ?1 ORDER BY role DESC"
+            )
+            try files.bind([.text(found)])
+            var stored: [StoredFile] = []
+            while try files.step() {
+                stored.append(
+                    StoredFile(
+                        role: StoredFile.Role(rawValue: files.text(0) ?? "") ?? .primary, name: files.text(1) ?? "",
+                        originalPath: files.text(2) ?? "", size: files.integer(3), sha256: files.text(4) ?? ""))
+            }
+            return ImportedItem(
+                id: found, kind: kind, originalName: name, originalPath: path, importedAt: importedAt, files: stored,
+                info: info)
+        }
+    }
+
+    /// Removes an item: its row first (so the catalog never names a missing file), then its files.
+    public func remove(id: String) throws(ImportError) -> ImportedItem? {
+        guard let item = try item(id: id) else { return nil }
+        try catalogCall {
+            try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
+        }
+        for file in item.files { unlink(folder + "/" + file.name) }
+        return item
+    }
+
+    private func filesExist(_ item: ImportedItem) -> Bool {
+        item.files.allSatisfy { access(folder + "/" + $0.name, F_OK) == 0 }
+    }
+
+    private func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ImportError(.catalog, "the catalog failed: \(error)", path: folder + "/.pickup/catalog.sqlite")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What an import reports as it goes, in order, on an `AsyncStream`.
+public enum ImportEvent: Sendable {
+    /// The whole run: how many items and bytes (sources' sizes).
+    case planned(items: Int, bytes: Int64)
+    /// An item began copying.
+    case started(index: Int, name: String, bytes: Int64)
+    /// Bytes of an item copied so far.
+    case progress(index: Int, bytes: Int64, of: Int64)
+    /// An item is done: imported, reused, or failed.
+    case finished(index: Int, result: ImportResult)
+    /// Every item is done (or cancelled).
+    case completed(imported: Int, reused: Int, failed: Int)
+}
+
+/// How one item ended.
+public enum ImportResult: Sendable {
+    /// Copied into the destination and recorded in the catalog.
+    case imported(ImportedItem)
+    /// Already in the destination (same source file, or same content): kept, not copied again.
+    case reused(ImportedItem)
+    case failed(ImportError)
+
+    public var item: ImportedItem? {
+        switch self {
+        case .imported(let item), .reused(let item): return item
+        case .failed: return nil
+        }
+    }
+
+    public var error: ImportError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+}

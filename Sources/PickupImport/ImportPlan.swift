@@ -1,0 +1,99 @@
+import Pickup
+
+/// Turns probed files into import requests: Live Photo stills and movies
+/// joined into one item, the filter applied, the order and limit kept, and
+/// files listed twice reported once.
+public struct ImportPlan: Sendable {
+    public var requests: [ImportRequest]
+    /// Files left out, and why (listed twice).
+    public var skipped: [(path: String, error: ImportError)]
+
+    public init(
+        files: [(path: String, info: MediaInfo)], filter: MediaFilter? = nil, order: ImportOrder = .selected,
+        limit: Int = 0
+    ) {
+        var seen: Set<String> = []
+        var unique: [(path: String, info: MediaInfo)] = []
+        var skipped: [(path: String, error: ImportError)] = []
+        for file in files {
+            if seen.contains(file.path) {
+                skipped.append(
+                    (file.path, ImportError(.duplicateSource, "this file is listed more than once", path: file.path)))
+            } else {
+                seen.insert(file.path)
+                unique.append(file)
+            }
+        }
+        let pairs = LivePhotoPairing.pairs(in: unique.map { (item: $0.path, info: $0.info) })
+        let movieOf = Dictionary(pairs.map { ($0.still, $0.movie) }, uniquingKeysWith: { first, _ in first })
+        let pairedMovies = Set(pairs.map(\.movie))
+        var requests: [ImportRequest] = []
+        for file in unique where !pairedMovies.contains(file.path) {
+            let request = ImportRequest(path: file.path, info: file.info, livePhotoMovie: movieOf[file.path])
+            if let filter, !filter.matches(request.info) { continue }
+            requests.append(request)
+        }
+        requests = ImportPlan.sort(requests, by: order)
+        if limit > 0 { requests = Array(requests.prefix(limit)) }
+        self.requests = requests
+        self.skipped = skipped
+    }
+
+    static func sort(_ requests: [ImportRequest], by order: ImportOrder) -> [ImportRequest] {
+        let indexed = Array(requests.enumerated())
+        func date(_ request: ImportRequest) -> Int? {
+            guard let date = request.info.creationDate else { return nil }
+            // A date with no zone is taken as UTC: close enough to order a camera roll.
+            return date.secondsSince1970
+                ?? MediaDate(
+                    year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
+                    second: date.second, zone: .utc
+                ).secondsSince1970
+        }
+        switch order {
+        case .selected:
+            return requests
+        case .newest, .oldest:
+            return indexed.sorted { a, b in
+                switch (date(a.element), date(b.element)) {
+                case (let x?, let y?) where x != y: return order == .newest ? x > y : x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return a.offset < b.offset
+                }
+            }.map(\.element)
+        case .name:
+            return indexed.sorted { a, b in
+                let comparison = NaturalOrder.compare(a.element.name, b.element.name)
+                return comparison == 0 ? a.offset < b.offset : comparison < 0
+            }.map(\.element)
+        }
+    }
+}
+
+/// Compares names as people read them: case-insensitively, runs of digits as numbers.
+enum NaturalOrder {
+    static func compare(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased().utf8), y = Array(b.lowercased().utf8)
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+        var i = 0, j = 0
+        while i < x.count, j < y.count {
+            if isDigit(x[i]), isDigit(y[j]) {
+                var ei = i, ej = j
+                while ei < x.count, isDigit(x[ei]) { ei += 1 }
+                while ej < y.count, isDigit(y[ej]) { ej += 1 }
+                let nx = x[i..<ei].drop { $0 == 48 }, ny = y[j..<ej].drop { $0 == 48 }
+                if nx.count != ny.count { return nx.count < ny.count ? -1 : 1 }
+                if !nx.elementsEqual(ny) { return nx.lexicographicallyPrecedes(ny) ? -1 : 1 }
+                i = ei
+                j = ej
+            } else {
+                if x[i] != y[j] { return x[i] < y[j] ? -1 : 1 }
+                i += 1
+                j += 1
+            }
+        }
+        let restX = x.count - i, restY = y.count - j
+        return restX == restY ? 0 : (restX < restY ? -1 : 1)
+    }
+}

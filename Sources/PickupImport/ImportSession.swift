@@ -1,0 +1,254 @@
+import Foundation
+import Pickup
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// How many items copy at the same time.
+    public var concurrency: Int
+
+    public init(concurrency: Int = 2) {
+        self.concurrency = max(1, concurrency)
+    }
+}
+
+/// Takes picked files into a destination folder the app owns.
+///
+/// Every copy goes to a hidden temporary name in the destination, is hashed
+/// (SHA-256) while it is copied, `fsync`ed, and only then linked to a readable
+/// name that never overwrites anything (`IMG_0001.HEIC`, `IMG_0001 2.HEIC`).
+/// A Live Photo's still and movie are one item. An item already imported —
+/// the same source file, or the same content — is reused, not copied again.
+/// The catalog (SQLite, WAL) at `DEST/.pickup/catalog.sqlite` records each
+/// item after its files are in place.
+///
+/// ```swift
+/// let session = try ImportSession(destination: "/data/Library")
+/// let run = session.start(plan.requests)
+/// for await event in run.events { ... }       // progress, per-item results
+/// let results = await run.results()           // in selection order
+/// ```
+public final class ImportSession: Sendable {
+    /// The destination folder, as an absolute path without symbolic links.
+    public let destination: String
+    public let catalog: ImportCatalog
+    public let options: ImportOptions
+
+    /// Opens a destination, creating it (and its parents) when missing, and
+    /// removes temporary files a killed import left behind.
+    public init(destination: String, options: ImportOptions = ImportOptions()) throws(ImportError) {
+        try ImportSession.makeFolders(destination)
+        guard let resolved = ImportSession.realPath(destination) else {
+            throw ImportError(.destinationUnwritable, "cannot resolve the destination folder", path: destination)
+        }
+        self.destination = resolved
+        self.options = options
+        catalog = try ImportCatalog(folder: resolved)
+        FileCopier(folder: resolved).sweepTemporaries()
+    }
+
+    /// Starts importing; follow `events`, then await `results()`.
+    public func start(_ requests: [ImportRequest]) -> ImportRun {
+        let (events, continuation) = AsyncStream<ImportEvent>.makeStream(bufferingPolicy: .unbounded)
+        let flag = CancellationFlag()
+        let task = Task { [self] in
+            let total = requests.reduce(Int64(0)) { $0 + ImportSession.size(of: $1.path) }
+            continuation.yield(.planned(items: requests.count, bytes: total))
+            var results = [ImportResult?](repeating: nil, count: requests.count)
+            await withTaskGroup(of: (Int, ImportResult).self) { group in
+                var next = 0
+                while next < min(options.concurrency, requests.count) {
+                    let index = next
+                    group.addTask {
+                        (index, await self.importItem(requests[index], index: index, events: continuation, flag: flag))
+                    }
+                    next += 1
+                }
+                for await (index, result) in group {
+                    results[index] = result
+                    continuation.yield(.finished(index: index, result: result))
+                    if next < requests.count {
+                        let index = next
+                        group.addTask {
+                            (
+                                index,
+                                await self.importItem(requests[index], index: index, events: continuation, flag: flag)
+                            )
+                        }
+                        next += 1
+                    }
+                }
+            }
+            let final = results.map { $0 ?? .failed(ImportError(.cancelled, "the import was cancelled")) }
+            let imported = final.filter { if case .imported = $0 { return true } else { return false } }.count
+            let reused = final.filter { if case .reused = $0 { return true } else { return false } }.count
+            continuation.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
+            continuation.finish()
+            return final
+        }
+        return ImportRun(events: events, task: task, flag: flag)
+    }
+
+    /// Imports and returns the results in selection order (events are dropped).
+    public func run(_ requests: [ImportRequest]) async -> [ImportResult] {
+        let run = start(requests)
+        for await _ in run.events {}
+        return await run.results()
+    }
+
+    private func importItem(
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag
+    ) async -> ImportResult {
+        do {
+            return .imported(try await copyItem(request, index: index, events: events, flag: flag))
+        } catch let reused as Reused {
+            return .reused(reused.item)
+        } catch let error as ImportError {
+            return .failed(error)
+        } catch {
+            return .failed(ImportError(.sourceUnreadable, "\(error)", path: request.path))
+        }
+    }
+
+    /// Thrown inside `copyItem` when the destination already holds the item.
+    private struct Reused: Error {
+        let item: ImportedItem
+    }
+
+    private func copyItem(
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag
+    ) async throws -> ImportedItem {
+        guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
+        let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+        var keys: [ImportCatalog.SourceKey] = []
+        for path in paths {
+            guard let real = ImportSession.realPath(path) else {
+                throw ImportError.reading(path, errno: errno)
+            }
+            if real.hasPrefix(destination + "/") {
+                throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
+            }
+            keys.append(try ImportSession.sourceKey(path))
+        }
+        if let existing = try await catalog.item(from: keys[0]) { throw Reused(item: existing) }
+
+        let copier = FileCopier(folder: destination)
+        let total = keys.reduce(Int64(0)) { $0 + $1.size }
+        events.yield(.started(index: index, name: request.name, bytes: total))
+        var copies: [FileCopier.Copied] = []
+        var placed: [String] = []
+        do {
+            var before: Int64 = 0
+            for path in paths {
+                let offset = before
+                let copy = try await ImportSession.onThread { () throws(ImportError) in
+                    try copier.copyToTemporary(
+                        path, progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
+                        shouldStop: { flag.isSet })
+                }
+                copies.append(copy)
+                before += copy.size
+            }
+            if let same = try await catalog.item(withSHA256: copies[0].sha256) {
+                for copy in copies { unlink(copy.temporaryPath) }
+                throw Reused(item: same)
+            }
+            var files: [StoredFile] = []
+            for (position, copy) in copies.enumerated() {
+                let name = try copier.place(copy.temporaryPath, as: ImportSession.fileName(paths[position]))
+                placed.append(name)
+                files.append(
+                    StoredFile(
+                        role: position == 0 ? .primary : .livePhotoMovie, name: name, originalPath: paths[position],
+                        size: copy.size, sha256: copy.sha256))
+            }
+            let item = ImportedItem(
+                id: String(copies[0].sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
+                originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
+            var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
+            if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
+            if let existing = try await catalog.record(item, sources: sources) {
+                for name in placed { unlink(destination + "/" + name) }
+                placed = []
+                throw Reused(item: existing)
+            }
+            return item
+        } catch {
+            // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
+            for copy in copies { unlink(copy.temporaryPath) }
+            if !(error is Reused) {
+                for name in placed { unlink(destination + "/" + name) }
+            }
+            throw error
+        }
+    }
+
+    /// Runs blocking file work on a thread of its own, off Swift's cooperative pool.
+    static func onThread<T: Sendable>(
+        _ work: @escaping @Sendable () throws(ImportError) -> T
+    ) async throws(ImportError)
+        -> T
+    {
+        let result: Result<T, ImportError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { () throws(ImportError) in try work() })
+            }
+        }
+        return try result.get()
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    static func size(of path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    static func sourceKey(_ path: String) throws(ImportError) -> ImportCatalog.SourceKey {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ImportError.reading(path, errno: errno) }
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: Int64(info.st_size), modified: modified)
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func makeFolders(_ path: String) throws(ImportError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw ImportError.writing(current, errno: errno)
+            }
+        }
+    }
+}
+
+/// A running import: its events, its results, and a way to stop it.
+public final class ImportRun: Sendable {
+    /// Progress and per-item results, ending with `.completed`.
+    public let events: AsyncStream<ImportEvent>
+    private let task: Task<[ImportResult], Never>
+    private let flag: CancellationFlag
+
+    init(events: AsyncStream<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
+        self.events = events
+        self.task = task
+        self.flag = flag
+    }
+
+    /// One result per request, in the order requested.
+    public func results() async -> [ImportResult] { await task.value }
+
+    /// Stops: copies in flight are undone, items not started fail as cancelled.
+    /// Items already finished stay imported.
+    public func cancel() {
+        flag.set()
+        task.cancel()
+    }
+}

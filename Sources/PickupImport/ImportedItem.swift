@@ -1,0 +1,36 @@
+import Pickup
+
+/// An item in a destination's catalog: one photo or video, or a Live Photo's
+/// still and movie together.
+public struct ImportedItem: Sendable, Hashable, Codable {
+    /// The stable identifier: the first 12 hex digits of the primary file's SHA-256.
+    public var id: String
+    public var kind: MediaKind
+    /// The name the primary file had where it came from.
+    public var originalName: String
+    public var originalPath: String
+    /// Seconds since 1970 (UTC).
+    public var importedAt: Double
+    public var files: [StoredFile]
+    /// What the primary file is.
+    public var info: MediaInfo
+
+    /// The primary file (the photo, the movie, or a Live Photo's still).
+    public var primary: StoredFile? { files.first { $0.role == .primary } }
+    public var isLivePhoto: Bool { files.contains { $0.role == .livePhotoMovie } }
+}
+
+/// One file the destination holds for an item.
+public struct StoredFile: Sendable, Hashable, Codable {
+    public enum Role: String, Sendable, Hashable, Codable {
+        case primary
+        case livePhotoMovie
+    }
+
+    public var role: Role
+    /// The file's name inside the destination folder.
+    public var name: String
+    public var originalPath: String
+    public var size: Int64
+    public var sha256: String
+}

@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+    @_exported import Glibc
+#elseif canImport(Darwin)
+    @_exported import Darwin
+#elseif canImport(Musl)
+    @_exported import Musl
+#endif
+
+/// The text of an `errno` value.
+enum SystemError {
+    static func text(_ code: Int32) -> String {
+        guard let pointer = strerror(code) else { return "error \(code)" }
+        return String(cString: pointer)
+    }
+}

@@ -1,0 +1,129 @@
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
+
+/// One SQLite connection, opened in WAL mode with foreign keys on.
+///
+/// Not `Sendable`: one owner per connection pointer, closed in `deinit`.
+/// Every call is checked and turned into a thrown ``SQLiteError``.
+public final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+
+    public init(path: String) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw SQLiteError(code: status, message: message, action: "opening \(path)")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 10_000)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    func check(_ status: Int32, _ action: @autoclosure () -> String) throws(SQLiteError) {
+        guard status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW else {
+            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), action: action())
+        }
+    }
+
+    /// Runs statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), "running \(sql.prefix(60))")
+    }
+
+    /// Prepares one statement.
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), "preparing \(sql.prefix(60))")
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "empty statement", action: "preparing \(sql.prefix(60))")
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    /// Runs `body` in one immediate transaction: all of it lands, or none.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A prepared statement: bind, step, read columns. Finalized in `deinit`.
+public final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Binds values to `?1`, `?2`... in order (String, Int, Int64, Double, nil).
+    @discardableResult
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> SQLiteStatement {
+        try database.check(sqlite3_reset(statement), "resetting a statement")
+        try database.check(sqlite3_clear_bindings(statement), "clearing bindings")
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
+            }
+            try database.check(status, "binding value \(index)")
+        }
+        return self
+    }
+
+    /// Steps once; true when a row is ready to read.
+    public func step() throws(SQLiteError) -> Bool {
+        let status = sqlite3_step(statement)
+        try database.check(status, "running a statement")
+        return status == SQLITE_ROW
+    }
+
+    /// Runs a statement that returns no rows.
+    public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    public func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+        return String(cString: pointer)
+    }
+
+    public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+}
+
+/// A value bound to a statement.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// SQLite's "copy the bytes now" destructor, which Swift cannot spell directly.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,303 @@
+import Foundation
+import Pickup
+import PickupImport
+import PickupStore
+import PickupTestSupport
+import Testing
+
+/// Importing real media into a destination folder through the public API.
+@Suite("Import")
+struct ImportSessionTests {
+    let probe = MediaProbe()
+
+    /// A fresh scratch folder with `sources/` and a destination path `library/`.
+    final class Scratch {
+        let root: String
+        var sources: String { root + "/sources" }
+        var library: String { root + "/library" }
+
+        init() throws {
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent("pickup-import-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: root + "/sources", withIntermediateDirectories: true)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        @discardableResult
+        func add(_ fixture: Fixture, as name: String, in folder: String = "") throws -> String {
+            let directory = sources + (folder.isEmpty ? "" : "/" + folder)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let path = directory + "/" + name
+            try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: path)
+            return path
+        }
+
+        func write(_ bytes: [UInt8], as name: String) throws -> String {
+            let path = sources + "/" + name
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        /// Names in the library folder, hidden ones left out.
+        func stored() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.sorted()
+        }
+
+        func everything() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: library).sorted()
+        }
+    }
+
+    func requests(_ paths: [String]) throws -> [ImportRequest] {
+        try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) }
+    }
+
+    func sha256(_ path: String) throws -> String {
+        let hasher = SHA256Hasher()
+        hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        return hasher.finalizeHex()
+    }
+
+    @Test("files are copied whole, hashed, named readably and recorded; results keep the selection order")
+    func basic() async throws {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.mp4Faststart, as: "IMG_0002.MP4")
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG")
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(try requests([movie, photo]))
+        #expect(results.count == 2)
+        let first = try #require(results[0].item)
+        let second = try #require(results[1].item)
+        #expect(first.originalName == "IMG_0002.MP4" && second.originalName == "IMG_0001.JPG")
+        #expect(try scratch.stored() == ["IMG_0001.JPG", "IMG_0002.MP4"])
+        #expect(first.primary?.sha256 == (try sha256(movie)))
+        #expect(try sha256(scratch.library + "/IMG_0002.MP4") == (try sha256(movie)))
+        #expect(first.id == String(try sha256(movie).prefix(12)))
+        let catalog = try await session.catalog.items()
+        #expect(Set(catalog.map(\.id)) == [first.id, second.id])
+        #expect(catalog.first { $0.id == second.id }?.info.exifOrientation == 8)
+    }
+
+    @Test("two files with one name from different folders never overwrite each other")
+    func collisions() async throws {
+        let scratch = try Scratch()
+        let a = try scratch.add(.jpegPlain, as: "IMG_0001.JPG", in: "DCIM/100APPLE")
+        let b = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG", in: "DCIM/101APPLE")
+        let c = try scratch.add(.pngRGBA, as: "IMG_0001.JPG", in: "Downloads")
+        let session = try ImportSession(destination: scratch.library, options: ImportOptions(concurrency: 3))
+        let results = await session.run(try requests([a, b, c]))
+        #expect(results.allSatisfy { $0.item != nil })
+        #expect(try scratch.stored() == ["IMG_0001 2.JPG", "IMG_0001 3.JPG", "IMG_0001.JPG"])
+        let hashes = Set(try scratch.stored().map { try sha256(scratch.library + "/" + $0) })
+        #expect(hashes == Set([try sha256(a), try sha256(b), try sha256(c)]))
+    }
+
+    @Test("importing again reuses what is there: no second copy")
+    func reuse() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.heic, as: "IMG_0003.HEIC")
+        let twin = try scratch.add(.heic, as: "copy of IMG_0003.HEIC", in: "elsewhere")
+        let session = try ImportSession(destination: scratch.library)
+        let first = await session.run(try requests([photo]))
+        guard case .imported(let item) = first[0] else { Issue.record("not imported: \(first)"); return }
+        let again = await session.run(try requests([photo, twin]))
+        guard case .reused(let same) = again[0], case .reused(let content) = again[1] else {
+            Issue.record("expected reuse, got \(again)")
+            return
+        }
+        #expect(same.id == item.id && content.id == item.id)
+        #expect(try scratch.stored() == ["IMG_0003.HEIC"])
+        #expect(try await session.catalog.items().count == 1)
+    }
+
+    @Test("a Live Photo's still and movie are imported together as one item")
+    func livePhoto() async throws {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.movAppleKeys, as: "IMG_0004.MOV")
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        let still = try scratch.write(heif.build(), as: "IMG_0004.HEIC")
+        let plan = ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
+        #expect(plan.requests.count == 1)
+        #expect(plan.requests[0].livePhotoMovie == movie)
+        let results = await (try ImportSession(destination: scratch.library)).run(plan.requests)
+        let item = try #require(results[0].item)
+        #expect(item.isLivePhoto)
+        #expect(item.files.map(\.role) == [.primary, .livePhotoMovie])
+        #expect(try scratch.stored() == ["IMG_0004.HEIC", "IMG_0004.MOV"])
+    }
+
+    @Test("plans: filter, order, limit, files listed twice")
+    func planning() throws {
+        let scratch = try Scratch()
+        let old = try scratch.add(.mp4AndroidLocation, as: "IMG_10.MP4")  // 2022
+        let new = try scratch.add(.jpegEXIF, as: "IMG_9.JPG")  // 2024
+        let none = try scratch.add(.pngRGBA, as: "img_1.png")  // no date
+        let files = try [old, new, none, old].map { ($0, try probe.probe(path: $0)) }
+        func names(_ plan: ImportPlan) -> [String] { plan.requests.map(\.name) }
+        #expect(names(ImportPlan(files: files)) == ["IMG_10.MP4", "IMG_9.JPG", "img_1.png"])
+        #expect(ImportPlan(files: files).skipped.map(\.error.code) == [.duplicateSource])
+        #expect(names(ImportPlan(files: files, order: .newest)) == ["IMG_9.JPG", "IMG_10.MP4", "img_1.png"])
+        #expect(names(ImportPlan(files: files, order: .oldest)) == ["IMG_10.MP4", "IMG_9.JPG", "img_1.png"])
+        #expect(names(ImportPlan(files: files, order: .name)) == ["img_1.png", "IMG_9.JPG", "IMG_10.MP4"])
+        #expect(names(ImportPlan(files: files, filter: .images)) == ["IMG_9.JPG", "img_1.png"])
+        #expect(names(ImportPlan(files: files, order: .newest, limit: 1)) == ["IMG_9.JPG"])
+    }
+
+    @Test("names with newlines and leading dots are stored safely; long names are cut to 200 bytes")
+    func awkwardNames() async throws {
+        let scratch = try Scratch()
+        let newline = try scratch.add(.jpegPlain, as: "two\nlines.jpg")
+        let dotted = try scratch.add(.pngRGBA, as: ".hidden.png")
+        let long = try scratch.add(.gifAnimated, as: String(repeating: "é", count: 120) + ".gif")  // 245 bytes
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(try requests([newline, dotted, long]))
+        #expect(results.allSatisfy { $0.item != nil })
+        let stored = try scratch.stored()
+        #expect(stored.contains("two_lines.jpg"))
+        #expect(stored.contains("hidden.png"))
+        #expect(stored.contains { $0.hasPrefix("éé") && $0.hasSuffix(".gif") })
+        #expect(stored.allSatisfy { $0.utf8.count <= 200 && !$0.contains("\n") })
+        let cut = ImportNaming.storedName(for: String(repeating: "é", count: 300) + ".jpg")
+        #expect(cut.utf8.count <= 200 && cut.hasSuffix(".jpg"))
+    }
+
+    @Test("bad sources fail alone; good items import; nothing partial is left")
+    func badSources() async throws {
+        let scratch = try Scratch()
+        let good = try scratch.add(.jpegPlain, as: "good.jpg")
+        let vanishing = try scratch.add(.pngRGBA, as: "vanishing.png")
+        let locked = try scratch.add(.gifAnimated, as: "locked.gif")
+        var list = try requests([good, vanishing, locked])
+        try FileManager.default.removeItem(atPath: vanishing)
+        chmod(locked, 0)
+        defer { chmod(locked, 0o644) }
+        list.append(ImportRequest(path: scratch.sources, info: list[0].info))  // a folder, not a file
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(list)
+        #expect(results[0].item != nil)
+        #expect(results[1].error?.code == .sourceUnreadable)
+        #expect(results[1].error?.description.contains("vanishing.png") == true)
+        if getuid() != 0 {  // root reads files whatever their mode
+            #expect(results[2].error?.code == .permissionDenied)
+        }
+        #expect(results[3].error != nil)
+        #expect(try scratch.everything().allSatisfy { !$0.hasPrefix(".pickup-partial") })
+    }
+
+    @Test(
+        "a full destination fails the item that does not fit, keeps the others, leaves nothing partial",
+        .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func destinationFull() async throws {
+        let scratch = try Scratch()
+        let small = try scratch.add(.jpegPlain, as: "small.jpg")  // ~40 KB
+        let big = try scratch.add(.mp4Large, as: "big.mp4")  // several MB
+        let mount = scratch.root + "/tiny"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try Shell.run("mount -t tmpfs -o size=1536k tmpfs \"$M\"", environment: ["M": mount])
+        try #require(mounted.status == 0, "mount failed: \(mounted.errorText)")
+        defer { _ = try? Shell.run("umount \"$M\"", environment: ["M": mount]) }
+        let session = try ImportSession(destination: mount + "/library")
+        let results = await session.run(try requests([small, big]))
+        #expect(results[0].item != nil)
+        let error = try #require(results[1].error)
+        #expect(error.code == .destinationFull)
+        #expect(error.description.contains("full"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: mount + "/library").filter { $0 != ".pickup" }
+        #expect(names == ["small.jpg"])
+        #expect(try await session.catalog.items().count == 1)
+    }
+
+    @Test("a source inside the destination is refused")
+    func sourceInsideDestination() async throws {
+        let scratch = try Scratch()
+        let session = try ImportSession(destination: scratch.library)
+        let inside = scratch.library + "/already.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: inside)
+        let results = await session.run(try requests([inside]))
+        #expect(results[0].error?.code == .sourceInsideDestination)
+    }
+
+    @Test("events: planned, started, progress, finished, completed")
+    func events() async throws {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.mp4Large, as: "big.mp4")
+        let session = try ImportSession(destination: scratch.library)
+        let run = session.start(try requests([movie]))
+        var seen: [String] = []
+        var lastBytes: Int64 = 0
+        for await event in run.events {
+            switch event {
+            case .planned(let items, let bytes):
+                #expect(items == 1 && bytes > 1_000_000)
+                seen.append("planned")
+            case .started: seen.append("started")
+            case .progress(_, let bytes, let total):
+                #expect(bytes > lastBytes && bytes <= total)
+                lastBytes = bytes
+            case .finished: seen.append("finished")
+            case .completed(let imported, _, let failed):
+                #expect(imported == 1 && failed == 0)
+                seen.append("completed")
+            }
+        }
+        #expect(seen == ["planned", "started", "finished", "completed"])
+        #expect(lastBytes == Int64(try Data(contentsOf: URL(fileURLWithPath: movie)).count))
+    }
+
+    @Test("cancelling leaves no partial file and a catalog that names only whole files")
+    func cancellation() async throws {
+        let scratch = try Scratch()
+        var paths: [String] = []
+        for number in 0..<12 { paths.append(try scratch.add(.mp4Large, as: "clip\(number).mp4")) }
+        // Make each copy distinct so that none is reused.
+        for (number, path) in paths.enumerated() {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\(number)".utf8))
+            try handle.close()
+        }
+        let session = try ImportSession(destination: scratch.library, options: ImportOptions(concurrency: 2))
+        let run = session.start(try requests(paths))
+        for await event in run.events {
+            if case .progress = event { run.cancel() }
+        }
+        let results = await run.results()
+        #expect(results.contains { $0.error?.code == .cancelled })
+        #expect(try scratch.everything().allSatisfy { !$0.hasPrefix(".pickup-partial") })
+        let catalog = try await session.catalog.items()
+        for item in catalog {
+            for file in item.files {
+                #expect(try sha256(scratch.library + "/" + file.name) == file.sha256)
+            }
+        }
+        #expect(Set(try scratch.stored()) == Set(catalog.flatMap { $0.files.map(\.name) }))
+    }
+
+    @Test("temporary files a killed import left are swept when the destination opens")
+    func sweep() throws {
+        let scratch = try Scratch()
+        _ = try ImportSession(destination: scratch.library)
+        let leftover = scratch.library + "/.pickup-partial-abc"
+        try Data("torn".utf8).write(to: URL(fileURLWithPath: leftover))
+        _ = try ImportSession(destination: scratch.library)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+    }
+
+    @Test("items can be listed, found by id prefix, and removed with their files")
+    func library() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegPlain, as: "a.jpg")
+        let session = try ImportSession(destination: scratch.library)
+        let item = try #require(await session.run(try requests([photo]))[0].item)
+        #expect(try await session.catalog.item(id: String(item.id.prefix(5)))?.id == item.id)
+        #expect(try await session.catalog.remove(id: item.id)?.id == item.id)
+        #expect(try scratch.stored().isEmpty)
+        #expect(try await session.catalog.items().isEmpty)
+    }
+}
