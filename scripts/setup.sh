@@ -9,7 +9,9 @@ set -euo pipefail
 #   mediainfo                     benchmark peer
 #   libheif-examples (heif-enc)   HEIC/AVIF fixtures
 #   time (/usr/bin/time)          peak memory in benchmarks
-DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time)
+#   libsqlite3-dev, libssl-dev    the catalog (SQLite) and SHA-256 (libcrypto), linked
+#   pkg-config                    finds them for the package's system-library targets
+DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time libsqlite3-dev libssl-dev pkg-config)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do

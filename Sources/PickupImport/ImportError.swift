@@ -9,6 +9,8 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case permissionDenied
         /// The source is not a photo or video Pickup can read.
         case notMedia
+        /// The source is a photo or video, damaged or cut short.
+        case damaged
         /// The destination has no room left.
         case destinationFull
         /// The destination could not be written (read-only, permissions, I/O error).
@@ -28,17 +30,34 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file involved.
     public var path: String?
 
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    /// What to do, when the cause knows better than the code (a probe's hint).
+    private var specificHint: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, hint: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
+        self.specificHint = hint
+    }
+
+    /// The import error for a file the probe could not read.
+    public init(probeError: ProbeError, path: String) {
+        let code: Code
+        switch probeError.code {
+        case .unrecognized, .empty: code = .notMedia
+        case .unreadable: code = .sourceUnreadable
+        case .truncated, .malformed, .limitExceeded: code = .damaged
+        }
+        self.init(code, probeError.message, path: path, hint: probeError.hint)
     }
 
     public var hint: String {
+        if let specificHint { return specificHint }
         switch code {
         case .sourceUnreadable: return "Check that the file still exists and is readable, then import it again."
         case .permissionDenied: return "Give Pickup permission to read the file, then import it again."
         case .notMedia: return "Only photos and videos are imported; leave this file out."
+        case .damaged: return "The file is damaged or cut short: copy it again from its source."
         case .destinationFull: return "Free some space in the destination (or choose another), then import again."
         case .destinationUnwritable: return "Check that the destination folder exists and is writable."
         case .sourceInsideDestination: return "The file is already in the destination; nothing to do."

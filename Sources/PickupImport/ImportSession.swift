@@ -252,3 +252,8 @@ public final class ImportRun: Sendable {
         task.cancel()
     }
 }
+
+extension ImportSession {
+    /// A path with symbolic links and `..` resolved, or nil when it does not exist.
+    public static func resolve(_ path: String) -> String? { realPath(path) }
+}

@@ -1,6 +1,6 @@
 /// The `pickup` tool: finds the command named by the first argument and runs it.
 enum Tool {
-    static let commands: [any Command.Type] = [ProbeCommand.self]
+    static let commands: [any Command.Type] = [ProbeCommand.self, ImportCommand.self, LibraryCommand.self]
 
     static let overview = """
         pickup — pick, inspect, import and upload photos and videos.

@@ -79,7 +79,7 @@ struct ProbeCommand: Command {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
             start += batchSize
             var output = ""
-            for (path, result) in zip(batch, await ProbeCommand.probeAll(batch)) {
+            for (path, result) in zip(batch, await ParallelProbe.probe(batch)) {
                 switch result {
                 case .success(let info):
                     probed += 1
@@ -121,26 +121,6 @@ struct ProbeCommand: Command {
             Console.raw(ProbeCommand.jsonLine(path: path, error: error))
         } else {
             Console.error("pickup probe: " + error.description)
-        }
-    }
-
-    /// Probes files on all cores; results come back in the order given.
-    static func probeAll(_ paths: [String]) async -> [Result<MediaInfo, ProbeError>] {
-        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8, paths.count))
-        return await withTaskGroup(of: [(Int, Result<MediaInfo, ProbeError>)].self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    let probe = MediaProbe()
-                    return stride(from: worker, to: paths.count, by: workers).map { index in
-                        (index, Result { () throws(ProbeError) in try probe.probe(path: paths[index]) })
-                    }
-                }
-            }
-            var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: paths.count)
-            for await part in group {
-                for (index, result) in part { results[index] = result }
-            }
-            return results.map { $0 ?? .failure(ProbeError(.unreadable, "not probed")) }
         }
     }
 

@@ -15,6 +15,9 @@ struct JSONObject {
         members.append(JSONObject.quote(key) + ":" + (value.isFinite ? String(value) : "null"))
     }
     mutating func add(_ key: String, object: JSONObject) { members.append(JSONObject.quote(key) + ":" + object.text) }
+    mutating func add(_ key: String, array: [JSONObject]) {
+        members.append(JSONObject.quote(key) + ":[" + array.map(\.text).joined(separator: ",") + "]")
+    }
 
     mutating func add(_ key: String, _ fact: Fact) {
         switch fact {

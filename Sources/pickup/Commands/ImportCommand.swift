@@ -1,0 +1,225 @@
+import Pickup
+import PickupImport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `pickup import`: takes photos and videos into a library folder.
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Copy photos and videos into a library folder, safely, once, in order.",
+        synopsis: "SOURCE... --into DIR [--filter F] [--limit N] [--order selected|newest|oldest|name] [--json]",
+        arguments: [("SOURCE", "Files or folders to import; folders are scanned with everything below them.")],
+        options: [
+            .init(names: ["--into", "-o"], value: "DIR", help: "The library folder (created when missing)."),
+            .init(
+                names: ["--filter"], value: "F",
+                help:
+                    "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one; repeat --filter to require all."
+            ),
+            .init(names: ["--limit"], value: "N", help: "Import at most N items (0: no limit)."),
+            .init(
+                names: ["--order"], value: "ORDER",
+                help:
+                    "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10)."
+            ),
+            .init(names: ["--parallel"], value: "N", help: "Items copied at once (default 2)."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each item's result, in order."),
+        ],
+        discussion: """
+            Each file is copied to a hidden temporary name in the library, hashed (SHA-256) while it is
+            copied, flushed to disk, then given a readable name that never overwrites another
+            (IMG_0001.JPG, IMG_0001 2.JPG...). A Live Photo's still and movie are one item. An item the
+            library already holds (the same file, or the same content) is kept, not copied again. The
+            catalog lives in DIR/.pickup/catalog.sqlite; see 'pickup library'.
+
+            A file that fails gets its own error line; the others go on. Ctrl-C stops cleanly: copies in
+            flight are undone, finished items stay. Exit status: 0 when every item was imported or already
+            there, 1 when any failed, 2 for a usage mistake, 130 when interrupted.
+            """,
+        examples: [
+            "pickup import /media/card/DCIM --into ~/Pictures/Library",
+            "pickup import Downloads/*.mov --into Library --order newest --limit 10",
+            "pickup import Phone/ --into Library --filter 'images,!screenshots' --json",
+        ])
+
+    let sources: [String]
+    let destination: String
+    let filter: MediaFilter?
+    let limit: Int
+    let order: ImportOrder
+    let parallel: Int
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "name at least one file or folder to import", command: "import")
+        }
+        guard let destination = arguments.value("--into") else {
+            throw UsageError(message: "say where to import with --into DIR", command: "import")
+        }
+        sources = arguments.positionals
+        self.destination = destination
+        var filters: [MediaFilter] = []
+        for text in arguments.values["--filter"] ?? [] {
+            do {
+                filters.append(try MediaFilter(parsing: text))
+            } catch {
+                throw UsageError(message: error.description, command: "import")
+            }
+        }
+        filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
+        guard let limit = Int(arguments.value("--limit") ?? "0"), limit >= 0 else {
+            throw UsageError(message: "--limit takes a whole number, 0 or more", command: "import")
+        }
+        self.limit = limit
+        guard let order = ImportOrder(rawValue: arguments.value("--order") ?? "selected") else {
+            throw UsageError(message: "--order takes selected, newest, oldest or name", command: "import")
+        }
+        self.order = order
+        guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...64).contains(parallel) else {
+            throw UsageError(message: "--parallel takes a whole number from 1 to 64", command: "import")
+        }
+        self.parallel = parallel
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        let session: ImportSession
+        do {
+            session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
+        } catch {
+            Console.error("pickup import: " + error.description)
+            return ExitStatus.someFailed
+        }
+        var failures = 0
+        var files: [String] = []
+        for entry in FileWalker(recursive: true).expand(sources) {
+            switch entry {
+            case .file(let path):
+                // The library's own files are never imported into it again.
+                if let real = ImportSession.resolve(path), real.hasPrefix(session.destination + "/") { continue }
+                files.append(path)
+            case .problem(let path, let message):
+                failures += 1
+                report(path: path, error: ImportError(.sourceUnreadable, message, path: path))
+            }
+        }
+        var probed: [(path: String, info: MediaInfo)] = []
+        for (path, result) in zip(files, await ParallelProbe.probe(files)) {
+            switch result {
+            case .success(let info): probed.append((path, info))
+            case .failure(let error):
+                failures += 1
+                report(path: path, error: ImportError(probeError: error, path: path))
+            }
+        }
+        let plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
+        for (path, error) in plan.skipped {
+            report(path: path, error: error)
+        }
+
+        let run = session.start(plan.requests)
+        let interrupted = InterruptWatch { run.cancel() }
+        var bar: ProgressBar?
+        let showBar = !json && Console.errorIsTerminal
+        var done = 0
+        var bytesBefore: Int64 = 0
+        var current: (name: String, bytes: Int64) = ("", 0)
+        for await event in run.events {
+            switch event {
+            case .planned(let items, let bytes):
+                if showBar { bar = ProgressBar(totalItems: items, totalBytes: bytes) }
+            case .started(_, let name, _):
+                current.name = name
+            case .progress(_, let bytes, _):
+                current.bytes = bytes
+                bar?.draw(itemsDone: done, bytesDone: bytesBefore + current.bytes, current: current.name)
+            case .finished(let index, let result):
+                done += 1
+                bytesBefore += result.item?.files.reduce(0) { $0 + $1.size } ?? 0
+                current.bytes = 0
+                bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
+                if !showBar, !json { Console.error(ImportCommand.progressLine(plan.requests[index], result)) }
+            case .completed: bar?.finish()
+            }
+        }
+        let results = await run.results()
+        interrupted.stop()
+        var output = json ? "" : ItemTable.header
+        for (request, result) in zip(plan.requests, results) {
+            if json {
+                output += ImportCommand.jsonLine(request, result)
+            } else if let item = result.item {
+                output += ItemTable.row(item, note: ImportCommand.status(result))
+            }
+            if let error = result.error {
+                failures += 1
+                if !json { Console.error("pickup import: " + error.description) }
+            }
+        }
+        let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
+        let reused = results.filter { if case .reused = $0 { return true } else { return false } }.count
+        if !json {
+            output +=
+                "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
+                + "\(imported) imported, \(reused) already there, \(results.count - imported - reused) failed"
+                + (failures > results.count - imported - reused
+                    ? " (+\(failures - (results.count - imported - reused)) files skipped)" : "")
+                + ". Library: \(session.destination)\n"
+        }
+        Console.raw(output)
+        if interrupted.fired { return 130 }
+        return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    private func report(path: String, error: ImportError) {
+        if json {
+            Console.raw(ImportCommand.jsonError(path: path, error: error))
+        } else {
+            Console.error("pickup import: " + error.description)
+        }
+    }
+
+    static func status(_ result: ImportResult) -> String {
+        switch result {
+        case .imported: return "imported"
+        case .reused: return "already there"
+        case .failed: return "failed"
+        }
+    }
+
+    static func progressLine(_ request: ImportRequest, _ result: ImportResult) -> String {
+        switch result {
+        case .imported(let item): return "imported \(request.path) -> \(item.primary?.name ?? "?")"
+        case .reused(let item): return "already there \(request.path) (\(item.id))"
+        case .failed(let error): return "failed \(request.path): \(error.message)"
+        }
+    }
+
+    static func jsonLine(_ request: ImportRequest, _ result: ImportResult) -> String {
+        guard let item = result.item else {
+            return jsonError(path: request.path, error: result.error ?? ImportError(.cancelled, "not imported"))
+        }
+        var object = ItemJSON.object(item)
+        object.add("path", request.path)
+        object.add("status", status(result))
+        return object.text + "\n"
+    }
+
+    static func jsonError(path: String, error: ImportError) -> String {
+        var detail = JSONObject()
+        detail.add("code", error.code.rawValue)
+        detail.add("message", error.message)
+        detail.add("hint", error.hint)
+        var object = JSONObject()
+        object.add("path", path)
+        object.add("status", "failed")
+        object.add("error", object: detail)
+        return object.text + "\n"
+    }
+}

@@ -1,0 +1,131 @@
+import Pickup
+import PickupImport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `pickup library`: what a library folder holds.
+struct LibraryCommand: Command {
+    static let spec = CommandSpec(
+        name: "library",
+        abstract: "List, show or remove the items of a library folder made by 'pickup import'.",
+        synopsis: "DIR list|show ID|remove ID [--json]",
+        arguments: [
+            ("DIR", "The library folder."),
+            ("list", "Every item: id, kind, duration, size, stored files."),
+            ("show ID", "One item in full (an id prefix is enough when it is unique)."),
+            ("remove ID", "Remove an item from the catalog, then its files."),
+        ],
+        options: [.init(names: ["--json"], value: nil, help: "Print JSON (one object a line for list).")],
+        discussion: "Exit status: 0 on success, 1 when the library or the item is not found, 2 for a usage mistake.",
+        examples: [
+            "pickup library ~/Pictures/Library list", "pickup library Library show 3f2a9c",
+            "pickup library Library remove 3f2a9c",
+        ])
+
+    enum Action {
+        case list
+        case show(String)
+        case remove(String)
+    }
+
+    let folder: String
+    let action: Action
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let words = arguments.positionals
+        guard words.count >= 2 else {
+            throw UsageError(
+                message: "name the library folder and what to do: list, show ID or remove ID", command: "library")
+        }
+        folder = words[0]
+        switch (words[1], words.count) {
+        case ("list", 2): action = .list
+        case ("show", 3): action = .show(words[2])
+        case ("remove", 3): action = .remove(words[2])
+        default:
+            throw UsageError(message: "expected 'list', 'show ID' or 'remove ID' after the folder", command: "library")
+        }
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        guard access(folder + "/.pickup/catalog.sqlite", F_OK) == 0 else {
+            Console.error(
+                "pickup library: \(folder) is not a Pickup library (no .pickup/catalog.sqlite). Import into it first.")
+            return ExitStatus.someFailed
+        }
+        do {
+            let catalog = try ImportCatalog(folder: folder)
+            switch action {
+            case .list:
+                let items = try await catalog.items()
+                if json {
+                    Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
+                } else {
+                    var text = ItemTable.header
+                    for item in items { text += ItemTable.row(item, note: LibraryCommand.date(item.importedAt)) }
+                    let bytes = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
+                    Console.raw(
+                        text + "\n\(items.count) item\(items.count == 1 ? "" : "s"), \(Text.byteCount(bytes)).\n")
+                }
+            case .show(let id):
+                guard let item = try await catalog.item(id: id) else { return notFound(id) }
+                if json {
+                    Console.out(ItemJSON.object(item).text)
+                } else {
+                    Console.raw(LibraryCommand.details(item))
+                }
+            case .remove(let id):
+                guard let item = try await catalog.remove(id: id) else { return notFound(id) }
+                if json {
+                    var object = ItemJSON.object(item)
+                    object.add("status", "removed")
+                    Console.out(object.text)
+                } else {
+                    Console.out("removed \(item.id): " + item.files.map(\.name).joined(separator: ", "))
+                }
+            }
+            return ExitStatus.success
+        } catch {
+            Console.error("pickup library: " + error.description)
+            return ExitStatus.someFailed
+        }
+    }
+
+    private func notFound(_ id: String) -> Int32 {
+        Console.error(
+            "pickup library: no item '\(id)' in \(folder) (or the prefix fits several). Run 'pickup library \(folder) list'."
+        )
+        return ExitStatus.someFailed
+    }
+
+    static func details(_ item: ImportedItem) -> String {
+        var text = "item        \(item.id)\nkind        \(item.isLivePhoto ? "live photo" : item.kind.rawValue)\n"
+        text += "from        \(item.originalPath)\nimported    \(date(item.importedAt))\n"
+        for file in item.files {
+            text +=
+                "file        \(file.name)  \(Text.byteCount(file.size))  sha256 \(file.sha256)  (\(file.role.rawValue))\n"
+        }
+        for (name, value) in item.info.facts {
+            let shown: String
+            switch value {
+            case .string(let string): shown = string
+            case .int(let number): shown = String(number)
+            case .double(let number): shown = String(number)
+            case .bool(let flag): shown = flag ? "yes" : "no"
+            }
+            text += Text.pad(name, 12) + shown + "\n"
+        }
+        return text
+    }
+
+    static func date(_ seconds: Double) -> String {
+        let iso = MediaDate(utcSecondsSince1970: Int(seconds)).iso8601
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5))
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A one-line progress bar on standard error, redrawn in place: items done,
+/// a bar, percent, throughput and the current file. Drawn only on a terminal.
+struct ProgressBar {
+    let totalItems: Int
+    let totalBytes: Int64
+    private var lastDraw: UInt64 = 0
+    private let started = ProgressBar.now()
+
+    init(totalItems: Int, totalBytes: Int64) {
+        self.totalItems = totalItems
+        self.totalBytes = totalBytes
+    }
+
+    /// Redraws at most ten times a second, unless `force`.
+    mutating func draw(itemsDone: Int, bytesDone: Int64, current: String, force: Bool = false) {
+        let now = ProgressBar.now()
+        guard force || now - lastDraw > 100_000_000 else { return }
+        lastDraw = now
+        let fraction = totalBytes > 0 ? min(1, Double(bytesDone) / Double(totalBytes)) : 1
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let seconds = Double(now - started) / 1_000_000_000
+        let rate = seconds > 0.2 ? Text.byteCount(Int64(Double(bytesDone) / seconds)) + "/s" : ""
+        var name = current
+        if name.count > 32 { name = "..." + String(name.suffix(29)) }
+        let line = "\(itemsDone)/\(totalItems) [\(bar)] \(Int(fraction * 100))% \(rate) \(name)"
+        Console.errorRaw("\r\u{1B}[2K" + line)
+    }
+
+    func finish() { Console.errorRaw("\r\u{1B}[2K") }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

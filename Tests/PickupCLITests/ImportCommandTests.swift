@@ -1,0 +1,134 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup import` and `pickup library`, run as a person would run them.
+@Suite("pickup import and library, end to end")
+struct ImportCommandTests {
+    func pickup(_ arguments: String...) throws -> Shell.Result {
+        try Shell.execute(ProbeCommandTests.tool, arguments)
+    }
+
+    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] {
+        try result.outputText.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("card/DCIM"), withIntermediateDirectories: true)
+        return folder
+    }
+
+    func add(_ fixture: Fixture, _ name: String, to folder: URL) throws {
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(fixture), toPath: folder.appendingPathComponent("card/DCIM/" + name).path)
+    }
+
+    @Test("help and misuse")
+    func help() throws {
+        let help = try pickup("import", "--help")
+        #expect(help.status == 0)
+        for text in ["--into DIR", "--filter", "--order", "--limit", "Ctrl-C"] {
+            #expect(help.outputText.contains(text))
+        }
+        #expect(try pickup("import", "x").errorText.contains("--into"))
+        #expect(try pickup("import", "x", "--into", "y", "--order", "random").status == 2)
+        let filter = try pickup("import", "x", "--into", "y", "--filter", "selfies")
+        #expect(filter.status == 2 && filter.errorText.contains("unknown filter 'selfies'"))
+        #expect(try pickup("library", "--help").outputText.contains("remove ID"))
+        #expect(try pickup("library", "x", "explode").status == 2)
+    }
+
+    @Test("a card imports into a library; a corrupt file fails alone; a second run copies nothing")
+    func importCard() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegEXIF, "IMG_0001.JPG", to: folder)
+        try add(.movAppleKeys, "IMG_0002.MOV", to: folder)
+        try add(.gifAnimated, "IMG_0003.GIF", to: folder)
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("card/DCIM/NOTES.TXT"))
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+
+        let first = try pickup("import", card, "--into", library, "--json")
+        #expect(first.status == 1)
+        let lines = try jsonLines(first)
+        let failed = try #require(lines.first { $0["status"] as? String == "failed" })
+        #expect((failed["path"] as? String)?.hasSuffix("NOTES.TXT") == true)
+        #expect((failed["error"] as? [String: Any])?["code"] as? String == "notMedia")
+        let imported = lines.filter { $0["status"] as? String == "imported" }
+        #expect(imported.count == 3)
+        #expect(
+            imported.compactMap { $0["originalName"] as? String } == ["IMG_0001.JPG", "IMG_0002.MOV", "IMG_0003.GIF"])
+        let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(stored == ["IMG_0001.JPG", "IMG_0002.MOV", "IMG_0003.GIF"])
+
+        let second = try pickup("import", card, "--into", library)
+        #expect(second.outputText.contains("0 imported, 3 already there"))
+        let list = try pickup("library", library, "list")
+        #expect(list.status == 0)
+        #expect(list.outputText.contains("3 items"))
+        let listed = try jsonLines(try pickup("library", library, "list", "--json"))
+        #expect(listed.count == 3)
+        let id = try #require(listed.first?["id"] as? String)
+        let show = try pickup("library", library, "show", String(id.prefix(6)))
+        #expect(show.status == 0 && show.outputText.contains("sha256"))
+        let removed = try pickup("library", library, "remove", id)
+        #expect(removed.status == 0 && removed.outputText.contains("removed \(id)"))
+        #expect(try jsonLines(try pickup("library", library, "list", "--json")).count == 2)
+        #expect(try pickup("library", library, "show", "ffffffffffff").status == 1)
+        #expect(try pickup("library", folder.path, "list").errorText.contains("not a Pickup library"))
+    }
+
+    @Test("filter, order and limit choose what is imported")
+    func choosing() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.mp4AndroidLocation, "a.mp4", to: folder)  // 2022
+        try add(.jpegEXIF, "b.jpg", to: folder)  // 2024-05-06 10:20:30 -03:00 = 13:20:30 UTC
+        try add(.movAppleKeys, "c.mov", to: folder)  // 2024-05-06 10:20:30 +09:30 = 00:50:30 UTC: earlier
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        let videos = try jsonLines(
+            try pickup("import", card, "--into", library, "--filter", "videos", "--order", "oldest", "--json"))
+        #expect(videos.compactMap { $0["originalName"] as? String } == ["a.mp4", "c.mov"])
+        let newest = try jsonLines(
+            try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
+        // Zones count: the same wall-clock time in Brazil is later than in Adelaide.
+        #expect(newest.compactMap { $0["originalName"] as? String } == ["b.jpg"])
+    }
+
+    @Test("Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files")
+    func interrupt() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Large but valid movies: a real MP4 followed by a 300 MB 'free' box (sparse on disk).
+        let movie = try Fixtures.bytes(.mp4Large)
+        for number in 0..<4 {
+            let path = folder.appendingPathComponent("card/DCIM/big\(number).mp4").path
+            var bytes = movie
+            let size = 300 << 20
+            bytes += [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), 0, 0] + Array("free".utf8) + [UInt8(number)]
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(truncate(path, off_t(movie.count + size)) == 0)
+        }
+        let library = folder.appendingPathComponent("Library").path
+        let result = try Shell.run(
+            "\"$TOOL\" import \"$CARD\" --into \"$LIB\" & pid=$!; sleep 0.4; kill -INT $pid; wait $pid",
+            environment: [
+                "TOOL": ProbeCommandTests.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
+            ])
+        #expect(result.status == 130, "\(result.errorText)")
+        #expect(result.errorText.contains("cancelled"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: library)
+        #expect(!names.contains { $0.hasPrefix(".pickup-partial") })
+        let listed = try jsonLines(try pickup("library", library, "list", "--json"))
+        let catalogued = Set(
+            listed.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } })
+        #expect(catalogued == Set(names.filter { !$0.hasPrefix(".") }))
+    }
+}
