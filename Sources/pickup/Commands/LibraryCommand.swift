@@ -67,7 +67,7 @@ struct LibraryCommand: Command {
                 if json {
                     Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
                 } else {
-                    var text = ItemTable.header
+                    var text = ItemTable.headerRow(note: "IMPORTED (UTC)")
                     for item in items { text += ItemTable.row(item, note: LibraryCommand.date(item.importedAt)) }
                     let bytes = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
                     Console.raw(

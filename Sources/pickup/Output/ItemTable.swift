@@ -3,9 +3,12 @@ import PickupImport
 
 /// Rows for library items: `pickup import` and `pickup library list` share them.
 enum ItemTable {
-    static let header =
-        Text.pad("ITEM", 13) + Text.pad("KIND", 11) + Text.pad("TIME", 8) + Text.pad("SIZE", 9)
-        + Text.pad("STATUS", 18) + "STORED AS\n"
+    static let header = headerRow(note: "STATUS")
+
+    static func headerRow(note: String) -> String {
+        Text.pad("ITEM", 13) + Text.pad("KIND", 11) + Text.pad("TIME", 8) + Text.pad("SIZE", 9) + Text.pad(note, 18)
+            + "STORED AS\n"
+    }
 
     static func row(_ item: ImportedItem, note: String) -> String {
         var kind = item.kind.rawValue
