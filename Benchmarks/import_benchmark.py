@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Import benchmark: `pickup import` against `cp` on the same files, same disk, one run.
+
+Makes LARGE valid movies (a real MP4 followed by a `free` box of random bytes,
+so nothing is sparse and nothing repeats) and SMALL unique JPEGs, warms the
+page cache, then copies each set with:
+
+  cp -r SRC DST                 the baseline (no fsync, no hash)
+  cp -r SRC DST && sync         the same, made durable like Pickup's copies
+  pickup import SRC --into DST  hashing (SHA-256) and fsync per file, catalog
+
+and prints throughput, the ratio to cp, and Pickup's peak memory.
+
+usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB] [--small N]
+"""
+import argparse, os, random, shutil, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def make_movie_prefix(work):
+    path = os.path.join(work, "seed.mp4")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=640x360:rate=30:duration=2", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-pix_fmt", "yuv420p", "-movflags", "+faststart", path], check=True)
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def make_jpeg(work):
+    path = os.path.join(work, "seed.jpg")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=1024x768", "-frames:v", "1", path], check=True)
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def timed(command):
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def peak_rss_mb(command):
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, check=True)
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--large", type=int, default=3)
+    parser.add_argument("--large-mb", type=int, default=512)
+    parser.add_argument("--small", type=int, default=1000)
+    args = parser.parse_args()
+
+    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    pickup = os.path.join(ROOT, ".build", "release", "pickup")
+    work = os.path.join(ROOT, "Benchmarks", "work", "import")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    rng = random.Random(7)
+
+    sets = {}
+    large = os.path.join(work, "large")
+    os.makedirs(large)
+    prefix = make_movie_prefix(work)
+    size = args.large_mb << 20
+    for number in range(args.large):
+        with open(os.path.join(large, f"movie{number}.mp4"), "wb") as handle:
+            handle.write(prefix)
+            handle.write(size.to_bytes(4, "big") + b"free")
+            left = size - 8
+            while left > 0:
+                chunk = min(left, 8 << 20)
+                handle.write(rng.randbytes(chunk))
+                left -= chunk
+    sets["large"] = (large, args.large, args.large * (len(prefix) + size))
+    small = os.path.join(work, "small")
+    os.makedirs(small)
+    jpeg = make_jpeg(work)
+    for number in range(args.small):
+        with open(os.path.join(small, f"IMG_{number:04d}.JPG"), "wb") as handle:
+            handle.write(jpeg + rng.randbytes(64))  # bytes after EOI: unique content, still a JPEG
+    sets["small"] = (small, args.small, args.small * (len(jpeg) + 64))
+
+    print(f"{'set':8} {'tool':22} {'seconds':>8} {'MB/s':>8} {'vs cp':>7} {'vs cp+sync':>11}")
+    for name, (source, count, total) in sets.items():
+        for root, _, files in os.walk(source):  # warm the cache for every tool alike
+            for file in files:
+                with open(os.path.join(root, file), "rb") as handle:
+                    while handle.read(8 << 20):
+                        pass
+        subprocess.run(["sync"], check=True)
+        results = {}
+        target = os.path.join(work, f"cp-{name}")
+        results["cp -r"] = timed(["cp", "-r", source, target])
+        shutil.rmtree(target)
+        subprocess.run(["sync"], check=True)
+        results["cp -r && sync"] = timed(["sh", "-c", f"cp -r '{source}' '{target}' && sync"])
+        shutil.rmtree(target)
+        subprocess.run(["sync"], check=True)
+        library = os.path.join(work, f"pickup-{name}")
+        results["pickup import"] = timed([pickup, "import", source, "--into", library])
+        shutil.rmtree(library)
+        subprocess.run(["sync"], check=True)
+        memory = peak_rss_mb([pickup, "import", source, "--into", library])
+        shutil.rmtree(library)
+        for tool, seconds in results.items():
+            ratio = results["cp -r"] / seconds
+            durable = results["cp -r && sync"] / seconds
+            print(f"{name:8} {tool:22} {seconds:8.2f} {total / seconds / 1e6:8.0f} {ratio:6.2f}x {durable:10.2f}x")
+        print(f"{name:8} {count} files, {total / 1e6:.0f} MB; pickup peak memory {memory:.1f} MB")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
