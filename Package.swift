@@ -23,8 +23,10 @@ let package = Package(
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
                 .target(name: "CLibcrypto", condition: .when(platforms: [.linux])),
             ]),
+        // System calls Swift's Glibc module does not expose (sync_file_range).
+        .target(name: "CPickupSystem"),
         // Taking picked files into storage the app owns: atomic copies, a catalog, Live Photo pairs.
-        .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore"]),
+        .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
         // The command-line tool.
         .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.

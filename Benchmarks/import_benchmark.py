@@ -93,18 +93,21 @@ def main():
                     while handle.read(8 << 20):
                         pass
         subprocess.run(["sync"], check=True)
-        results = {}
+        # Five rounds, tools taking turns; each figure is the median of its rounds (the disk is noisy).
         target = os.path.join(work, f"cp-{name}")
-        results["cp -r"] = timed(["cp", "-r", source, target])
-        shutil.rmtree(target)
-        subprocess.run(["sync"], check=True)
-        results["cp -r && sync"] = timed(["sh", "-c", f"cp -r '{source}' '{target}' && sync"])
-        shutil.rmtree(target)
-        subprocess.run(["sync"], check=True)
         library = os.path.join(work, f"pickup-{name}")
-        results["pickup import"] = timed([pickup, "import", source, "--into", library])
-        shutil.rmtree(library)
-        subprocess.run(["sync"], check=True)
+        commands = {
+            "cp -r": (["cp", "-r", source, target], target),
+            "cp -r && sync": (["sh", "-c", f"cp -r '{source}' '{target}' && sync"], target),
+            "pickup import": ([pickup, "import", source, "--into", library], library),
+        }
+        rounds = {tool: [] for tool in commands}
+        for _ in range(5):
+            for tool, (command, output) in commands.items():
+                rounds[tool].append(timed(command))
+                shutil.rmtree(output)
+                subprocess.run(["sync"], check=True)
+        results = {tool: sorted(times)[2] for tool, times in rounds.items()}
         memory = peak_rss_mb([pickup, "import", source, "--into", library])
         shutil.rmtree(library)
         for tool, seconds in results.items():

@@ -1,3 +1,4 @@
+import CPickupSystem
 import PickupStore
 
 /// Copies one file into a folder the way DESIGN.md asks: to a hidden
@@ -40,23 +41,45 @@ struct FileCopier {
             close(output)
             if !done { unlink(temporary) }
         }
-        let hasher = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileCopier.chunkSize, alignment: 4096)
-        defer { buffer.deallocate() }
+        // Two buffers: while the hash thread digests one, this thread reads and writes the other.
+        let pipeline = HashPipeline(chunkSize: FileCopier.chunkSize)
         var copied: Int64 = 0
+        var slot = 0
         while true {
-            if shouldStop() { throw ImportError(.cancelled, "the import was cancelled", path: source) }
-            let count = try readChunk(input, into: buffer, at: copied, path: source)
+            if shouldStop() {
+                pipeline.finish()
+                throw ImportError(.cancelled, "the import was cancelled", path: source)
+            }
+            let buffer = pipeline.acquire(slot)
+            let count: Int
+            do {
+                count = try readChunk(input, into: buffer, at: copied, path: source)
+                if count > 0 {
+                    try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: temporary)
+                }
+            } catch {
+                pipeline.release(slot, count: 0)
+                pipeline.finish()
+                throw error
+            }
+            pipeline.release(slot, count: count)
             if count == 0 { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            try writeAll(output, chunk, path: temporary)
-            hasher.update(chunk)
+            startWriteback(output, from: copied, count: count)
             copied += Int64(count)
             progress(copied)
+            slot = 1 - slot
         }
+        let sha256 = pipeline.finish()
         guard fsync(output) == 0 else { throw ImportError.writing(temporary, errno: errno) }
         done = true
-        return Copied(temporaryPath: temporary, size: copied, sha256: hasher.finalizeHex())
+        return Copied(temporaryPath: temporary, size: copied, sha256: sha256)
+    }
+
+    /// Asks the kernel to start writing a chunk to disk now, so that the final
+    /// `fsync` finds little left to do and disk and copy work side by side.
+    private func startWriteback(_ descriptor: Int32, from offset: Int64, count: Int) {
+        // A failure here only loses the head start; fsync still makes the copy durable.
+        _ = pickup_start_writeback(descriptor, offset, Int64(count))
     }
 
     private func readChunk(
