@@ -3,11 +3,42 @@
 
 #if defined(__linux__)
 #include <fcntl.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+int64_t pickup_filesystem_type(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    return (int64_t)info.f_type;
+}
 
 int pickup_start_writeback(int fd, int64_t offset, int64_t count) {
     return sync_file_range(fd, (off_t)offset, (off_t)count, SYNC_FILE_RANGE_WRITE);
 }
+
+int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count) {
+    off64_t from = (off64_t)in_offset;
+    off64_t to = (off64_t)out_offset;
+    return (int64_t)copy_file_range(in, &from, out, &to, (size_t)count, 0);
+}
 #else
+#include <errno.h>
+
+int64_t pickup_filesystem_type(const char *path) {
+    (void)path;
+    return -1;
+}
+
+int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count) {
+    (void)in;
+    (void)in_offset;
+    (void)out;
+    (void)out_offset;
+    (void)count;
+    errno = ENOSYS;
+    return -1;
+}
+
 int pickup_start_writeback(int fd, int64_t offset, int64_t count) {
     (void)fd;
     (void)offset;

@@ -45,6 +45,9 @@ struct FileCopier {
         let pipeline = HashPipeline(chunkSize: FileCopier.chunkSize)
         var copied: Int64 = 0
         var slot = 0
+        // In-kernel copies pay where they become reflinks or server-side copies;
+        // elsewhere (ext4, tmpfs) writing the bytes already read for the hash is faster.
+        var inKernel = FileCopier.clonesCheaply(folder)
         while true {
             if shouldStop() {
                 pipeline.finish()
@@ -55,7 +58,11 @@ struct FileCopier {
             do {
                 count = try readChunk(input, into: buffer, at: copied, path: source)
                 if count > 0 {
-                    try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: temporary)
+                    let done = inKernel ? try copyInKernel(input, output, at: copied, count: count) : false
+                    if !done {
+                        inKernel = false
+                        try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: copied)
+                    }
                 }
             } catch {
                 pipeline.release(slot, count: 0)
@@ -95,11 +102,39 @@ struct FileCopier {
         }
     }
 
-    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(ImportError) {
+    /// Whether the folder's file system copies in the kernel without moving the
+    /// bytes: btrfs and XFS (reflinks), NFS and SMB (server-side copies).
+    static func clonesCheaply(_ folder: String) -> Bool {
+        let reflinking: Set<Int64> = [0x9123_683E, 0x5846_5342, 0x6969, 0xFF53_4D42, 0xFE53_4D42]
+        return reflinking.contains(pickup_filesystem_type(folder))
+    }
+
+    /// Copies a range inside the kernel; false when this file system cannot
+    /// (the caller then writes the bytes it read). A partial copy is finished
+    /// here, so that the range is either whole or not started.
+    private func copyInKernel(_ input: Int32, _ output: Int32, at offset: Int64, count: Int) throws(ImportError) -> Bool
+    {
+        var done = 0
+        while done < count {
+            let n = pickup_copy_range(input, offset + Int64(done), output, offset + Int64(done), Int64(count - done))
+            if n > 0 {
+                done += Int(n)
+                continue
+            }
+            if n < 0, errno == EINTR { continue }
+            if done == 0, n < 0, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF, EPERM].contains(errno) { return false }
+            if n == 0 { throw ImportError(.sourceUnreadable, "the file shrank while being copied", path: nil) }
+            throw ImportError.writing(folder, errno: errno)
+        }
+        return true
+    }
+
+    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ImportError) {
         guard var pointer = bytes.baseAddress else { return }
         var left = bytes.count
+        var position = offset
         while left > 0 {
-            let n = write(descriptor, pointer, left)
+            let n = pwrite(descriptor, pointer, left, off_t(position))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ImportError.writing(folder, errno: errno)
@@ -107,6 +142,7 @@ struct FileCopier {
             if n == 0 { throw ImportError.writing(folder, errno: ENOSPC) }
             pointer += n
             left -= n
+            position += Int64(n)
         }
     }
 

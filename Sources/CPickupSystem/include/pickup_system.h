@@ -8,4 +8,14 @@
 /// a no-op returning 0 where the call does not exist.
 int pickup_start_writeback(int fd, int64_t offset, int64_t count);
 
+/// Copies `count` bytes from `in` at `in_offset` to `out` at `out_offset` inside
+/// the kernel (Linux copy_file_range: a reflink on btrfs and XFS, no copy
+/// through user space elsewhere). Returns the bytes copied, or -1 with errno
+/// (ENOSYS where the call does not exist).
+int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count);
+
+/// The file system type of the folder at `path` (statfs's f_type on Linux),
+/// or -1 when unknown.
+int64_t pickup_filesystem_type(const char *path);
+
 #endif
