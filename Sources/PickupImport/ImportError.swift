@@ -45,7 +45,9 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         let code: Code
         switch probeError.code {
         case .unrecognized, .empty: code = .notMedia
-        case .unreadable: code = .sourceUnreadable
+        case .unreadable:
+            let denied = probeError.systemError == EACCES || probeError.systemError == EPERM
+            code = denied ? .permissionDenied : .sourceUnreadable
         case .truncated, .malformed, .limitExceeded: code = .damaged
         }
         self.init(code, probeError.message, path: path, hint: probeError.hint)

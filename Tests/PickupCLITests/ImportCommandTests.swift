@@ -131,4 +131,48 @@ struct ImportCommandTests {
             listed.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } })
         #expect(catalogued == Set(names.filter { !$0.hasPrefix(".") }))
     }
+
+    @Test("on a terminal, a progress bar; elsewhere, one line per item")
+    func progressBar() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.mp4Large, "clip.mp4", to: folder)
+        try add(.jpegPlain, "photo.jpg", to: folder)
+        let card = folder.appendingPathComponent("card").path
+        // `script` runs the tool on a pseudo-terminal, as a person's shell would.
+        let terminal = try Shell.run(
+            "script -qec \"\\\"$TOOL\\\" import \\\"$CARD\\\" --into \\\"$LIB\\\"\" /dev/null",
+            environment: ["TOOL": ProbeCommandTests.tool, "CARD": card, "LIB": folder.appendingPathComponent("A").path])
+        #expect(terminal.status == 0, "\(terminal.outputText)")
+        #expect(terminal.outputText.contains("2/2 ["))
+        #expect(terminal.outputText.contains("100%"))
+        let plain = try pickup("import", card, "--into", folder.appendingPathComponent("B").path)
+        #expect(plain.errorText.contains("imported \(card)/DCIM/clip.mp4 -> clip.mp4"))
+        #expect(!plain.errorText.contains("["))
+    }
+
+    @Test(
+        "a file the user may not read fails with 'permission denied'; the others import",
+        .enabled(if: getuid() == 0, "needs root to run the tool as another user"))
+    func permissionDenied() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegPlain, "open.jpg", to: folder)
+        try add(.gifAnimated, "secret.gif", to: folder)
+        let secret = folder.appendingPathComponent("card/DCIM/secret.gif").path
+        chmod(folder.path, 0o777)
+        chmod(secret, 0o000)
+        let library = folder.appendingPathComponent("Library").path
+        let result = try Shell.run(
+            "setpriv --reuid=65534 --regid=65534 --clear-groups \"$TOOL\" import \"$CARD\" --into \"$LIB\" --json",
+            environment: [
+                "TOOL": ProbeCommandTests.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
+            ])
+        #expect(result.status == 1, "\(result.errorText)")
+        let lines = try jsonLines(result)
+        let failed = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("secret.gif") == true })
+        #expect((failed["error"] as? [String: Any])?["code"] as? String == "permissionDenied")
+        #expect((failed["error"] as? [String: Any])?["message"] as? String == "cannot open the file: Permission denied")
+        #expect(lines.contains { $0["originalName"] as? String == "open.jpg" && $0["status"] as? String == "imported" })
+    }
 }

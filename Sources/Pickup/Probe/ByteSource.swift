@@ -64,7 +64,10 @@ public final class FileByteSource: ByteSource {
     public init(path: String, windowSize: Int = 64 << 10) throws(ProbeError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ProbeError(.unreadable, "cannot open the file: " + FileByteSource.errorText(errno), path: path)
+            let code = errno
+            var error = ProbeError(.unreadable, "cannot open the file: " + FileByteSource.errorText(code), path: path)
+            error.systemError = code
+            throw error
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

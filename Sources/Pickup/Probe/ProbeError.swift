@@ -28,6 +28,8 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int64?
     /// The box, tag, chunk or element involved, e.g. `box 'moov'`, `tag 0x8769`.
     public var element: String?
+    /// The system's error number, when a system call failed (``Code/unreadable``).
+    public var systemError: Int32?
 
     public init(_ code: Code, _ message: String, offset: Int64? = nil, element: String? = nil, path: String? = nil) {
         self.code = code
