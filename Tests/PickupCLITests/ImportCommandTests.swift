@@ -5,15 +5,8 @@ import Testing
 /// `pickup import` and `pickup library`, run as a person would run them.
 @Suite("pickup import and library, end to end")
 struct ImportCommandTests {
-    func pickup(_ arguments: String...) throws -> Shell.Result {
-        try Shell.execute(ProbeCommandTests.tool, arguments)
-    }
-
-    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] {
-        try result.outputText.split(separator: "\n").map { line in
-            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-    }
+    func pickup(_ arguments: String...) throws -> Shell.Result { try CLI.run(arguments) }
+    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] { try CLI.jsonLines(result) }
 
     func scratch() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -120,7 +113,7 @@ struct ImportCommandTests {
         let result = try Shell.run(
             "\"$TOOL\" import \"$CARD\" --into \"$LIB\" & pid=$!; sleep 0.4; kill -INT $pid; wait $pid",
             environment: [
-                "TOOL": ProbeCommandTests.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
+                "TOOL": CLI.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
             ])
         #expect(result.status == 130, "\(result.errorText)")
         #expect(result.errorText.contains("cancelled"))
@@ -142,7 +135,7 @@ struct ImportCommandTests {
         // `script` runs the tool on a pseudo-terminal, as a person's shell would.
         let terminal = try Shell.run(
             "script -qec \"\\\"$TOOL\\\" import \\\"$CARD\\\" --into \\\"$LIB\\\"\" /dev/null",
-            environment: ["TOOL": ProbeCommandTests.tool, "CARD": card, "LIB": folder.appendingPathComponent("A").path])
+            environment: ["TOOL": CLI.tool, "CARD": card, "LIB": folder.appendingPathComponent("A").path])
         #expect(terminal.status == 0, "\(terminal.outputText)")
         #expect(terminal.outputText.contains("2/2 ["))
         #expect(terminal.outputText.contains("100%"))
@@ -166,7 +159,7 @@ struct ImportCommandTests {
         let result = try Shell.run(
             "setpriv --reuid=65534 --regid=65534 --clear-groups \"$TOOL\" import \"$CARD\" --into \"$LIB\" --json",
             environment: [
-                "TOOL": ProbeCommandTests.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
+                "TOOL": CLI.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
             ])
         #expect(result.status == 1, "\(result.errorText)")
         let lines = try jsonLines(result)

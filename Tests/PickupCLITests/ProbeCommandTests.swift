@@ -5,26 +5,8 @@ import Testing
 /// The built `pickup` tool, run as a person would run it.
 @Suite("pickup probe, end to end")
 struct ProbeCommandTests {
-    /// `pickup` sits beside the test bundle in the build folder.
-    static let tool: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("pickup").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return ".build/debug/pickup"
-    }()
-
-    func pickup(_ arguments: String...) throws -> Shell.Result {
-        try Shell.execute(ProbeCommandTests.tool, arguments)
-    }
-
-    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] {
-        try result.outputText.split(separator: "\n").map { line in
-            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
-    }
+    func pickup(_ arguments: String...) throws -> Shell.Result { try CLI.run(arguments) }
+    func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] { try CLI.jsonLines(result) }
 
     /// A folder with copies of fixtures under the given names.
     func folder(_ files: [(Fixture, String)], extra: [(String, [UInt8])] = []) throws -> URL {

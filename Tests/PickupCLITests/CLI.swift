@@ -1,0 +1,28 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// Runs the built `pickup` tool and reads what it prints.
+enum CLI {
+    /// `pickup` sits beside the test bundle in the build folder.
+    static let tool: String = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("pickup").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return ".build/debug/pickup"
+    }()
+
+    static func run(_ arguments: [String]) throws -> Shell.Result {
+        try Shell.execute(tool, arguments)
+    }
+
+    /// Standard output as JSON Lines, one object a line.
+    static func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] {
+        try result.outputText.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+}
