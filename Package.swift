@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Pickup", targets: ["Pickup"]),
         .library(name: "PickupStore", targets: ["PickupStore"]),
         .library(name: "PickupImport", targets: ["PickupImport"]),
+        .library(name: "PickupUpload", targets: ["PickupUpload"]),
         .executable(name: "pickup", targets: ["pickup"]),
     ],
     targets: [
@@ -27,12 +28,15 @@ let package = Package(
         .target(name: "CPickupSystem"),
         // Taking picked files into storage the app owns: atomic copies, a catalog, Live Photo pairs.
         .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
+        // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
+        .target(name: "PickupUpload", dependencies: ["PickupStore"]),
         // The command-line tool.
-        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport"]),
+        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
         .testTarget(name: "PickupImportTests", dependencies: ["PickupImport", "PickupStore", "PickupTestSupport"]),
+        .testTarget(name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupStore", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
         .testTarget(name: "PickupCLITests", dependencies: ["pickup", "PickupTestSupport"]),
     ],

@@ -28,6 +28,32 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# PyPI packages, in the project's own virtualenv (.build/python), which the
+# tests use to start real servers on 127.0.0.1:
+#   tuspyserver + uvicorn         a tus 1.0 server
+PYPI_PACKAGES=(tuspyserver uvicorn)
+cd "$(dirname "$0")/.."
+venv=.build/python
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+  echo "setup: installing python3-venv" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3 python3-venv python3-pip >/dev/null
+fi
+if [ ! -x "$venv/bin/python" ]; then
+  mkdir -p .build
+  python3 -m venv "$venv"
+fi
+missing_py=()
+for package in "${PYPI_PACKAGES[@]}"; do
+  "$venv/bin/python" -m pip show -q "$package" >/dev/null 2>&1 || missing_py+=("$package")
+done
+if ((${#missing_py[@]})); then
+  echo "setup: installing ${missing_py[*]} from PyPI into $venv" >&2
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "${missing_py[@]}" >/dev/null
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: Swift 6.3 is not on PATH; install it first (https://www.swift.org/install/linux/)." >&2
   exit 1

@@ -62,3 +62,49 @@ public final class SHA256Hasher {
         return text
     }
 }
+
+/// SHA-1, for tus's `Upload-Checksum` (the algorithm tus servers commonly offer).
+///
+/// Not `Sendable`: one owner per hashing context, freed in `deinit`.
+public final class SHA1Hasher {
+    #if canImport(CryptoKit)
+        private var hasher = Insecure.SHA1()
+    #else
+        private let context: OpaquePointer
+    #endif
+
+    public init() {
+        #if !canImport(CryptoKit)
+            guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
+            self.context = context
+            EVP_DigestInit_ex(context, EVP_sha1(), nil)
+        #endif
+    }
+
+    deinit {
+        #if !canImport(CryptoKit)
+            EVP_MD_CTX_free(context)
+        #endif
+    }
+
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        #if canImport(CryptoKit)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: bytes.count))
+        #else
+            EVP_DigestUpdate(context, base, bytes.count)
+        #endif
+    }
+
+    /// The 20-byte digest. The hasher cannot be used after.
+    public func finalize() -> [UInt8] {
+        #if canImport(CryptoKit)
+            return Array(hasher.finalize())
+        #else
+            var digest = [UInt8](repeating: 0, count: 20)
+            var length: UInt32 = 20
+            EVP_DigestFinal_ex(context, &digest, &length)
+            return digest
+        #endif
+    }
+}

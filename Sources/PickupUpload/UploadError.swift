@@ -1,0 +1,77 @@
+/// Why an upload stopped: what happened, whether trying again can help, and
+/// what to do. Never carries credentials or signed URLs.
+public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// The connection failed or timed out.
+        case network
+        /// The server answered with an error status.
+        case server
+        /// The server no longer knows the upload (404/410): it starts over.
+        case gone
+        /// The server's offset differs from ours (409): ask it and go on.
+        case offsetConflict
+        /// The server found the chunk corrupted (460): send it again.
+        case checksumMismatch
+        /// The server refused the credentials (401/403).
+        case unauthorized
+        /// The file could not be read, or changed since the upload began.
+        case sourceUnreadable
+        /// The journal could not be read or written.
+        case journal
+        /// The upload was cancelled.
+        case cancelled
+        /// The target is not one Pickup can upload to.
+        case badTarget
+    }
+
+    public var code: Code
+    public var message: String
+    /// The HTTP status, when the server answered.
+    public var status: Int?
+
+    public init(_ code: Code, _ message: String, status: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+    }
+
+    /// Whether waiting and trying again may succeed.
+    public var isRetryable: Bool {
+        switch code {
+        case .network, .offsetConflict, .checksumMismatch: return true
+        case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
+        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget: return false
+        }
+    }
+
+    public var hint: String {
+        switch code {
+        case .network: return "Check the connection; 'pickup uploads resume' goes on from the last confirmed byte."
+        case .server: return "The server failed; try again later with 'pickup uploads resume'."
+        case .gone: return "The server forgot the upload; it starts over."
+        case .offsetConflict: return "Pickup asks the server where to go on."
+        case .checksumMismatch: return "Pickup sends the chunk again."
+        case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
+        case .sourceUnreadable: return "Check that the file is still there and unchanged."
+        case .journal: return "The upload journal may be damaged; check the disk."
+        case .cancelled: return "Resume it with 'pickup uploads resume'."
+        case .badTarget: return "Use --to tus+http(s)://HOST/PATH."
+        }
+    }
+
+    public var description: String {
+        message + (status.map { " (HTTP \($0))" } ?? "") + ". " + hint
+    }
+}
+
+/// A URL as it may appear in logs and errors: no user, password, query or fragment.
+public func redacted(_ url: String) -> String {
+    var text = url
+    if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<query]) }
+    if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),
+        !text[scheme.upperBound..<at].contains("/")
+    {
+        text = String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+    }
+    return text
+}

@@ -1,0 +1,9 @@
+/// What an upload reports as it goes.
+public enum UploadEvent: Sendable {
+    case started(id: String, path: String, size: Int64)
+    /// Bytes the server has confirmed, and the rate over the upload so far (bytes a second).
+    case progress(id: String, confirmed: Int64, size: Int64, bytesPerSecond: Double)
+    /// A failure that will be retried after `delay` seconds.
+    case retrying(id: String, error: UploadError, delay: Double)
+    case finished(UploadRecord)
+}

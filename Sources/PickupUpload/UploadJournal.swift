@@ -1,0 +1,148 @@
+import Foundation
+import PickupStore
+
+/// One upload as the journal keeps it, so that a new process resumes what an old one left.
+public struct UploadRecord: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, Codable {
+        case waiting, uploading, paused, done, failed, cancelled
+    }
+
+    public var id: String
+    public var path: String
+    public var size: Int64
+    /// The file's modification time (ns) when the upload began; a changed file is not resumed.
+    public var modified: Int64
+    /// Where it goes, without credentials, query or fragment.
+    public var target: String
+    /// The file's MIME type, sent in `Upload-Metadata`.
+    public var type: String
+    /// The server's URL for this upload (tus `Location`), without query or fragment.
+    public var remote: String?
+    /// Bytes the server has confirmed.
+    public var offset: Int64
+    public var state: State
+    public var error: String?
+    public var created: Double
+    public var updated: Double
+}
+
+/// The upload journal: SQLite (WAL) at a path of the user's choosing,
+/// `~/.local/state/pickup/uploads.sqlite` by default. An actor owns the connection.
+public actor UploadJournal {
+    private let database: SQLiteDatabase
+    public let path: String
+
+    /// The default journal: `$PICKUP_STATE_DIR`, else `$XDG_STATE_HOME/pickup`, else `~/.local/state/pickup`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let folder =
+            environment["PICKUP_STATE_DIR"]
+            ?? environment["XDG_STATE_HOME"].map { $0 + "/pickup" }
+            ?? (NSHomeDirectory() + "/.local/state/pickup")
+        return folder + "/uploads.sqlite"
+    }
+
+    public init(path: String = UploadJournal.defaultPath) throws(UploadError) {
+        self.path = path
+        do {
+            let folder = (path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            database = try SQLiteDatabase(path: path)
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS uploads (
+                    id TEXT PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, modified INTEGER NOT NULL,
+                    target TEXT NOT NULL, type TEXT NOT NULL, remote TEXT, offset INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL,
+                    error TEXT, created REAL NOT NULL, updated REAL NOT NULL
+                );
+                PRAGMA user_version = 1;
+                """)
+        } catch {
+            throw UploadError(.journal, "cannot open the upload journal at \(path): \(error)")
+        }
+    }
+
+    /// Starts a record for a new upload.
+    public func begin(
+        path: String, size: Int64, modified: Int64, target: String, type: String
+    ) throws(UploadError)
+        -> UploadRecord
+    {
+        let now = Date().timeIntervalSince1970
+        let record = UploadRecord(
+            id: UploadJournal.newID(), path: path, size: size, modified: modified, target: redacted(target), type: type,
+            remote: nil, offset: 0, state: .waiting, error: nil, created: now, updated: now)
+        try call {
+            try database.prepare(
+                """
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7)
+                """
+            ).run([
+                .text(record.id), .text(path), .integer(size), .integer(modified), .text(record.target),
+                .text(record.state.rawValue), .real(now), .text(type),
+            ])
+        }
+        return record
+    }
+
+    /// Saves where an upload stands.
+    public func save(_ record: UploadRecord) throws(UploadError) {
+        try call {
+            try database.prepare(
+                "UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6 WHERE id = ?1"
+            ).run([
+                .text(record.id), record.remote.map { .text(redacted($0)) } ?? .null, .integer(record.offset),
+                .text(record.state.rawValue), record.error.map { .text($0) } ?? .null,
+                .real(Date().timeIntervalSince1970),
+            ])
+        }
+    }
+
+    public func record(id: String) throws(UploadError) -> UploadRecord? {
+        try records(where: "id LIKE ?1 || '%'", [.text(id)]).first
+    }
+
+    /// Every upload, newest first.
+    public func all() throws(UploadError) -> [UploadRecord] { try records(where: "1", []) }
+
+    /// Uploads that did not finish: waiting, uploading (a process died), paused, failed.
+    public func unfinished() throws(UploadError) -> [UploadRecord] {
+        try records(where: "state IN ('waiting', 'uploading', 'paused', 'failed')", [])
+    }
+
+    private func records(where condition: String, _ values: [SQLiteValue]) throws(UploadError) -> [UploadRecord] {
+        try call {
+            let statement = try database.prepare(
+                "SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type FROM uploads WHERE \(condition) ORDER BY created DESC"
+            )
+            try statement.bind(values)
+            var result: [UploadRecord] = []
+            while try statement.step() {
+                result.append(
+                    UploadRecord(
+                        id: statement.text(0) ?? "", path: statement.text(1) ?? "", size: statement.integer(2),
+                        modified: statement.integer(3), target: statement.text(4) ?? "",
+                        type: statement.text(11) ?? "application/octet-stream", remote: statement.text(5),
+                        offset: statement.integer(6),
+                        state: UploadRecord.State(rawValue: statement.text(7) ?? "") ?? .failed,
+                        error: statement.text(8), created: statement.real(9), updated: statement.real(10)))
+            }
+            return result
+        }
+    }
+
+    private func call<T>(_ body: () throws -> T) throws(UploadError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw UploadError(.journal, "the upload journal failed: \(error)")
+        }
+    }
+
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        return String((0..<10).map { _ in digits[Int(generator.next() % UInt64(digits.count))] })
+    }
+}

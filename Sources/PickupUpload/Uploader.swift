@@ -1,0 +1,237 @@
+import Foundation
+
+/// How uploads behave.
+public struct UploadOptions: Sendable {
+    /// Bytes sent in one request; memory holds one chunk per upload in flight.
+    public var chunkSize: Int
+    /// Tries of one step before the upload fails.
+    public var maxAttempts: Int
+    /// First retry delay in seconds; it doubles each time, with jitter, up to `maxDelay`.
+    public var baseDelay: Double
+    public var maxDelay: Double
+
+    public init(chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30) {
+        self.chunkSize = max(64 << 10, chunkSize)
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// The delay before try number `attempt` (1-based): exponential, with jitter in [50%, 100%].
+    public func delay(attempt: Int) -> Double {
+        let full = min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20)))
+        return full * Double.random(in: 0.5...1)
+    }
+}
+
+/// Uploads files with tus 1.0, streamed from disk a chunk at a time, and
+/// resumes them — after a dropped connection, a server restart, or a new
+/// process — from the last byte the server confirmed, kept in the journal.
+public final class Uploader: Sendable {
+    public let journal: UploadJournal
+    public let options: UploadOptions
+
+    public init(journal: UploadJournal, options: UploadOptions = UploadOptions()) {
+        self.journal = journal
+        self.options = options
+    }
+
+    /// Uploads a file to a tus endpoint; returns its final record (done, failed or cancelled).
+    /// `type` is the file's MIME type, sent with its name in `Upload-Metadata`.
+    public func upload(
+        path: String, to endpoint: URL, type: String = "application/octet-stream",
+        events: AsyncStream<UploadEvent>.Continuation? = nil
+    ) async -> UploadRecord {
+        let source: SourceFile
+        do {
+            source = try SourceFile(path: path)
+        } catch {
+            let failed = UploadRecord(
+                id: "-", path: path, size: 0, modified: 0, target: redacted(endpoint.absoluteString), type: type,
+                remote: nil,
+                offset: 0, state: .failed, error: error.description, created: 0, updated: 0)
+            events?.yield(.finished(failed))
+            return failed
+        }
+        do {
+            let record = try await journal.begin(
+                path: path, size: source.size, modified: source.modified, target: endpoint.absoluteString, type: type)
+            return await run(record, endpoint: endpoint, source: source, events: events)
+        } catch {
+            var failed = UploadRecord(
+                id: "-", path: path, size: source.size, modified: source.modified, target: "", type: type, remote: nil,
+                offset: 0,
+                state: .failed, error: error.description, created: 0, updated: 0)
+            failed.target = redacted(endpoint.absoluteString)
+            events?.yield(.finished(failed))
+            return failed
+        }
+    }
+
+    /// Resumes an upload from the journal, asking the server where it stands.
+    /// `endpoint` is needed when the server forgot the upload and it must start over.
+    public func resume(
+        id: String, endpoint: URL? = nil, events: AsyncStream<UploadEvent>.Continuation? = nil
+    ) async
+        -> UploadRecord?
+    {
+        guard let found = try? await journal.record(id: id) else { return nil }
+        var record = found
+        guard record.state != .done else { return record }
+        let target = endpoint ?? URL(string: record.target)
+        guard let target else { return record }
+        do {
+            let source = try SourceFile(path: record.path)
+            guard source.size == record.size, source.modified == record.modified else {
+                throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
+            }
+            return await run(record, endpoint: target, source: source, events: events)
+        } catch {
+            record.state = .failed
+            record.error = "\(error)"
+            try? await journal.save(record)
+            events?.yield(.finished(record))
+            return record
+        }
+    }
+
+    private func run(
+        _ start: UploadRecord, endpoint: URL, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
+    ) async -> UploadRecord {
+        var record = start
+        let client = TusClient(endpoint: endpoint)
+        let began = Date()
+        let firstOffset = record.offset
+        events?.yield(.started(id: record.id, path: record.path, size: record.size))
+        var attempts = 0
+        var remote: URL? = record.remote.flatMap { URL(string: $0) }
+        var needsOffset = remote != nil  // after a restart or an error, ask the server
+        while true {
+            do {
+                if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
+                if remote == nil {
+                    let name = (record.path as NSString).lastPathComponent
+                    remote = try await client.create(
+                        length: record.size, metadata: ["filename": name, "filetype": record.type])
+                    record.remote = remote?.absoluteString
+                    record.offset = 0
+                    needsOffset = false
+                }
+                guard let upload = remote else { continue }
+                if needsOffset {
+                    record.offset = try await client.offset(of: upload)
+                    needsOffset = false
+                }
+                record.state = .uploading
+                try await journal.save(record)
+                if record.offset >= record.size { break }
+                let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
+                let chunk = try source.read(at: record.offset, count: count)
+                let next = try await client.patch(upload, offset: record.offset, chunk: chunk)
+                guard next > record.offset, next <= record.size else {
+                    throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
+                }
+                record.offset = next
+                attempts = 0
+                try await journal.save(record)
+                let seconds = max(0.001, Date().timeIntervalSince(began))
+                events?.yield(
+                    .progress(
+                        id: record.id, confirmed: record.offset, size: record.size,
+                        bytesPerSecond: Double(record.offset - firstOffset) / seconds))
+            } catch {
+                let failure = (error as? UploadError) ?? UploadError(.network, "\(error)")
+                switch failure.code {
+                case .gone:
+                    // The server forgot the upload (expired, restarted without storage): start over.
+                    remote = nil
+                    record.remote = nil
+                    record.offset = 0
+                    attempts += 1
+                case .offsetConflict:
+                    needsOffset = true
+                    attempts += 1
+                default:
+                    guard failure.isRetryable else {
+                        record.state = failure.code == .cancelled ? .cancelled : .failed
+                        record.error = failure.description
+                        try? await journal.save(record)
+                        events?.yield(.finished(record))
+                        return record
+                    }
+                    attempts += 1
+                    needsOffset = remote != nil
+                }
+                if attempts >= options.maxAttempts {
+                    record.state = .failed
+                    record.error = failure.description
+                    try? await journal.save(record)
+                    events?.yield(.finished(record))
+                    return record
+                }
+                let delay =
+                    failure.code == .gone || failure.code == .offsetConflict ? 0 : options.delay(attempt: attempts)
+                if delay > 0 {
+                    events?.yield(.retrying(id: record.id, error: failure, delay: delay))
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                }
+            }
+        }
+        record.state = .done
+        record.error = nil
+        try? await journal.save(record)
+        events?.yield(.finished(record))
+        return record
+    }
+}
+
+/// The file being uploaded, read a chunk at a time with `pread`.
+///
+/// `@unchecked Sendable` is safe: the descriptor is only read with `pread`,
+/// which takes its own offset and changes no shared state, and closed in `deinit`.
+final class SourceFile: @unchecked Sendable {
+    let descriptor: Int32
+    let size: Int64
+    let modified: Int64
+    let path: String
+
+    init(path: String) throws(UploadError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw UploadError(.sourceUnreadable, "\(path) is not a regular file")
+        }
+        descriptor = fd
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    deinit { close(descriptor) }
+
+    func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        var failure: Int32 = 0
+        data.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while done < count {
+                let n = pread(descriptor, base + done, count - done, off_t(offset + Int64(done)))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? errno : EIO
+                    return
+                }
+                done += n
+            }
+        }
+        guard failure == 0 else {
+            throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(failure)))")
+        }
+        return data
+    }
+}

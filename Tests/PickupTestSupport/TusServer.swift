@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real tus 1.0 server (tuspyserver on uvicorn, Tests/Servers/tus_server.py)
+/// on 127.0.0.1, started for a test and stopped when it ends. Uploads land in
+/// `folder`, one file per upload named by its id. `scripts/setup.sh` installs
+/// it into `.build/python`.
+public final class TusServer: @unchecked Sendable {
+    // @unchecked: `process` is replaced only by start/stop, which tests call from one task at a time.
+    public let port: Int
+    public let folder: String
+    private var process: Process?
+
+    static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// The tus endpoint, `http://127.0.0.1:PORT/files`.
+    public let endpoint: URL
+
+    public init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tus-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = Int.random(in: 20_000...40_000)
+        guard let endpoint = URL(string: "http://127.0.0.1:\(port)/files") else {
+            throw FixtureError(message: "no URL for port \(port)")
+        }
+        self.endpoint = endpoint
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Starts the server (again, after `stop`: uploads on disk are kept) and waits until it answers.
+    public func start() throws {
+        let python = TusServer.projectRoot.appendingPathComponent(".build/python/bin/python").path
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3")
+        process.arguments = [
+            TusServer.projectRoot.appendingPathComponent("Tests/Servers/tus_server.py").path, "--port", String(port),
+            "--dir", folder,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        for _ in 0..<100 {
+            if TusServer.answers(port: port) { return }
+            usleep(100_000)
+        }
+        stop()
+        throw FixtureError(message: "the tus server did not start on port \(port); run scripts/setup.sh")
+    }
+
+    /// Stops the server at once, as a crash would.
+    public func stop() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// The bytes the server stored for an upload URL.
+    public func stored(_ upload: String) throws -> Data {
+        let id = upload.split(separator: "/").last.map(String.init) ?? ""
+        return try Data(contentsOf: URL(fileURLWithPath: folder + "/" + id))
+    }
+
+    /// Forgets an upload, as a server does when it expires.
+    public func forget(_ upload: String) {
+        let id = upload.split(separator: "/").last.map(String.init) ?? ""
+        try? FileManager.default.removeItem(atPath: folder + "/" + id)
+        try? FileManager.default.removeItem(atPath: folder + "/" + id + ".info")
+    }
+
+    static func answers(port: Int) -> Bool {
+        let result = try? Shell.run("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/health")
+        return result?.outputText == "200"
+    }
+}

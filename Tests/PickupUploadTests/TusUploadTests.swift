@@ -1,0 +1,166 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Uploads to a real tus server on 127.0.0.1: whole, chunked, resumed after a
+/// cancel, a server restart or an expiry; the stored bytes' SHA-256 always
+/// equals the source's.
+@Suite("tus uploads", .serialized)
+struct TusUploadTests {
+    func sha256(_ data: Data) -> String {
+        let hasher = SHA256Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+    }
+
+    func journal() throws -> UploadJournal {
+        try UploadJournal(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pickup-journal-\(UUID().uuidString).sqlite"
+            ).path)
+    }
+
+    @Test("a movie uploads whole; the stored bytes equal the source's")
+    func whole() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.mp4Large)
+        let uploader = Uploader(journal: try journal())
+        let record = await uploader.upload(path: path, to: server.endpoint)
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(record.offset == record.size)
+        let remote = try #require(record.remote)
+        #expect(sha256(try server.stored(remote)) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("small chunks: many requests, the same bytes; progress rises to the size")
+    func chunked() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.mp4Faststart)
+        let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 64 << 10))
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let record = await uploader.upload(path: path, to: server.endpoint, events: continuation)
+        continuation.finish()
+        var confirmed: [Int64] = []
+        for await event in events { if case .progress(_, let bytes, _, _) = event { confirmed.append(bytes) } }
+        #expect(record.state == .done)
+        #expect(confirmed.count >= 2 && confirmed == confirmed.sorted() && confirmed.last == record.size)
+        #expect(
+            sha256(try server.stored(try #require(record.remote)))
+                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("cancelled, then resumed by a new uploader from the journal: it goes on from the server's offset")
+    func resume() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.mp4Large)
+        let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-journal-\(UUID().uuidString).sqlite"
+        ).path
+        let first = Uploader(
+            journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 128 << 10))
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await first.upload(path: path, to: server.endpoint, events: continuation) }
+        for await event in events {
+            if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
+                task.cancel()
+                break
+            }
+        }
+        let stopped = await task.value
+        continuation.finish()
+        #expect(stopped.state == .cancelled)
+        #expect(stopped.offset > 0 && stopped.offset < stopped.size)
+
+        // A new process: a new journal connection and a new uploader.
+        let second = Uploader(
+            journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 128 << 10))
+        let (more, moreContinuation) = AsyncStream<UploadEvent>.makeStream()
+        let resumed = try #require(await second.resume(id: stopped.id, events: moreContinuation))
+        moreContinuation.finish()
+        var firstConfirmed: Int64?
+        for await event in more {
+            if case .progress(_, let bytes, _, _) = event, firstConfirmed == nil { firstConfirmed = bytes }
+        }
+        #expect(resumed.state == .done)
+        #expect(resumed.remote == stopped.remote)
+        // The first chunk after resuming starts where the server stood: at most one chunk was sent again.
+        #expect((firstConfirmed ?? 0) > stopped.offset)
+        #expect(
+            sha256(try server.stored(try #require(resumed.remote)))
+                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("the server killed and restarted mid-upload: resume asks its offset and finishes")
+    func serverRestart() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.mp4Large)
+        let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.1)
+        let uploader = Uploader(journal: try journal(), options: options)
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
+        for await event in events {
+            if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
+                server.stop()
+                break
+            }
+        }
+        let broken = await task.value
+        continuation.finish()
+        #expect(broken.state == .failed)
+        #expect(broken.error?.contains("connection") == true || broken.error?.contains("failed") == true)
+        try server.start()
+        let finished = try #require(await uploader.resume(id: broken.id))
+        #expect(finished.state == .done, "\(finished.error ?? "")")
+        #expect(
+            sha256(try server.stored(try #require(finished.remote)))
+                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("an upload the server forgot starts over and still arrives whole")
+    func expired() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.mp4Large)
+        let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 128 << 10))
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
+        for await event in events {
+            if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
+                task.cancel()
+                break
+            }
+        }
+        let stopped = await task.value
+        continuation.finish()
+        server.forget(try #require(stopped.remote))
+        let finished = try #require(await uploader.resume(id: stopped.id))
+        #expect(finished.state == .done)
+        #expect(finished.remote != stopped.remote)
+        #expect(
+            sha256(try server.stored(try #require(finished.remote)))
+                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("no server: a clear network error after the configured tries, no endless retries")
+    func unreachable() async throws {
+        let uploader = Uploader(
+            journal: try journal(), options: UploadOptions(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02))
+        let started = Date()
+        let record = await uploader.upload(
+            path: try Fixtures.path(.jpegPlain), to: try #require(URL(string: "http://127.0.0.1:9/files")))
+        #expect(record.state == .failed)
+        #expect(record.error?.contains("creating the upload failed") == true)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let saved = try #require(try await uploader.journal.record(id: record.id))
+        #expect(saved.state == .failed)
+    }
+
+    @Test("credentials, queries and fragments never reach errors or the journal")
+    func secrets() {
+        #expect(
+            redacted("https://user:secret@example.com/files/abc?X-Amz-Signature=deadbeef#x")
+                == "https://example.com/files/abc")
+        #expect(redacted("http://127.0.0.1:8080/files") == "http://127.0.0.1:8080/files")
+    }
+}
