@@ -146,3 +146,12 @@ public actor UploadJournal {
         return String((0..<10).map { _ in digits[Int(generator.next() % UInt64(digits.count))] })
     }
 }
+
+extension UploadRecord {
+    /// A failed record for an id the journal does not hold.
+    public static func missing(id: String) -> UploadRecord {
+        UploadRecord(
+            id: id, path: "", size: 0, modified: 0, target: "", type: "", remote: nil, offset: 0, state: .failed,
+            error: "no such upload in the journal", created: 0, updated: 0)
+    }
+}

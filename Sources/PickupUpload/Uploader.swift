@@ -235,3 +235,40 @@ final class SourceFile: @unchecked Sendable {
         return data
     }
 }
+
+extension Uploader {
+    /// Cancels an upload: ends it on the server (tus termination) and marks it cancelled.
+    public func cancel(id: String) async -> UploadRecord? {
+        guard var record = try? await journal.record(id: id) else { return nil }
+        guard record.state != .done else { return record }
+        if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
+            try? await TusClient(endpoint: target).terminate(remote)
+        }
+        record.state = .cancelled
+        record.error = nil
+        try? await journal.save(record)
+        return record
+    }
+}
+
+/// Where `pickup upload --to` sends files.
+public enum UploadTarget: Sendable, Equatable {
+    case tus(URL)
+
+    /// Parses `tus+http://host/path` or `tus+https://...`.
+    public init(parsing text: String) throws(UploadError) {
+        if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
+            let url = URL(string: String(text.dropFirst(4))), url.host != nil
+        {
+            self = .tus(url)
+            return
+        }
+        if text.hasPrefix("s3://") {
+            throw UploadError(.badTarget, "S3 multipart uploads are not built yet; upload with tus+http(s)://")
+        }
+        if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            throw UploadError(.badTarget, "form POST uploads are not built yet; upload with tus+http(s)://")
+        }
+        throw UploadError(.badTarget, "'\(redacted(text))' is not an upload target")
+    }
+}

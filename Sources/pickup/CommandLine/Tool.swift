@@ -1,6 +1,8 @@
 /// The `pickup` tool: finds the command named by the first argument and runs it.
 enum Tool {
-    static let commands: [any Command.Type] = [ProbeCommand.self, ImportCommand.self, LibraryCommand.self]
+    static let commands: [any Command.Type] = [
+        ProbeCommand.self, ImportCommand.self, LibraryCommand.self, UploadCommand.self, UploadsCommand.self,
+    ]
 
     static let overview = """
         pickup — pick, inspect, import and upload photos and videos.

@@ -1,0 +1,168 @@
+import Foundation
+import Pickup
+import PickupUpload
+
+/// `pickup upload`: sends files to a server, resumably.
+struct UploadCommand: Command {
+    static let spec = CommandSpec(
+        name: "upload",
+        abstract: "Upload photos and videos to a tus server; resumable after lost connections and killed processes.",
+        synopsis: "FILE... --to tus+http(s)://HOST/PATH [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
+        arguments: [("FILE", "Files to upload, streamed from disk a chunk at a time.")],
+        options: [
+            .init(
+                names: ["--to"], value: "TARGET", help: "The tus endpoint, e.g. tus+https://uploads.example.com/files."),
+            .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
+            .init(names: ["--chunk-size"], value: "MB", help: "Megabytes a request (default 8)."),
+            .init(
+                names: ["--journal"], value: "PATH",
+                help: "The upload journal (default ~/.local/state/pickup/uploads.sqlite, or $PICKUP_STATE_DIR)."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each upload's final record."),
+        ],
+        discussion: """
+            Each upload is recorded in the journal with the bytes the server has confirmed. A dropped
+            connection is retried with exponential backoff and jitter, asking the server where to go on;
+            an upload the server forgot starts over; a killed process is resumed with
+            'pickup uploads resume'. Credentials and signed URLs never reach the journal or the output.
+            S3 multipart and form POST targets are not built yet.
+
+            Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when
+            interrupted (the uploads stay resumable).
+            """,
+        examples: [
+            "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files",
+            "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
+        ])
+
+    let files: [String]
+    let target: URL
+    let parallel: Int
+    let chunkSize: Int
+    let journalPath: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "name at least one file to upload", command: "upload")
+        }
+        guard let text = arguments.value("--to") else {
+            throw UsageError(message: "say where to upload with --to tus+http(s)://HOST/PATH", command: "upload")
+        }
+        do {
+            switch try UploadTarget(parsing: text) {
+            case .tus(let url): target = url
+            }
+        } catch {
+            throw UsageError(message: error.message, command: "upload")
+        }
+        guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...32).contains(parallel) else {
+            throw UsageError(message: "--parallel takes a whole number from 1 to 32", command: "upload")
+        }
+        guard let megabytes = Double(arguments.value("--chunk-size") ?? "8"), megabytes >= 0.0625, megabytes <= 1024
+        else {
+            throw UsageError(message: "--chunk-size takes megabytes from 0.0625 to 1024", command: "upload")
+        }
+        files = arguments.positionals
+        self.parallel = parallel
+        chunkSize = Int(megabytes * 1_048_576)
+        journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        let uploader: Uploader
+        do {
+            uploader = Uploader(
+                journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: chunkSize))
+        } catch {
+            Console.error("pickup upload: " + error.description)
+            return ExitStatus.someFailed
+        }
+        let types = await ParallelProbe.probe(files).map { result in
+            (try? result.get())?.container.mimeType ?? "application/octet-stream"
+        }
+        let target = self.target
+        let work = Task {
+            await UploadRunner.run(count: files.count, parallel: parallel, json: json) { index, events in
+                await uploader.upload(path: files[index], to: target, type: types[index], events: events)
+            }
+        }
+        let interrupted = InterruptWatch { work.cancel() }
+        let records = await work.value
+        interrupted.stop()
+        if interrupted.fired { return 130 }
+        return records.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+    }
+}
+
+/// Runs uploads with bounded concurrency and reports them: a line per event
+/// on standard error (or nothing with --json), one line per final record on
+/// standard output, in the order given.
+enum UploadRunner {
+    static func run(
+        count: Int, parallel: Int, json: Bool,
+        upload: @escaping @Sendable (Int, AsyncStream<UploadEvent>.Continuation) async -> UploadRecord
+    ) async -> [UploadRecord] {
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let reporter = Task {
+            for await event in events where !json { report(event) }
+        }
+        var records = [UploadRecord?](repeating: nil, count: count)
+        await withTaskGroup(of: (Int, UploadRecord).self) { group in
+            var next = 0
+            while next < min(parallel, count) {
+                let index = next
+                group.addTask { (index, await upload(index, continuation)) }
+                next += 1
+            }
+            for await (index, record) in group {
+                records[index] = record
+                if next < count {
+                    let index = next
+                    group.addTask { (index, await upload(index, continuation)) }
+                    next += 1
+                }
+            }
+        }
+        continuation.finish()
+        await reporter.value
+        let final = records.compactMap { $0 }
+        Console.raw(final.map { json ? line($0) : summary($0) }.joined())
+        return final
+    }
+
+    static func report(_ event: UploadEvent) {
+        switch event {
+        case .started(let id, let path, let size):
+            Console.error("\(id) uploading \(path) (\(Text.byteCount(size)))")
+        case .progress(let id, let confirmed, let size, let rate):
+            let percent = size > 0 ? Int(Double(confirmed) * 100 / Double(size)) : 100
+            Console.error(
+                "\(id) \(percent)% \(Text.byteCount(confirmed)) of \(Text.byteCount(size)), \(Text.byteCount(Int64(rate)))/s"
+            )
+        case .retrying(let id, let error, let delay):
+            Console.error("\(id) retrying in \(Text.fixed(delay, 1)) s: \(error.message)")
+        case .finished: break
+        }
+    }
+
+    static func summary(_ record: UploadRecord) -> String {
+        var text =
+            "\(record.id) \(record.state.rawValue) \(record.path) \(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
+        if let error = record.error { text += ": " + error }
+        return text + "\n"
+    }
+
+    static func line(_ record: UploadRecord) -> String {
+        var object = JSONObject()
+        object.add("id", record.id)
+        object.add("path", record.path)
+        object.add("state", record.state.rawValue)
+        object.add("confirmed", record.offset)
+        object.add("size", record.size)
+        object.add("target", record.target)
+        if let remote = record.remote { object.add("remote", redacted(remote)) }
+        if let error = record.error { object.add("error", error) }
+        return object.text + "\n"
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PickupUpload
+
+/// `pickup uploads`: the journal's uploads — list, resume, cancel.
+struct UploadsCommand: Command {
+    static let spec = CommandSpec(
+        name: "uploads",
+        abstract: "List, resume or cancel the uploads in the journal.",
+        synopsis: "list|resume [ID]|cancel ID [--journal PATH] [--json]",
+        arguments: [
+            ("list", "Every upload: id, state, bytes the server confirmed, file, target."),
+            ("resume [ID]", "Go on with one upload, or with every unfinished one, from the server's offset."),
+            ("cancel ID", "End an upload on the server and mark it cancelled."),
+        ],
+        options: [
+            .init(names: ["--journal"], value: "PATH", help: "The upload journal (default as for 'pickup upload')."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
+        ],
+        discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake.",
+        examples: ["pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q"])
+
+    enum Action {
+        case list
+        case resume(String?)
+        case cancel(String)
+    }
+
+    let action: Action
+    let journalPath: String
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let words = arguments.positionals
+        switch (words.first, words.count) {
+        case ("list", 1): action = .list
+        case ("resume", 1): action = .resume(nil)
+        case ("resume", 2): action = .resume(words[1])
+        case ("cancel", 2): action = .cancel(words[1])
+        default: throw UsageError(message: "expected 'list', 'resume [ID]' or 'cancel ID'", command: "uploads")
+        }
+        journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        let journal: UploadJournal
+        do {
+            journal = try UploadJournal(path: journalPath)
+        } catch {
+            Console.error("pickup uploads: " + error.description)
+            return ExitStatus.someFailed
+        }
+        let uploader = Uploader(journal: journal)
+        switch action {
+        case .list:
+            let records = (try? await journal.all()) ?? []
+            Console.raw(records.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
+            if !json { Console.out("\(records.count) upload\(records.count == 1 ? "" : "s") in \(journalPath)") }
+            return ExitStatus.success
+        case .resume(let id):
+            let ids: [String]
+            if let id {
+                guard let record = try? await journal.record(id: id) else { return notFound(id) }
+                ids = [record.id]
+            } else {
+                ids = ((try? await journal.unfinished()) ?? []).map(\.id)
+            }
+            let work = Task {
+                await UploadRunner.run(count: ids.count, parallel: 2, json: json) { index, events in
+                    await uploader.resume(id: ids[index], events: events) ?? UploadRecord.missing(id: ids[index])
+                }
+            }
+            let interrupted = InterruptWatch { work.cancel() }
+            let records = await work.value
+            interrupted.stop()
+            if interrupted.fired { return 130 }
+            return records.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+        case .cancel(let id):
+            guard let record = await uploader.cancel(id: id) else { return notFound(id) }
+            Console.raw(json ? UploadRunner.line(record) : UploadRunner.summary(record))
+            return ExitStatus.success
+        }
+    }
+
+    private func notFound(_ id: String) -> Int32 {
+        Console.error("pickup uploads: no upload '\(id)' in \(journalPath). Run 'pickup uploads list'.")
+        return ExitStatus.someFailed
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import Testing
+
+/// `pickup upload` and `pickup uploads` against a real tus server on 127.0.0.1.
+@Suite("pickup upload and uploads, end to end", .serialized)
+struct UploadCommandTests {
+    func sha256(_ path: String) throws -> String {
+        let hasher = SHA256Hasher()
+        hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        return hasher.finalizeHex()
+    }
+
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-upload-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("files arrive whole; --json gives each final record; misuse exits 2")
+    func upload() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let movie = try Fixtures.path(.movAppleKeys)
+        let photo = try Fixtures.path(.heic)
+        let result = try CLI.run([
+            "upload", movie, photo, "--to", "tus+" + server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
+            "--json",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let records = try CLI.jsonLines(result)
+        #expect(records.map { $0["state"] as? String } == ["done", "done"])
+        #expect(records.map { $0["path"] as? String } == [movie, photo])
+        let remote = try #require(records.first?["remote"] as? String)
+        let stored = try server.stored(remote)
+        let hasher = SHA256Hasher()
+        stored.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalizeHex() == (try sha256(movie)))
+        // The server got the file's name and its type from its bytes.
+        let id = remote.split(separator: "/").last.map(String.init) ?? ""
+        let info = try String(contentsOfFile: server.folder + "/" + id + ".info", encoding: .utf8)
+        #expect(info.contains("video/quicktime"))
+
+        #expect(try CLI.run(["upload", movie]).status == 2)
+        let s3 = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
+        #expect(s3.status == 2 && s3.errorText.contains("not built yet"))
+    }
+
+    @Test("the client killed with SIGKILL mid-upload; 'pickup uploads resume' finishes it from the server's offset")
+    func killed() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // 96 MB of random bytes in 384 requests: seconds of work, killed after one.
+        let big = folder + "/big.bin"
+        #expect(try Shell.run("head -c 100663296 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let journal = folder + "/j.sqlite"
+        let killed = try Shell.run(
+            """
+            "$TOOL" upload "$F" --to "$TO" --journal "$J" --chunk-size 0.25 2>/dev/null & pid=$!
+            sleep 1; kill -9 $pid; wait $pid
+            """,
+            environment: ["TOOL": CLI.tool, "F": big, "TO": "tus+" + server.endpoint.absoluteString, "J": journal])
+        #expect(killed.status == 137)
+        let before = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(before["state"] as? String == "uploading")
+        let confirmed = before["confirmed"] as? Int ?? 0
+        #expect(confirmed > 0 && confirmed < 100_663_296)
+
+        let resumed = try CLI.run(["uploads", "resume", "--journal", journal, "--json"])
+        #expect(resumed.status == 0, "\(resumed.errorText)")
+        let after = try #require(try CLI.jsonLines(resumed).first)
+        #expect(after["state"] as? String == "done")
+        #expect(after["remote"] as? String == before["remote"] as? String)
+        let stored = try server.stored(try #require(after["remote"] as? String))
+        let hasher = SHA256Hasher()
+        stored.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalizeHex() == (try sha256(big)))
+    }
+
+    @Test("cancel ends the upload on the server; list shows it")
+    func cancel() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let done = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.endpoint.absoluteString, "--journal",
+            journal,
+            "--json",
+        ])
+        let id = try #require(try CLI.jsonLines(done).first?["id"] as? String)
+        let cancelled = try CLI.run(["uploads", "cancel", id, "--journal", journal])
+        #expect(cancelled.status == 0)
+        #expect(try CLI.run(["uploads", "cancel", "nosuchid", "--journal", journal]).status == 1)
+        let list = try CLI.run(["uploads", "list", "--journal", journal])
+        #expect(list.outputText.contains("1 upload in"))
+    }
+}
