@@ -9,8 +9,14 @@ public struct UploadOptions: Sendable {
     /// First retry delay in seconds; it doubles each time, with jitter, up to `maxDelay`.
     public var baseDelay: Double
     public var maxDelay: Double
+    /// Seconds a request may go without progress before it counts as stalled and is retried.
+    public var stallTimeout: Double
 
-    public init(chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30) {
+    public init(
+        chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
+        stallTimeout: Double = 20
+    ) {
+        self.stallTimeout = max(0.5, stallTimeout)
         self.chunkSize = max(64 << 10, chunkSize)
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
@@ -99,7 +105,7 @@ public final class Uploader: Sendable {
         _ start: UploadRecord, endpoint: URL, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        let client = TusClient(endpoint: endpoint)
+        var client = TusClient(endpoint: endpoint, timeout: options.stallTimeout)
         let began = Date()
         let firstOffset = record.offset
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
@@ -152,6 +158,11 @@ public final class Uploader: Sendable {
                     needsOffset = true
                     attempts += 1
                 default:
+                    if failure.code == .network {
+                        // A connection cut under the session can leave a dead one in its pool,
+                        // which the next request would wait on: start with fresh connections.
+                        client = TusClient(endpoint: endpoint, timeout: options.stallTimeout)
+                    }
                     guard failure.isRetryable else {
                         record.state = failure.code == .cancelled ? .cancelled : .failed
                         record.error = failure.description
