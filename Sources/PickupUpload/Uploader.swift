@@ -36,10 +36,13 @@ public struct UploadOptions: Sendable {
 public final class Uploader: Sendable {
     public let journal: UploadJournal
     public let options: UploadOptions
+    /// For S3 targets (resuming and cancelling them too).
+    public let s3Credentials: S3Credentials?
 
-    public init(journal: UploadJournal, options: UploadOptions = UploadOptions()) {
+    public init(journal: UploadJournal, options: UploadOptions = UploadOptions(), s3Credentials: S3Credentials? = nil) {
         self.journal = journal
         self.options = options
+        self.s3Credentials = s3Credentials
     }
 
     /// Uploads a file to a tus endpoint; returns its final record (done, failed or cancelled).
@@ -84,12 +87,20 @@ public final class Uploader: Sendable {
         guard let found = try? await journal.record(id: id) else { return nil }
         var record = found
         guard record.state != .done else { return record }
-        let target = endpoint ?? URL(string: record.target)
-        guard let target else { return record }
         do {
             let source = try SourceFile(path: record.path)
             guard source.size == record.size, source.modified == record.modified else {
                 throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
+            }
+            if let location = S3Location(journalTarget: record.target) {
+                guard let credentials = s3Credentials else {
+                    throw UploadError(
+                        .unauthorized, "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+                }
+                return await runS3(record, location: location, credentials: credentials, source: source, events: events)
+            }
+            guard let target = endpoint ?? URL(string: record.target) else {
+                throw UploadError(.badTarget, "the journal's target \(record.target) is not a URL")
             }
             return await run(record, endpoint: target, source: source, events: events)
         } catch {
@@ -252,7 +263,9 @@ extension Uploader {
     public func cancel(id: String) async -> UploadRecord? {
         guard var record = try? await journal.record(id: id) else { return nil }
         guard record.state != .done else { return record }
-        if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
+        if S3Location(journalTarget: record.target) != nil {
+            if let credentials = s3Credentials { await abortS3(record, credentials: credentials) }
+        } else if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
             try? await TusClient(endpoint: target).terminate(remote)
         }
         record.state = .cancelled
@@ -265,8 +278,10 @@ extension Uploader {
 /// Where `pickup upload --to` sends files.
 public enum UploadTarget: Sendable, Equatable {
     case tus(URL)
+    /// A bucket and key prefix; the store's endpoint comes from `--endpoint`.
+    case s3(bucket: String, prefix: String)
 
-    /// Parses `tus+http://host/path` or `tus+https://...`.
+    /// Parses `tus+http://host/path`, `tus+https://...` or `s3://bucket/prefix`.
     public init(parsing text: String) throws(UploadError) {
         if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
             let url = URL(string: String(text.dropFirst(4))), url.host != nil
@@ -275,7 +290,13 @@ public enum UploadTarget: Sendable, Equatable {
             return
         }
         if text.hasPrefix("s3://") {
-            throw UploadError(.badTarget, "S3 multipart uploads are not built yet; upload with tus+http(s)://")
+            let rest = text.dropFirst(5)
+            let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let bucket = parts.first, !bucket.isEmpty else {
+                throw UploadError(.badTarget, "'\(text)' names no bucket; use s3://BUCKET/PREFIX")
+            }
+            self = .s3(bucket: bucket, prefix: parts.count > 1 ? parts[1] : "")
+            return
         }
         if text.hasPrefix("http://") || text.hasPrefix("https://") {
             throw UploadError(.badTarget, "form POST uploads are not built yet; upload with tus+http(s)://")

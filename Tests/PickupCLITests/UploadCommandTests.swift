@@ -46,8 +46,10 @@ struct UploadCommandTests {
         #expect(info.contains("video/quicktime"))
 
         #expect(try CLI.run(["upload", movie]).status == 2)
-        let s3 = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
-        #expect(s3.status == 2 && s3.errorText.contains("not built yet"))
+        let noEndpoint = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
+        #expect(noEndpoint.status == 2 && noEndpoint.errorText.contains("--endpoint"))
+        let form = try CLI.run(["upload", movie, "--to", "https://example.com/upload"])
+        #expect(form.status == 2 && form.errorText.contains("not built yet"))
     }
 
     @Test("the client killed with SIGKILL mid-upload; 'pickup uploads resume' finishes it from the server's offset")
@@ -100,5 +102,33 @@ struct UploadCommandTests {
         #expect(try CLI.run(["uploads", "cancel", "nosuchid", "--journal", journal]).status == 1)
         let list = try CLI.run(["uploads", "list", "--journal", journal])
         #expect(list.outputText.contains("1 upload in"))
+    }
+
+    @Test("S3: credentials from a file, parts to a real store, resumable from the journal")
+    func s3() throws {
+        let server = try SeaweedServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let credentials = folder + "/credentials"
+        try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
+            toFile: credentials, atomically: true, encoding: .utf8)
+        let movie = try Fixtures.path(.mp4Large)
+        let result = try CLI.run([
+            "upload", movie, "--to", "s3://photos/2026/", "--endpoint", server.endpoint.absoluteString, "--credentials",
+            credentials, "--journal", folder + "/j.sqlite", "--json",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let record = try #require(try CLI.jsonLines(result).first)
+        #expect(record["state"] as? String == "done")
+        #expect(!(result.outputText + result.errorText).contains(server.secretKey))
+        let stored = try server.object("2026/large.mp4")
+        let hasher = SHA256Hasher()
+        stored.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalizeHex() == (try sha256(movie)))
+        let bad = try CLI.run([
+            "upload", movie, "--to", "s3://photos/x/", "--endpoint", server.endpoint.absoluteString, "--credentials",
+            folder + "/missing",
+        ])
+        #expect(bad.status == 2 && bad.errorText.contains("cannot read the credentials file"))
     }
 }

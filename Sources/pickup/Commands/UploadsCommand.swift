@@ -50,7 +50,8 @@ struct UploadsCommand: Command {
             Console.error("pickup uploads: " + error.description)
             return ExitStatus.someFailed
         }
-        let uploader = Uploader(journal: journal)
+        // S3 uploads resume and abort with the environment's credentials; none are ever stored.
+        let uploader = Uploader(journal: journal, s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:
             let records = (try? await journal.all()) ?? []

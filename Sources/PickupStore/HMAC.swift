@@ -1,0 +1,57 @@
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    import CLibcrypto
+#endif
+
+/// One-shot digests for request signing (AWS Signature Version 4).
+public enum Digest {
+    /// HMAC-SHA256 of `data` with `key`.
+    public static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+            let code = HMAC<SHA256>.authenticationCode(for: data, using: SymmetricKey(data: key))
+            return Array(code)
+        #else
+            var output = [UInt8](repeating: 0, count: 32)
+            var length: UInt32 = 32
+            _ = HMAC(EVP_sha256(), key, Int32(key.count), data, data.count, &output, &length)
+            return output
+        #endif
+    }
+
+    /// SHA-256 of `bytes` as 32 bytes.
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hex(decoding: hasher.finalizeHex())
+    }
+
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { sha256($0) } }
+
+    /// Lowercase hex of bytes.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits: [Character] = Array("0123456789abcdef")
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return text
+    }
+
+    static func hex(decoding text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        for unit in text.utf8 {
+            let value: UInt8 = unit <= 57 ? unit - 48 : unit - 87
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes
+    }
+}

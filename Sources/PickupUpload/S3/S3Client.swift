@@ -1,0 +1,174 @@
+import Foundation
+import PickupStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One part of a multipart upload, as the store lists it.
+public struct S3Part: Sendable, Hashable {
+    public var number: Int
+    public var etag: String
+    public var size: Int64
+}
+
+/// The S3 multipart requests, signed with SigV4, path-style
+/// (`endpoint/bucket/key`), so that any S3-compatible store answers.
+struct S3Client: Sendable {
+    let location: S3Location
+    let credentials: S3Credentials
+    let session: URLSession
+
+    init(location: S3Location, credentials: S3Credentials, timeout: Double) {
+        self.location = location
+        self.credentials = credentials
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+    }
+
+    func create(type: String) async throws(UploadError) -> String {
+        let body = try await send(
+            "POST", query: [("uploads", "")], headers: ["Content-Type": type], what: "starting the upload")
+        guard let id = XMLText.first("UploadId", in: body) else {
+            throw UploadError(.server, "the store started an upload but gave no UploadId")
+        }
+        return id
+    }
+
+    /// Sends a part; its SHA-256 is signed (`x-amz-content-sha256`), so the store checks it.
+    func upload(part number: Int, of uploadID: String, data: Data) async throws(UploadError) -> String {
+        let hash = data.withUnsafeBytes { Digest.hex(Digest.sha256($0)) }
+        let (_, response) = try await exchange(
+            "PUT", query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: [:], body: data,
+            payloadHash: hash, what: "sending part \(number)")
+        guard let etag = response.value(forHTTPHeaderField: "ETag") else {
+            throw UploadError(.server, "the store took part \(number) but gave no ETag")
+        }
+        return etag
+    }
+
+    /// Every part the store holds for the upload (ListParts, page by page).
+    func parts(of uploadID: String) async throws(UploadError) -> [S3Part] {
+        var parts: [S3Part] = []
+        var marker = "0"
+        for _ in 0..<20 {  // 20 pages of 1,000 cover the 10,000-part maximum
+            let body = try await send(
+                "GET", query: [("uploadId", uploadID), ("part-number-marker", marker)], headers: [:],
+                what: "listing the parts")
+            for block in XMLText.blocks("Part", in: body) {
+                guard let number = XMLText.first("PartNumber", in: block).flatMap({ Int($0) }),
+                    let etag = XMLText.first("ETag", in: block),
+                    let size = XMLText.first("Size", in: block).flatMap({ Int64($0) })
+                else { continue }
+                parts.append(S3Part(number: number, etag: etag, size: size))
+            }
+            guard XMLText.first("IsTruncated", in: body) == "true",
+                let next = XMLText.first("NextPartNumberMarker", in: body)
+            else { break }
+            marker = next
+        }
+        return parts
+    }
+
+    func complete(_ uploadID: String, parts: [S3Part]) async throws(UploadError) {
+        var xml = "<CompleteMultipartUpload>"
+        for part in parts.sorted(by: { $0.number < $1.number }) {
+            xml += "<Part><PartNumber>\(part.number)</PartNumber><ETag>\(XMLText.escape(part.etag))</ETag></Part>"
+        }
+        xml += "</CompleteMultipartUpload>"
+        let data = Data(xml.utf8)
+        let hash = data.withUnsafeBytes { Digest.hex(Digest.sha256($0)) }
+        let (body, _) = try await exchange(
+            "POST", query: [("uploadId", uploadID)], headers: ["Content-Type": "application/xml"], body: data,
+            payloadHash: hash, what: "completing the upload")
+        // S3 may answer 200 and still fail: the error is in the body.
+        if let code = XMLText.first("Code", in: body), XMLText.blocks("Error", in: body).first != nil {
+            let message = XMLText.first("Message", in: body) ?? code
+            throw UploadError(
+                code == "NoSuchUpload" ? .gone : .server, "completing the upload failed: \(code): \(message)",
+                status: 200)
+        }
+    }
+
+    func abort(_ uploadID: String) async throws(UploadError) {
+        _ = try await send("DELETE", query: [("uploadId", uploadID)], headers: [:], what: "aborting the upload")
+    }
+
+    private func send(
+        _ method: String, query: [(String, String)], headers: [String: String], what: String
+    )
+        async throws(UploadError) -> String
+    {
+        let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        return try await exchange(method, query: query, headers: headers, body: nil, payloadHash: empty, what: what).0
+    }
+
+    private func exchange(
+        _ method: String, query: [(String, String)], headers: [String: String], body: Data?, payloadHash: String,
+        what: String
+    ) async throws(UploadError) -> (String, HTTPURLResponse) {
+        let path = "/" + SigV4.encode(location.bucket) + "/" + SigV4.encode(location.key, path: true)
+        let queryText = query.map { $0.1.isEmpty ? SigV4.encode($0.0) : SigV4.encode($0.0) + "=" + SigV4.encode($0.1) }
+            .joined(separator: "&")
+        let base = location.endpoint.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        guard let url = URL(string: base + path + (queryText.isEmpty ? "" : "?" + queryText)) else {
+            throw UploadError(.badTarget, "cannot make a URL for \(location.bucket)/\(location.key)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        SigV4.sign(&request, encodedPath: path, query: query, payloadHash: payloadHash, credentials: credentials)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw UploadError(.network, "\(what) failed: \(TusClient.describe(error))")
+        }
+        guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "\(what) got no HTTP answer") }
+        let text = String(decoding: data, as: UTF8.self)
+        guard (200..<300).contains(http.statusCode) else {
+            let code = XMLText.first("Code", in: text) ?? "error"
+            let message = "\(what) failed: \(code)"
+            switch (http.statusCode, code) {
+            case (404, "NoSuchUpload"): throw UploadError(.gone, message, status: 404)
+            case (403, _), (401, _): throw UploadError(.unauthorized, message, status: http.statusCode)
+            default: throw UploadError(.server, message, status: http.statusCode)
+            }
+        }
+        return (text, http)
+    }
+}
+
+/// Reads the few XML answers S3 gives (machine-written, flat): the text of an
+/// element, or the blocks of a repeated one. Entities are decoded.
+enum XMLText {
+    static func blocks(_ tag: String, in text: String) -> [String] {
+        var result: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "<\(tag)>"),
+            let close = rest.range(of: "</\(tag)>", range: open.upperBound..<rest.endIndex)
+        {
+            result.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return result
+    }
+
+    static func first(_ tag: String, in text: String) -> String? {
+        blocks(tag, in: text).first.map(unescape)
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&#34;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Credentials for an S3-compatible store. Never printed: `description` hides them.
+public struct S3Credentials: Sendable, CustomStringConvertible {
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+    public var region: String
+
+    public init(accessKey: String, secretKey: String, sessionToken: String? = nil, region: String = "us-east-1") {
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+        self.sessionToken = sessionToken
+        self.region = region
+    }
+
+    /// From `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN` and
+    /// `AWS_REGION` (or `AWS_DEFAULT_REGION`; us-east-1 when neither is set).
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> S3Credentials?
+    {
+        guard let key = environment["AWS_ACCESS_KEY_ID"], !key.isEmpty,
+            let secret = environment["AWS_SECRET_ACCESS_KEY"],
+            !secret.isEmpty
+        else { return nil }
+        return S3Credentials(
+            accessKey: key, secretKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"],
+            region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1")
+    }
+
+    public var description: String { "S3Credentials(region: \(region), access key: ****)" }
+}
+
+/// Where an object goes: the store's endpoint, a bucket and a key.
+public struct S3Location: Sendable, Hashable {
+    public var endpoint: URL
+    public var bucket: String
+    public var key: String
+
+    public init(endpoint: URL, bucket: String, key: String) {
+        self.endpoint = endpoint
+        self.bucket = bucket
+        self.key = key
+    }
+
+    /// How the journal names it: `s3+http://host:port/bucket/key` (no credentials).
+    public var journalTarget: String {
+        "s3+" + redacted(endpoint.absoluteString).trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/" + bucket
+            + "/" + key
+    }
+
+    /// Reads a journal target back.
+    public init?(journalTarget: String) {
+        guard journalTarget.hasPrefix("s3+"), let url = URL(string: String(journalTarget.dropFirst(3))),
+            let scheme = url.scheme, let host = url.host
+        else { return nil }
+        let parts = url.path.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let endpoint = URL(string: "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? ""))
+        else {
+            return nil
+        }
+        self.init(endpoint: endpoint, bucket: parts[0], key: parts[1])
+    }
+}

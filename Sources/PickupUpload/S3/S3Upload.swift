@@ -1,0 +1,151 @@
+import Foundation
+
+extension Uploader {
+    /// The part size for a file: at least 5 MiB (S3's minimum) and `preferred`,
+    /// and large enough that 10,000 parts (S3's maximum) hold the whole file,
+    /// rounded up to whole MiB.
+    public static func partSize(for size: Int64, preferred: Int) -> Int64 {
+        let mebibyte: Int64 = 1 << 20
+        var part = max(5 * mebibyte, Int64(preferred))
+        let needed = (size + 9_999) / 10_000
+        if part < needed { part = (needed + mebibyte - 1) / mebibyte * mebibyte }
+        return part
+    }
+
+    /// Uploads a file to S3 with a multipart upload; returns its final record.
+    public func upload(
+        path: String, to location: S3Location, credentials: S3Credentials, type: String = "application/octet-stream",
+        events: AsyncStream<UploadEvent>.Continuation? = nil
+    ) async -> UploadRecord {
+        do {
+            let source = try SourceFile(path: path)
+            let record = try await journal.begin(
+                path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
+            return await runS3(record, location: location, credentials: credentials, source: source, events: events)
+        } catch {
+            let failed = UploadRecord.failed(path: path, target: location.journalTarget, error: "\(error)")
+            events?.yield(.finished(failed))
+            return failed
+        }
+    }
+
+    func runS3(
+        _ start: UploadRecord, location: S3Location, credentials: S3Credentials, source: SourceFile,
+        events: AsyncStream<UploadEvent>.Continuation?
+    ) async -> UploadRecord {
+        var record = start
+        var client = S3Client(location: location, credentials: credentials, timeout: options.stallTimeout)
+        let partSize = Uploader.partSize(for: record.size, preferred: options.chunkSize)
+        let count = max(1, Int((record.size + partSize - 1) / partSize))
+        let began = Date()
+        let firstOffset = record.offset
+        events?.yield(.started(id: record.id, path: record.path, size: record.size))
+        var done: [Int: S3Part] = [:]
+        var needsList = record.remote != nil
+        var attempts = 0
+        while true {
+            do {
+                if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
+                if record.remote == nil {
+                    record.remote = try await client.create(type: record.type)
+                    done = [:]
+                    needsList = false
+                }
+                guard let uploadID = record.remote else { continue }
+                if needsList {
+                    done = [:]
+                    for part in try await client.parts(of: uploadID) where part.number <= count {
+                        done[part.number] = part
+                    }
+                    needsList = false
+                }
+                record.state = .uploading
+                record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
+                try await journal.save(record)
+                guard let number = (1...count).first(where: { done[$0] == nil }) else { break }
+                let offset = Int64(number - 1) * partSize
+                let length = Int(min(partSize, record.size - offset))
+                let data = try source.read(at: offset, count: length)
+                let etag = try await client.upload(part: number, of: uploadID, data: data)
+                done[number] = S3Part(number: number, etag: etag, size: Int64(length))
+                attempts = 0
+                record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
+                try await journal.save(record)
+                let seconds = max(0.001, Date().timeIntervalSince(began))
+                events?.yield(
+                    .progress(
+                        id: record.id, confirmed: record.offset, size: record.size,
+                        bytesPerSecond: Double(record.offset - firstOffset) / seconds))
+            } catch {
+                let failure = (error as? UploadError) ?? UploadError(.network, "\(error)")
+                if failure.code == .gone {
+                    record.remote = nil
+                    attempts += 1
+                } else {
+                    if failure.code == .network {
+                        client = S3Client(location: location, credentials: credentials, timeout: options.stallTimeout)
+                    }
+                    guard failure.isRetryable else { return await finish(record, failure, events) }
+                    attempts += 1
+                    needsList = record.remote != nil
+                }
+                if attempts >= options.maxAttempts { return await finish(record, failure, events) }
+                let delay = failure.code == .gone ? 0 : options.delay(attempt: attempts)
+                if delay > 0 {
+                    events?.yield(.retrying(id: record.id, error: failure, delay: delay))
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                }
+            }
+        }
+        // Complete with what the store lists, so its ETags and ours cannot disagree.
+        do {
+            guard let uploadID = record.remote else { throw UploadError(.server, "no upload to complete") }
+            let listed = try await client.parts(of: uploadID).filter { $0.number <= count }
+            guard listed.count == count else {
+                throw UploadError(.server, "the store lists \(listed.count) of \(count) parts")
+            }
+            try await client.complete(uploadID, parts: listed)
+        } catch {
+            return await finish(record, (error as? UploadError) ?? UploadError(.network, "\(error)"), events)
+        }
+        record.state = .done
+        record.offset = record.size
+        record.error = nil
+        try? await journal.save(record)
+        events?.yield(.finished(record))
+        return record
+    }
+
+    /// Cancels an S3 upload: aborts it on the store and marks it cancelled.
+    func abortS3(_ record: UploadRecord, credentials: S3Credentials) async {
+        guard let location = S3Location(journalTarget: record.target), let uploadID = record.remote else { return }
+        try? await S3Client(location: location, credentials: credentials, timeout: options.stallTimeout).abort(uploadID)
+    }
+
+    static func contiguousBytes(_ done: [Int: S3Part], partSize: Int64, size: Int64) -> Int64 {
+        var number = 1
+        while done[number] != nil { number += 1 }
+        return min(size, Int64(number - 1) * partSize)
+    }
+
+    private func finish(
+        _ start: UploadRecord, _ failure: UploadError, _ events: AsyncStream<UploadEvent>.Continuation?
+    )
+        async -> UploadRecord
+    {
+        var record = start
+        record.state = failure.code == .cancelled ? .cancelled : .failed
+        record.error = failure.description
+        try? await journal.save(record)
+        events?.yield(.finished(record))
+        return record
+    }
+}
+
+extension UploadRecord {
+    static func failed(path: String, target: String, error: String) -> UploadRecord {
+        UploadRecord(
+            id: "-", path: path, size: 0, modified: 0, target: target, type: "", remote: nil, offset: 0, state: .failed,
+            error: error, created: 0, updated: 0)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PickupStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// AWS Signature Version 4 for S3 requests: canonical request, string to
+/// sign, derived signing key, `Authorization` header.
+enum SigV4 {
+    /// RFC 3986 encoding: unreserved characters kept, everything else `%XX`;
+    /// `/` kept when `path` is true.
+    static func encode(_ text: String, path: Bool = false) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let char = Character(UnicodeScalar(byte))
+            if char.isASCII && (char.isLetter || char.isNumber) || "-._~".contains(char) || (path && char == "/") {
+                out.append(char)
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    /// `20261129T153000Z` and `20261129` for `date`.
+    static func stamps(_ date: Date) -> (amz: String, day: String) {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let day = String(format: "%04d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        return (day + String(format: "T%02d%02d%02dZ", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)), day)
+    }
+
+    /// Signs `request` (whose URL was built from `encodedPath` and `query`), setting
+    /// `x-amz-date`, `x-amz-content-sha256`, the session token and `Authorization`.
+    static func sign(
+        _ request: inout URLRequest, encodedPath: String, query: [(String, String)], payloadHash: String,
+        credentials: S3Credentials, date: Date = Date()
+    ) {
+        let (amz, day) = stamps(date)
+        request.setValue(amz, forHTTPHeaderField: "x-amz-date")
+        request.setValue(payloadHash, forHTTPHeaderField: "x-amz-content-sha256")
+        if let token = credentials.sessionToken { request.setValue(token, forHTTPHeaderField: "x-amz-security-token") }
+        var host = request.url?.host ?? ""
+        if let port = request.url?.port { host += ":\(port)" }
+        var headers: [(String, String)] = [("host", host)]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let lower = name.lowercased()
+            if lower.hasPrefix("x-amz-") || lower == "content-type" || lower == "content-md5" {
+                headers.append((lower, value.trimmingCharacters(in: .whitespaces)))
+            }
+        }
+        headers.sort { $0.0 < $1.0 }
+        let signedHeaders = headers.map(\.0).joined(separator: ";")
+        let canonicalQuery = query.map { (encode($0.0), encode($0.1)) }.sorted { $0 < $1 }.map { "\($0.0)=\($0.1)" }
+            .joined(separator: "&")
+        let canonical = [
+            request.httpMethod ?? "GET", encodedPath, canonicalQuery,
+            headers.map { "\($0.0):\($0.1)\n" }.joined(), signedHeaders, payloadHash,
+        ].joined(separator: "\n")
+        let scope = "\(day)/\(credentials.region)/s3/aws4_request"
+        let toSign = ["AWS4-HMAC-SHA256", amz, scope, Digest.hex(Digest.sha256(Array(canonical.utf8)))]
+            .joined(separator: "\n")
+        var key = Digest.hmacSHA256(key: Array(("AWS4" + credentials.secretKey).utf8), data: Array(day.utf8))
+        for part in [credentials.region, "s3", "aws4_request"] {
+            key = Digest.hmacSHA256(key: key, data: Array(part.utf8))
+        }
+        let signature = Digest.hex(Digest.hmacSHA256(key: key, data: Array(toSign.utf8)))
+        request.setValue(
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)",
+            forHTTPHeaderField: "Authorization")
+    }
+}

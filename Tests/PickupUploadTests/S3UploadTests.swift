@@ -1,0 +1,106 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Multipart uploads to a real S3-compatible store (SeaweedFS) on 127.0.0.1.
+@Suite("S3 multipart uploads", .serialized)
+struct S3UploadTests {
+    func sha256(_ data: Data) -> String {
+        let hasher = SHA256Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+    }
+
+    func randomFile(megabytes: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3-src-\(UUID().uuidString)")
+            .path
+        let made = try Shell.run("head -c \(megabytes << 20) /dev/urandom > \"$F\"", environment: ["F": path])
+        try #require(made.status == 0)
+        return path
+    }
+
+    func journal() throws -> UploadJournal {
+        try UploadJournal(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pickup-s3-journal-\(UUID().uuidString).sqlite"
+            ).path)
+    }
+
+    @Test("part sizes: 5 MiB at least, 10,000 parts at most, whole MiB")
+    func partSizes() {
+        #expect(Uploader.partSize(for: 1_000, preferred: 1 << 20) == 5 << 20)
+        #expect(Uploader.partSize(for: 10 << 30, preferred: 8 << 20) == 8 << 20)
+        let huge: Int64 = 1 << 40  // 1 TiB
+        let part = Uploader.partSize(for: huge, preferred: 8 << 20)
+        #expect(part % (1 << 20) == 0)
+        #expect((huge + part - 1) / part <= 10_000)
+    }
+
+    @Test("a file goes up in parts and the stored object equals it")
+    func multipart() async throws {
+        let server = try SeaweedServer()
+        let path = try randomFile(megabytes: 12)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
+        let uploader = Uploader(
+            journal: try journal(), options: UploadOptions(chunkSize: 5 << 20), s3Credentials: credentials)
+        let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "2026/random.bin")
+        let record = await uploader.upload(path: path, to: location, credentials: credentials)
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(record.target == "s3+http://127.0.0.1:\(server.s3Port)/photos/2026/random.bin")
+        #expect(
+            sha256(try server.object("2026/random.bin")) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("cancelled after a part, resumed from the store's part list by a new uploader")
+    func resume() async throws {
+        let server = try SeaweedServer()
+        let path = try randomFile(megabytes: 16)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
+        let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-s3-j-\(UUID().uuidString).sqlite"
+        ).path
+        let first = Uploader(
+            journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 5 << 20),
+            s3Credentials: credentials)
+        let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "resumed.bin")
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await first.upload(path: path, to: location, credentials: credentials, events: continuation) }
+        for await event in events {
+            if case .progress = event {
+                task.cancel()
+                break
+            }
+        }
+        let stopped = await task.value
+        continuation.finish()
+        #expect(stopped.state == .cancelled)
+        #expect(stopped.offset >= 5 << 20 && stopped.offset < stopped.size)
+        let second = Uploader(
+            journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 5 << 20),
+            s3Credentials: credentials)
+        let finished = try #require(await second.resume(id: stopped.id))
+        #expect(finished.state == .done, "\(finished.error ?? "")")
+        #expect(finished.remote == stopped.remote)
+        #expect(sha256(try server.object("resumed.bin")) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("wrong credentials: a clear error at once, no retry storm, nothing secret in it")
+    func wrongCredentials() async throws {
+        let server = try SeaweedServer()
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: "not-the-secret")
+        let uploader = Uploader(journal: try journal(), options: UploadOptions(maxAttempts: 8, baseDelay: 1))
+        let started = Date()
+        let record = await uploader.upload(
+            path: try Fixtures.path(.jpegPlain),
+            to: S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "x.jpg"),
+            credentials: credentials)
+        #expect(record.state == .failed)
+        #expect(record.error?.contains("refused") == true || record.error?.contains("credentials") == true)
+        #expect(record.error?.contains("not-the-secret") == false)
+        #expect(Date().timeIntervalSince(started) < 5, "no retries with wrong credentials")
+    }
+}
