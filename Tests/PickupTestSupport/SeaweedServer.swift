@@ -17,7 +17,9 @@ public final class SeaweedServer: @unchecked Sendable {
     public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let base = Int.random(in: 300...599) * 100
+        // SeaweedFS takes each HTTP port and its gRPC twin 10,000 above.
+        let base = FreePort.pick(
+            in: 21_000...29_000, offsets: [0, 1, 2, 3, 4, 5, 10_000, 10_001, 10_002, 10_003, 10_005])
         s3Port = base
         filerPort = base + 1
         guard let endpoint = URL(string: "http://127.0.0.1:\(s3Port)") else {

@@ -26,7 +26,7 @@ public final class TusServer: @unchecked Sendable {
     public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tus-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        port = Int.random(in: 20_000...40_000)
+        port = FreePort.pick(in: 40_000...49_999)
         guard let endpoint = URL(string: "http://127.0.0.1:\(port)/files") else {
             throw FixtureError(message: "no URL for port \(port)")
         }
@@ -53,7 +53,7 @@ public final class TusServer: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        for _ in 0..<100 {
+        for _ in 0..<300 {
             if TusServer.answers(port: port) { return }
             usleep(100_000)
         }
