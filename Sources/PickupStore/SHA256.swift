@@ -7,35 +7,22 @@
 /// SHA-256 through the platform's crypto: CryptoKit on Apple platforms,
 /// OpenSSL's libcrypto (with the CPU's SHA instructions) on Linux.
 ///
-/// Not `Sendable`: one owner per hashing context, freed in `deinit`.
+/// Not `Sendable`: one owner per hashing context, freed with it.
 public final class SHA256Hasher {
     #if canImport(CryptoKit)
         private var hasher = CryptoKit.SHA256()
     #else
-        private let context: OpaquePointer
+        private let context = EVPContext(EVP_sha256())
     #endif
 
-    public init() {
-        #if !canImport(CryptoKit)
-            // EVP_MD_CTX_new only fails when memory runs out; nothing sensible follows that.
-            guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
-            self.context = context
-            EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        #endif
-    }
-
-    deinit {
-        #if !canImport(CryptoKit)
-            EVP_MD_CTX_free(context)
-        #endif
-    }
+    public init() {}
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         #if canImport(CryptoKit)
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: bytes.count))
         #else
-            EVP_DigestUpdate(context, base, bytes.count)
+            context.update(base, bytes.count)
         #endif
     }
 
@@ -45,54 +32,32 @@ public final class SHA256Hasher {
 
     /// The digest as 64 lowercase hex digits. The hasher cannot be used after.
     public func finalizeHex() -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
         #if canImport(CryptoKit)
-            digest = Array(hasher.finalize())
+            return Digest.hex(Array(hasher.finalize()))
         #else
-            var length: UInt32 = 32
-            EVP_DigestFinal_ex(context, &digest, &length)
+            return Digest.hex(context.finalize(length: 32))
         #endif
-        let hex: [Character] = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(64)
-        for byte in digest {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 15)])
-        }
-        return text
     }
 }
 
 /// SHA-1, for tus's `Upload-Checksum` (the algorithm tus servers commonly offer).
 ///
-/// Not `Sendable`: one owner per hashing context, freed in `deinit`.
+/// Not `Sendable`: one owner per hashing context, freed with it.
 public final class SHA1Hasher {
     #if canImport(CryptoKit)
         private var hasher = Insecure.SHA1()
     #else
-        private let context: OpaquePointer
+        private let context = EVPContext(EVP_sha1())
     #endif
 
-    public init() {
-        #if !canImport(CryptoKit)
-            guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
-            self.context = context
-            EVP_DigestInit_ex(context, EVP_sha1(), nil)
-        #endif
-    }
-
-    deinit {
-        #if !canImport(CryptoKit)
-            EVP_MD_CTX_free(context)
-        #endif
-    }
+    public init() {}
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         #if canImport(CryptoKit)
             hasher.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: bytes.count))
         #else
-            EVP_DigestUpdate(context, base, bytes.count)
+            context.update(base, bytes.count)
         #endif
     }
 
@@ -101,10 +66,32 @@ public final class SHA1Hasher {
         #if canImport(CryptoKit)
             return Array(hasher.finalize())
         #else
-            var digest = [UInt8](repeating: 0, count: 20)
-            var length: UInt32 = 20
-            EVP_DigestFinal_ex(context, &digest, &length)
-            return digest
+            return context.finalize(length: 20)
         #endif
     }
 }
+
+#if !canImport(CryptoKit)
+    /// One libcrypto digest context: one owner, freed in `deinit`.
+    final class EVPContext {
+        private let context: OpaquePointer
+
+        init(_ algorithm: OpaquePointer?) {
+            // EVP_MD_CTX_new only fails when memory runs out; nothing sensible follows that.
+            guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto could not allocate a digest context") }
+            self.context = context
+            EVP_DigestInit_ex(context, algorithm, nil)
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        func update(_ base: UnsafeRawPointer, _ count: Int) { EVP_DigestUpdate(context, base, count) }
+
+        func finalize(length: Int) -> [UInt8] {
+            var digest = [UInt8](repeating: 0, count: length)
+            var written = UInt32(length)
+            EVP_DigestFinal_ex(context, &digest, &written)
+            return digest
+        }
+    }
+#endif

@@ -174,23 +174,11 @@ public final class Uploader: Sendable {
                         // which the next request would wait on: start with fresh connections.
                         client = TusClient(endpoint: endpoint, timeout: options.stallTimeout)
                     }
-                    guard failure.isRetryable else {
-                        record.state = failure.code == .cancelled ? .cancelled : .failed
-                        record.error = failure.description
-                        try? await journal.save(record)
-                        events?.yield(.finished(record))
-                        return record
-                    }
+                    guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
                     needsOffset = remote != nil
                 }
-                if attempts >= options.maxAttempts {
-                    record.state = .failed
-                    record.error = failure.description
-                    try? await journal.save(record)
-                    events?.yield(.finished(record))
-                    return record
-                }
+                if attempts >= options.maxAttempts { return await finish(record, failure, events) }
                 let delay =
                     failure.code == .gone || failure.code == .offsetConflict ? 0 : options.delay(attempt: attempts)
                 if delay > 0 {
@@ -201,6 +189,22 @@ public final class Uploader: Sendable {
         }
         record.state = .done
         record.error = nil
+        try? await journal.save(record)
+        events?.yield(.finished(record))
+        return record
+    }
+}
+
+extension Uploader {
+    /// Ends an upload that failed (or was cancelled): records why, reports it.
+    func finish(
+        _ start: UploadRecord, _ failure: UploadError, _ events: AsyncStream<UploadEvent>.Continuation?
+    )
+        async -> UploadRecord
+    {
+        var record = start
+        record.state = failure.code == .cancelled ? .cancelled : .failed
+        record.error = failure.description
         try? await journal.save(record)
         events?.yield(.finished(record))
         return record

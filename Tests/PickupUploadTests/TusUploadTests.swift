@@ -22,6 +22,24 @@ struct TusUploadTests {
             ).path)
     }
 
+    /// Starts an upload and stops it — cancelled, or by `stop` (killing the server) — once the
+    /// server has confirmed `bytes`; returns the record as the upload left it.
+    func uploadUntil(
+        _ bytes: Int64, _ uploader: Uploader, path: String, server: TusServer, stop: (() -> Void)? = nil
+    ) async -> UploadRecord {
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
+        for await event in events {
+            if case .progress(_, let confirmed, _, _) = event, confirmed >= bytes {
+                if let stop { stop() } else { task.cancel() }
+                break
+            }
+        }
+        let record = await task.value
+        continuation.finish()
+        return record
+    }
+
     @Test("a movie uploads whole; the stored bytes equal the source's")
     func whole() async throws {
         let server = try TusServer()
@@ -98,16 +116,7 @@ struct TusUploadTests {
         let path = try Fixtures.path(.mp4Large)
         let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.1)
         let uploader = Uploader(journal: try journal(), options: options)
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
-        for await event in events {
-            if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
-                server.stop()
-                break
-            }
-        }
-        let broken = await task.value
-        continuation.finish()
+        let broken = await uploadUntil(256 << 10, uploader, path: path, server: server, stop: { server.stop() })
         #expect(broken.state == .failed)
         #expect(broken.error?.contains("connection") == true || broken.error?.contains("failed") == true)
         try server.start()
@@ -123,16 +132,7 @@ struct TusUploadTests {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
         let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 128 << 10))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
-        for await event in events {
-            if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
-                task.cancel()
-                break
-            }
-        }
-        let stopped = await task.value
-        continuation.finish()
+        let stopped = await uploadUntil(256 << 10, uploader, path: path, server: server)
         server.forget(try #require(stopped.remote))
         let finished = try #require(await uploader.resume(id: stopped.id))
         #expect(finished.state == .done)

@@ -127,19 +127,6 @@ extension Uploader {
         while done[number] != nil { number += 1 }
         return min(size, Int64(number - 1) * partSize)
     }
-
-    private func finish(
-        _ start: UploadRecord, _ failure: UploadError, _ events: AsyncStream<UploadEvent>.Continuation?
-    )
-        async -> UploadRecord
-    {
-        var record = start
-        record.state = failure.code == .cancelled ? .cancelled : .failed
-        record.error = failure.description
-        try? await journal.save(record)
-        events?.yield(.finished(record))
-        return record
-    }
 }
 
 extension UploadRecord {
