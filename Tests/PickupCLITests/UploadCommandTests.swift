@@ -45,6 +45,16 @@ struct UploadCommandTests {
         let info = try String(contentsOfFile: server.folder + "/" + id + ".info", encoding: .utf8)
         #expect(info.contains("video/quicktime"))
 
+        // Without --json, progress goes to standard error with rate and time left.
+        let plain = try CLI.run([
+            "upload", movie, "--to", "tus+" + server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
+            "--chunk-size", "0.25",
+        ])
+        #expect(plain.status == 0)
+        #expect(plain.errorText.contains("/s, 0:0"))
+        #expect(plain.errorText.contains("left"))
+        #expect(plain.outputText.contains("done \(movie)"))
+
         #expect(try CLI.run(["upload", movie]).status == 2)
         let noEndpoint = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
         #expect(noEndpoint.status == 2 && noEndpoint.errorText.contains("--endpoint"))

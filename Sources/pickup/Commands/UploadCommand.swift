@@ -201,9 +201,10 @@ enum UploadRunner {
             Console.error("\(id) uploading \(path) (\(Text.byteCount(size)))")
         case .progress(let id, let confirmed, let size, let rate):
             let percent = size > 0 ? Int(Double(confirmed) * 100 / Double(size)) : 100
+            let left = rate > 0 ? Double(size - confirmed) / rate : 0
             Console.error(
-                "\(id) \(percent)% \(Text.byteCount(confirmed)) of \(Text.byteCount(size)), \(Text.byteCount(Int64(rate)))/s"
-            )
+                "\(id) \(percent)% \(Text.byteCount(confirmed)) of \(Text.byteCount(size)), "
+                    + "\(Text.byteCount(Int64(rate)))/s, \(DurationLabel.string(seconds: left)) left")
         case .retrying(let id, let error, let delay):
             Console.error("\(id) retrying in \(Text.fixed(delay, 1)) s: \(error.message)")
         case .finished: break
