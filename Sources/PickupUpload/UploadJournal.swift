@@ -47,7 +47,8 @@ public actor UploadJournal {
         do {
             let folder = (path as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            database = try SQLiteDatabase(path: path)
+            // A lost offset after a power cut costs nothing: resuming asks the server where it stands.
+            database = try SQLiteDatabase(path: path, durability: .normal)
             try database.execute(
                 """
                 CREATE TABLE IF NOT EXISTS uploads (

@@ -139,8 +139,10 @@ public final class Uploader: Sendable {
                     record.offset = try await client.offset(of: upload)
                     needsOffset = false
                 }
-                record.state = .uploading
-                try await journal.save(record)
+                if record.state != .uploading {
+                    record.state = .uploading
+                    try await journal.save(record)
+                }
                 if record.offset >= record.size { break }
                 let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
                 let chunk = try source.read(at: record.offset, count: count)

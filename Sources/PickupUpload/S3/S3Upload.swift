@@ -59,9 +59,12 @@ extension Uploader {
                     }
                     needsList = false
                 }
-                record.state = .uploading
-                record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
-                try await journal.save(record)
+                let contiguous = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
+                if record.state != .uploading || record.offset != contiguous {
+                    record.state = .uploading
+                    record.offset = contiguous
+                    try await journal.save(record)
+                }
                 guard let number = (1...count).first(where: { done[$0] == nil }) else { break }
                 let offset = Int64(number - 1) * partSize
                 let length = Int(min(partSize, record.size - offset))

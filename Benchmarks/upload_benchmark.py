@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Upload benchmark: Pickup against the clients a user would pick instead, on
+the same file and the same servers (started here, on 127.0.0.1), in one run.
+
+  tus:  pickup upload --to tus+http://...     vs  tuspy (tusclient), same chunk size
+  S3:   pickup upload --to s3://...           vs  aws s3 cp (awscli), same part size
+  raw:  curl, one PATCH of the whole file to the same tus server (the wire's limit)
+
+Prints seconds, MB/s and ratios, and Pickup's peak memory, then checks every
+stored copy's SHA-256 against the file's.
+
+usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N]
+"""
+import argparse, hashlib, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = os.path.join(ROOT, ".build", "python", "bin")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait(url):
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except Exception as error:
+            if getattr(error, "code", None):
+                return
+            time.sleep(0.1)
+    sys.exit(f"upload_benchmark: {url} did not answer")
+
+
+def sha(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def timed(command, env=None):
+    started = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"upload_benchmark: {command[0]} failed: {result.stderr[-500:]}")
+    return elapsed, int(result.stderr.strip().splitlines()[-1]) / 1024, result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--megabytes", type=int, default=512)
+    parser.add_argument("--chunk-mb", type=int, default=8)
+    args = parser.parse_args()
+    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    pickup = os.path.join(ROOT, ".build", "release", "pickup")
+    work = tempfile.mkdtemp(prefix="pickup-upload-bench-")
+    servers = []
+    try:
+        source = os.path.join(work, "movie.bin")
+        with open(source, "wb") as handle:
+            for _ in range(args.megabytes):
+                handle.write(os.urandom(1 << 20))
+        size = os.path.getsize(source)
+        want = sha(source)
+
+        tus_port, tus_dir = free_port(), os.path.join(work, "tus")
+        os.makedirs(tus_dir)
+        servers.append(subprocess.Popen([os.path.join(PY, "python"), os.path.join(ROOT, "Tests/Servers/tus_server.py"),
+                                         "--port", str(tus_port), "--dir", tus_dir],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait(f"http://127.0.0.1:{tus_port}/health")
+        s3_port = free_port()
+        s3_dir = os.path.join(work, "s3")
+        os.makedirs(s3_dir)
+        with open(os.path.join(s3_dir, "s3.json"), "w") as handle:
+            handle.write('{"identities":[{"name":"b","credentials":[{"accessKey":"benchkey","secretKey":"benchsecret"}],'
+                         '"actions":["Admin","Read","Write","List","Tagging"]}]}')
+        ports = [free_port() for _ in range(5)]
+        servers.append(subprocess.Popen([os.path.join(PY, "weed"), "mini", f"-dir={s3_dir}", "-ip=127.0.0.1",
+                                         "-ip.bind=127.0.0.1", f"-s3.config={s3_dir}/s3.json", f"-s3.port={s3_port}",
+                                         f"-filer.port={ports[0]}", f"-master.port={ports[1]}", f"-volume.port={ports[2]}",
+                                         f"-webdav.port={ports[3]}", f"-admin.port={ports[4]}", "-s3.port.iceberg=0",
+                                         "-s3.port.lance=0", "-bucket=bench"], cwd=s3_dir,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait(f"http://127.0.0.1:{ports[0]}/buckets/bench/")
+        env = dict(os.environ, AWS_ACCESS_KEY_ID="benchkey", AWS_SECRET_ACCESS_KEY="benchsecret",
+                   AWS_DEFAULT_REGION="us-east-1")
+        chunk = args.chunk_mb << 20
+        results = {}
+
+        journal = os.path.join(work, "journal.sqlite")
+        results["pickup upload (tus)"] = timed([pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",
+                                                "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json"])
+        tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
+                 "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
+                 "u.upload(); print(u.url)")
+        results["tuspy"] = timed([os.path.join(PY, "python"), "-c", tuspy, f"http://127.0.0.1:{tus_port}/files/",
+                                  source, str(chunk)])
+        created = subprocess.run(["curl", "-s", "-i", "-X", "POST", f"http://127.0.0.1:{tus_port}/files",
+                                  "-H", "Tus-Resumable: 1.0.0", "-H", f"Upload-Length: {size}",
+                                  "-H", "Upload-Metadata: filename bQ==,filetype Yg=="],
+                                 capture_output=True, text=True).stdout
+        location = [line.split(" ", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("location:")][0]
+        results["curl (one PATCH)"] = timed(["curl", "-s", "-f", "-X", "PATCH", location, "-H", "Tus-Resumable: 1.0.0",
+                                             "-H", "Upload-Offset: 0", "-H", "Content-Type: application/offset+octet-stream",
+                                             "--data-binary", f"@{source}"])
+        results["pickup upload (S3)"] = timed([pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
+                                               f"http://127.0.0.1:{s3_port}", "--journal", journal,
+                                               "--chunk-size", str(max(5, args.chunk_mb)), "--json"], env=env)
+        subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
+                        f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
+        results["aws s3 cp"] = timed([os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
+                                      "--endpoint-url", f"http://127.0.0.1:{s3_port}", "--only-show-errors"], env=env)
+
+        print(f"file: {size / 1e6:.0f} MB, chunks/parts of {args.chunk_mb} MB (S3: at least 5)\n")
+        print(f"{'tool':24} {'seconds':>8} {'MB/s':>8} {'peak MB':>8}")
+        for tool, (seconds, memory, _) in results.items():
+            print(f"{tool:24} {seconds:8.2f} {size / seconds / 1e6:8.0f} {memory:8.1f}")
+        tus, s3 = results["pickup upload (tus)"][0], results["pickup upload (S3)"][0]
+        print(f"\npickup/tuspy speed: {results['tuspy'][0] / tus:.2f}x   pickup/aws s3 cp speed: {results['aws s3 cp'][0] / s3:.2f}x"
+              f"   pickup tus / curl one PATCH: {results['curl (one PATCH)'][0] / tus:.2f}x")
+        stored = [os.path.join(tus_dir, name) for name in os.listdir(tus_dir)
+                  if not name.endswith(".info") and os.path.isfile(os.path.join(tus_dir, name))]
+        intact = all(sha(path) == want for path in stored)
+        for key in ("pickup/movie.bin", "aws/movie.bin"):
+            data = urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/buckets/bench/{key}").read()
+            intact = intact and hashlib.sha256(data).hexdigest() == want
+        print(f"every stored copy ({len(stored)} tus, 2 S3) equals the file: {intact}")
+    finally:
+        for server in servers:
+            server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
