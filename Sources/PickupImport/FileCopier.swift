@@ -1,6 +1,12 @@
 import CPickupSystem
 import PickupStore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Copies one file into a folder the way DESIGN.md asks: to a hidden
 /// temporary name in the destination, hashed while copying, `fsync`ed, then
 /// linked to a readable name that never overwrites anything. A cancelled or

@@ -1,5 +1,11 @@
 import Pickup
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why one item could not be imported: what happened, to which file, and what to do.
 public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, Codable {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    @_exported import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-    @_exported import Darwin
+    import Darwin
 #elseif canImport(Musl)
-    @_exported import Musl
+    import Musl
 #endif
 
 /// The text of an `errno` value.
