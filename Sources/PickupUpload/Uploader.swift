@@ -153,11 +153,7 @@ public final class Uploader: Sendable {
                 record.offset = next
                 attempts = 0
                 try await journal.save(record)
-                let seconds = max(0.001, Date().timeIntervalSince(began))
-                events?.yield(
-                    .progress(
-                        id: record.id, confirmed: record.offset, size: record.size,
-                        bytesPerSecond: Double(record.offset - firstOffset) / seconds))
+                Uploader.reportProgress(record, since: began, from: firstOffset, to: events)
             } catch {
                 let failure = (error as? UploadError) ?? UploadError(.network, "\(error)")
                 switch failure.code {
@@ -198,6 +194,18 @@ public final class Uploader: Sendable {
 }
 
 extension Uploader {
+    /// Reports the bytes the server confirmed, and the rate since `began`.
+    static func reportProgress(
+        _ record: UploadRecord, since began: Date, from firstOffset: Int64,
+        to events: AsyncStream<UploadEvent>.Continuation?
+    ) {
+        let seconds = max(0.001, Date().timeIntervalSince(began))
+        events?.yield(
+            .progress(
+                id: record.id, confirmed: record.offset, size: record.size,
+                bytesPerSecond: Double(record.offset - firstOffset) / seconds))
+    }
+
     /// Ends an upload that failed (or was cancelled): records why, reports it.
     func finish(
         _ start: UploadRecord, _ failure: UploadError, _ events: AsyncStream<UploadEvent>.Continuation?

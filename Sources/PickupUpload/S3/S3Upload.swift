@@ -74,11 +74,7 @@ extension Uploader {
                 attempts = 0
                 record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
                 try await journal.save(record)
-                let seconds = max(0.001, Date().timeIntervalSince(began))
-                events?.yield(
-                    .progress(
-                        id: record.id, confirmed: record.offset, size: record.size,
-                        bytesPerSecond: Double(record.offset - firstOffset) / seconds))
+                Uploader.reportProgress(record, since: began, from: firstOffset, to: events)
             } catch {
                 let failure = (error as? UploadError) ?? UploadError(.network, "\(error)")
                 if failure.code == .gone {
