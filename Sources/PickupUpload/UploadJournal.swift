@@ -149,6 +149,15 @@ public actor UploadJournal {
 }
 
 extension UploadRecord {
+    /// A failed record for an upload that never reached the journal (the file or the journal could not be opened).
+    static func failed(
+        path: String, target: String, type: String, size: Int64 = 0, modified: Int64 = 0, error: String
+    ) -> UploadRecord {
+        UploadRecord(
+            id: "-", path: path, size: size, modified: modified, target: target, type: type, remote: nil, offset: 0,
+            state: .failed, error: error, created: 0, updated: 0)
+    }
+
     /// A failed record for an id the journal does not hold.
     public static func missing(id: String) -> UploadRecord {
         UploadRecord(

@@ -55,10 +55,8 @@ public final class Uploader: Sendable {
         do {
             source = try SourceFile(path: path)
         } catch {
-            let failed = UploadRecord(
-                id: "-", path: path, size: 0, modified: 0, target: redacted(endpoint.absoluteString), type: type,
-                remote: nil,
-                offset: 0, state: .failed, error: error.description, created: 0, updated: 0)
+            let failed = UploadRecord.failed(
+                path: path, target: redacted(endpoint.absoluteString), type: type, error: error.description)
             events?.yield(.finished(failed))
             return failed
         }
@@ -67,11 +65,9 @@ public final class Uploader: Sendable {
                 path: path, size: source.size, modified: source.modified, target: endpoint.absoluteString, type: type)
             return await run(record, endpoint: endpoint, source: source, events: events)
         } catch {
-            var failed = UploadRecord(
-                id: "-", path: path, size: source.size, modified: source.modified, target: "", type: type, remote: nil,
-                offset: 0,
-                state: .failed, error: error.description, created: 0, updated: 0)
-            failed.target = redacted(endpoint.absoluteString)
+            let failed = UploadRecord.failed(
+                path: path, target: redacted(endpoint.absoluteString), type: type, size: source.size,
+                modified: source.modified, error: error.description)
             events?.yield(.finished(failed))
             return failed
         }

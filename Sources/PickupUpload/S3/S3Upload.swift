@@ -23,7 +23,7 @@ extension Uploader {
                 path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
             return await runS3(record, location: location, credentials: credentials, source: source, events: events)
         } catch {
-            let failed = UploadRecord.failed(path: path, target: location.journalTarget, error: "\(error)")
+            let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
             events?.yield(.finished(failed))
             return failed
         }
@@ -125,13 +125,5 @@ extension Uploader {
         var number = 1
         while done[number] != nil { number += 1 }
         return min(size, Int64(number - 1) * partSize)
-    }
-}
-
-extension UploadRecord {
-    static func failed(path: String, target: String, error: String) -> UploadRecord {
-        UploadRecord(
-            id: "-", path: path, size: 0, modified: 0, target: target, type: "", remote: nil, offset: 0, state: .failed,
-            error: error, created: 0, updated: 0)
     }
 }
