@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ final class InterruptWatch {
 
     /// `fired` is written on the signal queue and read after the run: a lock guards it.
     private final class Flag: @unchecked Sendable {
-        private let lock = NSLockLite()
+        private let lock = NSLock()
         private var value = false
         var isSet: Bool { lock.withLock { value } }
         func set() { lock.withLock { value = true } }
@@ -35,24 +36,5 @@ final class InterruptWatch {
     func stop() {
         source.cancel()
         signal(SIGINT, SIG_DFL)
-    }
-}
-
-/// A small mutex over pthread, to avoid Foundation in the tool.
-final class NSLockLite: @unchecked Sendable {
-    // Safe: the mutex is only touched through pthread calls, which synchronise themselves.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }

@@ -19,7 +19,6 @@ enum Console {
     /// Writes to standard error as given (progress bars redraw with `\r`).
     static func errorRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
-    static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     private static func write(_ text: String, to descriptor: Int32) {

@@ -16,15 +16,13 @@ struct EXIFMetadata {
     var burstIdentifier: String?
     var userComment: String?
     var customRendered: Int?
-    var pixelWidth: Int?
-    var pixelHeight: Int?
 
     enum Tag {
         static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
         static let software: UInt16 = 0x0131, dateTime: UInt16 = 0x0132
         static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
         static let dateTimeOriginal: UInt16 = 0x9003, offsetTime: UInt16 = 0x9010, offsetTimeOriginal: UInt16 = 0x9011
-        static let makerNote: UInt16 = 0x927C, pixelX: UInt16 = 0xA002, pixelY: UInt16 = 0xA003
+        static let makerNote: UInt16 = 0x927C
         static let userComment: UInt16 = 0x9286, customRendered: UInt16 = 0xA401
     }
 
@@ -54,8 +52,6 @@ struct EXIFMetadata {
                 case Tag.dateTimeOriginal: exif.dateTimeOriginal = tiff.string(entry)
                 case Tag.offsetTimeOriginal: exif.offsetTimeOriginal = tiff.string(entry)
                 case Tag.offsetTime: exif.offsetTime = tiff.string(entry)
-                case Tag.pixelX: exif.pixelWidth = tiff.integer(entry)
-                case Tag.pixelY: exif.pixelHeight = tiff.integer(entry)
                 case Tag.userComment: exif.userComment = tiff.userComment(entry)
                 case Tag.customRendered: exif.customRendered = tiff.integer(entry)
                 case Tag.makerNote:
