@@ -30,14 +30,17 @@ public final class SHA256Hasher {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The digest as 64 lowercase hex digits. The hasher cannot be used after.
-    public func finalizeHex() -> String {
+    /// The 32-byte digest. The hasher cannot be used after.
+    public func finalize() -> [UInt8] {
         #if canImport(CryptoKit)
-            return Digest.hex(Array(hasher.finalize()))
+            return Array(hasher.finalize())
         #else
-            return Digest.hex(context.finalize(length: 32))
+            return context.finalize(length: 32)
         #endif
     }
+
+    /// The digest as 64 lowercase hex digits. The hasher cannot be used after.
+    public func finalizeHex() -> String { Digest.hex(finalize()) }
 }
 
 /// SHA-1, for tus's `Upload-Checksum` (the algorithm tus servers commonly offer).

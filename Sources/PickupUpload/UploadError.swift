@@ -22,6 +22,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case cancelled
         /// The target is not one Pickup can upload to.
         case badTarget
+        /// The server refuses a file this large (413, or over its Tus-Max-Size).
+        case tooLarge
     }
 
     public var code: Code
@@ -40,7 +42,7 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
         case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget: return false
+        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge: return false
         }
     }
 
@@ -55,7 +57,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .sourceUnreadable: return "Check that the file is still there and unchanged."
         case .journal: return "The upload journal may be damaged; check the disk."
         case .cancelled: return "Resume it with 'pickup uploads resume'."
-        case .badTarget: return "Use --to tus+http(s)://HOST/PATH."
+        case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
+        case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."
         }
     }
 

@@ -11,6 +11,9 @@ public struct UploadOptions: Sendable {
     public var maxDelay: Double
     /// Seconds a request may go without progress before it counts as stalled and is retried.
     public var stallTimeout: Double
+    /// Send each tus chunk's checksum (sha256 or sha1, as the server offers) so the server
+    /// can refuse a corrupted chunk (460), which is then sent again.
+    public var tusChecksums = true
 
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
@@ -119,15 +122,32 @@ public final class Uploader: Sendable {
         var attempts = 0
         var remote: URL? = record.remote.flatMap { URL(string: $0) }
         var needsOffset = remote != nil  // after a restart or an error, ask the server
+        var capabilities: TusCapabilities?
         while true {
             do {
                 if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
+                if capabilities == nil {
+                    let found = try await client.capabilities()
+                    if let limit = found.maxSize, record.size > limit {
+                        throw UploadError(
+                            .tooLarge, "the server takes files up to \(limit) bytes; this one has \(record.size)")
+                    }
+                    capabilities = found
+                }
+                let checksum = options.tusChecksums ? capabilities?.preferredChecksum : nil
                 if remote == nil {
                     let name = (record.path as NSString).lastPathComponent
-                    remote = try await client.create(
-                        length: record.size, metadata: ["filename": name, "filetype": record.type])
-                    record.remote = remote?.absoluteString
-                    record.offset = 0
+                    // creation-with-upload: the first chunk rides with the creation.
+                    let first =
+                        capabilities?.extensions.contains("creation-with-upload") == true
+                        ? TusChunk(
+                            source: source, offset: 0, length: Int(min(Int64(options.chunkSize), record.size)),
+                            checksum: checksum) : nil
+                    let created = try await client.create(
+                        length: record.size, metadata: ["filename": name, "filetype": record.type], first: first)
+                    remote = created.url
+                    record.remote = created.url.absoluteString
+                    record.offset = min(max(0, created.offset), record.size)
                     needsOffset = false
                 }
                 guard let upload = remote else { continue }
@@ -141,8 +161,8 @@ public final class Uploader: Sendable {
                 }
                 if record.offset >= record.size { break }
                 let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
-                let chunk = try source.read(at: record.offset, count: count)
-                let next = try await client.patch(upload, offset: record.offset, chunk: chunk)
+                let next = try await client.patch(
+                    upload, chunk: TusChunk(source: source, offset: record.offset, length: count, checksum: checksum))
                 guard next > record.offset, next <= record.size else {
                     throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
                 }
@@ -214,57 +234,6 @@ extension Uploader {
         try? await journal.save(record)
         events?.yield(.finished(record))
         return record
-    }
-}
-
-/// The file being uploaded, read a chunk at a time with `pread`.
-///
-/// `@unchecked Sendable` is safe: the descriptor is only read with `pread`,
-/// which takes its own offset and changes no shared state, and closed in `deinit`.
-final class SourceFile: @unchecked Sendable {
-    let descriptor: Int32
-    let size: Int64
-    let modified: Int64
-    let path: String
-
-    init(path: String) throws(UploadError) {
-        self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw UploadError(.sourceUnreadable, "\(path) is not a regular file")
-        }
-        descriptor = fd
-        size = Int64(info.st_size)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    }
-
-    deinit { close(descriptor) }
-
-    func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
-        var data = Data(count: count)
-        var done = 0
-        var failure: Int32 = 0
-        data.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while done < count {
-                let n = pread(descriptor, base + done, count - done, off_t(offset + Int64(done)))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n < 0 ? errno : EIO
-                    return
-                }
-                done += n
-            }
-        }
-        guard failure == 0 else {
-            throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(failure)))")
-        }
-        return data
     }
 }
 

@@ -1,10 +1,6 @@
 import Foundation
 import PickupStore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One part of a multipart upload, as the store lists it.
 public struct S3Part: Sendable, Hashable {
     public var number: Int
@@ -17,14 +13,12 @@ public struct S3Part: Sendable, Hashable {
 struct S3Client: Sendable {
     let location: S3Location
     let credentials: S3Credentials
-    let session: URLSession
+    let http: HTTPClient
 
     init(location: S3Location, credentials: S3Credentials, timeout: Double) {
         self.location = location
         self.credentials = credentials
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        http = HTTPClient(timeout: timeout)
     }
 
     func create(type: String) async throws(UploadError) -> String {
@@ -36,13 +30,18 @@ struct S3Client: Sendable {
         return id
     }
 
-    /// Sends a part; its SHA-256 is signed (`x-amz-content-sha256`), so the store checks it.
-    func upload(part number: Int, of uploadID: String, data: Data) async throws(UploadError) -> String {
-        let hash = data.withUnsafeBytes { Digest.hex(Digest.sha256($0)) }
+    /// Sends a part, streamed from the file; its SHA-256 is signed (`x-amz-content-sha256`),
+    /// so the store checks it.
+    func upload(
+        part number: Int, of uploadID: String, source: SourceFile, offset: Int64, length: Int
+    ) async throws(UploadError) -> String {
+        let hasher = SHA256Hasher()
+        try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
         let (_, response) = try await exchange(
-            "PUT", query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: [:], body: data,
-            payloadHash: hash, what: "sending part \(number)")
-        guard let etag = response.value(forHTTPHeaderField: "ETag") else {
+            "PUT", query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: [:],
+            body: .file(source, offset: offset, length: Int64(length)), payloadHash: hasher.finalizeHex(),
+            what: "sending part \(number)")
+        guard let etag = response.value("ETag") else {
             throw UploadError(.server, "the store took part \(number) but gave no ETag")
         }
         return etag
@@ -80,7 +79,7 @@ struct S3Client: Sendable {
         let data = Data(xml.utf8)
         let hash = data.withUnsafeBytes { Digest.hex(Digest.sha256($0)) }
         let (body, _) = try await exchange(
-            "POST", query: [("uploadId", uploadID)], headers: ["Content-Type": "application/xml"], body: data,
+            "POST", query: [("uploadId", uploadID)], headers: ["Content-Type": "application/xml"], body: .data(data),
             payloadHash: hash, what: "completing the upload")
         // S3 may answer 200 and still fail: the error is in the body.
         if let code = XMLText.first("Code", in: body), XMLText.blocks("Error", in: body).first != nil {
@@ -101,13 +100,13 @@ struct S3Client: Sendable {
         async throws(UploadError) -> String
     {
         let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        return try await exchange(method, query: query, headers: headers, body: nil, payloadHash: empty, what: what).0
+        return try await exchange(method, query: query, headers: headers, body: .none, payloadHash: empty, what: what).0
     }
 
     private func exchange(
-        _ method: String, query: [(String, String)], headers: [String: String], body: Data?, payloadHash: String,
+        _ method: String, query: [(String, String)], headers: [String: String], body: HTTPBody, payloadHash: String,
         what: String
-    ) async throws(UploadError) -> (String, HTTPURLResponse) {
+    ) async throws(UploadError) -> (String, HTTPResponse) {
         let path = "/" + SigV4.encode(location.bucket) + "/" + SigV4.encode(location.key, path: true)
         let queryText = query.map { $0.1.isEmpty ? SigV4.encode($0.0) : SigV4.encode($0.0) + "=" + SigV4.encode($0.1) }
             .joined(separator: "&")
@@ -115,30 +114,21 @@ struct S3Client: Sendable {
         guard let url = URL(string: base + path + (queryText.isEmpty ? "" : "?" + queryText)) else {
             throw UploadError(.badTarget, "cannot make a URL for \(location.bucket)/\(location.key)")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
+        var request = HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key }, body: body)
         SigV4.sign(&request, encodedPath: path, query: query, payloadHash: payloadHash, credentials: credentials)
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw UploadError(.network, "\(what) failed: \(TusClient.describe(error))")
-        }
-        guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "\(what) got no HTTP answer") }
-        let text = String(decoding: data, as: UTF8.self)
-        guard (200..<300).contains(http.statusCode) else {
+        let response = try await http.send(request, what: what)
+        let text = response.text
+        guard (200..<300).contains(response.status) else {
             let code = XMLText.first("Code", in: text) ?? "error"
             let message = "\(what) failed: \(code)"
-            switch (http.statusCode, code) {
+            switch (response.status, code) {
             case (404, "NoSuchUpload"): throw UploadError(.gone, message, status: 404)
-            case (403, _), (401, _): throw UploadError(.unauthorized, message, status: http.statusCode)
-            default: throw UploadError(.server, message, status: http.statusCode)
+            case (403, _), (401, _): throw UploadError(.unauthorized, message, status: response.status)
+            case (400, "EntityTooLarge"): throw UploadError(.tooLarge, message, status: 400)
+            default: throw UploadError(.server, message, status: response.status)
             }
         }
-        return (text, http)
+        return (text, response)
     }
 }
 

@@ -54,7 +54,7 @@ extension Uploader {
                 guard let uploadID = record.remote else { continue }
                 if needsList {
                     done = [:]
-                    for part in try await client.parts(of: uploadID) where part.number <= count {
+                    for part in Uploader.usableParts(try await client.parts(of: uploadID), partSize, record.size) {
                         done[part.number] = part
                     }
                     needsList = false
@@ -68,8 +68,8 @@ extension Uploader {
                 guard let number = (1...count).first(where: { done[$0] == nil }) else { break }
                 let offset = Int64(number - 1) * partSize
                 let length = Int(min(partSize, record.size - offset))
-                let data = try source.read(at: offset, count: length)
-                let etag = try await client.upload(part: number, of: uploadID, data: data)
+                let etag = try await client.upload(
+                    part: number, of: uploadID, source: source, offset: offset, length: length)
                 done[number] = S3Part(number: number, etag: etag, size: Int64(length))
                 attempts = 0
                 record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
@@ -99,7 +99,7 @@ extension Uploader {
         // Complete with what the store lists, so its ETags and ours cannot disagree.
         do {
             guard let uploadID = record.remote else { throw UploadError(.server, "no upload to complete") }
-            let listed = try await client.parts(of: uploadID).filter { $0.number <= count }
+            let listed = Uploader.usableParts(try await client.parts(of: uploadID), partSize, record.size)
             guard listed.count == count else {
                 throw UploadError(.server, "the store lists \(listed.count) of \(count) parts")
             }
@@ -119,6 +119,19 @@ extension Uploader {
     func abortS3(_ record: UploadRecord, credentials: S3Credentials) async {
         guard let location = S3Location(journalTarget: record.target), let uploadID = record.remote else { return }
         try? await S3Client(location: location, credentials: credentials, timeout: options.stallTimeout).abort(uploadID)
+    }
+
+    /// The listed parts that hold what this upload sends: one per number (the last
+    /// listed), each of the size its number must have. A part cut off by a lost
+    /// connection, which some stores keep, is sent again.
+    static func usableParts(_ listed: [S3Part], _ partSize: Int64, _ size: Int64) -> [S3Part] {
+        let count = max(1, Int((size + partSize - 1) / partSize))
+        var byNumber: [Int: S3Part] = [:]
+        for part in listed where (1...count).contains(part.number) {
+            let expected = min(partSize, size - Int64(part.number - 1) * partSize)
+            if part.size == expected { byNumber[part.number] = part }
+        }
+        return byNumber.values.sorted { $0.number < $1.number }
     }
 
     static func contiguousBytes(_ done: [Int: S3Part], partSize: Int64, size: Int64) -> Int64 {

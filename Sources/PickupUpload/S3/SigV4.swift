@@ -1,10 +1,6 @@
 import Foundation
 import PickupStore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// AWS Signature Version 4 for S3 requests: canonical request, string to
 /// sign, derived signing key, `Authorization` header.
 enum SigV4 {
@@ -35,17 +31,15 @@ enum SigV4 {
     /// Signs `request` (whose URL was built from `encodedPath` and `query`), setting
     /// `x-amz-date`, `x-amz-content-sha256`, the session token and `Authorization`.
     static func sign(
-        _ request: inout URLRequest, encodedPath: String, query: [(String, String)], payloadHash: String,
+        _ request: inout HTTPRequest, encodedPath: String, query: [(String, String)], payloadHash: String,
         credentials: S3Credentials, date: Date = Date()
     ) {
         let (amz, day) = stamps(date)
-        request.setValue(amz, forHTTPHeaderField: "x-amz-date")
-        request.setValue(payloadHash, forHTTPHeaderField: "x-amz-content-sha256")
-        if let token = credentials.sessionToken { request.setValue(token, forHTTPHeaderField: "x-amz-security-token") }
-        var host = request.url?.host ?? ""
-        if let port = request.url?.port { host += ":\(port)" }
-        var headers: [(String, String)] = [("host", host)]
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        request.set("x-amz-date", amz)
+        request.set("x-amz-content-sha256", payloadHash)
+        if let token = credentials.sessionToken { request.set("x-amz-security-token", token) }
+        var headers: [(String, String)] = [("host", request.hostHeader)]
+        for (name, value) in request.headers {
             let lower = name.lowercased()
             if lower.hasPrefix("x-amz-") || lower == "content-type" || lower == "content-md5" {
                 headers.append((lower, value.trimmingCharacters(in: .whitespaces)))
@@ -56,7 +50,7 @@ enum SigV4 {
         let canonicalQuery = query.map { (encode($0.0), encode($0.1)) }.sorted { $0 < $1 }.map { "\($0.0)=\($0.1)" }
             .joined(separator: "&")
         let canonical = [
-            request.httpMethod ?? "GET", encodedPath, canonicalQuery,
+            request.method, encodedPath, canonicalQuery,
             headers.map { "\($0.0):\($0.1)\n" }.joined(), signedHeaders, payloadHash,
         ].joined(separator: "\n")
         let scope = "\(day)/\(credentials.region)/s3/aws4_request"
@@ -67,8 +61,9 @@ enum SigV4 {
             key = Digest.hmacSHA256(key: key, data: Array(part.utf8))
         }
         let signature = Digest.hex(Digest.hmacSHA256(key: key, data: Array(toSign.utf8)))
-        request.setValue(
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)",
-            forHTTPHeaderField: "Authorization")
+        request.set(
+            "Authorization",
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
+        )
     }
 }

@@ -1,117 +1,158 @@
 import Foundation
 import PickupStore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+/// A checksum a tus server can check a chunk against (`Upload-Checksum`).
+public enum TusChecksum: String, Sendable, CaseIterable {
+    case sha1, sha256
+}
 
-/// The requests of the tus 1.0 protocol (core, creation, checksum,
-/// termination), over URLSession. Each request is one round trip; the
-/// upload loop decides what follows.
+/// What a tus server says it supports (`OPTIONS`).
+public struct TusCapabilities: Sendable, Equatable {
+    public var extensions: Set<String> = []
+    public var checksums: [TusChecksum] = []
+    public var maxSize: Int64?
+
+    /// The checksum Pickup sends: sha256 when offered, else sha1, else none.
+    public var preferredChecksum: TusChecksum? {
+        checksums.contains(.sha256) ? .sha256 : checksums.contains(.sha1) ? .sha1 : nil
+    }
+}
+
+/// The requests of the tus 1.0 protocol (core, creation, creation-with-upload,
+/// checksum, termination). Each request is one round trip; the upload loop
+/// decides what follows. Chunks are streamed from the file.
 public struct TusClient: Sendable {
     public let endpoint: URL
-    let session: URLSession
-    /// Send an `Upload-Checksum` (sha1) with each chunk when the server offers the extension.
-    public var checksums = true
+    let http: HTTPClient
 
     public init(endpoint: URL, timeout: TimeInterval = 30) {
         self.endpoint = endpoint
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 4
-        session = URLSession(configuration: configuration)
+        http = HTTPClient(timeout: timeout)
     }
 
-    /// Creates an upload of `length` bytes; returns its URL (a relative `Location` is resolved).
-    public func create(length: Int64, metadata: [String: String]) async throws(UploadError) -> URL {
-        var request = request(endpoint, method: "POST")
-        request.setValue(String(length), forHTTPHeaderField: "Upload-Length")
+    /// The server's extensions and checksum algorithms. A server that does not
+    /// answer `OPTIONS` is taken to support the core protocol and creation only.
+    public func capabilities() async throws(UploadError) -> TusCapabilities {
+        let response = try await http.send(request(endpoint, "OPTIONS"), what: "asking the server's tus extensions")
+        var found = TusCapabilities()
+        guard (200..<300).contains(response.status) else { return found }
+        let list = { (name: String) in
+            (response.value(name) ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
+        }
+        found.extensions = Set(list("Tus-Extension"))
+        found.checksums = list("Tus-Checksum-Algorithm").compactMap(TusChecksum.init(rawValue:))
+        found.maxSize = response.value("Tus-Max-Size").flatMap { Int64($0) }
+        return found
+    }
+
+    /// Creates an upload of `length` bytes; returns its URL (a relative `Location`
+    /// is resolved) and the server's offset. With `first` (creation-with-upload),
+    /// the first chunk goes in the same request.
+    public func create(
+        length: Int64, metadata: [String: String], first: TusChunk? = nil
+    ) async throws(UploadError) -> (url: URL, offset: Int64) {
+        var request = request(endpoint, "POST")
+        request.set("Upload-Length", String(length))
         let encoded = metadata.sorted { $0.key < $1.key }.map { key, value in
             key + " " + Data(value.utf8).base64EncodedString()
         }
-        if !encoded.isEmpty { request.setValue(encoded.joined(separator: ","), forHTTPHeaderField: "Upload-Metadata") }
+        if !encoded.isEmpty { request.set("Upload-Metadata", encoded.joined(separator: ",")) }
+        if let first { try attach(first, to: &request) }
         let response = try await send(request, expecting: [201], what: "creating the upload")
-        guard let location = response.value(forHTTPHeaderField: "Location"),
+        guard let location = response.value("Location"),
             let url = URL(string: location, relativeTo: endpoint)?.absoluteURL
         else {
-            throw UploadError(
-                .server, "the server created the upload but gave no Location", status: response.statusCode)
+            throw UploadError(.server, "the server created the upload but gave no Location", status: response.status)
         }
-        return url
+        return (url, response.value("Upload-Offset").flatMap { Int64($0) } ?? 0)
     }
 
     /// How many bytes the server holds for the upload (HEAD).
     public func offset(of upload: URL) async throws(UploadError) -> Int64 {
-        var request = request(upload, method: "HEAD")
-        request.setValue("no-store", forHTTPHeaderField: "Cache-Control")
+        var request = request(upload, "HEAD")
+        request.set("Cache-Control", "no-store")
         let response = try await send(request, expecting: [200, 204], what: "asking the upload's offset")
-        guard let value = response.value(forHTTPHeaderField: "Upload-Offset"), let offset = Int64(value) else {
-            throw UploadError(.server, "the server gave no Upload-Offset", status: response.statusCode)
+        guard let value = response.value("Upload-Offset"), let offset = Int64(value) else {
+            throw UploadError(.server, "the server gave no Upload-Offset", status: response.status)
         }
         return offset
     }
 
-    /// Sends `chunk` at `offset`; returns the server's new offset.
-    public func patch(_ upload: URL, offset: Int64, chunk: Data) async throws(UploadError) -> Int64 {
-        var request = request(upload, method: "PATCH")
-        request.setValue("application/offset+octet-stream", forHTTPHeaderField: "Content-Type")
-        request.setValue(String(offset), forHTTPHeaderField: "Upload-Offset")
-        if checksums {
-            let hasher = SHA1Hasher()
-            chunk.withUnsafeBytes { hasher.update($0) }
-            request.setValue(
-                "sha1 " + Data(hasher.finalize()).base64EncodedString(), forHTTPHeaderField: "Upload-Checksum")
-        }
-        request.httpBody = chunk
-        let response = try await send(request, expecting: [204, 200], what: "sending bytes \(offset)...")
-        guard let value = response.value(forHTTPHeaderField: "Upload-Offset"), let next = Int64(value) else {
-            throw UploadError(.server, "the server gave no Upload-Offset after a chunk", status: response.statusCode)
+    /// Sends `chunk`; returns the server's new offset.
+    public func patch(_ upload: URL, chunk: TusChunk) async throws(UploadError) -> Int64 {
+        var request = request(upload, "PATCH")
+        request.set("Upload-Offset", String(chunk.offset))
+        try attach(chunk, to: &request)
+        let response = try await send(request, expecting: [204, 200], what: "sending bytes from \(chunk.offset)")
+        guard let value = response.value("Upload-Offset"), let next = Int64(value) else {
+            throw UploadError(.server, "the server gave no Upload-Offset after a chunk", status: response.status)
         }
         return next
     }
 
     /// Ends an upload on the server (termination extension).
     public func terminate(_ upload: URL) async throws(UploadError) {
-        _ = try await send(
-            request(upload, method: "DELETE"), expecting: [204, 200, 404, 410], what: "ending the upload")
+        _ = try await send(request(upload, "DELETE"), expecting: [204, 200, 404, 410], what: "ending the upload")
     }
 
-    private func request(_ url: URL, method: String) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("1.0.0", forHTTPHeaderField: "Tus-Resumable")
-        return request
+    private func attach(_ chunk: TusChunk, to request: inout HTTPRequest) throws(UploadError) {
+        request.set("Content-Type", "application/offset+octet-stream")
+        if let checksum = chunk.checksum {
+            request.set("Upload-Checksum", checksum.rawValue + " " + (try chunk.digest(checksum)))
+        }
+        request.body = .file(chunk.source, offset: chunk.offset, length: Int64(chunk.length))
+    }
+
+    private func request(_ url: URL, _ method: String) -> HTTPRequest {
+        HTTPRequest(method, url, headers: [("Tus-Resumable", "1.0.0")])
     }
 
     private func send(
-        _ request: URLRequest, expecting: Set<Int>, what: String
-    ) async throws(UploadError)
-        -> HTTPURLResponse
-    {
-        let response: URLResponse
-        do {
-            (_, response) = try await session.data(for: request)
-        } catch {
-            throw UploadError(.network, "\(what) failed: \(TusClient.describe(error))")
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw UploadError(.network, "\(what) got no HTTP answer")
-        }
-        let status = http.statusCode
-        if expecting.contains(status) { return http }
+        _ request: HTTPRequest, expecting: Set<Int>, what: String
+    ) async throws(UploadError) -> HTTPResponse {
+        let response = try await http.send(request, what: what)
+        let status = response.status
+        if expecting.contains(status) { return response }
         switch status {
         case 404, 410: throw UploadError(.gone, "the server no longer knows the upload", status: status)
         case 409: throw UploadError(.offsetConflict, "the server holds a different offset", status: status)
         case 460: throw UploadError(.checksumMismatch, "the server found the chunk corrupted", status: status)
         case 401, 403: throw UploadError(.unauthorized, "the server refused the credentials", status: status)
-        default:
-            throw UploadError(
-                .server, "\(what) failed at \(redacted(request.url?.absoluteString ?? ""))", status: status)
+        case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: status)
+        default: throw UploadError(.server, "\(what) failed at \(redacted(request.url.absoluteString))", status: status)
         }
     }
+}
 
-    static func describe(_ error: Error) -> String {
-        let text = (error as NSError).localizedDescription
-        return redacted(text)
+/// A range of the file sent in one request, with the checksum to send beside it.
+public struct TusChunk: Sendable {
+    let source: SourceFile
+    public let offset: Int64
+    public let length: Int
+    public let checksum: TusChecksum?
+
+    init(source: SourceFile, offset: Int64, length: Int, checksum: TusChecksum?) {
+        self.source = source
+        self.offset = offset
+        self.length = length
+        self.checksum = checksum
+    }
+
+    /// The chunk's digest, base64, read from the file a block at a time.
+    func digest(_ checksum: TusChecksum) throws(UploadError) -> String {
+        let digest: [UInt8]
+        switch checksum {
+        case .sha1:
+            let hasher = SHA1Hasher()
+            try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
+            digest = hasher.finalize()
+        case .sha256:
+            let hasher = SHA256Hasher()
+            try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
+            digest = hasher.finalize()
+        }
+        return Data(digest).base64EncodedString()
     }
 }

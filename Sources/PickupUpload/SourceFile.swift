@@ -1,0 +1,64 @@
+import Foundation
+
+/// The file being uploaded, read a chunk at a time with `pread`.
+///
+/// `@unchecked Sendable` is safe: the descriptor is only read with `pread` and
+/// `sendfile` given an offset of their own, which change no shared state (not
+/// even the descriptor's file position), and it is closed in `deinit`.
+final class SourceFile: @unchecked Sendable {
+    let descriptor: Int32
+    let size: Int64
+    let modified: Int64
+    let path: String
+
+    init(path: String) throws(UploadError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw UploadError(.sourceUnreadable, "\(path) is not a regular file")
+        }
+        descriptor = fd
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    deinit { close(descriptor) }
+
+    func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        var failure: Int32 = 0
+        data.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while done < count {
+                let n = pread(descriptor, base + done, count - done, off_t(offset + Int64(done)))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? errno : EIO
+                    return
+                }
+                done += n
+            }
+        }
+        guard failure == 0 else {
+            throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(failure)))")
+        }
+        return data
+    }
+
+    /// Calls `body` with the bytes of `offset..<offset+count`, a block of at most 1 MB at a time.
+    func forEachBlock(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) throws(UploadError) {
+        let block = 1 << 20
+        var done = 0
+        while done < count {
+            let data = try read(at: offset + Int64(done), count: min(block, count - done))
+            data.withUnsafeBytes { body($0) }
+            done += data.count
+        }
+    }
+}
