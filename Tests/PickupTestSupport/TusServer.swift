@@ -4,15 +4,24 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A real tus 1.0 server (tuspyserver on uvicorn, Tests/Servers/tus_server.py)
-/// on 127.0.0.1, started for a test and stopped when it ends. Uploads land in
-/// `folder`, one file per upload named by its id. `scripts/setup.sh` installs
-/// it into `.build/python`.
+/// A real tus 1.0 server on 127.0.0.1, started for a test and stopped when it
+/// ends: tuspyserver on uvicorn (Tests/Servers/tus_server.py), or tuswsgi, which
+/// has the checksum extension (Tests/Servers/tus_checksum_server.py). Uploads
+/// land in `folder`, one file per upload named by its id. `scripts/setup.sh`
+/// installs both into `.build/python`.
 public final class TusServer: @unchecked Sendable {
     // @unchecked: `process` is replaced only by start/stop, which tests call from one task at a time.
     public let port: Int
     public let folder: String
+    public let kind: Kind
     private var process: Process?
+
+    public enum Kind: Sendable {
+        /// tuspyserver: creation, termination, expiration; no checksums.
+        case tuspyserver
+        /// tuswsgi: creation, termination, checksum (sha1, 460), concatenation.
+        case tuswsgi
+    }
 
     static let projectRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -23,7 +32,8 @@ public final class TusServer: @unchecked Sendable {
     /// The tus endpoint, `http://127.0.0.1:PORT/files`.
     public let endpoint: URL
 
-    public init() throws {
+    public init(_ kind: Kind = .tuspyserver) throws {
+        self.kind = kind
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tus-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
@@ -46,7 +56,9 @@ public final class TusServer: @unchecked Sendable {
         process.executableURL = URL(
             fileURLWithPath: FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3")
         process.arguments = [
-            TusServer.projectRoot.appendingPathComponent("Tests/Servers/tus_server.py").path, "--port", String(port),
+            TusServer.projectRoot.appendingPathComponent(
+                kind == .tuspyserver ? "Tests/Servers/tus_server.py" : "Tests/Servers/tus_checksum_server.py"
+            ).path, "--port", String(port),
             "--dir", folder,
         ]
         process.standardOutput = FileHandle.nullDevice

@@ -7,26 +7,6 @@ import Testing
 /// Multipart uploads to a real S3-compatible store (SeaweedFS) on 127.0.0.1.
 @Suite("S3 multipart uploads", .serialized)
 struct S3UploadTests {
-    func sha256(_ data: Data) -> String {
-        let hasher = SHA256Hasher()
-        data.withUnsafeBytes { hasher.update($0) }
-        return hasher.finalizeHex()
-    }
-
-    func randomFile(megabytes: Int) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3-src-\(UUID().uuidString)")
-            .path
-        let made = try Shell.run("head -c \(megabytes << 20) /dev/urandom > \"$F\"", environment: ["F": path])
-        try #require(made.status == 0)
-        return path
-    }
-
-    func journal() throws -> UploadJournal {
-        try UploadJournal(
-            path: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-s3-journal-\(UUID().uuidString).sqlite"
-            ).path)
-    }
 
     @Test("part sizes: 5 MiB at least, 10,000 parts at most, whole MiB")
     func partSizes() {
@@ -41,23 +21,24 @@ struct S3UploadTests {
     @Test("a file goes up in parts and the stored object equals it")
     func multipart() async throws {
         let server = try SeaweedServer()
-        let path = try randomFile(megabytes: 12)
+        let path = try UploadTestFiles.random(megabytes: 12)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let uploader = Uploader(
-            journal: try journal(), options: UploadOptions(chunkSize: 5 << 20), s3Credentials: credentials)
+            journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20),
+            s3Credentials: credentials)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "2026/random.bin")
         let record = await uploader.upload(path: path, to: location, credentials: credentials)
         #expect(record.state == .done, "\(record.error ?? "")")
         #expect(record.target == "s3+http://127.0.0.1:\(server.s3Port)/photos/2026/random.bin")
         #expect(
-            sha256(try server.object("2026/random.bin")) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+            UploadTestFiles.sha256(try server.object("2026/random.bin")) == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("cancelled after a part, resumed from the store's part list by a new uploader")
     func resume() async throws {
         let server = try SeaweedServer()
-        let path = try randomFile(megabytes: 16)
+        let path = try UploadTestFiles.random(megabytes: 16)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -85,14 +66,15 @@ struct S3UploadTests {
         let finished = try #require(await second.resume(id: stopped.id))
         #expect(finished.state == .done, "\(finished.error ?? "")")
         #expect(finished.remote == stopped.remote)
-        #expect(sha256(try server.object("resumed.bin")) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(UploadTestFiles.sha256(try server.object("resumed.bin")) == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("wrong credentials: a clear error at once, no retry storm, nothing secret in it")
     func wrongCredentials() async throws {
         let server = try SeaweedServer()
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: "not-the-secret")
-        let uploader = Uploader(journal: try journal(), options: UploadOptions(maxAttempts: 8, baseDelay: 1))
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(maxAttempts: 8, baseDelay: 1))
         let started = Date()
         let record = await uploader.upload(
             path: try Fixtures.path(.jpegPlain),

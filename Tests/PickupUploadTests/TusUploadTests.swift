@@ -9,18 +9,6 @@ import Testing
 /// equals the source's.
 @Suite("tus uploads", .serialized)
 struct TusUploadTests {
-    func sha256(_ data: Data) -> String {
-        let hasher = SHA256Hasher()
-        data.withUnsafeBytes { hasher.update($0) }
-        return hasher.finalizeHex()
-    }
-
-    func journal() throws -> UploadJournal {
-        try UploadJournal(
-            path: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-journal-\(UUID().uuidString).sqlite"
-            ).path)
-    }
 
     /// Starts an upload and stops it — cancelled, or by `stop` (killing the server) — once the
     /// server has confirmed `bytes`; returns the record as the upload left it.
@@ -44,19 +32,19 @@ struct TusUploadTests {
     func whole() async throws {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
-        let uploader = Uploader(journal: try journal())
+        let uploader = Uploader(journal: try UploadTestFiles.journal())
         let record = await uploader.upload(path: path, to: server.endpoint)
         #expect(record.state == .done, "\(record.error ?? "")")
         #expect(record.offset == record.size)
         let remote = try #require(record.remote)
-        #expect(sha256(try server.stored(remote)) == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("small chunks: many requests, the same bytes; progress rises to the size")
     func chunked() async throws {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Faststart)
-        let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 64 << 10))
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 64 << 10))
         let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
         let record = await uploader.upload(path: path, to: server.endpoint, events: continuation)
         continuation.finish()
@@ -65,8 +53,8 @@ struct TusUploadTests {
         #expect(record.state == .done)
         #expect(confirmed.count >= 2 && confirmed == confirmed.sorted() && confirmed.last == record.size)
         #expect(
-            sha256(try server.stored(try #require(record.remote)))
-                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+            UploadTestFiles.sha256(try server.stored(try #require(record.remote)))
+                == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("cancelled, then resumed by a new uploader from the journal: it goes on from the server's offset")
@@ -106,15 +94,15 @@ struct TusUploadTests {
         // The first chunk after resuming starts where the server stood: at most one chunk was sent again.
         #expect((firstConfirmed ?? 0) > stopped.offset)
         #expect(
-            sha256(try server.stored(try #require(resumed.remote)))
-                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+            UploadTestFiles.sha256(try server.stored(try #require(resumed.remote)))
+                == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("the server killed and restarted between chunks: resume asks its offset and finishes")
     func serverRestart() async throws {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
-        let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 128 << 10))
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 128 << 10))
         let stopped = await uploadUntil(256 << 10, uploader, path: path, server: server)
         #expect(stopped.offset > 0 && stopped.offset < stopped.size)
         // Cancelling aborted the request in flight; let the server finish with it, then
@@ -126,8 +114,8 @@ struct TusUploadTests {
         #expect(finished.state == .done, "\(finished.error ?? "")")
         #expect(finished.remote == stopped.remote)
         #expect(
-            sha256(try server.stored(try #require(finished.remote)))
-                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+            UploadTestFiles.sha256(try server.stored(try #require(finished.remote)))
+                == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("the server gone in the middle: a clear network error after the set tries, resumable")
@@ -135,7 +123,7 @@ struct TusUploadTests {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
         let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.1)
-        let uploader = Uploader(journal: try journal(), options: options)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let broken = await uploadUntil(256 << 10, uploader, path: path, server: server, stop: { server.stop() })
         #expect(broken.state == .failed)
         #expect(broken.error?.contains("failed") == true, "\(broken.error ?? "")")
@@ -147,21 +135,22 @@ struct TusUploadTests {
     func expired() async throws {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
-        let uploader = Uploader(journal: try journal(), options: UploadOptions(chunkSize: 128 << 10))
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 128 << 10))
         let stopped = await uploadUntil(256 << 10, uploader, path: path, server: server)
         server.forget(try #require(stopped.remote))
         let finished = try #require(await uploader.resume(id: stopped.id))
         #expect(finished.state == .done)
         #expect(finished.remote != stopped.remote)
         #expect(
-            sha256(try server.stored(try #require(finished.remote)))
-                == sha256(try Data(contentsOf: URL(fileURLWithPath: path))))
+            UploadTestFiles.sha256(try server.stored(try #require(finished.remote)))
+                == (try UploadTestFiles.sha256(file: path)))
     }
 
     @Test("no server: a clear network error after the configured tries, no endless retries")
     func unreachable() async throws {
         let uploader = Uploader(
-            journal: try journal(), options: UploadOptions(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02))
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02))
         let started = Date()
         let record = await uploader.upload(
             path: try Fixtures.path(.jpegPlain), to: try #require(URL(string: "http://127.0.0.1:9/files")))

@@ -191,7 +191,10 @@
                     headers[name] = headers[name].map { $0 + ", " + value } ?? value
                 }
                 if (100..<200).contains(status) { continue }  // 100 Continue and the like: the answer follows
-                if headers["connection"]?.lowercased().contains("close") == true { reusable = false }
+                let connection = headers["connection"]?.lowercased() ?? ""
+                if connection.contains("close") || fields[0] == "HTTP/1.0" && !connection.contains("keep-alive") {
+                    reusable = false
+                }
                 var body = Data()
                 if method == "HEAD" || status == 204 || status == 304 {
                     return HTTPResponse(status: status, headers: headers, body: body)

@@ -1,0 +1,103 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Uploads through a proxy that behaves like a bad network: connections cut
+/// after random byte counts, a byte of a chunk flipped on the way. Real servers
+/// on 127.0.0.1 behind it; the stored bytes' SHA-256 always equals the source's.
+@Suite("uploads over a bad network", .serialized)
+struct BadNetworkTests {
+
+    /// Collects an upload's events while it runs.
+    func upload(
+        _ run: @escaping @Sendable (AsyncStream<UploadEvent>.Continuation) async -> UploadRecord
+    ) async -> (UploadRecord, [UploadEvent]) {
+        let (stream, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let record = await run(continuation)
+        continuation.finish()
+        var events: [UploadEvent] = []
+        for await event in stream { events.append(event) }
+        return (record, events)
+    }
+
+    @Test("tus through 20 random cuts: the upload arrives whole, and each cut costs at most one chunk again")
+    func twentyCuts() async throws {
+        let server = try TusServer(.tuswsgi)
+        let chunk = 256 << 10
+        let proxy = try CuttingProxy(to: server.port, cuts: 20, gap: 150_000...450_000)
+        let path = try UploadTestFiles.random(megabytes: 8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let options = UploadOptions(chunkSize: chunk, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let endpoint = try #require(proxy.url("/files"))
+        let started = Date()
+        let (record, events) = await upload { await uploader.upload(path: path, to: endpoint, events: $0) }
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(proxy.cuts == 20)
+        let retries = events.filter { if case .retrying = $0 { return true } else { return false } }.count
+        #expect(retries >= 20, "each cut is noticed and retried")
+        #expect(Date().timeIntervalSince(started) < 60, "cuts are noticed at once, not after a timeout")
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(proxy.forwardedBytes - size <= 20 * chunk + 200_000, "at most one chunk sent again per cut")
+        let remote = try #require(record.remote)
+        #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("a chunk corrupted on the way is refused by the server (460) and sent again")
+    func corruptedChunk() async throws {
+        let server = try TusServer(.tuswsgi)
+        // Past the first chunk's 128 KiB and the requests before it: inside the second chunk's body.
+        let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let endpoint = try #require(proxy.url("/files"))
+        let (record, events) = await upload { await uploader.upload(path: path, to: endpoint, events: $0) }
+        #expect(proxy.didCorrupt)
+        #expect(record.state == .done, "\(record.error ?? "")")
+        let refused = events.contains {
+            if case .retrying(_, let error, _) = $0 { return error.code == .checksumMismatch && error.status == 460 }
+            return false
+        }
+        #expect(refused, "the server answered 460 and the chunk was sent again")
+        let remote = try #require(record.remote)
+        #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("without checksums the corrupted chunk would be stored: the test above can fail")
+    func corruptedWithoutChecksums() async throws {
+        let server = try TusServer(.tuswsgi)
+        let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+        options.tusChecksums = false
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let record = await uploader.upload(path: path, to: try #require(proxy.url("/files")))
+        #expect(proxy.didCorrupt && record.state == .done)
+        let remote = try #require(record.remote)
+        #expect(UploadTestFiles.sha256(try server.stored(remote)) != (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("S3 multipart through random cuts: parts resent, ListParts consulted, the object arrives whole")
+    func s3Cuts() async throws {
+        let server = try SeaweedServer()
+        let proxy = try CuttingProxy(to: server.s3Port, cuts: 5, gap: 2_000_000...6_000_000)
+        let path = try UploadTestFiles.random(megabytes: 24)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
+        let options = UploadOptions(
+            chunkSize: 5 << 20, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 3)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options, s3Credentials: credentials)
+        let location = S3Location(endpoint: try #require(proxy.url("")), bucket: server.bucket, key: "cut.bin")
+        let (record, _) = await upload {
+            await uploader.upload(path: path, to: location, credentials: credentials, events: $0)
+        }
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(proxy.cuts == 5)
+        #expect(UploadTestFiles.sha256(try server.object("cut.bin")) == (try UploadTestFiles.sha256(file: path)))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import PickupUpload
+
+/// What the upload suites share: hashes to compare stored bytes with, throwaway
+/// journals and random files.
+enum UploadTestFiles {
+    static func sha256(_ data: Data) -> String {
+        let hasher = SHA256Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+    }
+
+    static func sha256(file path: String) throws -> String {
+        sha256(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func journalPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pickup-journal-\(UUID().uuidString).sqlite").path
+    }
+
+    static func journal() throws -> UploadJournal { try UploadJournal(path: journalPath()) }
+
+    /// A file of `megabytes` random MiB in the temporary folder; the caller removes it.
+    static func random(megabytes: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-up-\(UUID().uuidString).bin")
+            .path
+        let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? random.close() }
+        try random.readData(ofLength: megabytes << 20).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
