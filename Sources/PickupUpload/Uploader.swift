@@ -14,11 +14,15 @@ public struct UploadOptions: Sendable {
     /// Send each tus chunk's checksum (sha256 or sha1, as the server offers) so the server
     /// can refuse a corrupted chunk (460), which is then sent again.
     public var tusChecksums = true
+    /// Headers sent with every request to tus and form servers (an `Authorization`, say);
+    /// never stored in the journal or printed. S3 requests are signed instead.
+    public var headers: [String: String]
 
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
-        stallTimeout: Double = 20
+        stallTimeout: Double = 20, headers: [String: String] = [:]
     ) {
+        self.headers = headers
         self.stallTimeout = max(0.5, stallTimeout)
         self.chunkSize = max(64 << 10, chunkSize)
         self.maxAttempts = max(1, maxAttempts)
@@ -98,6 +102,11 @@ public final class Uploader: Sendable {
                 }
                 return await runS3(record, location: location, credentials: credentials, source: source, events: events)
             }
+            if let form = FormTarget(journalTarget: record.target) {
+                var target = form
+                if let endpoint { target.url = endpoint }
+                return await runForm(record, target: target, source: source, events: events)
+            }
             guard let target = endpoint ?? URL(string: record.target) else {
                 throw UploadError(.badTarget, "the journal's target \(record.target) is not a URL")
             }
@@ -115,7 +124,7 @@ public final class Uploader: Sendable {
         _ start: UploadRecord, endpoint: URL, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        var client = TusClient(endpoint: endpoint, timeout: options.stallTimeout)
+        var client = TusClient(endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers)
         let began = Date()
         let firstOffset = record.offset
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
@@ -186,7 +195,7 @@ public final class Uploader: Sendable {
                     if failure.code == .network {
                         // A connection cut under the session can leave a dead one in its pool,
                         // which the next request would wait on: start with fresh connections.
-                        client = TusClient(endpoint: endpoint, timeout: options.stallTimeout)
+                        client = TusClient(endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers)
                     }
                     guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
@@ -245,7 +254,7 @@ extension Uploader {
         if S3Location(journalTarget: record.target) != nil {
             if let credentials = s3Credentials { await abortS3(record, credentials: credentials) }
         } else if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
-            try? await TusClient(endpoint: target).terminate(remote)
+            try? await TusClient(endpoint: target, headers: options.headers).terminate(remote)
         }
         record.state = .cancelled
         record.error = nil
@@ -259,8 +268,11 @@ public enum UploadTarget: Sendable, Equatable {
     case tus(URL)
     /// A bucket and key prefix; the store's endpoint comes from `--endpoint`.
     case s3(bucket: String, prefix: String)
+    /// A web form that takes the file in a `multipart/form-data` POST.
+    case form(URL)
 
-    /// Parses `tus+http://host/path`, `tus+https://...` or `s3://bucket/prefix`.
+    /// Parses `tus+http://host/path`, `tus+https://...`, `s3://bucket/prefix` or
+    /// `http(s)://host/path` (a form).
     public init(parsing text: String) throws(UploadError) {
         if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
             let url = URL(string: String(text.dropFirst(4))), url.host != nil
@@ -277,8 +289,9 @@ public enum UploadTarget: Sendable, Equatable {
             self = .s3(bucket: bucket, prefix: parts.count > 1 ? parts[1] : "")
             return
         }
-        if text.hasPrefix("http://") || text.hasPrefix("https://") {
-            throw UploadError(.badTarget, "form POST uploads are not built yet; upload with tus+http(s)://")
+        if text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text), url.host != nil {
+            self = .form(url)
+            return
         }
         throw UploadError(.badTarget, "'\(redacted(text))' is not an upload target")
     }

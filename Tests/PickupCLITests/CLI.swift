@@ -15,8 +15,8 @@ enum CLI {
         return ".build/debug/pickup"
     }()
 
-    static func run(_ arguments: [String]) throws -> Shell.Result {
-        try Shell.execute(tool, arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Shell.Result {
+        try Shell.execute(tool, arguments, environment: environment)
     }
 
     /// Standard output as JSON Lines, one object a line.

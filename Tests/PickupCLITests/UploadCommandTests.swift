@@ -58,8 +58,42 @@ struct UploadCommandTests {
         #expect(try CLI.run(["upload", movie]).status == 2)
         let noEndpoint = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
         #expect(noEndpoint.status == 2 && noEndpoint.errorText.contains("--endpoint"))
-        let form = try CLI.run(["upload", movie, "--to", "https://example.com/upload"])
-        #expect(form.status == 2 && form.errorText.contains("not built yet"))
+        let notTarget = try CLI.run(["upload", movie, "--to", "ftp://example.com/upload"])
+        #expect(notTarget.status == 2 && notTarget.errorText.contains("is not an upload target"))
+        let notFile = try CLI.run(["upload", "no-such-item", "--to", "tus+" + server.endpoint.absoluteString])
+        #expect(notFile.status == 2 && notFile.errorText.contains("--library"))
+    }
+
+    @Test("form POST: library items by id, fields, a token from the environment that never shows")
+    func form() throws {
+        let server = try FormServer(token: "tok-123")
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = try Fixtures.path(.jpegEXIF)
+        let imported = try CLI.run(["import", photo, "--into", folder + "/lib", "--json"])
+        #expect(imported.status == 0, "\(imported.errorText)")
+        let id = try #require(try CLI.jsonLines(imported).first?["id"] as? String)
+        let result = try CLI.run(
+            [
+                "upload", id, "--library", folder + "/lib", "--to", server.url.absoluteString, "--form-field",
+                "album=trip", "--journal", folder + "/j.sqlite", "--json",
+            ], environment: ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer tok-123"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let record = try #require(try CLI.jsonLines(result).first)
+        #expect(record["state"] as? String == "done")
+        let stored = (record["path"] as? String).map { ($0 as NSString).lastPathComponent } ?? ""
+        #expect(try server.stored(stored) == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+        #expect(!(result.outputText + result.errorText).contains("tok-123"))
+        let listed = try CLI.run(["uploads", "list", "--journal", folder + "/j.sqlite", "--json"])
+        #expect(!listed.outputText.contains("tok-123") && listed.outputText.contains("form+http://127.0.0.1"))
+        let unknown = try CLI.run([
+            "upload", "ffffffffffff", "--library", folder + "/lib", "--to", server.url.absoluteString,
+        ])
+        #expect(unknown.status == 2 && unknown.errorText.contains("neither a file nor an item"))
+        let refused = try CLI.run(
+            ["upload", photo, "--to", server.url.absoluteString, "--journal", folder + "/j.sqlite"],
+            environment: ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer wrong"])
+        #expect(refused.status == 1 && refused.outputText.contains("HTTP 401"))
     }
 
     @Test("the client killed with SIGKILL mid-upload; 'pickup uploads resume' finishes it from the server's offset")

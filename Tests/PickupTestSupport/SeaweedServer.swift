@@ -31,7 +31,7 @@ public final class SeaweedServer: @unchecked Sendable {
             "actions":["Admin","Read","Write","List","Tagging"]}]}
             """
         try config.write(toFile: folder + "/s3.json", atomically: true, encoding: .utf8)
-        let weed = TusServer.projectRoot.appendingPathComponent(".build/python/bin/weed").path
+        let weed = LocalServer.projectRoot.appendingPathComponent(".build/python/bin/weed").path
         process = Process()
         process.executableURL = URL(fileURLWithPath: weed)
         process.currentDirectoryURL = URL(fileURLWithPath: folder)

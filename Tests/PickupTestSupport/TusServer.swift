@@ -23,12 +23,6 @@ public final class TusServer: @unchecked Sendable {
         case tuswsgi
     }
 
-    static let projectRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
-
     /// The tus endpoint, `http://127.0.0.1:PORT/files`.
     public let endpoint: URL
 
@@ -51,26 +45,9 @@ public final class TusServer: @unchecked Sendable {
 
     /// Starts the server (again, after `stop`: uploads on disk are kept) and waits until it answers.
     public func start() throws {
-        let python = TusServer.projectRoot.appendingPathComponent(".build/python/bin/python").path
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3")
-        process.arguments = [
-            TusServer.projectRoot.appendingPathComponent(
-                kind == .tuspyserver ? "Tests/Servers/tus_server.py" : "Tests/Servers/tus_checksum_server.py"
-            ).path, "--port", String(port),
-            "--dir", folder,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        for _ in 0..<300 {
-            if TusServer.answers(port: port) { return }
-            usleep(100_000)
-        }
-        stop()
-        throw FixtureError(message: "the tus server did not start on port \(port); run scripts/setup.sh")
+        process = try LocalServer.launch(
+            script: kind == .tuspyserver ? "tus_server.py" : "tus_checksum_server.py",
+            arguments: ["--port", String(port), "--dir", folder], port: port)
     }
 
     /// Stops the server at once, as a crash would.
@@ -98,8 +75,4 @@ public final class TusServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder + "/" + id + ".info")
     }
 
-    static func answers(port: Int) -> Bool {
-        let result = try? Shell.run("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/health")
-        return result?.outputText == "200"
-    }
 }

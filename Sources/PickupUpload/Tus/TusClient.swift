@@ -24,9 +24,12 @@ public struct TusCapabilities: Sendable, Equatable {
 public struct TusClient: Sendable {
     public let endpoint: URL
     let http: HTTPClient
+    let headers: [String: String]
 
-    public init(endpoint: URL, timeout: TimeInterval = 30) {
+    /// `headers` go with every request (an `Authorization`, say).
+    public init(endpoint: URL, timeout: TimeInterval = 30, headers: [String: String] = [:]) {
         self.endpoint = endpoint
+        self.headers = headers
         http = HTTPClient(timeout: timeout)
     }
 
@@ -106,7 +109,7 @@ public struct TusClient: Sendable {
     }
 
     private func request(_ url: URL, _ method: String) -> HTTPRequest {
-        HTTPRequest(method, url, headers: [("Tus-Resumable", "1.0.0")])
+        HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key } + [("Tus-Resumable", "1.0.0")])
     }
 
     private func send(

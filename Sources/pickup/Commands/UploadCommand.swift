@@ -1,5 +1,6 @@
 import Foundation
 import Pickup
+import PickupImport
 import PickupUpload
 
 /// `pickup upload`: sends files to a server, resumably.
@@ -7,16 +8,22 @@ struct UploadCommand: Command {
     static let spec = CommandSpec(
         name: "upload",
         abstract:
-            "Upload photos and videos (tus, S3 multipart); resumable after lost connections and killed processes.",
+            "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
         synopsis:
-            "FILE... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL [--credentials FILE] [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
-        arguments: [("FILE", "Files to upload, streamed from disk a chunk at a time.")],
+            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--credentials FILE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
+        arguments: [
+            ("FILE", "Files to upload, streamed from disk."),
+            ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
+        ],
         options: [
             .init(
                 names: ["--to"], value: "TARGET",
                 help:
-                    "A tus endpoint (tus+https://uploads.example.com/files) or an S3 bucket and key prefix (s3://photos/2026/)."
+                    "A tus endpoint (tus+https://uploads.example.com/files), an S3 bucket and key prefix (s3://photos/2026/), or a web form's URL (https://example.com/upload)."
             ),
+            .init(
+                names: ["--library"], value: "DIR",
+                help: "A library made by 'pickup import': arguments that are not files are its item ids."),
             .init(
                 names: ["--endpoint"], value: "URL",
                 help: "The S3-compatible store, e.g. https://s3.eu-west-1.amazonaws.com."),
@@ -25,6 +32,12 @@ struct UploadCommand: Command {
                 help:
                     "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment."
             ),
+            .init(
+                names: ["--field"], value: "NAME", help: "Form uploads: the field that carries the file (default file)."
+            ),
+            .init(
+                names: ["--form-field"], value: "NAME=VALUE",
+                help: "Form uploads: another field sent before the file; repeat for more."),
             .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
             .init(
                 names: ["--chunk-size"], value: "MB",
@@ -40,8 +53,10 @@ struct UploadCommand: Command {
             an upload the server forgot starts over; a killed process is resumed with
             'pickup uploads resume'. S3 uploads are multipart: parts planned for the file (5 MiB at least,
             10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume.
-            Credentials and signed URLs never reach the journal or the output. Form POST targets are not
-            built yet.
+            A form upload is one multipart/form-data POST streamed from the file; a failed try sends
+            it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header
+            to tus and form servers. Credentials and signed URLs never reach the journal or the output.
+            On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
             Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when
             interrupted (the uploads stay resumable).
@@ -50,6 +65,7 @@ struct UploadCommand: Command {
             "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files",
             "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
             "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
+            "pickup upload 3f9a1c0b2d4e --library ~/Pictures/Picked --to https://example.com/upload --form-field album=trip",
         ])
 
     let files: [String]
@@ -60,6 +76,10 @@ struct UploadCommand: Command {
     let chunkSize: Int
     let journalPath: String
     let json: Bool
+    let library: String?
+    let field: String
+    let formFields: [FormField]
+    let headers: [String: String]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else {
@@ -98,47 +118,109 @@ struct UploadCommand: Command {
         chunkSize = Int(megabytes * 1_048_576)
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
         json = arguments.has("--json")
+        library = arguments.value("--library")
+        field = arguments.value("--field") ?? "file"
+        var formFields: [FormField] = []
+        for text in arguments.values["--form-field"] ?? [] {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError(message: "--form-field takes NAME=VALUE, not '\(text)'", command: "upload")
+            }
+            formFields.append(FormField(name: parts[0], value: parts[1]))
+        }
+        self.formFields = formFields
+        headers = UploadCommand.headersFromEnvironment()
     }
 
     func run() async -> Int32 {
         let uploader: Uploader
         do {
             uploader = Uploader(
-                journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: chunkSize))
+                journal: try UploadJournal(path: journalPath),
+                options: UploadOptions(chunkSize: chunkSize, headers: headers),
+                s3Credentials: credentials)
         } catch {
             Console.error("pickup upload: " + error.description)
             return ExitStatus.someFailed
         }
-        let types = await ParallelProbe.probe(files).map { result in
+        let paths: [String]
+        do {
+            paths = try await resolvedPaths()
+        } catch {
+            Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
+            return ExitStatus.usage
+        }
+        let types = await ParallelProbe.probe(paths).map { result in
             (try? result.get())?.container.mimeType ?? "application/octet-stream"
         }
-        let target = self.target
-        let endpoint = self.endpoint
-        let credentials = self.credentials
-        let work = Task {
-            await UploadRunner.run(count: files.count, parallel: parallel, json: json) { index, events in
-                switch target {
-                case .tus(let url):
-                    return await uploader.upload(path: files[index], to: url, type: types[index], events: events)
-                case .s3(let bucket, let prefix):
-                    let name = (files[index] as NSString).lastPathComponent
-                    let key = prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
-                    guard let endpoint, let credentials else { return UploadRecord.missing(id: "-") }
-                    return await uploader.upload(
-                        path: files[index], to: S3Location(endpoint: endpoint, bucket: bucket, key: key),
-                        credentials: credentials, type: types[index], events: events)
-                }
-            }
+        let queue = UploadQueue(uploader: uploader, concurrency: parallel)
+        for (path, type) in zip(paths, types) { await queue.add(job(path: path, type: type)) }
+        let work = Task { await UploadRunner.run(queue, json: json) }
+        let interrupted = InterruptWatch {
+            Task { for item in await queue.all() { await queue.pause(item.id) } }
         }
-        let interrupted = InterruptWatch { work.cancel() }
-        let records = await work.value
+        let items = await work.value
         interrupted.stop()
         if interrupted.fired { return 130 }
-        return records.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+        return items.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    func job(path: String, type: String) -> UploadQueue.Job {
+        switch target {
+        case .tus(let url):
+            return .tus(path: path, endpoint: url, type: type)
+        case .s3(let bucket, let prefix):
+            let name = (path as NSString).lastPathComponent
+            let key = prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
+            // init checked that an S3 target has an endpoint.
+            let store = endpoint ?? URL(fileURLWithPath: "/")
+            return .s3(path: path, location: S3Location(endpoint: store, bucket: bucket, key: key), type: type)
+        case .form(let url):
+            return .form(path: path, target: FormTarget(url: url, field: field, fields: formFields), type: type)
+        }
+    }
+
+    /// The files to send: each argument that is a file, and the stored files of each
+    /// library item named by its id (with --library; a Live Photo sends still and movie).
+    func resolvedPaths() async throws(UsageError) -> [String] {
+        var paths: [String] = []
+        var catalog: ImportCatalog?
+        for argument in files {
+            var info = stat()
+            if stat(argument, &info) == 0 {
+                paths.append(argument)
+                continue
+            }
+            guard let library else {
+                throw UsageError(
+                    message: "\(argument) is not a file (to upload a library item, add --library DIR)",
+                    command: "upload")
+            }
+            do {
+                if catalog == nil { catalog = try ImportCatalog(folder: library) }
+                guard let item = try await catalog?.item(id: argument) else {
+                    throw UsageError(
+                        message: "\(argument) is neither a file nor an item of the library \(library)",
+                        command: "upload")
+                }
+                paths += item.files.map { library + "/" + $0.name }
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                throw UsageError(message: "cannot read the library \(library): \(error)", command: "upload")
+            }
+        }
+        return paths
     }
 }
 
 extension UploadCommand {
+    /// `Authorization` for tus and form servers, from `PICKUP_UPLOAD_AUTHORIZATION`: never stored or printed.
+    static func headersFromEnvironment() -> [String: String] {
+        let authorization = ProcessInfo.processInfo.environment["PICKUP_UPLOAD_AUTHORIZATION"] ?? ""
+        return authorization.isEmpty ? [:] : ["Authorization": authorization]
+    }
+
     /// S3 credentials from a file of `KEY=value` lines, else from the environment.
     static func credentials(file: String?) throws(UsageError) -> S3Credentials? {
         guard let file else { return S3Credentials.fromEnvironment() }
@@ -159,56 +241,59 @@ extension UploadCommand {
     }
 }
 
-/// Runs uploads with bounded concurrency and reports them: a line per event
-/// on standard error (or nothing with --json), one line per final record on
-/// standard output, in the order given.
+/// Runs a queue of uploads and reports them: on a terminal, a line when an
+/// upload starts, retries or ends, under a progress bar of the total; otherwise
+/// a line per event on standard error (nothing with --json); then one line per
+/// final record on standard output, in the order given.
 enum UploadRunner {
-    static func run(
-        count: Int, parallel: Int, json: Bool,
-        upload: @escaping @Sendable (Int, AsyncStream<UploadEvent>.Continuation) async -> UploadRecord
-    ) async -> [UploadRecord] {
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+    static func run(_ queue: UploadQueue, json: Bool) async -> [UploadQueue.Item] {
+        let terminal = !json && Console.errorIsTerminal
         let reporter = Task {
-            for await event in events where !json { report(event) }
-        }
-        var records = [UploadRecord?](repeating: nil, count: count)
-        await withTaskGroup(of: (Int, UploadRecord).self) { group in
-            var next = 0
-            while next < min(parallel, count) {
-                let index = next
-                group.addTask { (index, await upload(index, continuation)) }
-                next += 1
-            }
-            for await (index, record) in group {
-                records[index] = record
-                if next < count {
-                    let index = next
-                    group.addTask { (index, await upload(index, continuation)) }
-                    next += 1
+            var items: [Int: UploadQueue.Item] = [:]
+            var bar: ProgressBar?
+            for await item in queue.updates {
+                let previous = items[item.id]
+                items[item.id] = item
+                if json { continue }
+                let total = items.values.reduce(Int64(0)) { $0 + $1.size }
+                let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
+                if terminal, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
+                if let line = report(item, previous: previous, terminal: terminal) {
+                    bar?.finish()
+                    Console.error(line)
                 }
+                bar?.draw(
+                    itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: confirmed,
+                    current: (item.path as NSString).lastPathComponent, force: true)
             }
+            bar?.finish()
         }
-        continuation.finish()
+        let items = await queue.waitUntilSettled()
+        await queue.close()
         await reporter.value
-        let final = records.compactMap { $0 }
-        Console.raw(final.map { json ? line($0) : summary($0) }.joined())
-        return final
+        Console.raw(items.compactMap { $0.record }.map { json ? line($0) : summary($0) }.joined())
+        return items
     }
 
-    static func report(_ event: UploadEvent) {
-        switch event {
-        case .started(let id, let path, let size):
-            Console.error("\(id) uploading \(path) (\(Text.byteCount(size)))")
-        case .progress(let id, let confirmed, let size, let rate):
-            let percent = size > 0 ? Int(Double(confirmed) * 100 / Double(size)) : 100
-            let left = rate > 0 ? Double(size - confirmed) / rate : 0
-            Console.error(
-                "\(id) \(percent)% \(Text.byteCount(confirmed)) of \(Text.byteCount(size)), "
-                    + "\(Text.byteCount(Int64(rate)))/s, \(DurationLabel.string(seconds: left)) left")
-        case .retrying(let id, let error, let delay):
-            Console.error("\(id) retrying in \(Text.fixed(delay, 1)) s: \(error.message)")
-        case .finished: break
+    /// The line an update deserves, if any: starts, retries, ends; progress when not on a terminal.
+    static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, terminal: Bool) -> String? {
+        let id = item.uploadID ?? "#\(item.id)"
+        if let (error, delay) = item.retrying, previous?.retrying == nil {
+            return "\(id) retrying in \(Text.fixed(delay, 1)) s: \(error.message)"
         }
+        if item.uploadID != nil, previous?.uploadID == nil {
+            return "\(id) uploading \(item.path) (\(Text.byteCount(item.size)))"
+        }
+        if item.state == .paused, previous?.state != .paused {
+            return "\(id) paused at \(Text.byteCount(item.confirmed))"
+        }
+        if !terminal, item.state == .uploading, item.confirmed != previous?.confirmed {
+            let percent = item.size > 0 ? Int(Double(item.confirmed) * 100 / Double(item.size)) : 100
+            let left = item.secondsLeft.map { ", " + DurationLabel.string(seconds: $0) + " left" } ?? ""
+            return "\(id) \(percent)% \(Text.byteCount(item.confirmed)) of \(Text.byteCount(item.size)), "
+                + "\(Text.byteCount(Int64(item.bytesPerSecond)))/s" + left
+        }
+        return nil
     }
 
     static func summary(_ record: UploadRecord) -> String {

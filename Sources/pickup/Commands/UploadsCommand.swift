@@ -51,7 +51,9 @@ struct UploadsCommand: Command {
             return ExitStatus.someFailed
         }
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
-        let uploader = Uploader(journal: journal, s3Credentials: S3Credentials.fromEnvironment())
+        let uploader = Uploader(
+            journal: journal, options: UploadOptions(headers: UploadCommand.headersFromEnvironment()),
+            s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:
             let records = (try? await journal.all()) ?? []
@@ -66,16 +68,16 @@ struct UploadsCommand: Command {
             } else {
                 ids = ((try? await journal.unfinished()) ?? []).map(\.id)
             }
-            let work = Task {
-                await UploadRunner.run(count: ids.count, parallel: 2, json: json) { index, events in
-                    await uploader.resume(id: ids[index], events: events) ?? UploadRecord.missing(id: ids[index])
-                }
+            let queue = UploadQueue(uploader: uploader, concurrency: 2)
+            for id in ids { await queue.add(.journal(id: id)) }
+            let work = Task { await UploadRunner.run(queue, json: json) }
+            let interrupted = InterruptWatch {
+                Task { for item in await queue.all() { await queue.pause(item.id) } }
             }
-            let interrupted = InterruptWatch { work.cancel() }
-            let records = await work.value
+            let items = await work.value
             interrupted.stop()
             if interrupted.fired { return 130 }
-            return records.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+            return items.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
         case .cancel(let id):
             guard let record = await uploader.cancel(id: id) else { return notFound(id) }
             Console.raw(json ? UploadRunner.line(record) : UploadRunner.summary(record))

@@ -1,0 +1,248 @@
+import Foundation
+
+/// Uploads waiting their turn, a few at a time, each one pausable, resumable
+/// and cancellable; every change of any upload is reported on `updates` — what
+/// an upload screen binds to. Paused and interrupted uploads go on from the
+/// journal, so from the last byte the server confirmed.
+public actor UploadQueue {
+    /// What to upload, and where.
+    public enum Job: Sendable {
+        case tus(path: String, endpoint: URL, type: String)
+        /// Uses the uploader's `s3Credentials`.
+        case s3(path: String, location: S3Location, type: String)
+        case form(path: String, target: FormTarget, type: String)
+        /// An upload of the journal, by id.
+        case journal(id: String)
+    }
+
+    public enum State: Sendable, Hashable {
+        case waiting, uploading, paused, done, cancelled
+        case failed(UploadError)
+
+        /// Whether the queue is done with it (paused uploads wait for `resume`).
+        public var isSettled: Bool { self != .waiting && self != .uploading }
+    }
+
+    /// One upload as the queue sees it.
+    public struct Item: Sendable, Identifiable {
+        /// The queue's number for it, in the order added.
+        public let id: Int
+        public var path: String
+        public var state: State = .waiting
+        /// The journal's id, once the upload began.
+        public var uploadID: String?
+        /// Bytes the server confirmed, of `size` (0 until known).
+        public var confirmed: Int64 = 0
+        public var size: Int64 = 0
+        public var bytesPerSecond: Double = 0
+        /// Seconds left at the current rate; nil until there is a rate.
+        public var secondsLeft: Double? {
+            bytesPerSecond > 0 ? Double(max(0, size - confirmed)) / bytesPerSecond : nil
+        }
+        /// The final record, when settled.
+        public var record: UploadRecord?
+        /// A failure being retried, and the delay before the next try.
+        public var retrying: (error: UploadError, delay: Double)?
+    }
+
+    public let uploader: Uploader
+    public let concurrency: Int
+    /// Every change of an item, in order.
+    public nonisolated let updates: AsyncStream<Item>
+    private let continuation: AsyncStream<Item>.Continuation
+    private var items: [Int: Item] = [:]
+    private var jobs: [Int: Job] = [:]
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    /// What a running upload's cancellation means: pause or cancel.
+    private var stopping: [Int: State] = [:]
+    private var nextID = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(uploader: Uploader, concurrency: Int = 2) {
+        self.uploader = uploader
+        self.concurrency = max(1, concurrency)
+        (updates, continuation) = AsyncStream<Item>.makeStream()
+    }
+
+    /// Adds an upload; it starts when a place is free. Returns its queue id.
+    @discardableResult
+    public func add(_ job: Job) -> Int {
+        nextID += 1
+        let path: String
+        switch job {
+        case .tus(let file, _, _), .s3(let file, _, _), .form(let file, _, _): path = file
+        case .journal(let id): path = id
+        }
+        jobs[nextID] = job
+        publish(Item(id: nextID, path: path))
+        startWaiting()
+        return nextID
+    }
+
+    public func item(_ id: Int) -> Item? { items[id] }
+
+    /// Every item, in the order added.
+    public func all() -> [Item] { items.values.sorted { $0.id < $1.id } }
+
+    /// Pauses an upload: a running one stops its request at once and keeps its place in the
+    /// journal (state `paused`); a waiting one does not start.
+    public func pause(_ id: Int) {
+        guard let item = items[id] else { return }
+        switch item.state {
+        case .uploading:
+            stopping[id] = .paused
+            tasks[id]?.cancel()
+        case .waiting:
+            update(id) { $0.state = .paused }
+            settleIfIdle()
+        default: return
+        }
+    }
+
+    /// Puts a paused, failed or cancelled upload back in line; it goes on from the server's offset.
+    public func resume(_ id: Int) {
+        guard let item = items[id], item.state.isSettled, item.state != .done else { return }
+        if let uploadID = item.uploadID { jobs[id] = .journal(id: uploadID) }
+        update(id) {
+            $0.state = .waiting
+            $0.retrying = nil
+        }
+        startWaiting()
+    }
+
+    /// Cancels an upload: stops it, ends it on the server (tus termination, S3 abort) and
+    /// marks it cancelled in the journal.
+    public func cancel(_ id: Int) async {
+        guard let item = items[id], item.state != .done, item.state != .cancelled else { return }
+        if item.state == .uploading {
+            stopping[id] = .cancelled
+            tasks[id]?.cancel()
+            return
+        }
+        if let uploadID = item.uploadID { _ = await uploader.cancel(id: uploadID) }
+        update(id) { $0.state = .cancelled }
+        settleIfIdle()
+    }
+
+    /// Waits until no upload is waiting or running, and returns every item.
+    public func waitUntilSettled() async -> [Item] {
+        if !items.values.allSatisfy({ $0.state.isSettled }) {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        return all()
+    }
+
+    /// Ends `updates`; call when the queue is no longer watched.
+    public func close() { continuation.finish() }
+
+    // MARK: Running
+
+    private func startWaiting() {
+        let running = items.values.filter { $0.state == .uploading }.count
+        let waiting = items.values.filter { $0.state == .waiting }.sorted { $0.id < $1.id }
+        for item in waiting.prefix(max(0, concurrency - running)) {
+            guard let job = jobs[item.id] else { continue }
+            update(item.id) { $0.state = .uploading }
+            let id = item.id
+            let uploader = self.uploader
+            tasks[id] = Task {
+                let (events, sink) = AsyncStream<UploadEvent>.makeStream()
+                let watcher = Task { for await event in events { await self.apply(id, event) } }
+                let record = await UploadQueue.run(job, uploader, sink)
+                sink.finish()
+                await watcher.value
+                // Not in this task, which may be cancelled: ending an upload on the server must still run.
+                await Task { await self.ended(id, record) }.value
+            }
+        }
+    }
+
+    private static func run(
+        _ job: Job, _ uploader: Uploader, _ events: AsyncStream<UploadEvent>.Continuation
+    ) async -> UploadRecord {
+        switch job {
+        case .tus(let path, let endpoint, let type):
+            return await uploader.upload(path: path, to: endpoint, type: type, events: events)
+        case .s3(let path, let location, let type):
+            guard let credentials = uploader.s3Credentials else {
+                let failed = UploadRecord.failed(
+                    path: path, target: location.journalTarget, type: type,
+                    error: UploadError(.unauthorized, "no S3 credentials were given to the uploader").description)
+                return failed
+            }
+            return await uploader.upload(
+                path: path, to: location, credentials: credentials, type: type, events: events)
+        case .form(let path, let target, let type):
+            return await uploader.upload(path: path, toForm: target, type: type, events: events)
+        case .journal(let id):
+            return await uploader.resume(id: id, events: events)
+                ?? UploadRecord.failed(
+                    path: id, target: "-", type: "application/octet-stream",
+                    error: "the journal has no upload \(id); see 'pickup uploads list'")
+        }
+    }
+
+    private func apply(_ id: Int, _ event: UploadEvent) {
+        update(id) { item in
+            switch event {
+            case .started(let uploadID, let path, let size):
+                item.uploadID = uploadID
+                item.path = path
+                item.size = size
+            case .progress(_, let confirmed, let size, let rate):
+                item.confirmed = confirmed
+                item.size = size
+                item.bytesPerSecond = rate
+                item.retrying = nil
+            case .retrying(_, let error, let delay):
+                item.retrying = (error, delay)
+            case .finished: break
+            }
+        }
+    }
+
+    private func ended(_ id: Int, _ record: UploadRecord) async {
+        tasks[id] = nil
+        var final = record
+        let intent = stopping.removeValue(forKey: id)
+        if intent == .paused, record.state == .cancelled {
+            final.state = .paused
+            try? await uploader.journal.save(final)
+        } else if intent == .cancelled {
+            final = await uploader.cancel(id: record.id) ?? record
+        }
+        update(id) { item in
+            item.record = final
+            item.uploadID = final.id == "-" ? item.uploadID : final.id
+            item.confirmed = final.offset
+            if item.size == 0 { item.size = final.size }
+            item.retrying = nil
+            switch final.state {
+            case .done: item.state = .done
+            case .paused: item.state = .paused
+            case .cancelled: item.state = .cancelled
+            default: item.state = .failed(UploadError(.server, final.error ?? "the upload failed"))
+            }
+        }
+        startWaiting()
+        settleIfIdle()
+    }
+
+    private func update(_ id: Int, _ change: (inout Item) -> Void) {
+        guard var item = items[id] else { return }
+        change(&item)
+        publish(item)
+    }
+
+    private func publish(_ item: Item) {
+        items[item.id] = item
+        continuation.yield(item)
+    }
+
+    private func settleIfIdle() {
+        guard items.values.allSatisfy({ $0.state.isSettled }) else { return }
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting { waiter.resume() }
+    }
+}

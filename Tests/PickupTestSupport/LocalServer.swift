@@ -1,0 +1,71 @@
+import Foundation
+
+/// Starts the test servers of `Tests/Servers` (Python, from the project's
+/// `.build/python` made by `scripts/setup.sh`) on 127.0.0.1 and waits until
+/// they answer `GET /health`.
+public enum LocalServer {
+    static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// Runs `Tests/Servers/<script>` with `arguments`; returns the process once
+    /// http://127.0.0.1:`port`/health answers 200.
+    public static func launch(script: String, arguments: [String], port: Int) throws -> Process {
+        let python = projectRoot.appendingPathComponent(".build/python/bin/python").path
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3")
+        process.arguments = [projectRoot.appendingPathComponent("Tests/Servers/" + script).path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<300 {
+            if answers(port: port) { return process }
+            usleep(100_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw FixtureError(message: "\(script) did not start on port \(port); run scripts/setup.sh")
+    }
+
+    static func answers(port: Int) -> Bool {
+        let result = try? Shell.run("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/health")
+        return result?.outputText == "200"
+    }
+}
+
+/// A plain upload form (Tests/Servers/form_server.py) on 127.0.0.1: files posted
+/// to `url` land in `folder` under their names.
+public final class FormServer: Sendable {
+    public let port: Int
+    public let folder: String
+    public let url: URL
+    private let process: Process
+
+    /// `fail`: answer 503 to that many uploads first; `token`: want `Authorization: Bearer token`.
+    public init(fail: Int = 0, token: String? = nil) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-form-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = FreePort.pick(in: 40_000...49_999)
+        guard let url = URL(string: "http://127.0.0.1:\(port)/upload") else {
+            throw FixtureError(message: "no URL for port \(port)")
+        }
+        self.url = url
+        var arguments = ["--port", String(port), "--dir", folder, "--fail", String(fail)]
+        if let token { arguments += ["--token", token] }
+        process = try LocalServer.launch(script: "form_server.py", arguments: arguments, port: port)
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The bytes stored under `name`.
+    public func stored(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Form POST uploads (multipart/form-data, streamed) to a real form server on 127.0.0.1.
+@Suite("form uploads", .serialized)
+struct FormUploadTests {
+    @Test("a file posted as multipart/form-data arrives whole, with its name, fields and the server's Location")
+    func post() async throws {
+        let server = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 3)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(journal: try UploadTestFiles.journal())
+        let target = FormTarget(
+            url: server.url, field: "media", fields: [FormField(name: "album", value: "trip \"2026\"")])
+        let record = await uploader.upload(path: path, toForm: target, type: "video/mp4")
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(record.offset == record.size)
+        let name = (path as NSString).lastPathComponent
+        #expect(record.remote == "http://127.0.0.1:\(server.port)/files/\(name)")
+        #expect(record.target == "form+" + server.url.absoluteString)
+        #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("the server failing (503) is retried with backoff; the file is sent again whole and arrives")
+    func retried() async throws {
+        let server = try FormServer(fail: 2)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
+        let (stream, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let record = await uploader.upload(path: path, toForm: FormTarget(url: server.url), events: continuation)
+        continuation.finish()
+        var retries = 0
+        for await event in stream { if case .retrying(_, let error, _) = event, error.status == 503 { retries += 1 } }
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(retries == 2)
+        let name = (path as NSString).lastPathComponent
+        #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("a token from the options goes in the Authorization header; a wrong one fails at once, not stored")
+    func authorization() async throws {
+        let server = try FormServer(token: "s3cret-token")
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try UploadTestFiles.journal()
+        let wrong = Uploader(journal: journal, options: UploadOptions(headers: ["Authorization": "Bearer nope"]))
+        let refused = await wrong.upload(path: path, toForm: FormTarget(url: server.url))
+        #expect(refused.state == .failed)
+        #expect(refused.error?.contains("HTTP 401") == true, "\(refused.error ?? "")")
+        let right = Uploader(
+            journal: journal, options: UploadOptions(headers: ["Authorization": "Bearer s3cret-token"]))
+        let record = await right.upload(path: path, toForm: FormTarget(url: server.url))
+        #expect(record.state == .done, "\(record.error ?? "")")
+        for saved in try await journal.all() {
+            #expect(!"\(saved)".contains("s3cret") && !"\(saved)".contains("nope"))
+        }
+    }
+}
+
+/// The upload queue: a concurrency limit, pause, resume and cancel, reported as updates.
+@Suite("upload queue", .serialized)
+struct UploadQueueTests {
+    @Test("one at a time: paused mid-way it stops, the next starts; resumed, it goes on and everything arrives")
+    func pauseResume() async throws {
+        let server = try TusServer()
+        let paths = try (0..<3).map { _ in try UploadTestFiles.random(megabytes: 4) }
+        defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
+        let queue = UploadQueue(uploader: uploader, concurrency: 1)
+        let ids = await paths.asyncMap {
+            await queue.add(.tus(path: $0, endpoint: server.endpoint, type: "application/octet-stream"))
+        }
+        var mostAtOnce = 0
+        var pausedAt: Int64?
+        var sawRate = false
+        for await item in queue.updates {
+            let running = await queue.all().filter { $0.state == .uploading }.count
+            mostAtOnce = max(mostAtOnce, running)
+            if item.id == ids[0], item.state == .uploading, item.confirmed >= 1 << 20, pausedAt == nil {
+                pausedAt = item.confirmed
+                await queue.pause(ids[0])
+            }
+            if item.bytesPerSecond > 0 && item.secondsLeft != nil { sawRate = true }
+            if item.id == ids[0], item.state == .paused {
+                #expect(await queue.item(ids[1])?.state == .uploading, "the next one took the free place")
+                await queue.resume(ids[0])
+            }
+            if await queue.all().allSatisfy({ $0.state == .done }) { break }
+        }
+        let items = await queue.waitUntilSettled()
+        await queue.close()
+        #expect(mostAtOnce == 1)
+        #expect(pausedAt != nil && sawRate)
+        for (item, path) in zip(items, paths) {
+            #expect(item.state == .done)
+            let remote = try #require(item.record?.remote)
+            #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
+        }
+        // The paused one went on from where it stopped: one upload on the server, not two.
+        #expect(items[0].record?.remote != nil && Set(items.compactMap { $0.record?.remote }).count == 3)
+    }
+
+    @Test("cancelling a waiting upload: it never starts; cancelling a running one ends it on the server")
+    func cancel() async throws {
+        let server = try TusServer()
+        let paths = try (0..<2).map { _ in try UploadTestFiles.random(megabytes: 4) }
+        defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
+        let queue = UploadQueue(uploader: uploader, concurrency: 1)
+        let first = await queue.add(.tus(path: paths[0], endpoint: server.endpoint, type: "application/octet-stream"))
+        let second = await queue.add(.tus(path: paths[1], endpoint: server.endpoint, type: "application/octet-stream"))
+        await queue.cancel(second)
+        for await item in queue.updates where item.id == first && item.confirmed > 0 {
+            await queue.cancel(first)
+            break
+        }
+        let items = await queue.waitUntilSettled()
+        await queue.close()
+        #expect(items.map(\.state) == [.cancelled, .cancelled])
+        #expect(items[1].uploadID == nil, "the waiting one never began")
+        let remote = try #require(items[0].record?.remote)
+        #expect(throws: (any Error).self) { try server.stored(remote) }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
+        var result: [T] = []
+        for element in self { result.append(await transform(element)) }
+        return result
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""A plain upload form for Pickup's tests and benchmark: POST /upload with a
+multipart/form-data body, listening on 127.0.0.1 only. The body is streamed to
+disk as it arrives; the file part is saved in --dir under its filename, and the
+answer (201) is JSON: name, size, sha256 and the other fields, with a Location.
+--fail N answers 503 to the first N uploads; --token T wants
+"Authorization: Bearer T" (401 otherwise). GET /health answers 200.
+
+usage: form_server.py --port PORT --dir DIR [--fail N] [--token T]
+"""
+import argparse, hashlib, json, os, tempfile, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+state = {"fail": 0}
+lock = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, headers=()):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self.answer(200, {"ok": True})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "-1"))
+        if self.path != "/upload" or length < 0:
+            return self.answer(400, {"error": "POST /upload with a Content-Length"})
+        with tempfile.TemporaryFile(dir=self.server.folder) as body:
+            left = length
+            while left > 0:
+                block = self.rfile.read(min(left, 1 << 20))
+                if not block:
+                    return  # the client went away
+                body.write(block)
+                left -= len(block)
+            if self.server.token and self.headers.get("Authorization") != "Bearer " + self.server.token:
+                return self.answer(401, {"error": "wrong or missing token"})
+            with lock:
+                if state["fail"] > 0:
+                    state["fail"] -= 1
+                    return self.answer(503, {"error": "try again"})
+            kind = self.headers.get("Content-Type", "")
+            if "boundary=" not in kind:
+                return self.answer(400, {"error": "not multipart/form-data"})
+            boundary = kind.split("boundary=", 1)[1].strip().strip('"').encode()
+            body.seek(0)
+            head = body.read(1 << 16)
+            fields, name, start = {}, None, None
+            position = 0
+            while True:
+                begin = head.find(b"--" + boundary + b"\r\n", position)
+                if begin < 0:
+                    break
+                end = head.find(b"\r\n\r\n", begin)
+                headers = head[begin:end].decode("utf-8", "replace")
+                field = headers.split('name="', 1)[1].split('"', 1)[0]
+                if 'filename="' in headers:
+                    name = headers.split('filename="', 1)[1].split('"', 1)[0]
+                    start = end + 4
+                    break
+                value_end = head.find(b"\r\n--" + boundary, end + 4)
+                fields[field] = head[end + 4:value_end].decode()
+                position = value_end + 2
+            closing = b"\r\n--" + boundary + b"--\r\n"
+            body.seek(length - len(closing))
+            if name is None or body.read() != closing:
+                return self.answer(400, {"error": "no file part, or the body is cut short"})
+            name = os.path.basename(name) or "upload.bin"
+            digest = hashlib.sha256()
+            size = length - len(closing) - start
+            body.seek(start)
+            with open(os.path.join(self.server.folder, name), "wb") as out:
+                left = size
+                while left > 0:
+                    block = body.read(min(left, 1 << 20))
+                    digest.update(block)
+                    out.write(block)
+                    left -= len(block)
+        self.answer(201, {"name": name, "size": size, "sha256": digest.hexdigest(), "fields": fields},
+                    [("Location", "/files/" + name)])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--fail", type=int, default=0)
+    parser.add_argument("--token", default="")
+    args = parser.parse_args()
+    state["fail"] = args.fail
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.folder, server.token = args.dir, args.token
+    server.daemon_threads = True
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
