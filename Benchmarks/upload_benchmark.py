@@ -5,13 +5,14 @@ the same file and the same servers (started here, on 127.0.0.1), in one run.
   tus:  pickup upload --to tus+http://...     vs  tuspy (tusclient), same chunk size
   S3:   pickup upload --to s3://...           vs  aws s3 cp (awscli), same part size
   raw:  curl, one PATCH of the whole file to the same tus server (the wire's limit)
+  form: pickup upload --to http://.../upload  vs  curl -F file=@..., same form server
 
 Prints seconds, MB/s and ratios, and Pickup's peak memory, then checks every
 stored copy's SHA-256 against the file's.
 
-usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N]
+usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N]
 """
-import argparse, hashlib, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, hashlib, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = os.path.join(ROOT, ".build", "python", "bin")
@@ -43,6 +44,25 @@ def sha(path):
     return digest.hexdigest()
 
 
+def cpu_times():
+    with open("/proc/stat") as handle:
+        fields = [int(x) for x in handle.readline().split()[1:]]
+    return fields[3] + fields[4], sum(fields)
+
+
+def settle():
+    """Flushes the disk and waits (up to 10 s) until the machine is idle: a server may go on
+    working after it answered (tuspyserver does after a whole-file PATCH), which would slow
+    whichever tool runs next."""
+    subprocess.run(["sync"])
+    for _ in range(40):
+        idle0, total0 = cpu_times()
+        time.sleep(0.25)
+        idle1, total1 = cpu_times()
+        if total1 > total0 and (idle1 - idle0) / (total1 - total0) > 0.9:
+            return
+
+
 def timed(command, env=None):
     started = time.perf_counter()
     result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.PIPE,
@@ -57,6 +77,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--megabytes", type=int, default=512)
     parser.add_argument("--chunk-mb", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
@@ -97,43 +118,80 @@ def main():
         results = {}
 
         journal = os.path.join(work, "journal.sqlite")
-        results["pickup upload (tus)"] = timed([pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",
-                                                "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json"])
+        form_port, form_dir = free_port(), os.path.join(work, "form")
+        os.makedirs(form_dir)
+        servers.append(subprocess.Popen([os.path.join(PY, "python"), os.path.join(ROOT, "Tests/Servers/form_server.py"),
+                                         "--port", str(form_port), "--dir", form_dir],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait(f"http://127.0.0.1:{form_port}/health")
+        subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
+                        f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
         tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
                  "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
                  "u.upload(); print(u.url)")
-        results["tuspy"] = timed([os.path.join(PY, "python"), "-c", tuspy, f"http://127.0.0.1:{tus_port}/files/",
-                                  source, str(chunk)])
-        created = subprocess.run(["curl", "-s", "-i", "-X", "POST", f"http://127.0.0.1:{tus_port}/files",
-                                  "-H", "Tus-Resumable: 1.0.0", "-H", f"Upload-Length: {size}",
-                                  "-H", "Upload-Metadata: filename bQ==,filetype Yg=="],
-                                 capture_output=True, text=True).stdout
-        location = [line.split(" ", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("location:")][0]
-        results["curl (one PATCH)"] = timed(["curl", "-s", "-f", "-X", "PATCH", location, "-H", "Tus-Resumable: 1.0.0",
-                                             "-H", "Upload-Offset: 0", "-H", "Content-Type: application/offset+octet-stream",
-                                             "--data-binary", f"@{source}"])
-        results["pickup upload (S3)"] = timed([pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
-                                               f"http://127.0.0.1:{s3_port}", "--journal", journal,
-                                               "--chunk-size", str(max(5, args.chunk_mb)), "--json"], env=env)
-        subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
-                        f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
-        results["aws s3 cp"] = timed([os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
-                                      "--endpoint-url", f"http://127.0.0.1:{s3_port}", "--only-show-errors"], env=env)
 
-        print(f"file: {size / 1e6:.0f} MB, chunks/parts of {args.chunk_mb} MB (S3: at least 5)\n")
+        def curl_patch():
+            created = subprocess.run(["curl", "-s", "-i", "-X", "POST", f"http://127.0.0.1:{tus_port}/files",
+                                      "-H", "Tus-Resumable: 1.0.0", "-H", f"Upload-Length: {size}",
+                                      "-H", "Upload-Metadata: filename bQ==,filetype Yg=="],
+                                     capture_output=True, text=True).stdout
+            location = [line.split(" ", 1)[1].strip() for line in created.splitlines()
+                        if line.lower().startswith("location:")][0]
+            return ["curl", "-s", "-f", "-X", "PATCH", location, "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: 0",
+                    "-H", "Content-Type: application/offset+octet-stream", "--data-binary", f"@{source}"]
+
+        tools = [
+            ("pickup upload (tus)", lambda: [pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",
+                                             "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json"], None),
+            ("tuspy", lambda: [os.path.join(PY, "python"), "-c", tuspy, f"http://127.0.0.1:{tus_port}/files/", source,
+                               str(chunk)], None),
+            ("curl (one PATCH)", curl_patch, None),
+            ("pickup upload (form)", lambda: [pickup, "upload", source, "--to", f"http://127.0.0.1:{form_port}/upload",
+                                              "--journal", journal, "--json"], None),
+            ("curl -F (form)", lambda: ["curl", "-s", "-f", "-o", "/dev/null", "-F", f"file=@{source}",
+                                        f"http://127.0.0.1:{form_port}/upload"], None),
+            ("pickup upload (S3)", lambda: [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
+                                            f"http://127.0.0.1:{s3_port}", "--journal", journal,
+                                            "--chunk-size", str(max(5, args.chunk_mb)), "--json"], env),
+            ("aws s3 cp", lambda: [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
+                                   "--endpoint-url", f"http://127.0.0.1:{s3_port}", "--only-show-errors"], env),
+        ]
+        # Rounds, each tool once a round in turn, the machine settled before each run (a server's
+        # work from the run before must not slow the next); the median time, the highest memory.
+        times = {name: [] for name, _, _ in tools}
+        memories = {name: 0.0 for name, _, _ in tools}
+        for round in range(args.rounds):
+            for name, command, environment in tools:
+                settle()
+                seconds, memory, _ = timed(command(), env=environment)
+                times[name].append(seconds)
+                if os.environ.get("BENCH_VERBOSE"):
+                    print(f"  round {round + 1}: {name} {seconds:.2f} s", file=sys.stderr)
+                memories[name] = max(memories[name], memory)
+                if round < args.rounds - 1:
+                    for entry in os.listdir(tus_dir):
+                        path = os.path.join(tus_dir, entry)
+                        if os.path.isfile(path):
+                            os.remove(path)
+        results = {name: (statistics.median(times[name]), memories[name], "") for name, _, _ in tools}
+
+        print(f"file: {size / 1e6:.0f} MB, chunks/parts of {args.chunk_mb} MB (S3: at least 5), "
+              f"median of {args.rounds} rounds\n")
         print(f"{'tool':24} {'seconds':>8} {'MB/s':>8} {'peak MB':>8}")
         for tool, (seconds, memory, _) in results.items():
             print(f"{tool:24} {seconds:8.2f} {size / seconds / 1e6:8.0f} {memory:8.1f}")
         tus, s3 = results["pickup upload (tus)"][0], results["pickup upload (S3)"][0]
         print(f"\npickup/tuspy speed: {results['tuspy'][0] / tus:.2f}x   pickup/aws s3 cp speed: {results['aws s3 cp'][0] / s3:.2f}x"
-              f"   pickup tus / curl one PATCH: {results['curl (one PATCH)'][0] / tus:.2f}x")
+              f"   pickup tus / curl one PATCH: {results['curl (one PATCH)'][0] / tus:.2f}x"
+              f"   pickup form / curl -F: {results['curl -F (form)'][0] / results['pickup upload (form)'][0]:.2f}x")
         stored = [os.path.join(tus_dir, name) for name in os.listdir(tus_dir)
                   if not name.endswith(".info") and os.path.isfile(os.path.join(tus_dir, name))]
         intact = all(sha(path) == want for path in stored)
         for key in ("pickup/movie.bin", "aws/movie.bin"):
             data = urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/buckets/bench/{key}").read()
             intact = intact and hashlib.sha256(data).hexdigest() == want
-        print(f"every stored copy ({len(stored)} tus, 2 S3) equals the file: {intact}")
+        intact = intact and sha(os.path.join(form_dir, "movie.bin")) == want
+        print(f"every stored copy ({len(stored)} tus, 2 S3, 1 form) equals the file: {intact}")
     finally:
         for server in servers:
             server.kill()

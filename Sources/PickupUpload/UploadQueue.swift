@@ -8,7 +8,7 @@ public actor UploadQueue {
     /// What to upload, and where.
     public enum Job: Sendable {
         case tus(path: String, endpoint: URL, type: String)
-        /// Uses the uploader's `s3Credentials`.
+        /// Uses the uploader's `s3Credentials`, else its `s3Signer`.
         case s3(path: String, location: S3Location, type: String)
         case form(path: String, target: FormTarget, type: String)
         /// An upload of the journal, by id.
@@ -164,14 +164,16 @@ public actor UploadQueue {
         case .tus(let path, let endpoint, let type):
             return await uploader.upload(path: path, to: endpoint, type: type, events: events)
         case .s3(let path, let location, let type):
-            guard let credentials = uploader.s3Credentials else {
-                let failed = UploadRecord.failed(
-                    path: path, target: location.journalTarget, type: type,
-                    error: UploadError(.unauthorized, "no S3 credentials were given to the uploader").description)
-                return failed
+            if let credentials = uploader.s3Credentials {
+                return await uploader.upload(
+                    path: path, to: location, credentials: credentials, type: type, events: events)
             }
-            return await uploader.upload(
-                path: path, to: location, credentials: credentials, type: type, events: events)
+            if let signer = uploader.s3Signer {
+                return await uploader.upload(path: path, to: location, signer: signer, type: type, events: events)
+            }
+            return UploadRecord.failed(
+                path: path, target: location.journalTarget, type: type,
+                error: UploadError(.unauthorized, "no S3 credentials or signer were given to the uploader").description)
         case .form(let path, let target, let type):
             return await uploader.upload(path: path, toForm: target, type: type, events: events)
         case .journal(let id):

@@ -45,11 +45,23 @@ public final class Uploader: Sendable {
     public let options: UploadOptions
     /// For S3 targets (resuming and cancelling them too).
     public let s3Credentials: S3Credentials?
+    /// For S3 targets through presigned URLs, when there are no credentials.
+    public let s3Signer: (any S3URLSigner)?
 
-    public init(journal: UploadJournal, options: UploadOptions = UploadOptions(), s3Credentials: S3Credentials? = nil) {
+    public init(
+        journal: UploadJournal, options: UploadOptions = UploadOptions(), s3Credentials: S3Credentials? = nil,
+        s3Signer: (any S3URLSigner)? = nil
+    ) {
         self.journal = journal
         self.options = options
         self.s3Credentials = s3Credentials
+        self.s3Signer = s3Signer
+    }
+
+    /// How this uploader authorizes S3 requests: credentials first, else the signer.
+    var s3Authorization: S3Authorization? {
+        if let s3Credentials { return .credentials(s3Credentials) }
+        return s3Signer.map { .presigned($0) }
     }
 
     /// Uploads a file to a tus endpoint; returns its final record (done, failed or cancelled).
@@ -96,11 +108,12 @@ public final class Uploader: Sendable {
                 throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
             }
             if let location = S3Location(journalTarget: record.target) {
-                guard let credentials = s3Credentials else {
+                guard let authorization = s3Authorization else {
                     throw UploadError(
                         .unauthorized, "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
                 }
-                return await runS3(record, location: location, credentials: credentials, source: source, events: events)
+                return await runS3(
+                    record, location: location, authorization: authorization, source: source, events: events)
             }
             if let form = FormTarget(journalTarget: record.target) {
                 var target = form
@@ -252,7 +265,7 @@ extension Uploader {
         guard var record = try? await journal.record(id: id) else { return nil }
         guard record.state != .done else { return record }
         if S3Location(journalTarget: record.target) != nil {
-            if let credentials = s3Credentials { await abortS3(record, credentials: credentials) }
+            if let authorization = s3Authorization { await abortS3(record, authorization: authorization) }
         } else if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
             try? await TusClient(endpoint: target, headers: options.headers).terminate(remote)
         }

@@ -85,4 +85,50 @@ struct S3UploadTests {
         #expect(record.error?.contains("not-the-secret") == false)
         #expect(Date().timeIntervalSince(started) < 5, "no retries with wrong credentials")
     }
+
+    /// A backend that presigns each request, counting what it was asked for.
+    actor Backend: S3URLSigner {
+        let presigner: S3Presigner
+        var asked: [String] = []
+
+        init(_ credentials: S3Credentials) { presigner = S3Presigner(credentials: credentials, expires: 60) }
+
+        nonisolated func presignedURL(
+            method: String, location: S3Location, query: [(String, String)]
+        ) async throws
+            -> URL
+        {
+            await record(method + " " + query.map(\.0).joined(separator: "&"))
+            return try await presigner.presignedURL(method: method, location: location, query: query)
+        }
+
+        func record(_ request: String) { asked.append(request) }
+    }
+
+    @Test("presigned URLs from a backend: no credentials in the uploader, parts listed and completed, object whole")
+    func presigned() async throws {
+        let server = try SeaweedServer()
+        let path = try UploadTestFiles.random(megabytes: 12)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let backend = Backend(S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey))
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20), s3Signer: backend)
+        let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "signed/movie.bin")
+        let record = await uploader.upload(path: path, to: location, signer: backend)
+        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(
+            UploadTestFiles.sha256(try server.object("signed/movie.bin")) == (try UploadTestFiles.sha256(file: path)))
+        let asked = await backend.asked
+        #expect(asked.first == "POST uploads")
+        #expect(asked.filter { $0 == "PUT partNumber&uploadId" }.count == 3)
+        #expect(asked.last == "POST uploadId")
+
+        let forged = Backend(S3Credentials(accessKey: server.accessKey, secretKey: "wrong"))
+        let started = Date()
+        let refused = await Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 1))
+            .upload(path: path, to: location, signer: forged)
+        #expect(refused.state == .failed && refused.error?.contains("HTTP 403") == true, "\(refused.error ?? "")")
+        #expect(Date().timeIntervalSince(started) < 5, "no retries with a bad signature")
+        #expect(refused.error?.contains("X-Amz-Signature") == false)
+    }
 }

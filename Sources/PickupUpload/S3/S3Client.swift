@@ -12,12 +12,12 @@ public struct S3Part: Sendable, Hashable {
 /// (`endpoint/bucket/key`), so that any S3-compatible store answers.
 struct S3Client: Sendable {
     let location: S3Location
-    let credentials: S3Credentials
+    let authorization: S3Authorization
     let http: HTTPClient
 
-    init(location: S3Location, credentials: S3Credentials, timeout: Double) {
+    init(location: S3Location, authorization: S3Authorization, timeout: Double) {
         self.location = location
-        self.credentials = credentials
+        self.authorization = authorization
         http = HTTPClient(timeout: timeout)
     }
 
@@ -107,15 +107,29 @@ struct S3Client: Sendable {
         _ method: String, query: [(String, String)], headers: [String: String], body: HTTPBody, payloadHash: String,
         what: String
     ) async throws(UploadError) -> (String, HTTPResponse) {
-        let path = "/" + SigV4.encode(location.bucket) + "/" + SigV4.encode(location.key, path: true)
-        let queryText = query.map { $0.1.isEmpty ? SigV4.encode($0.0) : SigV4.encode($0.0) + "=" + SigV4.encode($0.1) }
-            .joined(separator: "&")
-        let base = location.endpoint.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard let url = URL(string: base + path + (queryText.isEmpty ? "" : "?" + queryText)) else {
-            throw UploadError(.badTarget, "cannot make a URL for \(location.bucket)/\(location.key)")
+        var request: HTTPRequest
+        switch authorization {
+        case .credentials(let credentials):
+            let path = "/" + SigV4.encode(location.bucket) + "/" + SigV4.encode(location.key, path: true)
+            let queryText = query.map {
+                $0.1.isEmpty ? SigV4.encode($0.0) : SigV4.encode($0.0) + "=" + SigV4.encode($0.1)
+            }.joined(separator: "&")
+            let base = location.endpoint.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            guard let url = URL(string: base + path + (queryText.isEmpty ? "" : "?" + queryText)) else {
+                throw UploadError(.badTarget, "cannot make a URL for \(location.bucket)/\(location.key)")
+            }
+            request = HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key }, body: body)
+            SigV4.sign(&request, encodedPath: path, query: query, payloadHash: payloadHash, credentials: credentials)
+        case .presigned(let signer):
+            let url: URL
+            do {
+                url = try await signer.presignedURL(method: method, location: location, query: query)
+            } catch {
+                let reason = (error as? UploadError)?.message ?? redacted("\(error)")
+                throw UploadError(.unauthorized, "\(what) failed: no presigned URL: \(reason)")
+            }
+            request = HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key }, body: body)
         }
-        var request = HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key }, body: body)
-        SigV4.sign(&request, encodedPath: path, query: query, payloadHash: payloadHash, credentials: credentials)
         let response = try await http.send(request, what: what)
         let text = response.text
         guard (200..<300).contains(response.status) else {

@@ -21,7 +21,26 @@ extension Uploader {
             let source = try SourceFile(path: path)
             let record = try await journal.begin(
                 path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
-            return await runS3(record, location: location, credentials: credentials, source: source, events: events)
+            return await runS3(
+                record, location: location, authorization: .credentials(credentials), source: source, events: events)
+        } catch {
+            let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
+            events?.yield(.finished(failed))
+            return failed
+        }
+    }
+
+    /// Uploads a file to S3 through URLs presigned by `signer` (an app's backend): no
+    /// credentials in the app. Parts go as `UNSIGNED-PAYLOAD`, as presigned URLs allow.
+    public func upload(
+        path: String, to location: S3Location, signer: any S3URLSigner, type: String = "application/octet-stream",
+        events: AsyncStream<UploadEvent>.Continuation? = nil
+    ) async -> UploadRecord {
+        do {
+            let source = try SourceFile(path: path)
+            let record = try await journal.begin(
+                path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
+            return await runS3(record, location: location, authorization: .presigned(signer), source: source, events: events)
         } catch {
             let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
             events?.yield(.finished(failed))
@@ -30,11 +49,11 @@ extension Uploader {
     }
 
     func runS3(
-        _ start: UploadRecord, location: S3Location, credentials: S3Credentials, source: SourceFile,
+        _ start: UploadRecord, location: S3Location, authorization: S3Authorization, source: SourceFile,
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        var client = S3Client(location: location, credentials: credentials, timeout: options.stallTimeout)
+        var client = S3Client(location: location, authorization: authorization, timeout: options.stallTimeout)
         let partSize = Uploader.partSize(for: record.size, preferred: options.chunkSize)
         let count = max(1, Int((record.size + partSize - 1) / partSize))
         let began = Date()
@@ -82,7 +101,7 @@ extension Uploader {
                     attempts += 1
                 } else {
                     if failure.code == .network {
-                        client = S3Client(location: location, credentials: credentials, timeout: options.stallTimeout)
+                        client = S3Client(location: location, authorization: authorization, timeout: options.stallTimeout)
                     }
                     guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
@@ -116,9 +135,9 @@ extension Uploader {
     }
 
     /// Cancels an S3 upload: aborts it on the store and marks it cancelled.
-    func abortS3(_ record: UploadRecord, credentials: S3Credentials) async {
+    func abortS3(_ record: UploadRecord, authorization: S3Authorization) async {
         guard let location = S3Location(journalTarget: record.target), let uploadID = record.remote else { return }
-        try? await S3Client(location: location, credentials: credentials, timeout: options.stallTimeout).abort(uploadID)
+        try? await S3Client(location: location, authorization: authorization, timeout: options.stallTimeout).abort(uploadID)
     }
 
     /// The listed parts that hold what this upload sends: one per number (the last

@@ -54,16 +54,47 @@ enum SigV4 {
             headers.map { "\($0.0):\($0.1)\n" }.joined(), signedHeaders, payloadHash,
         ].joined(separator: "\n")
         let scope = "\(day)/\(credentials.region)/s3/aws4_request"
+        let signature = sign(canonical: canonical, amz: amz, day: day, credentials: credentials)
+        request.set(
+            "Authorization",
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
+        )
+    }
+
+    /// The signature of a canonical request: string to sign, derived key, HMAC.
+    private static func sign(canonical: String, amz: String, day: String, credentials: S3Credentials) -> String {
+        let scope = "\(day)/\(credentials.region)/s3/aws4_request"
         let toSign = ["AWS4-HMAC-SHA256", amz, scope, Digest.hex(Digest.sha256(Array(canonical.utf8)))]
             .joined(separator: "\n")
         var key = Digest.hmacSHA256(key: Array(("AWS4" + credentials.secretKey).utf8), data: Array(day.utf8))
         for part in [credentials.region, "s3", "aws4_request"] {
             key = Digest.hmacSHA256(key: key, data: Array(part.utf8))
         }
-        let signature = Digest.hex(Digest.hmacSHA256(key: key, data: Array(toSign.utf8)))
-        request.set(
-            "Authorization",
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
-        )
+        return Digest.hex(Digest.hmacSHA256(key: key, data: Array(toSign.utf8)))
+    }
+
+    /// A presigned URL (query-string authentication, `UNSIGNED-PAYLOAD`): what an app's
+    /// backend hands out so that a client can make one request without credentials.
+    static func presign(
+        method: String, location: S3Location, query: [(String, String)], credentials: S3Credentials,
+        expires: Int, date: Date = Date()
+    ) -> URL? {
+        let (amz, day) = stamps(date)
+        let path = "/" + encode(location.bucket) + "/" + encode(location.key, path: true)
+        var parameters = query + [
+            ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"),
+            ("X-Amz-Credential", "\(credentials.accessKey)/\(day)/\(credentials.region)/s3/aws4_request"),
+            ("X-Amz-Date", amz), ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host"),
+        ]
+        if let token = credentials.sessionToken { parameters.append(("X-Amz-Security-Token", token)) }
+        let canonicalQuery = parameters.map { (encode($0.0), encode($0.1)) }.sorted { $0 < $1 }
+            .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        var host = location.endpoint.host ?? ""
+        if let port = location.endpoint.port { host += ":\(port)" }
+        let canonical = [method, path, canonicalQuery, "host:\(host)\n", "host", "UNSIGNED-PAYLOAD"]
+            .joined(separator: "\n")
+        let signature = sign(canonical: canonical, amz: amz, day: day, credentials: credentials)
+        let base = location.endpoint.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return URL(string: base + path + "?" + canonicalQuery + "&X-Amz-Signature=" + signature)
     }
 }
