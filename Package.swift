@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PickupStore", targets: ["PickupStore"]),
         .library(name: "PickupImport", targets: ["PickupImport"]),
         .library(name: "PickupUpload", targets: ["PickupUpload"]),
+        .library(name: "PickupFFmpeg", targets: ["PickupFFmpeg"]),
         .executable(name: "pickup", targets: ["pickup"]),
     ],
     targets: [
@@ -17,6 +18,15 @@ let package = Package(
         // C libraries of the system, each behind a module map with pkg-config and apt providers.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [
+                .apt([
+                    "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libavfilter-dev", "libswscale-dev",
+                    "libswresample-dev",
+                ])
+            ]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Durable state and hashing: SQLite (one small wrapper) and SHA-256 through the platform's crypto.
         .target(
             name: "PickupStore",
@@ -30,13 +40,16 @@ let package = Package(
         .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
         // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
         .target(name: "PickupUpload", dependencies: ["PickupStore"]),
+        // Thumbnails, poster frames and export through FFmpeg's libraries and libheif (Linux).
+        .target(name: "PickupFFmpeg", dependencies: ["Pickup", "CFFmpeg", "CHeif"]),
         // The command-line tool.
-        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
+        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupFFmpeg"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
         .testTarget(name: "PickupImportTests", dependencies: ["PickupImport", "PickupStore", "PickupTestSupport"]),
         .testTarget(name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupStore", "PickupTestSupport"]),
+        .testTarget(name: "PickupFFmpegTests", dependencies: ["PickupFFmpeg", "Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
         .testTarget(name: "PickupCLITests", dependencies: ["pickup", "PickupTestSupport"]),
     ],

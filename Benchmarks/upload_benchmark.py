@@ -4,7 +4,7 @@ the same file and the same servers (started here, on 127.0.0.1), in one run.
 
   tus:  pickup upload --to tus+http://...     vs  tuspy (tusclient), same chunk size
   S3:   pickup upload --to s3://...           vs  aws s3 cp (awscli), same part size
-  raw:  curl, one PATCH of the whole file to the same tus server (the wire's limit)
+  raw:  curl, one PATCH of the whole file (streamed, -T) to the same tus server (the wire's limit)
   form: pickup upload --to http://.../upload  vs  curl -F file=@..., same form server
 
 Prints seconds, MB/s and ratios, and Pickup's peak memory, then checks every
@@ -138,7 +138,7 @@ def main():
             location = [line.split(" ", 1)[1].strip() for line in created.splitlines()
                         if line.lower().startswith("location:")][0]
             return ["curl", "-s", "-f", "-X", "PATCH", location, "-H", "Tus-Resumable: 1.0.0", "-H", "Upload-Offset: 0",
-                    "-H", "Content-Type: application/offset+octet-stream", "--data-binary", f"@{source}"]
+                    "-H", "Content-Type: application/offset+octet-stream", "-T", source]
 
         tools = [
             ("pickup upload (tus)", lambda: [pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",

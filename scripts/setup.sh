@@ -11,7 +11,13 @@ set -euo pipefail
 #   time (/usr/bin/time)          peak memory in benchmarks
 #   libsqlite3-dev, libssl-dev    the catalog (SQLite) and SHA-256 (libcrypto), linked
 #   pkg-config                    finds them for the package's system-library targets
-DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time libsqlite3-dev libssl-dev pkg-config)
+#   libav*-dev (format, codec,     thumbnails and export (PickupFFmpeg), linked
+#   util, filter), libswscale-dev,
+#   libswresample-dev, libheif-dev
+#   libvips-tools, imagemagick    thumbnail benchmark peers (vipsthumbnail, convert)
+DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time libsqlite3-dev libssl-dev pkg-config
+  libavformat-dev libavcodec-dev libavutil-dev libavfilter-dev libswscale-dev libswresample-dev libheif-dev
+  libvips-tools imagemagick)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do

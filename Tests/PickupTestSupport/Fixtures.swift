@@ -6,6 +6,13 @@ import Synchronization
 /// does not make them again. `scripts/setup.sh` installs the tools.
 public enum Fixture: String, CaseIterable, Sendable {
     case mp4Rotated90 = "rotated-90.mp4"
+    /// Upright it is 180x320, red above blue; stored turned a quarter right (320x180) with a
+    /// 90° rotation to show it: the sideways-thumbnail trap.
+    case mp4PortraitStored = "portrait-stored.mp4"
+    /// Two seconds of black, then two of a test pattern, a keyframe every half second.
+    case mp4BlackStart = "black-start.mp4"
+    /// Upright 240x320, red above blue; stored turned a quarter left with EXIF orientation 6.
+    case jpegOrientation6 = "orientation-6.jpg"
     case mp4MoovAtEnd = "moov-at-end.mp4"
     case mp4Large = "large.mp4"
     case mp4Faststart = "faststart.mp4"
@@ -44,6 +51,23 @@ public enum Fixture: String, CaseIterable, Sendable {
             return "\(ff) \(video) \(x264) $DIR/a.mp4 && \(ff) -i $DIR/a.mp4 -c copy -metadata:s:v:0 rotate=270 $OUT"
         case .mp4MoovAtEnd:
             return "\(ff) \(video) \(tone) \(x264) -c:a aac -shortest $OUT"
+        case .mp4PortraitStored:
+            return """
+                \(ff) -f lavfi -i color=red:s=180x160:r=25:d=2 -f lavfi -i color=blue:s=180x160:r=25:d=2 \
+                -filter_complex "[0][1]vstack,transpose=1" \(x264) $DIR/a.mp4 && \(ff) -i $DIR/a.mp4 -c copy \
+                -metadata:s:v:0 rotate=90 $OUT
+                """
+        case .mp4BlackStart:
+            return """
+                \(ff) -f lavfi -i color=black:s=320x240:r=25:d=2 -f lavfi -i testsrc2=size=320x240:rate=25:duration=2 \
+                \(tone) -filter_complex "[0][1]concat=n=2:v=1:a=0[v]" -map "[v]" -map 2:a -g 12 \(x264) -c:a aac $OUT
+                """
+        case .jpegOrientation6:
+            return """
+                \(ff) -f lavfi -i color=red:s=240x160 -f lavfi -i color=blue:s=240x160 \
+                -filter_complex "[0][1]vstack,transpose=2" -frames:v 1 $OUT && \
+                exiftool -q -overwrite_original -Orientation#=6 $OUT
+                """
         case .mp4Large:
             return "\(ff) -f lavfi -i testsrc2=size=1280x720:rate=30:duration=4 \(x264) -crf 10 $OUT"
         case .mp4Faststart:

@@ -40,7 +40,8 @@ extension Uploader {
             let source = try SourceFile(path: path)
             let record = try await journal.begin(
                 path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
-            return await runS3(record, location: location, authorization: .presigned(signer), source: source, events: events)
+            return await runS3(
+                record, location: location, authorization: .presigned(signer), source: source, events: events)
         } catch {
             let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
             events?.yield(.finished(failed))
@@ -101,7 +102,8 @@ extension Uploader {
                     attempts += 1
                 } else {
                     if failure.code == .network {
-                        client = S3Client(location: location, authorization: authorization, timeout: options.stallTimeout)
+                        client = S3Client(
+                            location: location, authorization: authorization, timeout: options.stallTimeout)
                     }
                     guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
@@ -137,7 +139,8 @@ extension Uploader {
     /// Cancels an S3 upload: aborts it on the store and marks it cancelled.
     func abortS3(_ record: UploadRecord, authorization: S3Authorization) async {
         guard let location = S3Location(journalTarget: record.target), let uploadID = record.remote else { return }
-        try? await S3Client(location: location, authorization: authorization, timeout: options.stallTimeout).abort(uploadID)
+        try? await S3Client(location: location, authorization: authorization, timeout: options.stallTimeout).abort(
+            uploadID)
     }
 
     /// The listed parts that hold what this upload sends: one per number (the last

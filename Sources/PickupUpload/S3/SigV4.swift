@@ -81,11 +81,12 @@ enum SigV4 {
     ) -> URL? {
         let (amz, day) = stamps(date)
         let path = "/" + encode(location.bucket) + "/" + encode(location.key, path: true)
-        var parameters = query + [
-            ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"),
-            ("X-Amz-Credential", "\(credentials.accessKey)/\(day)/\(credentials.region)/s3/aws4_request"),
-            ("X-Amz-Date", amz), ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host"),
-        ]
+        var parameters =
+            query + [
+                ("X-Amz-Algorithm", "AWS4-HMAC-SHA256"),
+                ("X-Amz-Credential", "\(credentials.accessKey)/\(day)/\(credentials.region)/s3/aws4_request"),
+                ("X-Amz-Date", amz), ("X-Amz-Expires", String(expires)), ("X-Amz-SignedHeaders", "host"),
+            ]
         if let token = credentials.sessionToken { parameters.append(("X-Amz-Security-Token", token)) }
         let canonicalQuery = parameters.map { (encode($0.0), encode($0.1)) }.sorted { $0 < $1 }
             .map { "\($0.0)=\($0.1)" }.joined(separator: "&")

@@ -1,0 +1,146 @@
+/// What an export is asked to do.
+public struct ExportOptions: Sendable, Hashable {
+    public var preset: ExportPreset
+    public var container: ExportContainer
+    /// Keep only this part, in seconds from the start.
+    public var trim: ClosedRange<Double>?
+    /// Drop the location and the other identifying metadata (make, model, software,
+    /// Apple's content identifier). The creation date and the rotation are always kept.
+    public var stripLocation: Bool
+    /// The largest file to write, in bytes: the bit rate is planned to fit.
+    public var maxBytes: Int64?
+    /// Turn HEVC into H.264 for players that lack HEVC, even when the source would fit.
+    public var compatible: Bool
+
+    public init(
+        preset: ExportPreset, container: ExportContainer = .mp4, trim: ClosedRange<Double>? = nil,
+        stripLocation: Bool = false, maxBytes: Int64? = nil, compatible: Bool = false
+    ) {
+        self.preset = preset
+        self.container = container
+        self.trim = trim
+        self.stripLocation = stripLocation
+        self.maxBytes = maxBytes
+        self.compatible = compatible
+    }
+}
+
+/// How an export will be made, decided from the source's facts before any work:
+/// remux when the source already fits the preset (smart passthrough), encode
+/// otherwise, with the size and bit rate planned.
+public struct ExportPlan: Sendable, Hashable {
+    public enum Video: Sendable, Hashable {
+        /// Packets copied as they are.
+        case copy
+        /// Decoded and encoded again: codec, pixel size (stored orientation), quality factor
+        /// and bit-rate cap (nil: quality only).
+        case encode(codec: ExportPreset.Codec, size: PixelSize, quality: Int, maxBitRate: Int?)
+    }
+
+    public enum Audio: Sendable, Hashable {
+        case copy
+        /// AAC at this bit rate.
+        case encode(bitRate: Int)
+    }
+
+    /// nil when the source has no video.
+    public var video: Video?
+    /// nil when the source has no audio.
+    public var audio: Audio?
+    /// Seconds the output lasts.
+    public var duration: Double
+    /// Why it was planned so, for people (`pickup export` prints it).
+    public var reason: String
+
+    public var isPassthrough: Bool { video != nil && video == .copy && (audio == nil || audio == .copy) }
+
+    /// Plans the export of a file described by `info`.
+    public static func make(for info: MediaInfo, _ options: ExportOptions) throws(RenderError) -> ExportPlan {
+        guard info.kind == .video, let width = info.width, let height = info.height, width > 0, height > 0 else {
+            throw RenderError(.noPicture, info.kind == .audio ? "the file has no video" : "the file is not a video")
+        }
+        let full = info.duration ?? 0
+        var duration = full
+        if let trim = options.trim {
+            guard trim.lowerBound >= 0, trim.upperBound > trim.lowerBound, full <= 0 || trim.lowerBound < full else {
+                throw RenderError(
+                    .impossible, "the time range \(trim.lowerBound)-\(trim.upperBound) s is outside the video")
+            }
+            duration = (full > 0 ? min(trim.upperBound, full) : trim.upperBound) - trim.lowerBound
+        }
+        let sourceCodec = normalizedCodec(info.videoCodec)
+        let audioCopies = info.audioCodec.map { ["aac", "mp4a"].contains($0.lowercased()) } ?? false
+        let audio: Audio? = info.audioCodec == nil ? nil : audioCopies ? .copy : .encode(bitRate: 128_000)
+        let sourceRate = full > 0 ? Int(Double(info.fileSize) * 8 / full) : Int.max
+        let preset = options.preset
+
+        if preset == .passthrough {
+            if let maxBytes = options.maxBytes, full > 0, Double(info.fileSize) * duration / full > Double(maxBytes) {
+                throw RenderError(
+                    .impossible,
+                    "passthrough keeps the bit rate, so the output would exceed \(maxBytes) bytes; pick a preset")
+            }
+            return ExportPlan(
+                video: .copy, audio: info.audioCodec == nil ? nil : .copy, duration: duration,
+                reason: "passthrough: streams copied as they are")
+        }
+        guard let target = preset.codec else { throw RenderError(.impossible, "no codec for \(preset.rawValue)") }
+        let size = fitted(PixelSize(width: width, height: height), in: preset.box)
+        var cap = preset.maxBitRate
+        if let maxBytes = options.maxBytes {
+            guard duration > 0 else {
+                throw RenderError(.impossible, "the video's duration is unknown; --max-size needs it")
+            }
+            let audioBits = audio == nil ? 0 : 128_000
+            // 3% for the container, the rest for the streams.
+            let budget = Int(Double(maxBytes) * 8 * 0.97 / duration) - audioBits
+            guard budget >= 100_000 else {
+                throw RenderError(
+                    .impossible, "\(maxBytes) bytes for \(Int(duration)) s leaves under 100 kbit/s for the picture")
+            }
+            cap = min(cap ?? budget, budget)
+        }
+        let codecFits = sourceCodec == target.rawValue && !(options.compatible && sourceCodec == "hevc")
+        let sizeFits = size == PixelSize(width: width, height: height) || preset.box == nil
+        let rateFits = cap.map { sourceRate <= $0 + $0 / 10 } ?? true
+        if codecFits && sizeFits && rateFits {
+            return ExportPlan(
+                video: .copy, audio: audio, duration: duration,
+                reason: "the source already fits \(preset.rawValue) (\(target.rawValue), \(width)x\(height)"
+                    + (cap == nil ? "" : ", \(sourceRate / 1000) kbit/s") + "): remuxed, not encoded")
+        }
+        var why: [String] = []
+        if !codecFits { why.append("\(sourceCodec ?? "unknown codec") → \(target.rawValue)") }
+        if !sizeFits { why.append("\(width)x\(height) → \(size)") }
+        if !rateFits, let cap { why.append("\(sourceRate / 1000) → \(cap / 1000) kbit/s") }
+        return ExportPlan(
+            video: .encode(codec: target, size: size, quality: preset.quality, maxBitRate: cap),
+            audio: audio, duration: duration, reason: "encoded: " + why.joined(separator: ", "))
+    }
+
+    /// ffprobe's name of a codec from either spelling (`avc1` → `h264`, `hvc1`/`hev1` → `hevc`).
+    static func normalizedCodec(_ codec: String?) -> String? {
+        guard let codec = codec?.lowercased() else { return nil }
+        switch codec {
+        case "avc1", "avc3", "h264": return "h264"
+        case "hvc1", "hev1", "hevc", "h265": return "hevc"
+        default: return codec
+        }
+    }
+
+    /// `size` scaled down (never up) to fit `box` whichever way it stands, with even sides
+    /// (what 4:2:0 encoders need).
+    public static func fitted(_ size: PixelSize, in box: PixelSize?) -> PixelSize {
+        guard let box else { return PixelSize(width: size.width & ~1, height: size.height & ~1) }
+        let portrait = size.height > size.width
+        let long = Double(max(box.width, box.height))
+        let short = Double(min(box.width, box.height))
+        let boxWidth = portrait ? short : long
+        let boxHeight = portrait ? long : short
+        let scale = min(1, min(boxWidth / Double(size.width), boxHeight / Double(size.height)))
+        let width = max(2, Int((Double(size.width) * scale).rounded()) & ~1)
+        let height = max(2, Int((Double(size.height) * scale).rounded()) & ~1)
+        if scale == 1 { return PixelSize(width: max(2, size.width & ~1), height: max(2, size.height & ~1)) }
+        return PixelSize(width: width, height: height)
+    }
+}

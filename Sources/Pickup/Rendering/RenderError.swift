@@ -1,0 +1,45 @@
+/// Why a thumbnail or an export failed: what happened, and what to do.
+public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The file cannot be opened or read.
+        case unreadable
+        /// The file is damaged or cut short.
+        case damaged
+        /// No video (or picture) stream to render.
+        case noPicture
+        /// A codec or format this build cannot decode or encode.
+        case unsupported
+        /// The picture is larger than the pixel limit.
+        case tooLarge
+        /// The options cannot be met (a size that cannot be reached, a bad time range).
+        case impossible
+        /// Writing the output failed.
+        case writeFailed
+        case cancelled
+    }
+
+    public var code: Code
+    public var message: String
+    public var path: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
+    public var hint: String {
+        switch code {
+        case .unreadable: return "Check that the file exists and can be read."
+        case .damaged: return "The file may be incomplete; copy it again from its source."
+        case .noPicture: return "Audio-only files have no frames; pick a video or a photo."
+        case .unsupported: return "Convert it with ffmpeg first, or pick another file."
+        case .tooLarge: return "Pickup refuses pictures past its pixel limit to keep memory bounded."
+        case .impossible: return "Change the options (a larger --max-size, a time range inside the video)."
+        case .writeFailed: return "Check the output folder: space, permissions."
+        case .cancelled: return "Nothing was written."
+        }
+    }
+
+    public var description: String { (path.map { $0 + ": " } ?? "") + message + ". " + hint }
+}

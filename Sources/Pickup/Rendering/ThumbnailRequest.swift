@@ -1,0 +1,140 @@
+/// A size in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `WxH` (`320x240`) or a single number for a square.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 1, let side = Int(parts[0]), side > 0 {
+            self.init(width: side, height: side)
+            return
+        }
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            return nil
+        }
+        self.init(width: width, height: height)
+    }
+
+    public var pixels: Int { width * height }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// How a picture fills the target size, as SwiftUI's `aspectRatio(contentMode:)` says it.
+public enum ContentMode: String, Sendable, Hashable, CaseIterable {
+    /// Covers the whole target, cropped around the center.
+    case fill
+    /// Fits inside the target, nothing cropped; the image is as large as fits.
+    case fit
+}
+
+/// The file format of a rendered image.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    case jpeg, png, webp
+
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var mimeType: String { "image/" + rawValue }
+
+    /// The format a file name's extension names, if any.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+}
+
+/// Which frame of a video.
+public enum FrameTime: Sendable, Hashable {
+    /// At a number of seconds from the start.
+    case seconds(Double)
+    /// At a fraction (0...1) of the duration.
+    case fraction(Double)
+    /// A representative frame: the first of a few candidates that is neither black nor blank.
+    case poster
+
+    /// Parses `12.5` (seconds), `25%` (of the duration) or `poster`.
+    public init?(parsing text: String) {
+        if text == "poster" {
+            self = .poster
+        } else if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...100).contains(percent) {
+            self = .fraction(percent / 100)
+        } else if let seconds = Double(text), seconds >= 0, seconds.isFinite {
+            self = .seconds(seconds)
+        } else {
+            return nil
+        }
+    }
+
+    /// The time in seconds for a video of `duration` seconds (nil: unknown), kept inside it.
+    public func seconds(in duration: Double?) -> Double {
+        switch self {
+        case .seconds(let seconds): return max(0, duration.map { min(seconds, max(0, $0 - 0.001)) } ?? seconds)
+        case .fraction(let fraction): return max(0, (duration ?? 0) * min(1, max(0, fraction)))
+        case .poster: return 0
+        }
+    }
+}
+
+/// How near to the asked time a video frame must be, as AVAssetImageGenerator's
+/// `requestedTimeToleranceBefore/After`: the nearest keyframe (fast) or exact
+/// (decoded forward from the keyframe before it).
+public enum FrameTolerance: String, Sendable, Hashable {
+    case keyframe, exact
+}
+
+/// What image to make of a file.
+public struct ThumbnailRequest: Sendable, Hashable {
+    /// The target box; the image's pixel size follows from `mode`.
+    public var size: PixelSize
+    public var mode: ContentMode
+    public var format: ImageFormat
+    /// 0...1, for JPEG and WebP.
+    public var quality: Double
+    public var time: FrameTime
+    public var tolerance: FrameTolerance
+
+    public init(
+        size: PixelSize, mode: ContentMode = .fill, format: ImageFormat = .jpeg, quality: Double = 0.8,
+        time: FrameTime = .poster, tolerance: FrameTolerance = .keyframe
+    ) {
+        self.size = size
+        self.mode = mode
+        self.format = format
+        self.quality = min(1, max(0, quality))
+        self.time = time
+        self.tolerance = tolerance
+    }
+}
+
+/// An encoded image, upright.
+public struct RenderedImage: Sendable, Hashable {
+    public var data: [UInt8]
+    public var size: PixelSize
+    public var format: ImageFormat
+    /// For video frames: the time of the frame taken, in seconds.
+    public var time: Double?
+
+    public init(data: [UInt8], size: PixelSize, format: ImageFormat, time: Double? = nil) {
+        self.data = data
+        self.size = size
+        self.format = format
+        self.time = time
+    }
+}
+
+/// Makes thumbnails and poster frames; `PickupFFmpeg` implements it on Linux,
+/// an AVFoundation implementation on Apple platforms.
+public protocol ThumbnailRenderer: Sendable {
+    /// One image of a still or a video frame, upright, at the requested size.
+    func thumbnail(of path: String, _ request: ThumbnailRequest) async throws(RenderError) -> RenderedImage
+    /// `count` frames spread over a video's duration, in order, in one pass through the file.
+    func strip(of path: String, count: Int, _ request: ThumbnailRequest) async throws(RenderError) -> [RenderedImage]
+}

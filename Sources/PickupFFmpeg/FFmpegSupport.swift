@@ -1,0 +1,93 @@
+import CFFmpeg
+import Pickup
+
+/// FFmpeg's text for an error code.
+func ffmpegText(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 128)
+    return buffer.withUnsafeMutableBufferPointer { String(cString: pickup_error_text(code, $0.baseAddress, 128)) }
+}
+
+/// FFmpeg's logging off: every failure comes back as a RenderError instead.
+let quietFFmpeg: Void = { av_log_set_level(AV_LOG_QUIET) }()
+
+/// Pickup's limits for decoding, so that a hostile file cannot take the memory.
+public struct RenderLimits: Sendable, Hashable {
+    /// The largest picture decoded, in pixels (100 megapixels by default).
+    public var maxPixels: Int
+
+    public init(maxPixels: Int = 100_000_000) { self.maxPixels = maxPixels }
+}
+
+/// One AVFrame: one owner, freed in `deinit`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(RenderError) {
+        guard let frame = av_frame_alloc() else { throw RenderError(.unsupported, "FFmpeg could not allocate a frame") }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+}
+
+/// One AVPacket: one owner, freed in `deinit`.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(RenderError) {
+        guard let packet = av_packet_alloc() else {
+            throw RenderError(.unsupported, "FFmpeg could not allocate a packet")
+        }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+}
+
+extension RGBImage {
+    /// A decoded frame scaled to `size` and turned into packed RGB.
+    init(frame: UnsafeMutablePointer<AVFrame>, size: PixelSize) throws(RenderError) {
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        guard
+            let scaler = sws_getContext(
+                frame.pointee.width, frame.pointee.height, format, Int32(size.width), Int32(size.height),
+                AV_PIX_FMT_RGB24, Int32(SWS_AREA | SWS_ACCURATE_RND), nil, nil, nil)
+        else {
+            throw RenderError(.unsupported, "cannot convert pixel format \(format.rawValue) to RGB")
+        }
+        defer { sws_freeContext(scaler) }
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        let rows = pixels.withUnsafeMutableBufferPointer { buffer in
+            pickup_scale_frame(scaler, frame, buffer.baseAddress, Int32(size.width * 3))
+        }
+        guard rows > 0 else { throw RenderError(.damaged, "the frame could not be converted") }
+        self.init(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    /// The picture scaled to `size` (area averaging when shrinking).
+    func scaled(to size: PixelSize) throws(RenderError) -> RGBImage {
+        if size.width == width && size.height == height { return self }
+        let frame = try Frame()
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        guard av_frame_get_buffer(frame.pointer, 0) >= 0 else {
+            throw RenderError(.tooLarge, "no memory for the picture")
+        }
+        guard let plane = frame.pointer.pointee.data.0 else {
+            throw RenderError(.tooLarge, "no memory for the picture")
+        }
+        let stride = Int(frame.pointer.pointee.linesize.0)
+        pixels.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            for row in 0..<height { (plane + row * stride).update(from: base + row * width * 3, count: width * 3) }
+        }
+        return try RGBImage(frame: frame.pointer, size: size)
+    }
+}

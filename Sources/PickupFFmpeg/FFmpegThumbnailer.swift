@@ -1,0 +1,141 @@
+import CFFmpeg
+import Pickup
+
+/// Thumbnails and poster frames through FFmpeg's libraries (video, JPEG, PNG,
+/// WebP, GIF) and libheif (HEIC, AVIF), always upright.
+public struct FFmpegThumbnailer: ThumbnailRenderer {
+    public var limits: RenderLimits
+
+    public init(limits: RenderLimits = RenderLimits()) { self.limits = limits }
+
+    public func thumbnail(of path: String, _ request: ThumbnailRequest) async throws(RenderError) -> RenderedImage {
+        let info = try facts(path)
+        if info.kind == .image {
+            return try still(path, info, request)
+        }
+        let decoder = try PictureDecoder(path: path, limits: limits)
+        let orientation = info.orientation
+        let geometry = ThumbnailGeometry(
+            source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
+        let duration = decoder.duration ?? info.duration
+        if request.time == .poster {
+            return try poster(decoder, geometry, orientation, duration, request)
+        }
+        let seconds = request.time.seconds(in: duration)
+        let frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
+        let time = decoder.seconds(of: frame)
+        let image = try RGBImage(frame: frame, size: geometry.scaled)
+        return try finish(image, geometry, orientation, request, time: time)
+    }
+
+    public func strip(
+        of path: String, count: Int, _ request: ThumbnailRequest
+    ) async throws(RenderError)
+        -> [RenderedImage]
+    {
+        guard (1...200).contains(count) else {
+            throw RenderError(.impossible, "a strip has 1 to 200 frames, not \(count)")
+        }
+        let info = try facts(path)
+        guard info.kind == .video else { throw RenderError(.noPicture, "a strip needs a video", path: path) }
+        let decoder = try PictureDecoder(path: path, limits: limits)
+        let geometry = ThumbnailGeometry(
+            source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
+        let duration = decoder.duration ?? info.duration ?? 0
+        var images: [RenderedImage] = []
+        // In time order, each seek forward of the last: one pass through the file.
+        for index in 0..<count {
+            if Task.isCancelled { throw RenderError(.cancelled, "the strip was cancelled") }
+            let seconds = duration * (Double(index) + 0.5) / Double(count)
+            let frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
+            let time = decoder.seconds(of: frame)
+            let image = try RGBImage(frame: frame, size: geometry.scaled)
+            images.append(try finish(image, geometry, info.orientation, request, time: time))
+        }
+        return images
+    }
+
+    /// A poster frame: the first of a few candidates (the start, 1 s, then 10%, 25%, 33%, 50%
+    /// and 75% of the duration) that is neither black nor blank; failing that, the one with
+    /// the most detail.
+    private func poster(
+        _ decoder: PictureDecoder, _ geometry: ThumbnailGeometry, _ orientation: Orientation, _ duration: Double?,
+        _ request: ThumbnailRequest
+    ) throws(RenderError) -> RenderedImage {
+        let length = duration ?? 0
+        var candidates: [Double] = [0]
+        for time in [1.0, length * 0.1, length * 0.25, length / 3, length * 0.5, length * 0.75]
+        where time < length && time > candidates.last ?? 0 {
+            candidates.append(time)
+        }
+        var best: (image: RGBImage, time: Double?, spread: Double)?
+        for seconds in candidates {
+            guard let frame = try? decoder.frame(at: seconds, tolerance: .keyframe) else { continue }
+            let time = decoder.seconds(of: frame)
+            let image = try RGBImage(frame: frame, size: geometry.scaled)
+            if image.looksMeaningful { return try finish(image, geometry, orientation, request, time: time) }
+            let spread = image.brightness.spread
+            if best == nil || spread > (best?.spread ?? 0) { best = (image, time, spread) }
+        }
+        guard let best else { throw RenderError(.damaged, "no frame could be decoded", path: decoder.path) }
+        return try finish(best.image, geometry, orientation, request, time: best.time)
+    }
+
+    private func still(
+        _ path: String, _ info: MediaInfo, _ request: ThumbnailRequest
+    ) throws(RenderError)
+        -> RenderedImage
+    {
+        if [.heic, .heif, .avif].contains(info.container) {
+            // libheif hands the picture back upright.
+            let upright = try HEIFDecoder.decode(path: path, minimum: request.size, limits: limits)
+            let geometry = ThumbnailGeometry(
+                source: PixelSize(width: upright.width, height: upright.height), orientation: .upright,
+                target: request.size, mode: request.mode)
+            return try finish(try upright.scaled(to: geometry.scaled), geometry, .upright, request, time: nil)
+        }
+        // JPEG decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
+        var planned: ThumbnailGeometry?
+        let decoder = try PictureDecoder(path: path, limits: limits) { stored in
+            let geometry = ThumbnailGeometry(
+                source: stored, orientation: info.orientation, target: request.size, mode: request.mode)
+            planned = geometry
+            return info.container == .jpeg
+                ? ThumbnailGeometry.reductionExponent(source: stored, scaled: geometry.scaled) : 0
+        }
+        let geometry =
+            planned
+            ?? ThumbnailGeometry(
+                source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
+        let frame = try decoder.frame(at: 0, tolerance: .keyframe)
+        let image = try RGBImage(frame: frame, size: geometry.scaled)
+        return try finish(image, geometry, info.orientation, request, time: nil)
+    }
+
+    private func finish(
+        _ image: RGBImage, _ geometry: ThumbnailGeometry, _ orientation: Orientation, _ request: ThumbnailRequest,
+        time: Double?
+    ) throws(RenderError) -> RenderedImage {
+        let upright = image.oriented(orientation).cropped(
+            x: geometry.cropX, y: geometry.cropY, width: geometry.output.width, height: geometry.output.height)
+        let data = try ImageEncoder.encode(upright, as: request.format, quality: request.quality)
+        return RenderedImage(
+            data: data, size: PixelSize(width: upright.width, height: upright.height), format: request.format,
+            time: time)
+    }
+
+    private func facts(_ path: String) throws(RenderError) -> MediaInfo {
+        do {
+            return try MediaProbe().probe(path: path)
+        } catch {
+            let code: RenderError.Code =
+                switch error.code {
+                case .unreadable: .unreadable
+                case .unrecognized: .unsupported
+                case .limitExceeded: .tooLarge
+                default: .damaged
+                }
+            throw RenderError(code, error.message, path: path)
+        }
+    }
+}

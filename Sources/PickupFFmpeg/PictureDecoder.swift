@@ -1,0 +1,168 @@
+import CFFmpeg
+import Pickup
+
+/// An opened media file and the decoder of its picture stream (a video track,
+/// or a still image through FFmpeg's image demuxers). One owner for each C
+/// pointer, freed in `deinit`.
+final class PictureDecoder {
+    let path: String
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let packet: Packet
+    private let frame: Frame
+    /// The latest frame kept while decoding forward.
+    private let keep: Frame
+    let streamIndex: Int32
+    private let timeBase: AVRational
+    private let startTime: Int64
+    /// The stored size of the picture, before any reduction.
+    let size: PixelSize
+    /// The video's duration in seconds, when known.
+    let duration: Double?
+    private var draining = false
+    private var badPackets = 0
+
+    /// Opens `path`; `reduction` picks the decoder's 1/2ⁿ scale (JPEG's `lowres`) from the stored size.
+    init(path: String, limits: RenderLimits, reduction: (PixelSize) -> Int = { _ in 0 }) throws(RenderError) {
+        _ = quietFFmpeg
+        self.path = path
+        packet = try Packet()
+        frame = try Frame()
+        keep = try Frame()
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&context, path, nil, nil)
+        guard opened == 0, let context else {
+            throw RenderError(
+                opened == -ENOENT || opened == -EACCES ? .unreadable : .damaged,
+                "cannot open: \(ffmpegText(opened))", path: path)
+        }
+        format = context
+        guard avformat_find_stream_info(context, nil) >= 0 else {
+            avformat_close_input(&format)
+            throw RenderError(.damaged, "cannot read the streams", path: path)
+        }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        guard index >= 0, let stream = context.pointee.streams[Int(index)], pickup_is_attached_picture(stream) == 0
+        else {
+            avformat_close_input(&format)
+            if index == pickup_averror_decoder_not_found() {
+                throw RenderError(.unsupported, "no decoder for the picture's codec", path: path)
+            }
+            throw RenderError(.noPicture, "the file has no picture to render (audio only?)", path: path)
+        }
+        guard let decoder else {
+            avformat_close_input(&format)
+            throw RenderError(.unsupported, "no decoder for the picture's codec", path: path)
+        }
+        let parameters = stream.pointee.codecpar
+        let width = Int(parameters?.pointee.width ?? 0)
+        let height = Int(parameters?.pointee.height ?? 0)
+        guard width > 0, height > 0 else {
+            avformat_close_input(&format)
+            throw RenderError(.damaged, "the picture has no size", path: path)
+        }
+        guard width * height <= limits.maxPixels else {
+            avformat_close_input(&format)
+            throw RenderError(
+                .tooLarge, "the picture is \(width)x\(height), over the limit of \(limits.maxPixels) pixels", path: path
+            )
+        }
+        size = PixelSize(width: width, height: height)
+        streamIndex = index
+        timeBase = stream.pointee.time_base
+        startTime = stream.pointee.start_time == pickup_nopts() ? 0 : stream.pointee.start_time
+        let streamDuration = stream.pointee.duration
+        if streamDuration > 0, streamDuration != pickup_nopts() {
+            duration = Double(streamDuration) * av_q2d(timeBase)
+        } else if context.pointee.duration > 0 {
+            duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        } else {
+            duration = nil
+        }
+        guard let codecContext = avcodec_alloc_context3(decoder) else {
+            avformat_close_input(&format)
+            throw RenderError(.unsupported, "FFmpeg could not allocate a decoder", path: path)
+        }
+        codec = codecContext
+        avcodec_parameters_to_context(codecContext, parameters)
+        codecContext.pointee.thread_count = 0
+        let lowres = min(Int(decoder.pointee.max_lowres), reduction(size))
+        if lowres > 0 { codecContext.pointee.lowres = Int32(lowres) }
+        guard avcodec_open2(codecContext, decoder, nil) == 0 else {
+            throw RenderError(
+                .unsupported, "cannot open the \(String(cString: decoder.pointee.name)) decoder", path: path)
+        }
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        avformat_close_input(&format)
+    }
+
+    /// Goes to the keyframe at or before `seconds`.
+    func seek(to seconds: Double) {
+        guard let format, let codec else { return }
+        let target = startTime + Int64(seconds / av_q2d(timeBase))
+        av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
+        avcodec_flush_buffers(codec)
+        draining = false
+    }
+
+    /// The next decoded frame (valid until the next call), or nil at the end of the stream.
+    func nextFrame() throws(RenderError) -> UnsafeMutablePointer<AVFrame>? {
+        guard let format, let codec else { return nil }
+        while true {
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            if received == 0 { return frame.pointer }
+            if received == pickup_averror_eof() { return nil }
+            guard received == pickup_averror_eagain() else {
+                throw RenderError(.damaged, "decoding failed: \(ffmpegText(received))", path: path)
+            }
+            if draining { return nil }
+            let read = av_read_frame(format, packet.pointer)
+            if read < 0 {
+                avcodec_send_packet(codec, nil)
+                draining = true
+                continue
+            }
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codec, packet.pointer)
+            if sent < 0, sent != pickup_averror_eagain() {
+                badPackets += 1
+                if badPackets > 64 {
+                    throw RenderError(.damaged, "the stream is corrupt: \(ffmpegText(sent))", path: path)
+                }
+            }
+        }
+    }
+
+    /// The time of a decoded frame, in seconds from the start of the stream.
+    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        let stamp =
+            frame.pointee.best_effort_timestamp != pickup_nopts()
+            ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        guard stamp != pickup_nopts() else { return nil }
+        return Double(stamp - startTime) * av_q2d(timeBase)
+    }
+
+    /// The first frame at or after `seconds`: the keyframe before it (`.keyframe`), or
+    /// decoded forward from there up to the time (`.exact`). A time past the last frame
+    /// gives the last frame.
+    func frame(at seconds: Double, tolerance: FrameTolerance) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
+        for start in seconds > 0 ? [seconds, max(0, seconds - 3)] : [0] {
+            if start > 0 || seconds > 0 { seek(to: start) }
+            var kept = false
+            while let frame = try nextFrame() {
+                let time = self.seconds(of: frame) ?? 0
+                if tolerance == .keyframe && start == seconds || time + 0.0005 >= seconds { return frame }
+                av_frame_unref(keep.pointer)
+                av_frame_ref(keep.pointer, frame)
+                kept = true
+            }
+            if kept { return keep.pointer }
+        }
+        throw RenderError(.damaged, "no frame could be decoded", path: path)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Pickup
+import PickupFFmpeg
+import PickupTestSupport
+import Testing
+
+/// Reads an encoded image back with the ffmpeg tool (an independent decoder): its size and pixels.
+struct DecodedPicture {
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    init(_ image: RenderedImage) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-thumb-\(UUID().uuidString).\(image.format.fileExtension)"
+        ).path
+        try Data(image.data).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let probe = try Shell.run(
+            "ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 \"$F\"",
+            environment: ["F": path])
+        let sides = probe.outputText.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap {
+            Int($0)
+        }
+        try #require(sides.count == 2, "ffprobe reads the image: \(probe.errorText)")
+        width = sides[0]
+        height = sides[1]
+        let raw = try Shell.run(
+            "ffmpeg -v error -i \"$F\" -f rawvideo -pix_fmt rgb24 -", environment: ["F": path])
+        pixels = raw.output
+    }
+
+    /// The color at a point given as fractions of the width and height.
+    func color(x: Double, y: Double) -> (r: Int, g: Int, b: Int) {
+        let px = min(width - 1, Int(Double(width) * x))
+        let py = min(height - 1, Int(Double(height) * y))
+        let index = (py * width + px) * 3
+        guard index + 2 < pixels.count else { return (0, 0, 0) }
+        return (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))
+    }
+
+    func isRed(x: Double, y: Double) -> Bool {
+        let c = color(x: x, y: y)
+        return c.r > 180 && c.g < 80 && c.b < 80
+    }
+
+    func isBlue(x: Double, y: Double) -> Bool {
+        let c = color(x: x, y: y)
+        return c.b > 180 && c.r < 80 && c.g < 80
+    }
+}
+
+@Suite("thumbnails and poster frames (FFmpeg, libheif)")
+struct ThumbnailTests {
+    let renderer = FFmpegThumbnailer()
+
+    @Test("a portrait video stored sideways comes out upright: red above blue, taller than wide")
+    func uprightVideo() async throws {
+        let image = try await renderer.thumbnail(
+            of: try Fixtures.path(.mp4PortraitStored),
+            ThumbnailRequest(size: PixelSize(width: 90, height: 160), mode: .fit, format: .png, time: .seconds(0.5)))
+        let picture = try DecodedPicture(image)
+        #expect(picture.width == 90 && picture.height == 160)
+        #expect(image.size == PixelSize(width: 90, height: 160))
+        #expect(picture.isRed(x: 0.5, y: 0.2) && picture.isBlue(x: 0.5, y: 0.8))
+    }
+
+    @Test("a JPEG with EXIF orientation 6 comes out upright, decoded at reduced scale when small")
+    func uprightJPEG() async throws {
+        let path = try Fixtures.path(.jpegOrientation6)
+        for size in [PixelSize(width: 60, height: 80), PixelSize(width: 240, height: 320)] {
+            let image = try await renderer.thumbnail(
+                of: path, ThumbnailRequest(size: size, mode: .fit, format: .jpeg, quality: 0.9))
+            let picture = try DecodedPicture(image)
+            #expect(picture.width == size.width && picture.height == size.height)
+            #expect(picture.isRed(x: 0.5, y: 0.2) && picture.isBlue(x: 0.5, y: 0.8))
+        }
+    }
+
+    @Test("fill crops around the center to the exact size; fit keeps the whole picture inside")
+    func fillAndFit() async throws {
+        let path = try Fixtures.path(.mp4Large)  // 1280x720
+        let fill = try await renderer.thumbnail(
+            of: path, ThumbnailRequest(size: PixelSize(width: 200, height: 200), mode: .fill, time: .seconds(1)))
+        #expect(fill.size == PixelSize(width: 200, height: 200))
+        let fit = try await renderer.thumbnail(
+            of: path, ThumbnailRequest(size: PixelSize(width: 200, height: 200), mode: .fit, time: .seconds(1)))
+        #expect(fit.size == PixelSize(width: 200, height: 113))
+        let picture = try DecodedPicture(fit)
+        #expect(picture.width == 200 && picture.height == 113)
+        #expect(fill.data.starts(with: [0xFF, 0xD8, 0xFF]), "JPEG")
+    }
+
+    @Test("the poster frame skips a black opening; a frame at a time gives that time")
+    func poster() async throws {
+        let path = try Fixtures.path(.mp4BlackStart)
+        let request = ThumbnailRequest(size: PixelSize(width: 160, height: 120), format: .png)
+        let poster = try await renderer.thumbnail(of: path, request)
+        #expect((poster.time ?? 0) >= 1.9, "past the two black seconds")
+        let picture = try DecodedPicture(poster)
+        #expect(picture.pixels.count == 160 * 120 * 3)
+        #expect(picture.pixels.reduce(0) { $0 + Int($1) } / picture.pixels.count > 30, "not black")
+        var first = request
+        first.time = .seconds(0)
+        let opening = try DecodedPicture(try await renderer.thumbnail(of: path, first))
+        #expect(opening.pixels.reduce(0) { $0 + Int($1) } / opening.pixels.count < 10, "the opening is black")
+        var exact = request
+        exact.time = .seconds(3.3)
+        exact.tolerance = .exact
+        let precise = try await renderer.thumbnail(of: path, exact)
+        #expect(abs((precise.time ?? 0) - 3.3) < 0.05)
+        var keyframe = exact
+        keyframe.tolerance = .keyframe
+        let near = try await renderer.thumbnail(of: path, keyframe)
+        #expect((near.time ?? 0) <= 3.3 && (near.time ?? 0) > 2.7, "the keyframe before")
+        var fraction = exact
+        fraction.time = .fraction(0.75)
+        #expect(abs((try await renderer.thumbnail(of: path, fraction).time ?? 0) - 3.0) < 0.05)
+    }
+
+    @Test("a strip: frames spread over the duration, in order")
+    func strip() async throws {
+        let frames = try await renderer.strip(
+            of: try Fixtures.path(.mp4BlackStart), count: 8,
+            ThumbnailRequest(size: PixelSize(width: 64, height: 48), tolerance: .exact))
+        #expect(frames.count == 8)
+        let times = frames.compactMap(\.time)
+        #expect(times.count == 8 && times == times.sorted())
+        #expect(abs(times[0] - 0.25) < 0.05 && abs(times[7] - 3.75) < 0.05)
+        #expect(frames.allSatisfy { $0.size == PixelSize(width: 64, height: 48) })
+    }
+
+    @Test(
+        "stills of every kind: JPEG, PNG, WebP, GIF's first frame, HEIC, AVIF",
+        arguments: [
+            Fixture.jpegPlain, .pngRGBA, .webpLossy, .gifAnimated, .heic, .avif, .pngEXIF,
+        ])
+    func stills(_ fixture: Fixture) async throws {
+        let image = try await renderer.thumbnail(
+            of: try Fixtures.path(fixture),
+            ThumbnailRequest(size: PixelSize(width: 64, height: 64), mode: .fill, format: .webp))
+        #expect(image.size == PixelSize(width: 64, height: 64))
+        let picture = try DecodedPicture(image)
+        #expect(picture.width == 64 && picture.height == 64)
+    }
+
+    @Test("bad input: audio only, corrupt, missing, past the pixel limit: clear errors")
+    func badInput() async throws {
+        let request = ThumbnailRequest(size: PixelSize(width: 64, height: 64))
+        await #expect(throws: RenderError.self) { try await renderer.thumbnail(of: "/no/such/file.mp4", request) }
+        do {
+            _ = try await renderer.thumbnail(of: try Fixtures.path(.m4aAudio), request)
+            Issue.record("audio has no frames")
+        } catch let error as RenderError {
+            #expect(error.code == .noPicture)
+        }
+        let tiny = FFmpegThumbnailer(limits: RenderLimits(maxPixels: 100_000))
+        do {
+            _ = try await tiny.thumbnail(of: try Fixtures.path(.mp4Large), request)
+            Issue.record("1280x720 is past 100,000 pixels")
+        } catch let error as RenderError {
+            #expect(error.code == .tooLarge && error.description.contains("1280x720"))
+        }
+        // A video cut in half: moov at the end is gone, so it is damaged, not a crash.
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cut-\(UUID().uuidString).mp4")
+        let bytes = try Fixtures.bytes(.mp4MoovAtEnd)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        do {
+            _ = try await renderer.thumbnail(of: cut.path, request)
+            Issue.record("a cut file has no moov")
+        } catch let error as RenderError {
+            #expect(error.code == .damaged)
+        }
+    }
+}
