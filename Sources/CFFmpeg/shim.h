@@ -42,6 +42,11 @@ static inline int pickup_fill_frame(struct SwsContext *sws, const uint8_t *sourc
     return sws_scale(sws, planes, strides, 0, height, frame->data, frame->linesize);
 }
 
+/// Scales and converts one frame into another (already allocated) frame.
+static inline int pickup_scale_into_frame(struct SwsContext *sws, const AVFrame *from, AVFrame *to) {
+    return sws_scale(sws, (const uint8_t *const *)from->data, from->linesize, 0, from->height, to->data, to->linesize);
+}
+
 /// The stream's rotation matrix (QuickTime's tkhd matrix), copied to another stream.
 static inline void pickup_copy_display_matrix(const AVStream *from, AVStream *to) {
     size_t size = 0;

@@ -144,3 +144,37 @@ public struct ExportPlan: Sendable, Hashable {
         return PixelSize(width: width, height: height)
     }
 }
+
+/// What an export reports as it goes.
+public enum ExportEvent: Sendable {
+    /// Decided before any work: remux or encode, and why.
+    case planned(ExportPlan)
+    /// The part of the output written (0...1), by media time.
+    case progress(Double)
+    case finished(ExportResult)
+}
+
+/// A finished export.
+public struct ExportResult: Sendable, Hashable {
+    public var path: String
+    public var plan: ExportPlan
+    public var bytes: Int64
+    public var seconds: Double
+
+    public init(path: String, plan: ExportPlan, bytes: Int64, seconds: Double) {
+        self.path = path
+        self.plan = plan
+        self.bytes = bytes
+        self.seconds = seconds
+    }
+}
+
+/// Exports videos for upload; `PickupFFmpeg` implements it on Linux, an
+/// AVAssetExportSession implementation on Apple platforms.
+public protocol MediaExporter: Sendable {
+    /// Writes `path` exported with `options` to `output`, atomically: a failure or a
+    /// cancellation leaves nothing there.
+    func export(
+        _ path: String, to output: String, _ options: ExportOptions, events: AsyncStream<ExportEvent>.Continuation?
+    ) async throws(RenderError) -> ExportResult
+}

@@ -1,0 +1,276 @@
+import CFFmpeg
+import Pickup
+
+/// One export from an input file to an output file, as planned: packets copied
+/// or streams converted, the time range kept, metadata copied or stripped. One
+/// owner for each C pointer, freed in `deinit`.
+final class ExportSession {
+    private var input: UnsafeMutablePointer<AVFormatContext>?
+    private var output: UnsafeMutablePointer<AVFormatContext>?
+    private let plan: ExportPlan
+    private let options: ExportOptions
+    private let limits: RenderLimits
+    private let inputPath: String
+    private let outputPath: String
+    /// A target bit rate (a size limit), instead of quality with a cap.
+    private let bitRate: Int?
+
+    init(
+        input: String, output: String, plan: ExportPlan, options: ExportOptions, limits: RenderLimits, bitRate: Int?
+    ) {
+        _ = quietFFmpeg
+        inputPath = input
+        outputPath = output
+        self.plan = plan
+        self.options = options
+        self.limits = limits
+        self.bitRate = bitRate
+    }
+
+    deinit {
+        if let output {
+            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
+            avformat_free_context(output)
+        }
+        avformat_close_input(&input)
+    }
+
+    /// A stream of the output and where its packets come from.
+    private struct Route {
+        let inputIndex: Int32
+        let outputIndex: Int32
+        let video: Bool
+        let inputTimeBase: AVRational
+        var videoConverter: VideoConverter?
+        var audioConverter: AudioConverter?
+        var done = false
+        /// The time range kept, in the input's time base (set once known).
+        var offset: Int64 = 0
+        var end: Int64?
+    }
+
+    func run(progress: (Double) -> Void) throws(RenderError) {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&context, inputPath, nil, nil)
+        guard opened == 0, let context else {
+            throw RenderError(.unreadable, "cannot open: \(ffmpegText(opened))", path: inputPath)
+        }
+        input = context
+        guard avformat_find_stream_info(context, nil) >= 0 else {
+            throw RenderError(.damaged, "cannot read the streams", path: inputPath)
+        }
+        var out: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_alloc_output_context2(&out, nil, options.container.rawValue, outputPath) >= 0, let out else {
+            throw RenderError(.unsupported, "FFmpeg cannot write \(options.container.rawValue)")
+        }
+        output = out
+        let globalHeader = (out.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0
+        var routes: [Route] = []
+        let videoIndex = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        if videoIndex >= 0, let stream = context.pointee.streams[Int(videoIndex)],
+            pickup_is_attached_picture(stream) == 0
+        {
+            routes.append(try addVideo(stream, index: videoIndex, globalHeader: globalHeader))
+        } else {
+            throw RenderError(.noPicture, "the file has no video", path: inputPath)
+        }
+        let audioIndex = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        if audioIndex >= 0, let stream = context.pointee.streams[Int(audioIndex)], plan.audio != nil {
+            routes.append(try addAudio(stream, index: audioIndex, globalHeader: globalHeader))
+        }
+        copyMetadata(from: context.pointee.metadata, to: &out.pointee.metadata)
+        out.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_MAKE_NON_NEGATIVE
+        guard avio_open(&out.pointee.pb, outputPath, AVIO_FLAG_WRITE) >= 0 else {
+            throw RenderError(.writeFailed, "cannot write \(outputPath)")
+        }
+        var muxerOptions: OpaquePointer?
+        defer { av_dict_free(&muxerOptions) }
+        av_dict_set(&muxerOptions, "movflags", "+faststart+use_metadata_tags", 0)
+        let header = avformat_write_header(out, &muxerOptions)
+        guard header >= 0 else { throw RenderError(.writeFailed, "cannot start the output: \(ffmpegText(header))") }
+        try pump(context, out, &routes, progress: progress)
+        let trailer = av_write_trailer(out)
+        guard trailer >= 0 else { throw RenderError(.writeFailed, "cannot finish the output: \(ffmpegText(trailer))") }
+        avio_closep(&out.pointee.pb)
+    }
+
+    // MARK: Streams
+
+    private func addVideo(
+        _ stream: UnsafeMutablePointer<AVStream>, index: Int32, globalHeader: Bool
+    ) throws(RenderError) -> Route {
+        guard let output, let created = avformat_new_stream(output, nil) else {
+            throw RenderError(.unsupported, "cannot add a video stream")
+        }
+        var route = Route(
+            inputIndex: index, outputIndex: created.pointee.index, video: true, inputTimeBase: stream.pointee.time_base)
+        switch plan.video {
+        case .encode(let codec, let size, let quality, let maxBitRate):
+            let converter = try VideoConverter(
+                stream: stream, codec: codec, size: size, quality: quality, maxBitRate: maxBitRate, bitRate: bitRate,
+                globalHeader: globalHeader, limits: limits)
+            guard let encoder = converter.encoder else { throw RenderError(.unsupported, "no video encoder") }
+            avcodec_parameters_from_context(created.pointee.codecpar, encoder)
+            created.pointee.time_base = encoder.pointee.time_base
+            if codec == .hevc { created.pointee.codecpar.pointee.codec_tag = ExportSession.hvc1 }
+            route.videoConverter = converter
+        default:
+            avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
+            let isHEVC = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
+            created.pointee.codecpar.pointee.codec_tag = isHEVC ? ExportSession.hvc1 : 0
+            created.pointee.time_base = stream.pointee.time_base
+        }
+        created.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
+        // The rotation stays as the source has it (AVFoundation's preferredTransform).
+        pickup_copy_display_matrix(stream, created)
+        copyMetadata(from: stream.pointee.metadata, to: &created.pointee.metadata)
+        return route
+    }
+
+    private func addAudio(
+        _ stream: UnsafeMutablePointer<AVStream>, index: Int32, globalHeader: Bool
+    ) throws(RenderError) -> Route {
+        guard let output, let created = avformat_new_stream(output, nil) else {
+            throw RenderError(.unsupported, "cannot add an audio stream")
+        }
+        var route = Route(
+            inputIndex: index, outputIndex: created.pointee.index, video: false, inputTimeBase: stream.pointee.time_base
+        )
+        if case .encode(let bitRate) = plan.audio {
+            let converter = try AudioConverter(stream: stream, bitRate: bitRate, globalHeader: globalHeader)
+            guard let encoder = converter.encoder else { throw RenderError(.unsupported, "no audio encoder") }
+            avcodec_parameters_from_context(created.pointee.codecpar, encoder)
+            created.pointee.time_base = encoder.pointee.time_base
+            route.audioConverter = converter
+        } else {
+            avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
+            created.pointee.codecpar.pointee.codec_tag = 0
+            created.pointee.time_base = stream.pointee.time_base
+        }
+        copyMetadata(from: stream.pointee.metadata, to: &created.pointee.metadata)
+        return route
+    }
+
+    static let hvc1: UInt32 = 0x68 | 0x76 << 8 | 0x63 << 16 | 0x31 << 24  // "hvc1": what Apple's players want
+
+    /// Copies metadata; with `stripLocation`, the location and identifying entries stay behind.
+    /// The creation date always goes along.
+    private func copyMetadata(from source: OpaquePointer?, to target: inout OpaquePointer?) {
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while true {
+            entry = av_dict_get(source, "", entry, AV_DICT_IGNORE_SUFFIX)
+            guard let current = entry, let key = current.pointee.key, let value = current.pointee.value else { break }
+            let name = String(cString: key).lowercased()
+            if options.stripLocation, ExportSession.identifying.contains(where: { name.contains($0) }) { continue }
+            if name == "encoder" || name == "major_brand" || name == "minor_version" || name == "compatible_brands" {
+                continue
+            }
+            av_dict_set(&target, key, value, 0)
+        }
+    }
+
+    static let identifying = ["location", "xyz", "gps", "make", "model", "software", "content.identifier", "author"]
+
+    // MARK: Packets
+
+    private func pump(
+        _ input: UnsafeMutablePointer<AVFormatContext>, _ output: UnsafeMutablePointer<AVFormatContext>,
+        _ routes: inout [Route], progress: (Double) -> Void
+    ) throws(RenderError) {
+        let start = options.trim?.lowerBound ?? 0
+        let end = options.trim?.upperBound
+        if start > 0 {
+            av_seek_frame(input, -1, Int64(start * Double(AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
+        }
+        // Copied video starts at the keyframe before `start`: the shift is that keyframe's time.
+        let copiesVideo = plan.video == .copy
+        var shift: Double? = copiesVideo && start > 0 ? nil : start
+        let packet = try Packet()
+        var reported = -1.0
+        while true {
+            if Task.isCancelled { throw RenderError(.cancelled, "the export was cancelled") }
+            let read = av_read_frame(input, packet.pointer)
+            if read == pickup_averror_eof() { break }
+            guard read >= 0 else { throw RenderError(.damaged, "reading failed: \(ffmpegText(read))", path: inputPath) }
+            defer { av_packet_unref(packet.pointer) }
+            guard let at = routes.firstIndex(where: { $0.inputIndex == packet.pointer.pointee.stream_index }),
+                !routes[at].done
+            else { continue }
+            let timeBase = routes[at].inputTimeBase
+            let stamp =
+                packet.pointer.pointee.pts != pickup_nopts() ? packet.pointer.pointee.pts : packet.pointer.pointee.dts
+            let seconds = stamp == pickup_nopts() ? nil : Double(stamp) * av_q2d(timeBase)
+            if shift == nil {
+                guard routes[at].video, let seconds else { continue }  // wait for the first video keyframe
+                shift = seconds
+            }
+            let offsetSeconds = shift ?? 0
+            if let end, let seconds, seconds > end {
+                routes[at].done = true
+                if routes.allSatisfy(\.done) { break }
+                continue
+            }
+            let offset = Int64(offsetSeconds / av_q2d(timeBase))
+            let last = end.map { Int64($0 / av_q2d(timeBase)) }
+            routes[at].offset = offset
+            routes[at].end = last
+            let outputIndex = routes[at].outputIndex
+            guard let stream = output.pointee.streams[Int(outputIndex)] else { continue }
+            let write = { (encoded: UnsafeMutablePointer<AVPacket>, from: AVRational) throws(RenderError) -> Void in
+                encoded.pointee.stream_index = outputIndex
+                av_packet_rescale_ts(encoded, from, stream.pointee.time_base)
+                encoded.pointee.pos = -1
+                let written = av_interleaved_write_frame(output, encoded)
+                guard written >= 0 else { throw RenderError(.writeFailed, "writing failed: \(ffmpegText(written))") }
+            }
+            if let converter = routes[at].videoConverter {
+                guard let encoder = converter.encoder else { continue }
+                try converter.convert(packet.pointer, offset: offset, end: last) { (encoded) throws(RenderError) in
+                    try write(encoded, encoder.pointee.time_base)
+                }
+            } else if let converter = routes[at].audioConverter {
+                guard let encoder = converter.encoder else { continue }
+                try converter.convert(packet.pointer, offset: offset, end: last) { (encoded) throws(RenderError) in
+                    try write(encoded, encoder.pointee.time_base)
+                }
+            } else {
+                if let seconds, seconds + 0.0001 < offsetSeconds, !routes[at].video { continue }
+                if packet.pointer.pointee.pts != pickup_nopts() { packet.pointer.pointee.pts -= offset }
+                if packet.pointer.pointee.dts != pickup_nopts() { packet.pointer.pointee.dts -= offset }
+                try write(packet.pointer, timeBase)
+            }
+            if let seconds, plan.duration > 0 {
+                let fraction = min(1, max(0, (seconds - offsetSeconds) / plan.duration))
+                if fraction - reported >= 0.01 {
+                    reported = fraction
+                    progress(fraction)
+                }
+            }
+        }
+        for route in routes {
+            if let converter = route.videoConverter, let encoder = converter.encoder,
+                let stream = output.pointee.streams[Int(route.outputIndex)]
+            {
+                try converter.convert(nil, offset: route.offset, end: route.end) { (encoded) throws(RenderError) in
+                    encoded.pointee.stream_index = route.outputIndex
+                    av_packet_rescale_ts(encoded, encoder.pointee.time_base, stream.pointee.time_base)
+                    guard av_interleaved_write_frame(output, encoded) >= 0 else {
+                        throw RenderError(.writeFailed, "writing failed")
+                    }
+                }
+            }
+            if let converter = route.audioConverter, let encoder = converter.encoder,
+                let stream = output.pointee.streams[Int(route.outputIndex)]
+            {
+                try converter.convert(nil, offset: route.offset, end: route.end) { (encoded) throws(RenderError) in
+                    encoded.pointee.stream_index = route.outputIndex
+                    av_packet_rescale_ts(encoded, encoder.pointee.time_base, stream.pointee.time_base)
+                    guard av_interleaved_write_frame(output, encoded) >= 0 else {
+                        throw RenderError(.writeFailed, "writing failed")
+                    }
+                }
+            }
+        }
+        progress(1)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Pickup
+import PickupFFmpeg
+import PickupTestSupport
+import Testing
+
+/// Exports through FFmpeg's libraries; every output is read back with Pickup's probe
+/// and ffprobe (independent of the code that wrote it).
+@Suite("export (FFmpeg)", .serialized)
+struct ExportTests {
+    let exporter = FFmpegExporter()
+
+    func output(_ name: String = "out.mp4") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name).path
+    }
+
+    func facts(_ path: String) throws -> MediaInfo { try MediaProbe().probe(path: path) }
+
+    /// ffprobe's codec name and packet count of the first video stream.
+    func ffprobe(_ path: String) throws -> (codec: String, packets: Int, tag: String) {
+        let result = try Shell.run(
+            "ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=codec_name,nb_read_packets,codec_tag_string -of csv=p=0 \"$F\"",
+            environment: ["F": path])
+        let fields = result.outputText.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(
+            String.init)
+        return (fields.first ?? "", Int(fields.last ?? "") ?? 0, fields.count > 1 ? fields[1] : "")
+    }
+
+    func leftovers(beside path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).filter {
+            $0.hasPrefix(".pickup-")
+        }
+    }
+
+    @Test("passthrough remuxes: the same packets, HEVC tagged hvc1, rotation, date and Apple keys kept")
+    func passthrough() async throws {
+        let source = try Fixtures.path(.movAppleKeys)
+        let out = try output()
+        let result = try await exporter.export(source, to: out, ExportOptions(preset: .passthrough))
+        #expect(result.plan.isPassthrough)
+        let before = try facts(source)
+        let after = try facts(out)
+        #expect(after.videoCodec == "hevc" && after.rotation == before.rotation && after.rotation == .clockwise270)
+        #expect(after.creationDate == before.creationDate)
+        #expect(after.location != nil && after.contentIdentifier == before.contentIdentifier)
+        #expect(abs((after.duration ?? 0) - (before.duration ?? 0)) < 0.1)
+        let (codec, packets, tag) = try ffprobe(out)
+        #expect(codec == "hevc" && tag == "hvc1")
+        #expect(packets == (try ffprobe(source)).packets)
+        #expect(try leftovers(beside: out).isEmpty)
+    }
+
+    @Test("strip location: the place, make, model and content id go; the date and the rotation stay")
+    func stripLocation() async throws {
+        let source = try Fixtures.path(.movAppleKeys)
+        let out = try output("clean.mov")
+        _ = try await exporter.export(
+            source, to: out, ExportOptions(preset: .passthrough, container: .mov, stripLocation: true))
+        let after = try facts(out)
+        let before = try facts(source)
+        #expect(after.location == nil && after.make == nil && after.model == nil && after.contentIdentifier == nil)
+        #expect(after.creationDate == before.creationDate && after.rotation == before.rotation)
+        let strings = try Shell.run("strings \"$F\" | grep -c 151.2153 || true", environment: ["F": out])
+        #expect(strings.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "no coordinates left")
+        let android = try output()
+        _ = try await exporter.export(
+            try Fixtures.path(.mp4AndroidLocation), to: android,
+            ExportOptions(preset: .passthrough, stripLocation: true))
+        #expect(try facts(android).location == nil)
+    }
+
+    @Test("smart passthrough: a source that already fits the preset is remuxed, not encoded")
+    func smartPassthrough() async throws {
+        let source = try Fixtures.path(.mp4Faststart)  // H.264 320x240, small
+        let out = try output()
+        let (stream, continuation) = AsyncStream<ExportEvent>.makeStream()
+        let result = try await exporter.export(
+            source, to: out, ExportOptions(preset: .p1280x720), events: continuation)
+        continuation.finish()
+        #expect(result.plan.video == .copy)
+        #expect(result.plan.reason.contains("remuxed"))
+        var fractions: [Double] = []
+        var planned = false
+        for await event in stream {
+            switch event {
+            case .planned: planned = true
+            case .progress(let fraction): fractions.append(fraction)
+            case .finished: break
+            }
+        }
+        #expect(planned && fractions == fractions.sorted() && fractions.last == 1)
+        #expect((try ffprobe(out)).packets == (try ffprobe(source)).packets)
+    }
+
+    @Test("HEVC to H.264 when asked for compatibility; the rotation kept; the picture scaled into the box")
+    func reencode() async throws {
+        let source = try Fixtures.path(.movAppleKeys)  // HEVC 320x240, rotated
+        let out = try output()
+        let result = try await exporter.export(source, to: out, ExportOptions(preset: .p640x480, compatible: true))
+        guard case .encode(.h264, _, _, _) = result.plan.video else {
+            Issue.record("expected an H.264 encode, got \(result.plan)")
+            return
+        }
+        let after = try facts(out)
+        #expect(after.videoCodec == "h264" && after.audioCodec == "aac")
+        #expect(after.rotation == (try facts(source)).rotation)
+        let large = try output()
+        _ = try await exporter.export(try Fixtures.path(.mp4Large), to: large, ExportOptions(preset: .low))
+        let small = try facts(large)
+        #expect(small.width == 480 && small.height == 270)
+        let hevc = try output()
+        _ = try await exporter.export(try Fixtures.path(.mp4Faststart), to: hevc, ExportOptions(preset: .hevc1920x1080))
+        let (codec, _, tag) = try ffprobe(hevc)
+        #expect(codec == "hevc" && tag == "hvc1")
+    }
+
+    @Test("trim keeps the time range: exact when encoding, from the keyframe before when copying")
+    func trim() async throws {
+        let source = try Fixtures.path(.mp4Large)  // 4 s
+        let encoded = try output()
+        _ = try await exporter.export(source, to: encoded, ExportOptions(preset: .p640x480, trim: 1...3))
+        let encodedDuration = try facts(encoded).duration ?? 0
+        #expect(abs(encodedDuration - 2.0) < 0.1, "\(encodedDuration)")
+        let copied = try output()
+        _ = try await exporter.export(
+            try Fixtures.path(.mp4BlackStart), to: copied, ExportOptions(preset: .passthrough, trim: 2...3))
+        let duration = try facts(copied).duration ?? 0
+        #expect(duration >= 0.95 && duration < 1.6, "\(duration)")
+        await #expect(throws: RenderError.self) {
+            try await exporter.export(source, to: try output(), ExportOptions(preset: .passthrough, trim: 9...12))
+        }
+    }
+
+    @Test("a size limit: the bit rate is planned to fit, and the file fits")
+    func maxSize() async throws {
+        let source = try Fixtures.path(.mp4Large)
+        let out = try output()
+        let result = try await exporter.export(source, to: out, ExportOptions(preset: .highest, maxBytes: 250_000))
+        #expect(result.bytes <= 250_000 && FFmpegExporter.sizeOnDisk(out) == result.bytes)
+        await #expect(throws: RenderError.self) {
+            try await exporter.export(source, to: try output(), ExportOptions(preset: .highest, maxBytes: 10_000))
+        }
+    }
+
+    @Test("other audio becomes AAC: VP9 + Opus in WebM exports to H.264 + AAC in MP4")
+    func webm() async throws {
+        let out = try output()
+        _ = try await exporter.export(try Fixtures.path(.webmVP9Opus), to: out, ExportOptions(preset: .medium))
+        let after = try facts(out)
+        #expect(after.videoCodec == "h264" && after.audioCodec == "aac" && after.container == .mp4)
+    }
+
+    @Test("bad input and cancellation leave nothing behind")
+    func failures() async throws {
+        let out = try output()
+        await #expect(throws: RenderError.self) {
+            try await exporter.export(try Fixtures.path(.m4aAudio), to: out, ExportOptions(preset: .medium))
+        }
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cut-\(UUID().uuidString).mp4")
+        let bytes = try Fixtures.bytes(.mp4MoovAtEnd)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        await #expect(throws: RenderError.self) {
+            try await exporter.export(cut.path, to: out, ExportOptions(preset: .medium))
+        }
+        await #expect(throws: RenderError.self) {
+            try await exporter.export(
+                try Fixtures.path(.mp4Large), to: "/no/such/folder/out.mp4", ExportOptions(preset: .passthrough))
+        }
+        let task = Task {
+            try await exporter.export(try Fixtures.path(.mp4Large), to: out, ExportOptions(preset: .highest))
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        task.cancel()
+        let outcome = await task.result
+        if case .failure(let error as RenderError) = outcome { #expect(error.code == .cancelled) }
+        #expect(!FileManager.default.fileExists(atPath: out) || outcome.isSuccess)
+        #expect(try leftovers(beside: out).isEmpty)
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
