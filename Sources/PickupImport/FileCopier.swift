@@ -180,6 +180,30 @@ struct FileCopier {
         throw ImportError(.destinationUnwritable, "no free name left for \(preferred)", path: folder)
     }
 
+    /// Writes a small file whole or not at all: a hidden temporary beside it, flushed, renamed
+    /// over `path`.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImportError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let copier = FileCopier(folder: folder)
+        let temporary = folder + "/" + FileCopier.temporaryPrefix + copier.randomSuffix()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ImportError.writing(folder, errno: errno) }
+        do throws(ImportError) {
+            let written = bytes.withUnsafeBytes { raw in
+                Result { () throws(ImportError) in try copier.writeAll(descriptor, raw, at: 0) }
+            }
+            try written.get()
+            guard fsync(descriptor) == 0 else { throw ImportError.writing(temporary, errno: errno) }
+            close(descriptor)
+            guard rename(temporary, path) == 0 else { throw ImportError.writing(path, errno: errno) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        copier.syncFolder()
+    }
+
     /// Makes the folder's new entries durable.
     func syncFolder() {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

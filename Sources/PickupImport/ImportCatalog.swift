@@ -29,6 +29,12 @@ public actor ImportCatalog {
             source_modified INTEGER NOT NULL,
             PRIMARY KEY (item_id, role)
         );
+        CREATE TABLE IF NOT EXISTS thumbnails (
+            item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL
+        );
         CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256);
         CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified);
         PRAGMA user_version = 1;
@@ -157,9 +163,16 @@ public actor ImportCatalog {
                         role: StoredFile.Role(rawValue: files.text(0) ?? "") ?? .primary, name: files.text(1) ?? "",
                         originalPath: files.text(2) ?? "", size: files.integer(3), sha256: files.text(4) ?? ""))
             }
+            let thumbnails = try database.prepare("SELECT name, width, height FROM thumbnails WHERE item_id = ?1")
+            try thumbnails.bind([.text(found)])
+            var thumbnail: ItemThumbnail?
+            if try thumbnails.step(), let file = thumbnails.text(0) {
+                thumbnail = ItemThumbnail(
+                    name: file, width: Int(thumbnails.integer(1)), height: Int(thumbnails.integer(2)))
+            }
             return ImportedItem(
                 id: found, kind: kind, originalName: name, originalPath: path, importedAt: importedAt, files: stored,
-                info: info)
+                info: info, thumbnail: thumbnail)
         }
     }
 
@@ -170,7 +183,19 @@ public actor ImportCatalog {
             try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
         }
         for file in item.files { unlink(folder + "/" + file.name) }
+        if let thumbnail = item.thumbnail { unlink(folder + "/" + thumbnail.name) }
         return item
+    }
+
+    /// Records an item's thumbnail (replacing an older one).
+    public func record(thumbnail: ItemThumbnail, for id: String) throws(ImportError) {
+        try catalogCall {
+            try database.prepare(
+                "INSERT OR REPLACE INTO thumbnails (item_id, name, width, height) VALUES (?1, ?2, ?3, ?4)"
+            ).run([
+                .text(id), .text(thumbnail.name), .integer(Int64(thumbnail.width)), .integer(Int64(thumbnail.height)),
+            ])
+        }
     }
 
     private func filesExist(_ item: ImportedItem) -> Bool {

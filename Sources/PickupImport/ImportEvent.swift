@@ -6,6 +6,8 @@ public enum ImportEvent: Sendable {
     case started(index: Int, name: String, bytes: Int64)
     /// Bytes of an item copied so far.
     case progress(index: Int, bytes: Int64, of: Int64)
+    /// An item's thumbnail could not be made (the item itself is imported).
+    case thumbnailFailed(index: Int, message: String)
     /// An item is done: imported, reused, or failed.
     case finished(index: Int, result: ImportResult)
     /// Every item is done (or cancelled).

@@ -5,9 +5,23 @@ import Pickup
 public struct ImportOptions: Sendable {
     /// How many items copy at the same time.
     public var concurrency: Int
+    /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
+    public var thumbnails: ImportThumbnails?
 
-    public init(concurrency: Int = 2) {
+    public init(concurrency: Int = 2, thumbnails: ImportThumbnails? = nil) {
         self.concurrency = max(1, concurrency)
+        self.thumbnails = thumbnails
+    }
+}
+
+/// The thumbnails an import makes: who renders them, and how.
+public struct ImportThumbnails: Sendable {
+    public var renderer: any ThumbnailRenderer
+    public var request: ThumbnailRequest
+
+    public init(renderer: any ThumbnailRenderer, request: ThumbnailRequest) {
+        self.renderer = renderer
+        self.request = request
     }
 }
 
@@ -99,13 +113,41 @@ public final class ImportSession: Sendable {
         _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag
     ) async -> ImportResult {
         do {
-            return .imported(try await copyItem(request, index: index, events: events, flag: flag))
+            let item = try await copyItem(request, index: index, events: events, flag: flag)
+            return .imported(await withThumbnail(item, index: index, events: events))
         } catch let reused as Reused {
-            return .reused(reused.item)
+            return .reused(await withThumbnail(reused.item, index: index, events: events))
         } catch let error as ImportError {
             return .failed(error)
         } catch {
             return .failed(ImportError(.sourceUnreadable, "\(error)", path: request.path))
+        }
+    }
+
+    /// The item with a thumbnail, made now if asked for and missing. A thumbnail that cannot
+    /// be made is reported and the item kept without one.
+    private func withThumbnail(
+        _ item: ImportedItem, index: Int, events: AsyncStream<ImportEvent>.Continuation
+    ) async -> ImportedItem {
+        // Audio has no picture: no thumbnail, and nothing to report.
+        guard let thumbnails = options.thumbnails, item.thumbnail == nil, item.kind != .audio,
+            let primary = item.primary
+        else { return item }
+        do {
+            let image = try await thumbnails.renderer.thumbnail(
+                of: destination + "/" + primary.name, thumbnails.request)
+            let folder = destination + "/.pickup/thumbnails"
+            if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
+            let name = ".pickup/thumbnails/\(item.id).\(image.format.fileExtension)"
+            try FileCopier.writeAtomically(image.data, to: destination + "/" + name)
+            let thumbnail = ItemThumbnail(name: name, width: image.size.width, height: image.size.height)
+            try await catalog.record(thumbnail: thumbnail, for: item.id)
+            var updated = item
+            updated.thumbnail = thumbnail
+            return updated
+        } catch {
+            events.yield(.thumbnailFailed(index: index, message: "\(error)"))
+            return item
         }
     }
 

@@ -14,6 +14,8 @@ public struct ImportedItem: Sendable, Hashable, Codable {
     public var files: [StoredFile]
     /// What the primary file is.
     public var info: MediaInfo
+    /// Its thumbnail, when the import made one.
+    public var thumbnail: ItemThumbnail?
 
     /// The primary file (the photo, the movie, or a Live Photo's still).
     public var primary: StoredFile? { files.first { $0.role == .primary } }
@@ -33,4 +35,18 @@ public struct StoredFile: Sendable, Hashable, Codable {
     public var originalPath: String
     public var size: Int64
     public var sha256: String
+}
+
+/// A thumbnail the destination holds for an item, in `.pickup/thumbnails/`.
+public struct ItemThumbnail: Sendable, Hashable, Codable {
+    /// The file's path inside the destination folder.
+    public var name: String
+    public var width: Int
+    public var height: Int
+
+    public init(name: String, width: Int, height: Int) {
+        self.name = name
+        self.width = width
+        self.height = height
+    }
 }

@@ -242,6 +242,7 @@ struct ImportSessionTests {
                 #expect(bytes > lastBytes && bytes <= total)
                 lastBytes = bytes
             case .finished: seen.append("finished")
+            case .thumbnailFailed: seen.append("thumbnailFailed")
             case .completed(let imported, _, let failed):
                 #expect(imported == 1 && failed == 0)
                 seen.append("completed")

@@ -1,11 +1,12 @@
 /// The `pickup` tool: finds the command named by the first argument and runs it.
 enum Tool {
     static let commands: [any Command.Type] = [
-        ProbeCommand.self, ImportCommand.self, LibraryCommand.self, UploadCommand.self, UploadsCommand.self,
+        ProbeCommand.self, ImportCommand.self, LibraryCommand.self, ThumbCommand.self, ExportCommand.self,
+        UploadCommand.self, UploadsCommand.self,
     ]
 
     static let overview = """
-        pickup — pick, inspect, import and upload photos and videos.
+        pickup — pick, inspect, import, render, export and upload photos and videos.
 
         Usage: pickup COMMAND [ARGUMENTS] [OPTIONS]
 

@@ -1,4 +1,5 @@
 import Pickup
+import PickupFFmpeg
 import PickupImport
 
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Copy photos and videos into a library folder, safely, once, in order.",
-        synopsis: "SOURCE... --into DIR [--filter F] [--limit N] [--order selected|newest|oldest|name] [--json]",
+        synopsis:
+            "SOURCE... --into DIR [--filter F] [--limit N] [--order selected|newest|oldest|name] [--thumbnails WxH] [--json]",
         arguments: [("SOURCE", "Files or folders to import; folders are scanned with everything below them.")],
         options: [
             .init(names: ["--into", "-o"], value: "DIR", help: "The library folder (created when missing)."),
@@ -28,6 +30,9 @@ struct ImportCommand: Command {
                     "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10)."
             ),
             .init(names: ["--parallel"], value: "N", help: "Items copied at once (default 2)."),
+            .init(
+                names: ["--thumbnails"], value: "WxH",
+                help: "Make an upright JPEG thumbnail of each item (filling WxH), kept in DIR/.pickup/thumbnails."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each item's result, in order."),
         ],
         discussion: """
@@ -54,6 +59,7 @@ struct ImportCommand: Command {
     let order: ImportOrder
     let parallel: Int
     let json: Bool
+    let thumbnails: PixelSize?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else {
@@ -81,6 +87,14 @@ struct ImportCommand: Command {
             throw UsageError(message: "--order takes selected, newest, oldest or name", command: "import")
         }
         self.order = order
+        if let text = arguments.value("--thumbnails") {
+            guard let size = PixelSize(parsing: text), size.pixels <= 16_000_000 else {
+                throw UsageError(message: "--thumbnails takes WxH, like 256x256", command: "import")
+            }
+            thumbnails = size
+        } else {
+            thumbnails = nil
+        }
         guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...64).contains(parallel) else {
             throw UsageError(message: "--parallel takes a whole number from 1 to 64", command: "import")
         }
@@ -91,7 +105,11 @@ struct ImportCommand: Command {
     func run() async -> Int32 {
         let session: ImportSession
         do {
-            session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
+            let thumbnailing = thumbnails.map {
+                ImportThumbnails(renderer: FFmpegThumbnailer(), request: ThumbnailRequest(size: $0, mode: .fill))
+            }
+            session = try ImportSession(
+                destination: destination, options: ImportOptions(concurrency: parallel, thumbnails: thumbnailing))
         } catch {
             Console.error("pickup import: " + error.description)
             return ExitStatus.someFailed
@@ -145,6 +163,9 @@ struct ImportCommand: Command {
                 current.bytes = 0
                 bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
                 if !showBar, !json { Console.error(ImportCommand.progressLine(plan.requests[index], result)) }
+            case .thumbnailFailed(let index, let message):
+                bar?.finish()
+                Console.error("pickup import: no thumbnail for \(plan.requests[index].path): \(message)")
             case .completed: bar?.finish()
             }
         }
@@ -212,14 +233,9 @@ struct ImportCommand: Command {
     }
 
     static func jsonError(path: String, error: ImportError) -> String {
-        var detail = JSONObject()
-        detail.add("code", error.code.rawValue)
-        detail.add("message", error.message)
-        detail.add("hint", error.hint)
-        var object = JSONObject()
-        object.add("path", path)
+        var object = JSONObject.failure(
+            path: path, code: error.code.rawValue, message: error.message, hint: error.hint)
         object.add("status", "failed")
-        object.add("error", object: detail)
         return object.text + "\n"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pickup
+import PickupFFmpeg
 import PickupImport
 import PickupUpload
 
@@ -10,7 +11,7 @@ struct UploadCommand: Command {
         abstract:
             "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
         synopsis:
-            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--credentials FILE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
+            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
         arguments: [
             ("FILE", "Files to upload, streamed from disk."),
             ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
@@ -32,6 +33,12 @@ struct UploadCommand: Command {
                 help:
                     "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment."
             ),
+            .init(
+                names: ["--export"], value: "PRESET",
+                help: "Export videos first (as 'pickup export --preset'); photos go as they are."),
+            .init(
+                names: ["--strip-location"], value: nil,
+                help: "Leave the location and identifying metadata out of videos (photos are refused)."),
             .init(
                 names: ["--field"], value: "NAME", help: "Form uploads: the field that carries the file (default file)."
             ),
@@ -77,6 +84,8 @@ struct UploadCommand: Command {
     let journalPath: String
     let json: Bool
     let library: String?
+    let preset: ExportPreset?
+    let stripLocation: Bool
     let field: String
     let formFields: [FormField]
     let headers: [String: String]
@@ -119,6 +128,17 @@ struct UploadCommand: Command {
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
         json = arguments.has("--json")
         library = arguments.value("--library")
+        if let name = arguments.value("--export") {
+            guard let preset = ExportPreset(rawValue: name) else {
+                throw UsageError(
+                    message: "no preset '\(name)'; choose one of "
+                        + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "), command: "upload")
+            }
+            self.preset = preset
+        } else {
+            preset = nil
+        }
+        stripLocation = arguments.has("--strip-location")
         field = arguments.value("--field") ?? "file"
         var formFields: [FormField] = []
         for text in arguments.values["--form-field"] ?? [] {
@@ -150,11 +170,22 @@ struct UploadCommand: Command {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
         }
-        let types = await ParallelProbe.probe(paths).map { result in
-            (try? result.get())?.container.mimeType ?? "application/octet-stream"
+        var prepared = await ParallelProbe.probe(paths).enumerated().map { index, result in
+            (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
+        }
+        var failedEarly = false
+        if preset != nil || stripLocation {
+            let files = prepared
+            let exporting = Task { [self] in await exportForUpload(files) }
+            let interrupted = InterruptWatch { exporting.cancel() }
+            let exported = await exporting.value
+            interrupted.stop()
+            if interrupted.fired { return 130 }
+            prepared = exported.compactMap { $0 }
+            failedEarly = exported.contains { $0 == nil }
         }
         let queue = UploadQueue(uploader: uploader, concurrency: parallel)
-        for (path, type) in zip(paths, types) { await queue.add(job(path: path, type: type)) }
+        for file in prepared { await queue.add(job(path: file.path, type: file.type)) }
         let work = Task { await UploadRunner.run(queue, json: json) }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }
@@ -162,7 +193,50 @@ struct UploadCommand: Command {
         let items = await work.value
         interrupted.stop()
         if interrupted.fired { return 130 }
-        return items.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
+        // Exports are kept until their upload is done (a resumed upload needs them), then removed.
+        for item in items where item.state == .done {
+            if let path = item.record?.path, path.hasPrefix(exportFolder + "/") { unlink(path) }
+        }
+        return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// Where exports wait for their upload: beside the journal, so a resumed upload finds them.
+    var exportFolder: String { (journalPath as NSString).deletingLastPathComponent + "/exports" }
+
+    /// Each video exported with the preset (passthrough when only --strip-location is given);
+    /// nil for a file that cannot be sent as asked (reported).
+    func exportForUpload(_ files: [(path: String, type: String)]) async -> [(path: String, type: String)?] {
+        try? FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: true)
+        let exporter = FFmpegExporter()
+        var result: [(path: String, type: String)?] = []
+        for file in files {
+            if Task.isCancelled { break }
+            guard file.type.hasPrefix("video/") else {
+                if stripLocation {
+                    Console.error(
+                        "pickup upload: \(file.path): --strip-location applies to videos; this photo is not sent, "
+                            + "so its location does not leave the machine")
+                    result.append(nil)
+                } else {
+                    result.append(file)
+                }
+                continue
+            }
+            let name = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let output = exportFolder + "/\(name)-\(UUID().uuidString.prefix(8)).mp4"
+            let options = ExportOptions(preset: preset ?? .passthrough, stripLocation: stripLocation)
+            do {
+                let done = try await exporter.export(file.path, to: output, options, events: nil)
+                if !json {
+                    Console.error("\(file.path): exported (\(done.plan.reason)), \(Text.byteCount(done.bytes))")
+                }
+                result.append((output, "video/mp4"))
+            } catch {
+                Console.error("pickup upload: \(file.path): the export failed: \(error.message). \(error.hint)")
+                result.append(nil)
+            }
+        }
+        return result
     }
 
     func job(path: String, type: String) -> UploadQueue.Job {

@@ -41,6 +41,13 @@ enum ItemJSON {
             files.append(entry)
         }
         object.add("files", array: files)
+        if let thumbnail = item.thumbnail {
+            var entry = JSONObject()
+            entry.add("name", thumbnail.name)
+            entry.add("width", Int64(thumbnail.width))
+            entry.add("height", Int64(thumbnail.height))
+            object.add("thumbnail", object: entry)
+        }
         var info = JSONObject()
         for (name, value) in item.info.facts { info.add(name, value) }
         object.add("info", object: info)

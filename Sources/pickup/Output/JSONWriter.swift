@@ -30,6 +30,18 @@ struct JSONObject {
 
     var text: String { "{" + members.joined(separator: ",") + "}" }
 
+    /// `{"path": path, "error": {"code", "message", "hint"}}`: how every command reports a failed item.
+    static func failure(path: String, code: String, message: String, hint: String) -> JSONObject {
+        var detail = JSONObject()
+        detail.add("code", code)
+        detail.add("message", message)
+        detail.add("hint", hint)
+        var object = JSONObject()
+        object.add("path", path)
+        object.add("error", object: detail)
+        return object
+    }
+
     /// A JSON string literal. Invalid UTF-8 in a path shows as U+FFFD.
     static func quote(_ text: String) -> String {
         var out = "\""

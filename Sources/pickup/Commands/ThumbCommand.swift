@@ -1,0 +1,158 @@
+import Foundation
+import Pickup
+import PickupFFmpeg
+
+/// `pickup thumb`: thumbnails, poster frames and strips, upright.
+struct ThumbCommand: Command {
+    static let spec = CommandSpec(
+        name: "thumb",
+        abstract: "Make thumbnails and poster frames of photos and videos, always upright; strips for scrubbing.",
+        synopsis:
+            "FILE... [--at T] [--size WxH] [--fill|--fit] [--exact] [--strip N] [--format jpeg|png|webp] [--quality Q] [-o PATH] [--json]",
+        arguments: [("FILE", "Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos.")],
+        options: [
+            .init(
+                names: ["--at"], value: "T",
+                help: "Video frame: seconds (12.5), a share of the duration (25%), or poster (the default)."),
+            .init(names: ["--size"], value: "WxH", help: "The box to fill or fit (default 320x320)."),
+            .init(names: ["--fill"], value: nil, help: "Cover the whole box, cropped around the center (the default)."),
+            .init(names: ["--fit"], value: nil, help: "Fit inside the box, nothing cropped."),
+            .init(
+                names: ["--exact"], value: nil,
+                help: "The frame at that very time (decoded forward), not the keyframe before it."),
+            .init(names: ["--strip"], value: "N", help: "N frames spread over a video's duration instead of one."),
+            .init(names: ["--format"], value: "FORMAT", help: "jpeg (default), png or webp."),
+            .init(names: ["--quality"], value: "Q", help: "JPEG and WebP quality from 0 to 1 (default 0.8)."),
+            .init(
+                names: ["--output", "-o"], value: "PATH",
+                help: "The image (one file, one frame) or a folder (default: the current folder)."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
+        ],
+        discussion: """
+            Rotation and mirroring are applied: a portrait iPhone video stored sideways gives a
+            portrait thumbnail. The poster frame is the first of a few candidates that is neither
+            black nor blank. JPEGs are decoded at 1/2, 1/4 or 1/8 scale when the box is that much
+            smaller; HEIC and AVIF use their embedded thumbnail when it is big enough. Images are
+            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips).
+
+            Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
+            """,
+        examples: [
+            "pickup thumb IMG_0001.MOV --size 512x512",
+            "pickup thumb clip.mp4 --at 25% --fit --size 640x360 --format webp -o clip.webp",
+            "pickup thumb clip.mp4 --strip 10 --size 160x90 -o strip/",
+        ])
+
+    let files: [String]
+    let request: ThumbnailRequest
+    let strip: Int?
+    let output: String?
+    let json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError(message: "name at least one photo or video", command: "thumb")
+        }
+        guard let size = PixelSize(parsing: arguments.value("--size") ?? "320x320"), size.pixels <= 64_000_000 else {
+            throw UsageError(message: "--size takes WxH, like 320x240", command: "thumb")
+        }
+        guard let time = FrameTime(parsing: arguments.value("--at") ?? "poster") else {
+            throw UsageError(message: "--at takes seconds (12.5), a share (25%) or poster", command: "thumb")
+        }
+        guard let format = ImageFormat(rawValue: arguments.value("--format") ?? "jpeg") else {
+            throw UsageError(message: "--format takes jpeg, png or webp", command: "thumb")
+        }
+        guard let quality = Double(arguments.value("--quality") ?? "0.8"), (0...1).contains(quality) else {
+            throw UsageError(message: "--quality takes a number from 0 to 1", command: "thumb")
+        }
+        if arguments.has("--fill") && arguments.has("--fit") {
+            throw UsageError(message: "choose --fill or --fit, not both", command: "thumb")
+        }
+        if let text = arguments.value("--strip") {
+            guard let count = Int(text), (1...200).contains(count) else {
+                throw UsageError(message: "--strip takes a number of frames from 1 to 200", command: "thumb")
+            }
+            strip = count
+        } else {
+            strip = nil
+        }
+        request = ThumbnailRequest(
+            size: size, mode: arguments.has("--fit") ? .fit : .fill, format: format, quality: quality, time: time,
+            tolerance: arguments.has("--exact") ? .exact : .keyframe)
+        files = arguments.positionals
+        output = arguments.value("--output")
+        json = arguments.has("--json")
+    }
+
+    func run() async -> Int32 {
+        let renderer = FFmpegThumbnailer()
+        // One file and one image: -o names the image; otherwise -o is a folder.
+        let single = files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !isFolder($0) } ?? false
+        if !single, let output {
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                Console.error("pickup thumb: cannot make the folder \(output): \(error.localizedDescription)")
+                return ExitStatus.someFailed
+            }
+        }
+        var failed = false
+        for file in files {
+            if Task.isCancelled { return 130 }
+            do {
+                let images: [RenderedImage]
+                if let strip {
+                    images = try await renderer.strip(of: file, count: strip, request)
+                } else {
+                    images = [try await renderer.thumbnail(of: file, request)]
+                }
+                for (index, image) in images.enumerated() {
+                    let path = single ? (output ?? "") : destination(for: file, index: strip == nil ? nil : index + 1)
+                    try image.write(to: path)
+                    report(file, image, path)
+                }
+            } catch {
+                failed = true
+                if json {
+                    Console.out(
+                        JSONObject.failure(
+                            path: file, code: error.code.rawValue, message: error.message, hint: error.hint
+                        ).text)
+                } else {
+                    Console.error("pickup thumb: \(file): \(error.message). \(error.hint)")
+                }
+            }
+        }
+        return failed ? ExitStatus.someFailed : ExitStatus.success
+    }
+
+    private func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+
+    private func destination(for file: String, index: Int?) -> String {
+        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let suffix = index.map { "-strip-" + ($0 < 10 ? "0" : "") + String($0) } ?? "-thumb"
+        let folder = output ?? "."
+        return (folder as NSString).appendingPathComponent(name + suffix + "." + request.format.fileExtension)
+    }
+
+    private func report(_ file: String, _ image: RenderedImage, _ path: String) {
+        if json {
+            var object = JSONObject()
+            object.add("path", file)
+            object.add("output", path)
+            object.add("width", Int64(image.size.width))
+            object.add("height", Int64(image.size.height))
+            object.add("format", image.format.rawValue)
+            object.add("bytes", Int64(image.data.count))
+            if let time = image.time { object.add("time", (time * 1000).rounded() / 1000) }
+            Console.out(object.text)
+        } else {
+            let at =
+                image.time.map { " at " + DurationLabel.string(seconds: $0) + " (" + Text.fixed($0, 2) + " s)" } ?? ""
+            Console.out("\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))")
+        }
+    }
+}

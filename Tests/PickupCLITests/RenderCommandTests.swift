@@ -1,0 +1,123 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup thumb`, `pickup export`, `pickup import --thumbnails` and `pickup upload --export`, end to end.
+@Suite("pickup thumb and export, end to end", .serialized)
+struct RenderCommandTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-render-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func size(_ path: String) throws -> String {
+        try Shell.run(
+            "ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 \"$F\"",
+            environment: ["F": path]
+        ).outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("thumb: upright images named after their files, -o for one, strips, JSON, errors per file")
+    func thumb() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let portrait = try Fixtures.path(.mp4PortraitStored)
+        let one = try CLI.run([
+            "thumb", portrait, "--size", "90x160", "--fit", "--format", "png", "-o", folder + "/p.png",
+        ])
+        #expect(one.status == 0, "\(one.errorText)")
+        #expect(try size(folder + "/p.png") == "90,160")
+        #expect(one.outputText.contains("→ \(folder)/p.png 90x160"))
+        let many = try CLI.run([
+            "thumb", try Fixtures.path(.heic), try Fixtures.path(.m4aAudio), try Fixtures.path(.jpegPlain), "-o",
+            folder,
+            "--json",
+        ])
+        #expect(many.status == 1, "the audio file fails, the others do not")
+        let lines = try CLI.jsonLines(many)
+        #expect(lines.count == 3)
+        #expect(lines[0]["output"] as? String == folder + "/still-thumb.jpg")
+        #expect((lines[1]["error"] as? [String: Any])?["code"] as? String == "noPicture")
+        #expect(FileManager.default.fileExists(atPath: folder + "/plain-thumb.jpg"))
+        let strip = try CLI.run([
+            "thumb", try Fixtures.path(.mp4BlackStart), "--strip", "3", "--size", "64x48", "-o", folder + "/strip",
+        ])
+        #expect(strip.status == 0)
+        for index in 1...3 {
+            #expect(FileManager.default.fileExists(atPath: folder + "/strip/black-start-strip-0\(index).jpg"))
+        }
+        #expect(try CLI.run(["thumb", portrait, "--size", "big"]).status == 2)
+        #expect(try CLI.run(["thumb", portrait, "--fill", "--fit"]).status == 2)
+        #expect(try CLI.run(["thumb", "--help"]).outputText.contains("--strip N"))
+    }
+
+    @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
+    func export() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.run([
+            "export", try Fixtures.path(.movAppleKeys), "--preset", "640x480", "--compatible", "--strip-location",
+            "--trim", "0:00.2-0:00.8", "-o", folder + "/out.mp4", "--json",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let lines = try CLI.jsonLines(result)
+        #expect(lines.first?["plan"] as? String == "encode")
+        #expect((lines.last?["bytes"] as? Int ?? 0) > 0)
+        let probe = try CLI.run(["probe", folder + "/out.mp4", "--json"])
+        let facts = try #require(try CLI.jsonLines(probe).first)
+        #expect(facts["videoCodec"] as? String == "h264" && facts["latitude"] == nil)
+        #expect(abs((facts["duration"] as? Double ?? 0) - 0.6) < 0.15)
+        #expect(try CLI.run(["export", try Fixtures.path(.mp4Large)]).status == 2)
+        #expect(try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "huge"]).status == 2)
+        #expect(try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--trim", "5-2"]).status == 2)
+        #expect(
+            try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", "lots"]).status == 2)
+        let audio = try CLI.run(["export", try Fixtures.path(.m4aAudio), "--preset", "low", "-o", folder + "/a.mp4"])
+        #expect(audio.status == 1 && audio.errorText.contains("no video"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.mp4"))
+    }
+
+    @Test("import --thumbnails makes and records one per item; library show lists it")
+    func importThumbnails() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.run([
+            "import", try Fixtures.path(.mp4PortraitStored), try Fixtures.path(.jpegOrientation6), "--into",
+            folder + "/lib", "--thumbnails", "64x64", "--json",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        for line in try CLI.jsonLines(result) {
+            let thumbnail = try #require(line["thumbnail"] as? [String: Any])
+            let name = try #require(thumbnail["name"] as? String)
+            #expect(try size(folder + "/lib/" + name) == "64,64")
+            let id = try #require(line["id"] as? String)
+            let shown = try CLI.run(["library", folder + "/lib", "show", id, "--json"])
+            #expect(shown.outputText.contains(name))
+        }
+    }
+
+    @Test("upload --export and --strip-location: the video goes exported, the photo is held back")
+    func uploadExported() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.run([
+            "upload", try Fixtures.path(.movAppleKeys), try Fixtures.path(.jpegEXIF), "--to",
+            "tus+" + server.endpoint.absoluteString, "--export", "640x480", "--strip-location", "--journal",
+            folder + "/j.sqlite", "--json",
+        ])
+        #expect(result.status == 1, "the photo is refused: \(result.errorText)")
+        #expect(result.errorText.contains("this photo is not sent"))
+        let record = try #require(try CLI.jsonLines(result).first)
+        #expect(record["state"] as? String == "done")
+        let stored = folder + "/stored.mp4"
+        try server.stored(try #require(record["remote"] as? String)).write(to: URL(fileURLWithPath: stored))
+        let facts = try #require(try CLI.jsonLines(try CLI.run(["probe", stored, "--json"])).first)
+        #expect(facts["container"] as? String == "mp4" && facts["latitude"] == nil && facts["make"] == nil)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/exports")) ?? []
+        #expect(leftovers.isEmpty, "the export is removed once uploaded")
+    }
+}
