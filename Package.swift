@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PickupImport", targets: ["PickupImport"]),
         .library(name: "PickupUpload", targets: ["PickupUpload"]),
         .library(name: "PickupFFmpeg", targets: ["PickupFFmpeg"]),
+        .library(name: "PickupUI", targets: ["PickupUI"]),
         .executable(name: "pickup", targets: ["pickup"]),
     ],
     targets: [
@@ -42,6 +43,10 @@ let package = Package(
         .target(name: "PickupUpload", dependencies: ["PickupStore"]),
         // Thumbnails, poster frames and export through FFmpeg's libraries and libheif (Linux).
         .target(name: "PickupFFmpeg", dependencies: ["Pickup", "CFFmpeg", "CHeif"]),
+        // Apple platforms only: SwiftUI pickers and views, AVFoundation rendering, background uploads.
+        // Everything in it sits behind `#if canImport(...)`; on Linux it is type-checked against
+        // test-only stand-ins by scripts/check-apple-ui.sh.
+        .target(name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
         // The command-line tool.
         .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupFFmpeg"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the format check, unit and conformance
-# tests and the end-to-end tests of the built tool (swift test), then a
-# one-minute fuzzing smoke run.
+# tests and the end-to-end tests of the built tool (swift test), the type-check
+# of the Apple-only sources against their stand-ins, then a one-minute fuzzing
+# smoke run.
 #   FUZZ_SECONDS=0 scripts/test.sh    skips the fuzzing smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-swift format lint --strict -r Sources Tests Fuzz Package.swift
+swift format lint --strict -r Sources Tests Fuzz Examples Package.swift
 swift build --build-tests
+scripts/check-apple-ui.sh
 mkdir -p .build
 set +e
 swift test --skip-build --parallel --num-workers 2 2>&1 | tee .build/test-output.txt

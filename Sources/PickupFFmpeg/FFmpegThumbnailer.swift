@@ -13,7 +13,8 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         if info.kind == .image {
             return try still(path, info, request)
         }
-        let decoder = try PictureDecoder(path: path, limits: limits)
+        let decoder = try PictureDecoder(
+            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container))
         let orientation = info.orientation
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
@@ -38,7 +39,8 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         }
         let info = try facts(path)
         guard info.kind == .video else { throw RenderError(.noPicture, "a strip needs a video", path: path) }
-        let decoder = try PictureDecoder(path: path, limits: limits)
+        let decoder = try PictureDecoder(
+            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container))
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
         let duration = decoder.duration ?? info.duration ?? 0
@@ -88,7 +90,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
     {
         if [.heic, .heif, .avif].contains(info.container) {
             // libheif hands the picture back upright.
-            let upright = try HEIFDecoder.decode(path: path, minimum: request.size, limits: limits)
+            let upright = try HEIFDecoder.decode(path: path, target: (request.size, request.mode), limits: limits)
             let geometry = ThumbnailGeometry(
                 source: PixelSize(width: upright.width, height: upright.height), orientation: .upright,
                 target: request.size, mode: request.mode)
@@ -96,7 +98,8 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         }
         // JPEG decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
         var planned: ThumbnailGeometry?
-        let decoder = try PictureDecoder(path: path, limits: limits) { stored in
+        let known = info.width.flatMap { width in info.height.map { PixelSize(width: width, height: $0) } }
+        let decoder = try PictureDecoder(path: path, limits: limits, knownSize: known) { stored in
             let geometry = ThumbnailGeometry(
                 source: stored, orientation: info.orientation, target: request.size, mode: request.mode)
             planned = geometry
@@ -122,6 +125,11 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         return RenderedImage(
             data: data, size: PixelSize(width: upright.width, height: upright.height), format: request.format,
             time: time)
+    }
+
+    /// Containers whose headers fully describe their streams.
+    static func describes(_ container: Container) -> Bool {
+        [.mp4, .mov, .m4v, .threeGP, .threeG2, .mkv, .webm].contains(container)
     }
 
     private func facts(_ path: String) throws(RenderError) -> MediaInfo {

@@ -5,8 +5,11 @@ import Pickup
 /// and `imir`), the embedded thumbnail when it is big enough for the target.
 /// One owner for each libheif object, released before returning.
 enum HEIFDecoder {
-    /// The primary picture (or its thumbnail, when at least `minimum` on both sides), in RGB.
-    static func decode(path: String, minimum: PixelSize?, limits: RenderLimits) throws(RenderError) -> RGBImage {
+    /// The primary picture, in RGB — or its embedded thumbnail, when that is at least as large
+    /// as the picture would be scaled to for `target` (the box and how it is filled).
+    static func decode(
+        path: String, target: (size: PixelSize, mode: ContentMode)?, limits: RenderLimits
+    ) throws(RenderError) -> RGBImage {
         guard let context = heif_context_alloc() else { throw RenderError(.unsupported, "libheif could not start") }
         defer { heif_context_free(context) }
         let read = heif_context_read_from_file(context, path, nil)
@@ -31,14 +34,22 @@ enum HEIFDecoder {
         var handle = primary
         var thumbnail: OpaquePointer?
         defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
-        if let minimum, heif_image_handle_get_number_of_thumbnails(primary) > 0 {
+        if let target, heif_image_handle_get_number_of_thumbnails(primary) > 0 {
+            let needed = ThumbnailGeometry(
+                source: PixelSize(width: width, height: height), orientation: .upright, target: target.size,
+                mode: target.mode
+            ).scaled
             var id: heif_item_id = 0
             if heif_image_handle_get_list_of_thumbnail_IDs(primary, &id, 1) == 1,
-                heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok, let thumbnail,
-                Int(heif_image_handle_get_width(thumbnail)) >= minimum.width,
-                Int(heif_image_handle_get_height(thumbnail)) >= minimum.height
+                heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok, let thumbnail
             {
-                handle = thumbnail
+                // Either way round: a thumbnail's sides may be stored before the rotation.
+                let sides = [Int(heif_image_handle_get_width(thumbnail)), Int(heif_image_handle_get_height(thumbnail))]
+                if sides.max() ?? 0 >= max(needed.width, needed.height) - 1,
+                    sides.min() ?? 0 >= min(needed.width, needed.height) - 1
+                {
+                    handle = thumbnail
+                }
             }
         }
         var image: OpaquePointer?

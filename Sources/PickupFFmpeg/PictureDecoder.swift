@@ -23,7 +23,16 @@ final class PictureDecoder {
     private var badPackets = 0
 
     /// Opens `path`; `reduction` picks the decoder's 1/2ⁿ scale (JPEG's `lowres`) from the stored size.
-    init(path: String, limits: RenderLimits, reduction: (PixelSize) -> Int = { _ in 0 }) throws(RenderError) {
+    ///
+    /// `describedByContainer`: the container states every stream's codec, size and setup
+    /// (ISO BMFF, Matroska), so FFmpeg's stream analysis — which decodes frames ahead, often
+    /// most of a thumbnail's cost — is skipped.
+    /// `knownSize`: the stored size Pickup's own probe read, for demuxers that learn it only
+    /// by decoding (still images); with it, the analysis is skipped as well.
+    init(
+        path: String, limits: RenderLimits, describedByContainer: Bool = false, knownSize: PixelSize? = nil,
+        reduction: (PixelSize) -> Int = { _ in 0 }
+    ) throws(RenderError) {
         _ = quietFFmpeg
         self.path = path
         packet = try Packet()
@@ -37,7 +46,7 @@ final class PictureDecoder {
                 "cannot open: \(ffmpegText(opened))", path: path)
         }
         format = context
-        guard avformat_find_stream_info(context, nil) >= 0 else {
+        guard describedByContainer || knownSize != nil || avformat_find_stream_info(context, nil) >= 0 else {
             avformat_close_input(&format)
             throw RenderError(.damaged, "cannot read the streams", path: path)
         }
@@ -56,8 +65,12 @@ final class PictureDecoder {
             throw RenderError(.unsupported, "no decoder for the picture's codec", path: path)
         }
         let parameters = stream.pointee.codecpar
-        let width = Int(parameters?.pointee.width ?? 0)
-        let height = Int(parameters?.pointee.height ?? 0)
+        var width = Int(parameters?.pointee.width ?? 0)
+        var height = Int(parameters?.pointee.height ?? 0)
+        if width <= 0 || height <= 0, let knownSize {
+            width = knownSize.width
+            height = knownSize.height
+        }
         guard width > 0, height > 0 else {
             avformat_close_input(&format)
             throw RenderError(.damaged, "the picture has no size", path: path)
@@ -86,7 +99,9 @@ final class PictureDecoder {
         }
         codec = codecContext
         avcodec_parameters_to_context(codecContext, parameters)
+        // Slice threads only: frame threads would decode frames ahead that a thumbnail never needs.
         codecContext.pointee.thread_count = 0
+        codecContext.pointee.thread_type = FF_THREAD_SLICE
         let lowres = min(Int(decoder.pointee.max_lowres), reduction(size))
         if lowres > 0 { codecContext.pointee.lowres = Int32(lowres) }
         guard avcodec_open2(codecContext, decoder, nil) == 0 else {
@@ -151,6 +166,7 @@ final class PictureDecoder {
     /// decoded forward from there up to the time (`.exact`). A time past the last frame
     /// gives the last frame.
     func frame(at seconds: Double, tolerance: FrameTolerance) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
+        if tolerance == .keyframe, let frame = try keyframe(at: seconds) { return frame }
         for start in seconds > 0 ? [seconds, max(0, seconds - 3)] : [0] {
             if start > 0 || seconds > 0 { seek(to: start) }
             var kept = false
@@ -164,5 +180,31 @@ final class PictureDecoder {
             if kept { return keep.pointer }
         }
         throw RenderError(.damaged, "no frame could be decoded", path: path)
+    }
+
+    /// The keyframe at or before `seconds`, decoded alone: the decoder is drained right after
+    /// its packet, so it gives the picture without decoding the frames a reordering decoder
+    /// would otherwise wait for. Nil when no keyframe decodes that way (then decode forward).
+    private func keyframe(at seconds: Double) throws(RenderError) -> UnsafeMutablePointer<AVFrame>? {
+        guard let format, let codec else { return nil }
+        seek(to: seconds)
+        for _ in 0..<10_000 {
+            let read = av_read_frame(format, packet.pointer)
+            guard read >= 0 else { break }
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex,
+                packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
+            else { continue }
+            guard avcodec_send_packet(codec, packet.pointer) >= 0 else { break }
+            avcodec_send_packet(codec, nil)
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            // The decoder is at its end now: start it again for whatever comes next.
+            avcodec_flush_buffers(codec)
+            draining = false
+            if received == 0 { return frame.pointer }
+            break
+        }
+        seek(to: seconds)
+        return nil
     }
 }

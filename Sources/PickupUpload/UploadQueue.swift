@@ -43,6 +43,11 @@ public actor UploadQueue {
         public var record: UploadRecord?
         /// A failure being retried, and the delay before the next try.
         public var retrying: (error: UploadError, delay: Double)?
+
+        public init(id: Int, path: String) {
+            self.id = id
+            self.path = path
+        }
     }
 
     public let uploader: Uploader
@@ -147,7 +152,7 @@ public actor UploadQueue {
             let uploader = self.uploader
             tasks[id] = Task {
                 let (events, sink) = AsyncStream<UploadEvent>.makeStream()
-                let watcher = Task { for await event in events { await self.apply(id, event) } }
+                let watcher = Task { for await event in events { self.apply(id, event) } }
                 let record = await UploadQueue.run(job, uploader, sink)
                 sink.finish()
                 await watcher.value

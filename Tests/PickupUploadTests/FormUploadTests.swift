@@ -134,3 +134,48 @@ extension Array {
         return result
     }
 }
+
+/// The upload screen's rows and model, on a real queue and server.
+@Suite("upload rows and model", .serialized)
+struct UploadModelTests {
+    @Test("rows say what each state means and offer the buttons that make sense")
+    func rows() {
+        var item = UploadQueue.Item(id: 1, path: "/videos/IMG_0001.MOV")
+        #expect(UploadRow(item).status == "Waiting" && UploadRow(item).canPause && !UploadRow(item).canRetry)
+        item.state = .uploading
+        item.size = 40_000_000
+        item.confirmed = 10_000_000
+        item.bytesPerSecond = 2_000_000
+        let uploading = UploadRow(item)
+        #expect(uploading.status == "25% · 2.0 MB/s · 0:15 left" && uploading.progress == 0.25)
+        #expect(uploading.title == "IMG_0001.MOV" && uploading.accessibilityLabel.hasPrefix("IMG_0001.MOV, 25%"))
+        item.retrying = (UploadError(.network, "the connection was lost"), 2)
+        #expect(UploadRow(item).status == "Retrying in 2 s: the connection was lost")
+        item.retrying = nil
+        item.state = .paused
+        #expect(UploadRow(item).status == "Paused at 10 MB of 40 MB" && UploadRow(item).canResume)
+        item.state = .failed(UploadError(.server, "the server failed"))
+        #expect(UploadRow(item).status == "Failed: the server failed" && UploadRow(item).canRetry)
+        item.state = .done
+        #expect(UploadRow(item).status == "Uploaded" && UploadRow(item).isFinished && !UploadRow(item).canCancel)
+    }
+
+    @MainActor
+    @Test("the model follows a real queue to the end; its totals add up")
+    func model() async throws {
+        let server = try TusServer()
+        let path = try UploadTestFiles.random(megabytes: 2)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
+        let queue = UploadQueue(uploader: uploader, concurrency: 1)
+        let model = UploadQueueModel(queue: queue)
+        model.start()
+        await model.add(.tus(path: path, endpoint: server.endpoint, type: "application/octet-stream"))
+        _ = await queue.waitUntilSettled()
+        for _ in 0..<100 where model.rows.first?.status != "Uploaded" { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(model.rows.count == 1 && model.rows.first?.status == "Uploaded")
+        #expect(model.total == 2 << 20 && model.confirmed == model.total && model.fractionDone == 1)
+        model.stop()
+        await queue.close()
+    }
+}

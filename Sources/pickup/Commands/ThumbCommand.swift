@@ -96,34 +96,82 @@ struct ThumbCommand: Command {
                 return ExitStatus.someFailed
             }
         }
+        // Two files of one name (from two folders) get "NAME 2-thumb.jpg", never one over the other.
+        var taken: [String: Int] = [:]
+        let bases = files.map { file -> String in
+            let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            taken[name, default: 0] += 1
+            return taken[name] == 1 ? name : "\(name) \(taken[name] ?? 2)"
+        }
+        // Files render on every core at once; results print in the order given.
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
+        var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
+        var printed = 0
         var failed = false
-        for file in files {
-            if Task.isCancelled { return 130 }
-            do {
-                let images: [RenderedImage]
-                if let strip {
-                    images = try await renderer.strip(of: file, count: strip, request)
-                } else {
-                    images = [try await renderer.thumbnail(of: file, request)]
+        await withTaskGroup(of: (Int, Result<[(RenderedImage, String)], RenderError>).self) { group in
+            var next = 0
+            func start(_ index: Int) {
+                group.addTask {
+                    (index, await render(files[index], base: bases[index], renderer: renderer, single: single))
                 }
-                for (index, image) in images.enumerated() {
-                    let path = single ? (output ?? "") : destination(for: file, index: strip == nil ? nil : index + 1)
-                    try image.write(to: path)
-                    report(file, image, path)
+            }
+            while next < workers {
+                start(next)
+                next += 1
+            }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                while printed < files.count, let ready = outcomes[printed] {
+                    switch ready {
+                    case .success(let images): for (image, path) in images { report(files[printed], image, path) }
+                    case .failure(let error):
+                        failed = true
+                        fail(files[printed], error)
+                    }
+                    outcomes[printed] = nil
+                    printed += 1
                 }
-            } catch {
-                failed = true
-                if json {
-                    Console.out(
-                        JSONObject.failure(
-                            path: file, code: error.code.rawValue, message: error.message, hint: error.hint
-                        ).text)
-                } else {
-                    Console.error("pickup thumb: \(file): \(error.message). \(error.hint)")
+                if next < files.count, !Task.isCancelled {
+                    start(next)
+                    next += 1
                 }
             }
         }
+        if Task.isCancelled { return 130 }
         return failed ? ExitStatus.someFailed : ExitStatus.success
+    }
+
+    /// One file's images, rendered and written; their paths.
+    private func render(
+        _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
+    ) async -> Result<[(RenderedImage, String)], RenderError> {
+        do {
+            let images: [RenderedImage]
+            if let strip {
+                images = try await renderer.strip(of: file, count: strip, request)
+            } else {
+                images = [try await renderer.thumbnail(of: file, request)]
+            }
+            var written: [(RenderedImage, String)] = []
+            for (index, image) in images.enumerated() {
+                let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
+                try image.write(to: path)
+                written.append((image, path))
+            }
+            return .success(written)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fail(_ file: String, _ error: RenderError) {
+        if json {
+            Console.out(
+                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+            )
+        } else {
+            Console.error("pickup thumb: \(file): \(error.message). \(error.hint)")
+        }
     }
 
     private func isFolder(_ path: String) -> Bool {
@@ -131,8 +179,7 @@ struct ThumbCommand: Command {
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
     }
 
-    private func destination(for file: String, index: Int?) -> String {
-        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    private func destination(base name: String, index: Int?) -> String {
         let suffix = index.map { "-strip-" + ($0 < 10 ? "0" : "") + String($0) } ?? "-thumb"
         let folder = output ?? "."
         return (folder as NSString).appendingPathComponent(name + suffix + "." + request.format.fileExtension)

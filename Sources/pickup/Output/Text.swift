@@ -1,3 +1,5 @@
+import Pickup
+
 /// Small text helpers for tables and sizes (no Foundation needed).
 enum Text {
     static func pad(_ text: String, _ width: Int) -> String {
@@ -10,18 +12,8 @@ enum Text {
         return count >= width ? text : String(repeating: " ", count: width - count) + text
     }
 
-    /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB` (powers of 1000, as Finder and Photos show them).
-    static func byteCount(_ bytes: Int64) -> String {
-        if bytes < 1000 { return "\(bytes) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        while value >= 999.5, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return (value < 10 ? fixed(value, 1) : String(Int(value.rounded()))) + " " + units[unit]
-    }
+    /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
+    static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 
     /// A number with `places` decimals, no Foundation.
     static func fixed(_ value: Double, _ places: Int) -> String {

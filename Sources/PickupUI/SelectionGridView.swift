@@ -1,0 +1,83 @@
+#if canImport(SwiftUI) && canImport(UIKit)
+    import Pickup
+    import SwiftUI
+    import UIKit
+
+    /// The picked items as a grid: thumbnail, duration badge (m:ss), order badge,
+    /// a remove button, a progress or error overlay; VoiceOver reads each tile's
+    /// label and offers its actions (from `PickedItemTile`, decided in the core).
+    public struct SelectionGridView<ID: Hashable & Sendable>: View {
+        let tiles: [PickedItemTile<ID>]
+        let thumbnail: (ID) -> UIImage?
+        let onRemove: (ID) -> Void
+        let onRetry: (ID) -> Void
+        let onOpen: (ID) -> Void
+
+        public init(
+            tiles: [PickedItemTile<ID>], thumbnail: @escaping (ID) -> UIImage?, onRemove: @escaping (ID) -> Void,
+            onRetry: @escaping (ID) -> Void = { _ in }, onOpen: @escaping (ID) -> Void = { _ in }
+        ) {
+            self.tiles = tiles
+            self.thumbnail = thumbnail
+            self.onRemove = onRemove
+            self.onRetry = onRetry
+            self.onOpen = onOpen
+        }
+
+        public var body: some View {
+            LazyVGrid(columns: [GridItem(.adaptive(minimum: 100), spacing: 4)], spacing: 4) {
+                ForEach(tiles) { tile in
+                    tileView(tile)
+                        .accessibilityElement(children: .ignore)
+                        .accessibilityLabel(Text(tile.accessibilityLabel))
+                        .accessibilityAction(named: Text("Remove")) { onRemove(tile.id) }
+                        .accessibilityAction(named: Text("Try Again")) { onRetry(tile.id) }
+                }
+            }
+        }
+
+        private func tileView(_ tile: PickedItemTile<ID>) -> some View {
+            ZStack {
+                if let image = thumbnail(tile.id) {
+                    Image(uiImage: image).resizable().scaledToFill()
+                } else {
+                    Rectangle().fill(Color.gray.opacity(0.3))
+                }
+                switch tile.state {
+                case .loading(let fraction):
+                    if let fraction { ProgressView(value: fraction) } else { ProgressView() }
+                case .failed:
+                    Button {
+                        onRetry(tile.id)
+                    } label: {
+                        Image(systemName: "exclamationmark.arrow.circlepath")
+                    }
+                case .ready:
+                    EmptyView()
+                }
+            }
+            .frame(minWidth: 100, minHeight: 100)
+            .clipped()
+            .overlay(alignment: .bottomTrailing) {
+                if let duration = tile.durationBadge {
+                    Text(duration).font(.caption2).monospacedDigit().padding(4).foregroundStyle(Color.white)
+                }
+            }
+            .overlay(alignment: .topLeading) {
+                if let order = tile.orderBadge {
+                    Text("\(order)").font(.caption).padding(6).background(Circle().fill(Color.accentColor))
+                        .foregroundStyle(Color.white)
+                }
+            }
+            .overlay(alignment: .topTrailing) {
+                Button {
+                    onRemove(tile.id)
+                } label: {
+                    Image(systemName: "xmark.circle.fill")
+                }
+                .accessibilityHidden(true)
+            }
+            .onTapGesture { onOpen(tile.id) }
+        }
+    }
+#endif

@@ -1,0 +1,40 @@
+#if canImport(SwiftUI)
+    import PickupUpload
+    import SwiftUI
+
+    /// The upload queue: each upload's row (waiting, uploading with progress, rate and
+    /// time left, paused, done, failed with "Try Again"), bound to `UploadQueueModel`.
+    @available(iOS 17.0, macOS 14.0, *)
+    public struct UploadQueueView: View {
+        let model: UploadQueueModel
+
+        public init(model: UploadQueueModel) { self.model = model }
+
+        public var body: some View {
+            List {
+                if model.total > 0 {
+                    ProgressView(value: model.fractionDone) { Text("All uploads") }
+                }
+                ForEach(model.rows) { row in
+                    VStack(alignment: .leading, spacing: 4) {
+                        Text(row.title).font(.headline).lineLimit(1)
+                        if !row.isFinished { ProgressView(value: row.progress) }
+                        Text(row.status).font(.caption).foregroundStyle(.secondary)
+                        HStack {
+                            if row.canPause { Button("Pause") { Task { await model.pause(row.id) } } }
+                            if row.canResume { Button("Resume") { Task { await model.resume(row.id) } } }
+                            if row.canRetry { Button("Try Again") { Task { await model.retry(row.id) } } }
+                            if row.canCancel {
+                                Button("Cancel", role: .destructive) { Task { await model.cancel(row.id) } }
+                            }
+                        }
+                        .buttonStyle(.borderless)
+                    }
+                    .accessibilityElement(children: .contain)
+                    .accessibilityLabel(Text(row.accessibilityLabel))
+                }
+            }
+            .onAppear { model.start() }
+        }
+    }
+#endif

@@ -1,0 +1,55 @@
+import Observation
+
+/// The upload screen's model: the queue's items as rows, kept current, and
+/// the actions a row's buttons call. `@Observable`, on the main actor, for
+/// SwiftUI to bind to.
+@available(iOS 17.0, macOS 14.0, *)
+@MainActor
+@Observable
+public final class UploadQueueModel {
+    public private(set) var rows: [UploadRow] = []
+    /// Bytes confirmed and total, over every upload not cancelled.
+    public private(set) var confirmed: Int64 = 0
+    public private(set) var total: Int64 = 0
+    @ObservationIgnored public let queue: UploadQueue
+    @ObservationIgnored private var items: [Int: UploadQueue.Item] = [:]
+    @ObservationIgnored private var watcher: Task<Void, Never>?
+
+    public init(queue: UploadQueue) {
+        self.queue = queue
+    }
+
+    /// Starts following the queue's updates (once).
+    public func start() {
+        guard watcher == nil else { return }
+        let queue = self.queue
+        watcher = Task { [weak self] in
+            for await item in queue.updates {
+                guard let self else { return }
+                self.apply(item)
+            }
+        }
+    }
+
+    public func stop() {
+        watcher?.cancel()
+        watcher = nil
+    }
+
+    public var fractionDone: Double { total > 0 ? Double(confirmed) / Double(total) : 0 }
+
+    public func add(_ job: UploadQueue.Job) async { await queue.add(job) }
+    public func pause(_ id: Int) async { await queue.pause(id) }
+    public func resume(_ id: Int) async { await queue.resume(id) }
+    /// "Try Again" on a failed row: back in line, from the server's offset.
+    public func retry(_ id: Int) async { await queue.resume(id) }
+    public func cancel(_ id: Int) async { await queue.cancel(id) }
+
+    func apply(_ item: UploadQueue.Item) {
+        items[item.id] = item
+        rows = items.values.sorted { $0.id < $1.id }.map(UploadRow.init)
+        let counted = items.values.filter { $0.state != .cancelled }
+        confirmed = counted.reduce(0) { $0 + $1.confirmed }
+        total = counted.reduce(0) { $0 + $1.size }
+    }
+}
