@@ -40,7 +40,7 @@ let package = Package(
         // Taking picked files into storage the app owns: atomic copies, a catalog, Live Photo pairs.
         .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
         // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
-        .target(name: "PickupUpload", dependencies: ["PickupStore"]),
+        .target(name: "PickupUpload", dependencies: ["Pickup", "PickupStore"]),
         // Thumbnails, poster frames and export through FFmpeg's libraries and libheif (Linux).
         .target(name: "PickupFFmpeg", dependencies: ["Pickup", "CFFmpeg", "CHeif"]),
         // Apple platforms only: SwiftUI pickers and views, AVFoundation rendering, background uploads.
