@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PickupFFmpeg", targets: ["PickupFFmpeg"]),
         .library(name: "PickupUI", targets: ["PickupUI"]),
         .executable(name: "pickup", targets: ["pickup"]),
+        .executable(name: "pickup-render", targets: ["pickup-render"]),
     ],
     targets: [
         // The core: pure Swift + Foundation, no C library, no UI.
@@ -47,8 +48,15 @@ let package = Package(
         // Everything in it sits behind `#if canImport(...)`; on Linux it is type-checked against
         // test-only stand-ins by scripts/check-apple-ui.sh.
         .target(name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
-        // The command-line tool.
-        .executableTarget(name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupFFmpeg"]),
+        // What both command-line tools share: argument parsing, command specs, console output.
+        .target(name: "PickupCommandLine", dependencies: ["Pickup"]),
+        // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and
+        // 90 ms to every start): thumbnails and exports run in `pickup-render`, beside it.
+        .executableTarget(
+            name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupCommandLine"]),
+        // `pickup thumb`, `pickup export` and the thumbnails of `pickup import --thumbnails`.
+        .executableTarget(
+            name: "pickup-render", dependencies: ["Pickup", "PickupImport", "PickupFFmpeg", "PickupCommandLine"]),
         // Fixtures (made with ffmpeg/exiftool at test time, or built in code) and the corpus.
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
@@ -56,7 +64,7 @@ let package = Package(
         .testTarget(name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupStore", "PickupTestSupport"]),
         .testTarget(name: "PickupFFmpegTests", dependencies: ["PickupFFmpeg", "Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
-        .testTarget(name: "PickupCLITests", dependencies: ["pickup", "PickupTestSupport"]),
+        .testTarget(name: "PickupCLITests", dependencies: ["pickup", "pickup-render", "PickupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -129,26 +129,29 @@ public final class ImportSession: Sendable {
     private func withThumbnail(
         _ item: ImportedItem, index: Int, events: AsyncStream<ImportEvent>.Continuation
     ) async -> ImportedItem {
-        // Audio has no picture: no thumbnail, and nothing to report.
-        guard let thumbnails = options.thumbnails, item.thumbnail == nil, item.kind != .audio,
-            let primary = item.primary
-        else { return item }
+        guard let thumbnails = options.thumbnails else { return item }
         do {
-            let image = try await thumbnails.renderer.thumbnail(
-                of: destination + "/" + primary.name, thumbnails.request)
-            let folder = destination + "/.pickup/thumbnails"
-            if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
-            let name = ".pickup/thumbnails/\(item.id).\(image.format.fileExtension)"
-            try FileCopier.writeAtomically(image.data, to: destination + "/" + name)
-            let thumbnail = ItemThumbnail(name: name, width: image.size.width, height: image.size.height)
-            try await catalog.record(thumbnail: thumbnail, for: item.id)
-            var updated = item
-            updated.thumbnail = thumbnail
-            return updated
+            return try await thumbnail(for: item, using: thumbnails)
         } catch {
             events.yield(.thumbnailFailed(index: index, message: "\(error)"))
             return item
         }
+    }
+
+    /// Makes an item's thumbnail (from its primary file), keeps it in `.pickup/thumbnails/`
+    /// and records it in the catalog; an item that has one, or is audio, is returned as is.
+    public func thumbnail(for item: ImportedItem, using thumbnails: ImportThumbnails) async throws -> ImportedItem {
+        guard item.thumbnail == nil, item.kind != .audio, let primary = item.primary else { return item }
+        let image = try await thumbnails.renderer.thumbnail(of: destination + "/" + primary.name, thumbnails.request)
+        let folder = destination + "/.pickup/thumbnails"
+        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
+        let name = ".pickup/thumbnails/\(item.id).\(image.format.fileExtension)"
+        try FileCopier.writeAtomically(image.data, to: destination + "/" + name)
+        let thumbnail = ItemThumbnail(name: name, width: image.size.width, height: image.size.height)
+        try await catalog.record(thumbnail: thumbnail, for: item.id)
+        var updated = item
+        updated.thumbnail = thumbnail
+        return updated
     }
 
     /// Thrown inside `copyItem` when the destination already holds the item.

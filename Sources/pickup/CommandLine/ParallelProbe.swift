@@ -1,4 +1,5 @@
 import Pickup
+import PickupCommandLine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import Pickup
-import PickupFFmpeg
+import PickupCommandLine
 import PickupImport
 
 #if canImport(Glibc)
@@ -105,11 +105,7 @@ struct ImportCommand: Command {
     func run() async -> Int32 {
         let session: ImportSession
         do {
-            let thumbnailing = thumbnails.map {
-                ImportThumbnails(renderer: FFmpegThumbnailer(), request: ThumbnailRequest(size: $0, mode: .fill))
-            }
-            session = try ImportSession(
-                destination: destination, options: ImportOptions(concurrency: parallel, thumbnails: thumbnailing))
+            session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
         } catch {
             Console.error("pickup import: " + error.description)
             return ExitStatus.someFailed
@@ -163,14 +159,16 @@ struct ImportCommand: Command {
                 current.bytes = 0
                 bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
                 if !showBar, !json { Console.error(ImportCommand.progressLine(plan.requests[index], result)) }
-            case .thumbnailFailed(let index, let message):
-                bar?.finish()
+            case .thumbnailFailed(let index, let message):  // not asked for here: pickup-render makes them
                 Console.error("pickup import: no thumbnail for \(plan.requests[index].path): \(message)")
             case .completed: bar?.finish()
             }
         }
-        let results = await run.results()
+        var results = await run.results()
         interrupted.stop()
+        if let thumbnails, !interrupted.fired {
+            results = await ImportCommand.addThumbnails(results, size: thumbnails, session: session)
+        }
         var output = json ? "" : ItemTable.header
         for (request, result) in zip(plan.requests, results) {
             if json {
@@ -237,5 +235,33 @@ struct ImportCommand: Command {
             path: path, code: error.code.rawValue, message: error.message, hint: error.hint)
         object.add("status", "failed")
         return object.text + "\n"
+    }
+}
+
+extension ImportCommand {
+    /// Makes the items' thumbnails in `pickup-render` (which links FFmpeg), then reads the
+    /// items back from the catalog with their thumbnails.
+    static func addThumbnails(
+        _ results: [ImportResult], size: PixelSize, session: ImportSession
+    ) async
+        -> [ImportResult]
+    {
+        let ids = results.compactMap { $0.item?.id }
+        guard !ids.isEmpty else { return results }
+        let (status, _) = await RenderCommands.run(["thumbnails", session.destination, "--size", "\(size)"] + ids)
+        if status != 0 { Console.error("pickup import: some thumbnails could not be made (see above)") }
+        var updated: [ImportResult] = []
+        for result in results {
+            guard let id = result.item?.id, let item = try? await session.catalog.item(id: id) else {
+                updated.append(result)
+                continue
+            }
+            switch result {
+            case .imported: updated.append(.imported(item))
+            case .reused: updated.append(.reused(item))
+            case .failed: updated.append(result)
+            }
+        }
+        return updated
     }
 }

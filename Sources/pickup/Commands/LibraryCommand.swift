@@ -1,4 +1,5 @@
 import Pickup
+import PickupCommandLine
 import PickupImport
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Pickup
-import PickupFFmpeg
+import PickupCommandLine
 import PickupImport
 import PickupUpload
 
@@ -207,7 +207,6 @@ struct UploadCommand: Command {
     /// nil for a file that cannot be sent as asked (reported).
     func exportForUpload(_ files: [(path: String, type: String)]) async -> [(path: String, type: String)?] {
         try? FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: true)
-        let exporter = FFmpegExporter()
         var result: [(path: String, type: String)?] = []
         for file in files {
             if Task.isCancelled { break }
@@ -224,15 +223,19 @@ struct UploadCommand: Command {
             }
             let name = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
             let output = exportFolder + "/\(name)-\(UUID().uuidString.prefix(8)).mp4"
-            let options = ExportOptions(preset: preset ?? .passthrough, stripLocation: stripLocation)
-            do {
-                let done = try await exporter.export(file.path, to: output, options, events: nil)
-                if !json {
-                    Console.error("\(file.path): exported (\(done.plan.reason)), \(Text.byteCount(done.bytes))")
-                }
+            // The export runs in pickup-render, which links FFmpeg.
+            var arguments = [
+                "export", file.path, "--preset", (preset ?? .passthrough).rawValue, "-o", output, "--json",
+            ]
+            if stripLocation { arguments.append("--strip-location") }
+            let (status, text) = await RenderCommands.run(arguments)
+            let lines = text.split(separator: "\n").map(String.init)
+            if status == 0, FileManager.default.fileExists(atPath: output) {
+                if !json, let plan = lines.first { Console.error("\(file.path): exported \(plan)") }
                 result.append((output, "video/mp4"))
-            } catch {
-                Console.error("pickup upload: \(file.path): the export failed: \(error.message). \(error.hint)")
+            } else {
+                let reason = lines.last ?? "pickup-render did not run"
+                Console.error("pickup upload: \(file.path): the export failed: \(reason)")
                 result.append(nil)
             }
         }

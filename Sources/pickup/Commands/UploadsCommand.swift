@@ -1,4 +1,5 @@
 import Foundation
+import PickupCommandLine
 import PickupUpload
 
 /// `pickup uploads`: the journal's uploads — list, resume, cancel.

@@ -1,4 +1,5 @@
 import Pickup
+import PickupCommandLine
 import PickupImport
 
 /// Rows for library items: `pickup import` and `pickup library list` share them.

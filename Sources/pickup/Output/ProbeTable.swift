@@ -1,4 +1,5 @@
 import Pickup
+import PickupCommandLine
 
 /// The readable table `pickup probe` prints: one row a file.
 struct ProbeTable {

@@ -1,18 +1,18 @@
 /// The arguments of one command call, parsed against its ``CommandSpec``.
-struct ParsedArguments {
-    var flags: Set<String> = []
-    var values: [String: [String]] = [:]
-    var positionals: [String] = []
+public struct ParsedArguments {
+    public var flags: Set<String> = []
+    public var values: [String: [String]] = [:]
+    public var positionals: [String] = []
 
     /// Whether a flag was given, by its long name.
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    public func has(_ name: String) -> Bool { flags.contains(name) }
     /// The last value given for an option, by its long name.
-    func value(_ name: String) -> String? { values[name]?.last }
+    public func value(_ name: String) -> String? { values[name]?.last }
 }
 
 /// Parses `--flag`, `--option VALUE`, `--option=VALUE`, short spellings and `--`.
-enum ArgumentParser {
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false

@@ -1,25 +1,31 @@
 import Pickup
 
 /// Writes JSON objects on one line each (JSON Lines), keys in the order given.
-struct JSONObject {
+public struct JSONObject {
     private var members: [String] = []
 
-    mutating func add(_ key: String, _ value: String) {
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String) {
         members.append(JSONObject.quote(key) + ":" + JSONObject.quote(value))
     }
-    mutating func add(_ key: String, _ value: Int64) { members.append(JSONObject.quote(key) + ":" + String(value)) }
-    mutating func add(_ key: String, _ value: Bool) {
+    public mutating func add(_ key: String, _ value: Int64) {
+        members.append(JSONObject.quote(key) + ":" + String(value))
+    }
+    public mutating func add(_ key: String, _ value: Bool) {
         members.append(JSONObject.quote(key) + ":" + (value ? "true" : "false"))
     }
-    mutating func add(_ key: String, _ value: Double) {
+    public mutating func add(_ key: String, _ value: Double) {
         members.append(JSONObject.quote(key) + ":" + (value.isFinite ? String(value) : "null"))
     }
-    mutating func add(_ key: String, object: JSONObject) { members.append(JSONObject.quote(key) + ":" + object.text) }
-    mutating func add(_ key: String, array: [JSONObject]) {
+    public mutating func add(_ key: String, object: JSONObject) {
+        members.append(JSONObject.quote(key) + ":" + object.text)
+    }
+    public mutating func add(_ key: String, array: [JSONObject]) {
         members.append(JSONObject.quote(key) + ":[" + array.map(\.text).joined(separator: ",") + "]")
     }
 
-    mutating func add(_ key: String, _ fact: Fact) {
+    public mutating func add(_ key: String, _ fact: Fact) {
         switch fact {
         case .string(let value): add(key, value)
         case .int(let value): add(key, value)
@@ -28,10 +34,10 @@ struct JSONObject {
         }
     }
 
-    var text: String { "{" + members.joined(separator: ",") + "}" }
+    public var text: String { "{" + members.joined(separator: ",") + "}" }
 
     /// `{"path": path, "error": {"code", "message", "hint"}}`: how every command reports a failed item.
-    static func failure(path: String, code: String, message: String, hint: String) -> JSONObject {
+    public static func failure(path: String, code: String, message: String, hint: String) -> JSONObject {
         var detail = JSONObject()
         detail.add("code", code)
         detail.add("message", message)
@@ -43,7 +49,7 @@ struct JSONObject {
     }
 
     /// A JSON string literal. Invalid UTF-8 in a path shows as U+FFFD.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

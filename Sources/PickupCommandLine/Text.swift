@@ -1,22 +1,22 @@
 import Pickup
 
 /// Small text helpers for tables and sizes (no Foundation needed).
-enum Text {
-    static func pad(_ text: String, _ width: Int) -> String {
+public enum Text {
+    public static func pad(_ text: String, _ width: Int) -> String {
         let count = text.count
         return count >= width ? text : text + String(repeating: " ", count: width - count)
     }
 
-    static func padLeft(_ text: String, _ width: Int) -> String {
+    public static func padLeft(_ text: String, _ width: Int) -> String {
         let count = text.count
         return count >= width ? text : String(repeating: " ", count: width - count) + text
     }
 
     /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
-    static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
+    public static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 
     /// A number with `places` decimals, no Foundation.
-    static func fixed(_ value: Double, _ places: Int) -> String {
+    public static func fixed(_ value: Double, _ places: Int) -> String {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }

@@ -1,12 +1,13 @@
 import Foundation
 import Pickup
+import PickupCommandLine
 import PickupFFmpeg
 
 /// `pickup thumb`: thumbnails, poster frames and strips, upright.
 struct ThumbCommand: Command {
     static let spec = CommandSpec(
         name: "thumb",
-        abstract: "Make thumbnails and poster frames of photos and videos, always upright; strips for scrubbing.",
+        abstract: RenderCommands.thumbAbstract,
         synopsis:
             "FILE... [--at T] [--size WxH] [--fill|--fit] [--exact] [--strip N] [--format jpeg|png|webp] [--quality Q] [-o PATH] [--json]",
         arguments: [("FILE", "Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos.")],

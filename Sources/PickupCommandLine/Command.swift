@@ -1,5 +1,5 @@
 /// A `pickup` subcommand: its spec, validation of its arguments, and its work.
-protocol Command: Sendable {
+public protocol Command: Sendable {
     static var spec: CommandSpec { get }
     /// Checks the arguments and keeps what `run` needs; throws on misuse.
     init(_ arguments: ParsedArguments) throws(UsageError)
@@ -8,10 +8,10 @@ protocol Command: Sendable {
 }
 
 /// Exit statuses shared by every command.
-enum ExitStatus {
-    static let success: Int32 = 0
+public enum ExitStatus {
+    public static let success: Int32 = 0
     /// Some items failed; the others were done.
-    static let someFailed: Int32 = 1
+    public static let someFailed: Int32 = 1
     /// The command was called wrongly.
-    static let usage: Int32 = 2
+    public static let usage: Int32 = 2
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Pickup
+import PickupCommandLine
 import PickupFFmpeg
 
 /// `pickup export`: a video made ready for upload.
 struct ExportCommand: Command {
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Export a video for upload: presets as AVAssetExportSession's, trim, strip location, size limit.",
+        abstract: RenderCommands.exportAbstract,
         synopsis:
             "FILE --preset NAME [-o OUT] [--trim START-END] [--strip-location] [--max-size SIZE] [--mov] [--compatible] [--json]",
         arguments: [("FILE", "A video (MP4, MOV, M4V, 3GP, WebM, MKV).")],

@@ -8,18 +8,18 @@
 
 /// Writes to standard output and error with `write(2)`, whole texts at a
 /// time (callers batch their lines), and tells whether output is a terminal.
-enum Console {
-    static func out(_ text: String) { raw(text.hasSuffix("\n") ? text : text + "\n") }
+public enum Console {
+    public static func out(_ text: String) { raw(text.hasSuffix("\n") ? text : text + "\n") }
 
-    static func error(_ text: String) { write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO) }
+    public static func error(_ text: String) { write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO) }
 
     /// Writes to standard output as given, without adding a newline.
-    static func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
+    public static func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
 
     /// Writes to standard error as given (progress bars redraw with `\r`).
-    static func errorRaw(_ text: String) { write(text, to: STDERR_FILENO) }
+    public static func errorRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
-    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text

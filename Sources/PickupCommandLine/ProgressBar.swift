@@ -6,19 +6,19 @@
 
 /// A one-line progress bar on standard error, redrawn in place: items done,
 /// a bar, percent, throughput and the current file. Drawn only on a terminal.
-struct ProgressBar {
-    let totalItems: Int
-    let totalBytes: Int64
+public struct ProgressBar {
+    public let totalItems: Int
+    public let totalBytes: Int64
     private var lastDraw: UInt64 = 0
     private let started = ProgressBar.now()
 
-    init(totalItems: Int, totalBytes: Int64) {
+    public init(totalItems: Int, totalBytes: Int64) {
         self.totalItems = totalItems
         self.totalBytes = totalBytes
     }
 
     /// Redraws at most ten times a second, unless `force`.
-    mutating func draw(itemsDone: Int, bytesDone: Int64, current: String, force: Bool = false) {
+    public mutating func draw(itemsDone: Int, bytesDone: Int64, current: String, force: Bool = false) {
         let now = ProgressBar.now()
         guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
@@ -34,9 +34,9 @@ struct ProgressBar {
         Console.errorRaw("\r\u{1B}[2K" + line)
     }
 
-    func finish() { Console.errorRaw("\r\u{1B}[2K") }
+    public func finish() { Console.errorRaw("\r\u{1B}[2K") }
 
-    static func now() -> UInt64 {
+    public static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// Turns Ctrl-C into a call, once; afterwards Ctrl-C works as usual again.
-final class InterruptWatch {
+public final class InterruptWatch {
     private let source: DispatchSourceSignal
     private let flag = Flag()
 
@@ -20,7 +20,7 @@ final class InterruptWatch {
         func set() { lock.withLock { value = true } }
     }
 
-    init(_ action: @escaping @Sendable () -> Void) {
+    public init(_ action: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let flag = self.flag
@@ -31,9 +31,9 @@ final class InterruptWatch {
         source.resume()
     }
 
-    var fired: Bool { flag.isSet }
+    public var fired: Bool { flag.isSet }
 
-    func stop() {
+    public func stop() {
         source.cancel()
         signal(SIGINT, SIG_DFL)
     }
