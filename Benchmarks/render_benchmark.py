@@ -27,12 +27,17 @@ def cpu_times():
 
 
 def settle():
+    """Flushes the disk and waits (up to a minute) until the machine has been idle for a
+    second: a server may go on working after it answered (tuspyserver does after a
+    whole-file PATCH), which would slow whichever tool runs next."""
     subprocess.run(["sync"])
-    for _ in range(40):
+    quiet = 0
+    for _ in range(240):
         idle0, total0 = cpu_times()
         time.sleep(0.25)
         idle1, total1 = cpu_times()
-        if total1 > total0 and (idle1 - idle0) / (total1 - total0) > 0.9:
+        quiet = quiet + 1 if total1 > total0 and (idle1 - idle0) / (total1 - total0) > 0.9 else 0
+        if quiet >= 4:
             return
 
 

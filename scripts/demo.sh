@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 swift build -c release --product pickup >/dev/null
+swift build -c release --product pickup-render >/dev/null
 pickup=.build/release/pickup
 media=.build/demo-media
 library=.build/demo-library
@@ -21,14 +22,21 @@ echo
 echo "== pickup probe --json $media/portrait.mov"
 "$pickup" probe --json "$media/portrait.mov"
 echo
-echo "== pickup import $media --into $library --order newest"
-"$pickup" import "$media" --into "$library" --order newest || true
+echo "== pickup import $media --into $library --order newest --thumbnails 256x256"
+"$pickup" import "$media" --into "$library" --order newest --thumbnails 256x256 || true
 echo
 echo "== pickup import $media --into $library (again: nothing is copied twice)"
 "$pickup" import "$media" --into "$library" 2>/dev/null | tail -1 || true
 echo
 echo "== pickup library $library list"
 "$pickup" library "$library" list
+
+echo "== pickup thumb $media/portrait.mov (a portrait video stored sideways: the thumbnail stands upright)"
+"$pickup" thumb "$media/portrait.mov" --size 180x320 --fit -o .build/demo-portrait.jpg
+
+echo "== pickup export $media/portrait.mov --preset 640x480 --strip-location"
+"$pickup" export "$media/portrait.mov" --preset 640x480 --strip-location -o .build/demo-export.mp4 2>/dev/null
+"$pickup" probe .build/demo-export.mp4
 
 echo
 echo "== pickup upload $library/* --to a tus server on 127.0.0.1 (started here)"
