@@ -133,6 +133,9 @@
             var scanned = start
             while true {
                 while scanned < end {
+                    if scanned - start > 32 << 10 {
+                        throw UploadError(.server, "\(what): the server sent a header line over 32 KB")
+                    }
                     if buffer[scanned] == 0x0A {
                         var stop = scanned
                         if stop > start && buffer[stop - 1] == 0x0D { stop -= 1 }

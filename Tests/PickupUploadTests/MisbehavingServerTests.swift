@@ -1,0 +1,67 @@
+import Foundation
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Pickup's HTTP client against servers that answer badly: every case ends
+/// in a clear error, quickly, with bounded memory — never a crash or a hang.
+@Suite("misbehaving servers", .serialized)
+struct MisbehavingServerTests {
+    func failure(_ answer: String, hold: Bool = false, timeout: Double = 1) async throws -> UploadError {
+        let server = try CannedHTTPServer(answer, hold: hold)
+        let client = TusClient(endpoint: try #require(server.url), timeout: timeout)
+        let started = Date()
+        do {
+            _ = try await client.create(length: 10, metadata: ["filename": "a"])
+            Issue.record("expected an error for \(answer.prefix(40).debugDescription)")
+            return UploadError(.server, "no error")
+        } catch {
+            #expect(Date().timeIntervalSince(started) < timeout + 3, "no hang")
+            return error
+        }
+    }
+
+    @Test("not HTTP, a header line past 32 KB, headers past 256 KB: clear server errors")
+    func garbage() async throws {
+        let notHTTP = try await failure("HELLO THERE\r\n\r\n")
+        #expect(notHTTP.code == .server && notHTTP.message.contains("not HTTP"))
+        let longLine = try await failure(
+            "HTTP/1.1 201 Created\r\nX-Long: " + String(repeating: "a", count: 40_000) + "\r\n\r\n")
+        #expect(longLine.message.contains("32 KB"))
+        let manyHeaders = try await failure(
+            "HTTP/1.1 201 Created\r\n"
+                + String(repeating: "X-Pad: " + String(repeating: "b", count: 1_000) + "\r\n", count: 300)
+                + "\r\n")
+        #expect(manyHeaders.message.contains("256 KB"))
+    }
+
+    @Test("a huge or bad Content-Length, a bad chunk size, a body past 16 MB: refused, not read")
+    func bodies() async throws {
+        let huge = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 1000000000000\r\n\r\n")
+        #expect(huge.message.contains("Content-Length"))
+        let negative = try await failure("HTTP/1.1 201 Created\r\nContent-Length: -5\r\n\r\n")
+        #expect(negative.message.contains("Content-Length"))
+        let chunk = try await failure("HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+        #expect(chunk.message.contains("chunk size"))
+        let bigChunk = try await failure("HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n7fffffff\r\n")
+        #expect(bigChunk.message.contains("16 MB"))
+    }
+
+    @Test("a connection closed mid-answer, and a server that never answers: network errors, no hang")
+    func silence() async throws {
+        let cut = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 100\r\n\r\nonly a few")
+        #expect(cut.code == .network && cut.message.contains("closed the connection"))
+        let mute = try await failure("", hold: true, timeout: 1)
+        #expect(mute.code == .network && mute.message.contains("stalled"))
+        let headersOnly = try await failure("HTTP/1.1 201 Cre", hold: true, timeout: 1)
+        #expect(headersOnly.code == .network)
+    }
+
+    @Test("a 201 without Location and a 500: what happened, with the status")
+    func statuses() async throws {
+        let noLocation = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
+        #expect(noLocation.message.contains("no Location") && noLocation.status == 201)
+        let broken = try await failure("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
+        #expect(broken.code == .server && broken.status == 500 && broken.isRetryable)
+    }
+}
