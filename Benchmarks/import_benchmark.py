@@ -11,7 +11,7 @@ page cache, then copies each set with:
 
 and prints throughput, the ratio to cp, and Pickup's peak memory.
 
-usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB] [--small N]
+usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB] [--small N] [--parallel N]
 """
 import argparse, os, random, shutil, subprocess, sys, time
 
@@ -52,6 +52,7 @@ def main():
     parser.add_argument("--large", type=int, default=3)
     parser.add_argument("--large-mb", type=int, default=512)
     parser.add_argument("--small", type=int, default=1000)
+    parser.add_argument("--parallel", type=int, default=2, help="pickup import --parallel")
     args = parser.parse_args()
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
@@ -99,7 +100,7 @@ def main():
         commands = {
             "cp -r": (["cp", "-r", source, target], target),
             "cp -r && sync": (["sh", "-c", f"cp -r '{source}' '{target}' && sync"], target),
-            "pickup import": ([pickup, "import", source, "--into", library], library),
+            "pickup import": ([pickup, "import", source, "--into", library, "--parallel", str(args.parallel)], library),
         }
         rounds = {tool: [] for tool in commands}
         for _ in range(5):
@@ -108,7 +109,7 @@ def main():
                 shutil.rmtree(output)
                 subprocess.run(["sync"], check=True)
         results = {tool: sorted(times)[2] for tool, times in rounds.items()}
-        memory = peak_rss_mb([pickup, "import", source, "--into", library])
+        memory = peak_rss_mb([pickup, "import", source, "--into", library, "--parallel", str(args.parallel)])
         shutil.rmtree(library)
         for tool, seconds in results.items():
             ratio = results["cp -r"] / seconds
