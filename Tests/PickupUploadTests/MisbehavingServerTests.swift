@@ -16,7 +16,8 @@ struct MisbehavingServerTests {
             Issue.record("expected an error for \(answer.prefix(40).debugDescription)")
             return UploadError(.server, "no error")
         } catch {
-            #expect(Date().timeIntervalSince(started) < timeout + 3, "no hang")
+            // A hang would never end; the bound is loose because the tests share two cores.
+            #expect(Date().timeIntervalSince(started) < timeout + 30, "no hang")
             return error
         }
     }

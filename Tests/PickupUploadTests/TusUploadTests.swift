@@ -151,12 +151,16 @@ struct TusUploadTests {
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02))
-        let started = Date()
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
         let record = await uploader.upload(
-            path: try Fixtures.path(.jpegPlain), to: try #require(URL(string: "http://127.0.0.1:9/files")))
+            path: try Fixtures.path(.jpegPlain), to: try #require(URL(string: "http://127.0.0.1:9/files")),
+            events: continuation)
+        continuation.finish()
+        var retries = 0
+        for await event in events { if case .retrying = event { retries += 1 } }
         #expect(record.state == .failed)
         #expect(record.error?.contains("failed: cannot connect to 127.0.0.1:9") == true, "\(record.error ?? "")")
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(retries == 2, "three tries in all, then a clear failure")
         let saved = try #require(try await uploader.journal.record(id: record.id))
         #expect(saved.state == .failed)
     }
