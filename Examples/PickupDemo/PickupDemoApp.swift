@@ -8,7 +8,7 @@
     import UIKit
 
     /// The demo app: every screen the seed apps built by hand, on Pickup.
-    /// Add it to an Xcode iOS app target with the Pickup package, and the Info.plist keys
+    /// Add it to an Xcode iOS 17 app target with the Pickup package, and the Info.plist keys
     /// NSCameraUsageDescription, NSMicrophoneUsageDescription, NSPhotoLibraryUsageDescription.
     @main
     struct PickupDemoApp: App {

@@ -6,8 +6,8 @@
     import UIKit
 
     /// A round avatar with a placeholder, that opens the camera or the library to
-    /// pick a new photo; the picked photo is imported and handed back.
-    @available(iOS 16.0, *)
+    /// pick a new photo; the picked photo is imported and handed back. iOS 17 (two-value `onChange`).
+    @available(iOS 17.0, *)
     public struct AvatarPicker: View {
         let image: UIImage?
         let size: CGFloat
