@@ -41,8 +41,8 @@ final class ExportSession {
         let outputIndex: Int32
         let video: Bool
         let inputTimeBase: AVRational
-        var videoConverter: VideoConverter?
-        var audioConverter: AudioConverter?
+        /// Decodes and encodes the stream again (nil: packets are copied).
+        var converter: (any StreamConverter)?
         var done = false
         /// The time range kept, in the input's time base (set once known).
         var offset: Int64 = 0
@@ -113,7 +113,7 @@ final class ExportSession {
             avcodec_parameters_from_context(created.pointee.codecpar, encoder)
             created.pointee.time_base = encoder.pointee.time_base
             if codec == .hevc { created.pointee.codecpar.pointee.codec_tag = ExportSession.hvc1 }
-            route.videoConverter = converter
+            route.converter = converter
         default:
             avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
             let isHEVC = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
@@ -141,7 +141,7 @@ final class ExportSession {
             guard let encoder = converter.encoder else { throw RenderError(.unsupported, "no audio encoder") }
             avcodec_parameters_from_context(created.pointee.codecpar, encoder)
             created.pointee.time_base = encoder.pointee.time_base
-            route.audioConverter = converter
+            route.converter = converter
         } else {
             avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
             created.pointee.codecpar.pointee.codec_tag = 0
@@ -215,29 +215,15 @@ final class ExportSession {
             routes[at].offset = offset
             routes[at].end = last
             let outputIndex = routes[at].outputIndex
-            guard let stream = output.pointee.streams[Int(outputIndex)] else { continue }
-            let write = { (encoded: UnsafeMutablePointer<AVPacket>, from: AVRational) throws(RenderError) -> Void in
-                encoded.pointee.stream_index = outputIndex
-                av_packet_rescale_ts(encoded, from, stream.pointee.time_base)
-                encoded.pointee.pos = -1
-                let written = av_interleaved_write_frame(output, encoded)
-                guard written >= 0 else { throw RenderError(.writeFailed, "writing failed: \(ffmpegText(written))") }
-            }
-            if let converter = routes[at].videoConverter {
-                guard let encoder = converter.encoder else { continue }
+            if let converter = routes[at].converter {
                 try converter.convert(packet.pointer, offset: offset, end: last) { (encoded) throws(RenderError) in
-                    try write(encoded, encoder.pointee.time_base)
-                }
-            } else if let converter = routes[at].audioConverter {
-                guard let encoder = converter.encoder else { continue }
-                try converter.convert(packet.pointer, offset: offset, end: last) { (encoded) throws(RenderError) in
-                    try write(encoded, encoder.pointee.time_base)
+                    try ExportSession.write(encoded, from: converter.timeBase, to: output, stream: outputIndex)
                 }
             } else {
                 if let seconds, seconds + 0.0001 < offsetSeconds, !routes[at].video { continue }
                 if packet.pointer.pointee.pts != pickup_nopts() { packet.pointer.pointee.pts -= offset }
                 if packet.pointer.pointee.dts != pickup_nopts() { packet.pointer.pointee.dts -= offset }
-                try write(packet.pointer, timeBase)
+                try ExportSession.write(packet.pointer, from: timeBase, to: output, stream: outputIndex)
             }
             if let seconds, plan.duration > 0 {
                 let fraction = min(1, max(0, (seconds - offsetSeconds) / plan.duration))
@@ -247,30 +233,46 @@ final class ExportSession {
                 }
             }
         }
+        // What the converters still hold: the encoders' delayed frames.
         for route in routes {
-            if let converter = route.videoConverter, let encoder = converter.encoder,
-                let stream = output.pointee.streams[Int(route.outputIndex)]
-            {
-                try converter.convert(nil, offset: route.offset, end: route.end) { (encoded) throws(RenderError) in
-                    encoded.pointee.stream_index = route.outputIndex
-                    av_packet_rescale_ts(encoded, encoder.pointee.time_base, stream.pointee.time_base)
-                    guard av_interleaved_write_frame(output, encoded) >= 0 else {
-                        throw RenderError(.writeFailed, "writing failed")
-                    }
-                }
-            }
-            if let converter = route.audioConverter, let encoder = converter.encoder,
-                let stream = output.pointee.streams[Int(route.outputIndex)]
-            {
-                try converter.convert(nil, offset: route.offset, end: route.end) { (encoded) throws(RenderError) in
-                    encoded.pointee.stream_index = route.outputIndex
-                    av_packet_rescale_ts(encoded, encoder.pointee.time_base, stream.pointee.time_base)
-                    guard av_interleaved_write_frame(output, encoded) >= 0 else {
-                        throw RenderError(.writeFailed, "writing failed")
-                    }
-                }
+            guard let converter = route.converter else { continue }
+            try converter.convert(nil, offset: route.offset, end: route.end) { (encoded) throws(RenderError) in
+                try ExportSession.write(encoded, from: converter.timeBase, to: output, stream: route.outputIndex)
             }
         }
         progress(1)
     }
+
+    /// Writes a packet to an output stream, its timestamps moved into the stream's time base.
+    private static func write(
+        _ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational,
+        to output: UnsafeMutablePointer<AVFormatContext>, stream index: Int32
+    ) throws(RenderError) {
+        guard let stream = output.pointee.streams[Int(index)] else { return }
+        packet.pointee.stream_index = index
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
+        packet.pointee.pos = -1
+        let written = av_interleaved_write_frame(output, packet)
+        guard written >= 0 else { throw RenderError(.writeFailed, "writing failed: \(ffmpegText(written))") }
+    }
+}
+
+/// A stream decoded and encoded again on its way out: video (`VideoConverter`) or audio (`AudioConverter`).
+protocol StreamConverter: AnyObject {
+    /// The time base of the packets it hands out (its encoder's).
+    var timeBase: AVRational { get }
+    /// Decodes `packet` (nil: the end), keeps what lies in `offset..<end` (input time base),
+    /// and hands each encoded packet to `write`.
+    func convert(
+        _ packet: UnsafeMutablePointer<AVPacket>?, offset: Int64, end: Int64?,
+        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
+    ) throws(RenderError)
+}
+
+extension VideoConverter: StreamConverter {
+    var timeBase: AVRational { encoder?.pointee.time_base ?? AVRational(num: 1, den: 1) }
+}
+
+extension AudioConverter: StreamConverter {
+    var timeBase: AVRational { encoder?.pointee.time_base ?? AVRational(num: 1, den: 1) }
 }
