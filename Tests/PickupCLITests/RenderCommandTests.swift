@@ -99,25 +99,27 @@ struct RenderCommandTests {
         }
     }
 
-    @Test("upload --export and --strip-location: the video goes exported, the photo is held back")
+    @Test("upload --export and --strip-location: the video goes exported, the JPEG stripped, the HEIC held back")
     func uploadExported() throws {
         let server = try TusServer()
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try CLI.run([
-            "upload", try Fixtures.path(.movAppleKeys), try Fixtures.path(.jpegEXIF), "--to",
+            "upload", try Fixtures.path(.movAppleKeys), try Fixtures.path(.jpegEXIF), try Fixtures.path(.heic), "--to",
             "tus+" + server.endpoint.absoluteString, "--export", "640x480", "--strip-location", "--journal",
             folder + "/j.sqlite", "--json",
         ])
-        #expect(result.status == 1, "the photo is refused: \(result.errorText)")
-        #expect(result.errorText.contains("this photo is not sent"))
-        let record = try #require(try CLI.jsonLines(result).first)
-        #expect(record["state"] as? String == "done")
-        let stored = folder + "/stored.mp4"
-        try server.stored(try #require(record["remote"] as? String)).write(to: URL(fileURLWithPath: stored))
-        let facts = try #require(try CLI.jsonLines(try CLI.run(["probe", stored, "--json"])).first)
-        #expect(facts["container"] as? String == "mp4" && facts["latitude"] == nil && facts["make"] == nil)
+        #expect(result.status == 1, "the HEIC is refused: \(result.errorText)")
+        #expect(result.errorText.contains("it is not sent"))
+        let records = try CLI.jsonLines(result)
+        #expect(records.count == 2 && records.allSatisfy { $0["state"] as? String == "done" })
+        for (index, record) in records.enumerated() {
+            let stored = folder + "/stored-\(index)"
+            try server.stored(try #require(record["remote"] as? String)).write(to: URL(fileURLWithPath: stored))
+            let facts = try #require(try CLI.jsonLines(try CLI.run(["probe", stored, "--json"])).first)
+            #expect(facts["latitude"] == nil && facts["make"] == nil, "\(facts)")
+        }
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/exports")) ?? []
-        #expect(leftovers.isEmpty, "the export is removed once uploaded")
+        #expect(leftovers.isEmpty, "exports and stripped copies are removed once uploaded")
     }
 }

@@ -38,7 +38,9 @@ struct UploadCommand: Command {
                 help: "Export videos first (as 'pickup export --preset'); photos go as they are."),
             .init(
                 names: ["--strip-location"], value: nil,
-                help: "Leave the location and identifying metadata out of videos (photos are refused)."),
+                help:
+                    "Leave the location and identifying metadata out: videos re-muxed, JPEGs rewritten; other photos are held back."
+            ),
             .init(
                 names: ["--field"], value: "NAME", help: "Form uploads: the field that carries the file (default file)."
             ),
@@ -200,6 +202,21 @@ struct UploadCommand: Command {
         return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
     }
 
+    /// A JPEG rewritten without its place and camera (orientation and date kept), beside the
+    /// journal until uploaded; nil (reported) when it cannot be rewritten.
+    func strippedCopy(of file: (path: String, type: String)) -> (path: String, type: String)? {
+        let name = (file.path as NSString).lastPathComponent
+        let output = exportFolder + "/\(UUID().uuidString.prefix(8))-\(name)"
+        do {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
+            try Data(try JPEGPrivacy.stripped(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
+            return (output, file.type)
+        } catch {
+            Console.error("pickup upload: \(file.path): cannot strip its location (\(error)); it is not sent")
+            return nil
+        }
+    }
+
     /// Where exports wait for their upload: beside the journal, so a resumed upload finds them.
     var exportFolder: String { (journalPath as NSString).deletingLastPathComponent + "/exports" }
 
@@ -211,10 +228,12 @@ struct UploadCommand: Command {
         for file in files {
             if Task.isCancelled { break }
             guard file.type.hasPrefix("video/") else {
-                if stripLocation {
+                if stripLocation, file.type == "image/jpeg" {
+                    result.append(strippedCopy(of: file))
+                } else if stripLocation {
                     Console.error(
-                        "pickup upload: \(file.path): --strip-location applies to videos; this photo is not sent, "
-                            + "so its location does not leave the machine")
+                        "pickup upload: \(file.path): --strip-location can rewrite videos and JPEGs, not this "
+                            + "photo; it is not sent, so its location does not leave the machine")
                     result.append(nil)
                 } else {
                     result.append(file)

@@ -1,0 +1,118 @@
+/// Rewrites a JPEG without what can identify a place or a person: the EXIF
+/// block is rebuilt with only the orientation (so the photo still stands
+/// upright) and the capture date with its offset; XMP, IPTC (APP13) and
+/// comments are left out. The compressed picture is copied byte for byte.
+public enum JPEGPrivacy {
+    /// The stripped file. Throws for bytes that are not a well-formed JPEG (nothing is guessed).
+    public static func stripped(_ bytes: [UInt8]) throws(ProbeError) -> [UInt8] {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
+            throw ProbeError(.unrecognized, "not a JPEG (no start-of-image marker)", element: "JPEG")
+        }
+        var out: [UInt8] = [0xFF, 0xD8]
+        out.reserveCapacity(bytes.count)
+        var index = 2
+        while index < bytes.count {
+            guard bytes[index] == 0xFF else {
+                throw ProbeError(.malformed, "expected a marker", offset: Int64(index), element: "JPEG")
+            }
+            var markerAt = index + 1
+            while markerAt < bytes.count, bytes[markerAt] == 0xFF { markerAt += 1 }  // fill bytes
+            guard markerAt < bytes.count else { break }
+            let marker = bytes[markerAt]
+            if marker == 0xDA || marker == 0xD9 {
+                // Start of scan (or end of image): the rest is the picture itself.
+                out += bytes[index...]
+                return out
+            }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                out += [0xFF, marker]
+                index = markerAt + 1
+                continue
+            }
+            guard markerAt + 2 < bytes.count else {
+                throw ProbeError(.truncated, "a segment header is cut off", offset: Int64(markerAt), element: "JPEG")
+            }
+            let length = Int(bytes[markerAt + 1]) << 8 | Int(bytes[markerAt + 2])
+            let end = markerAt + 1 + length
+            guard length >= 2, end <= bytes.count else {
+                throw ProbeError(
+                    .truncated, "a segment runs past the end of the file", offset: Int64(markerAt), element: "JPEG")
+            }
+            let payload = Array(bytes[(markerAt + 3)..<end])
+            switch marker {
+            case 0xE1 where payload.starts(with: Array("Exif".utf8) + [0, 0]):
+                if let block = try minimalEXIF(Array(payload.dropFirst(6))) {
+                    out += segment(0xE1, Array("Exif".utf8) + [0, 0] + block)
+                }
+            case 0xE1, 0xED, 0xFE:
+                break  // XMP (APP1), IPTC/Photoshop (APP13), comments: left out
+            default:
+                out += bytes[index..<end]
+            }
+            index = end
+        }
+        throw ProbeError(
+            .truncated, "the file ends before the picture starts", offset: Int64(bytes.count), element: "JPEG")
+    }
+
+    private static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        let length = payload.count + 2
+        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    }
+
+    /// A new TIFF block with Orientation, DateTimeOriginal and OffsetTimeOriginal only (nil: none of them).
+    static func minimalEXIF(_ tiff: [UInt8]) throws(ProbeError) -> [UInt8]? {
+        let opened = try TIFFReader.open(tiff, limits: .default)
+        var reader = opened.0
+        let first = try reader.readIFD(at: opened.1).entries
+        var orientation: UInt16?
+        var dates: [(tag: UInt16, value: [UInt8])] = []
+        if let entry = first.first(where: { $0.tag == 0x0112 }), entry.type == 3,
+            let value = reader.u16(at: entry.valueOffset),
+            (1...8).contains(value)
+        {
+            orientation = value
+        }
+        if let pointer = first.first(where: { $0.tag == 0x8769 }).flatMap({ reader.u32(at: $0.valueOffset) }) {
+            let exif = try reader.readIFD(at: Int(pointer)).entries
+            for tag: UInt16 in [0x9003, 0x9011] {
+                guard let entry = exif.first(where: { $0.tag == tag }), entry.type == 2, entry.count <= 64,
+                    entry.valueOffset + Int(entry.count) <= tiff.count
+                else { continue }
+                dates.append((tag, Array(tiff[entry.valueOffset..<(entry.valueOffset + Int(entry.count))])))
+            }
+        }
+        if orientation == nil && dates.isEmpty { return nil }
+        // Big-endian TIFF: header, IFD0, then the EXIF IFD and its strings.
+        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + be32(8)
+        let count0 = (orientation == nil ? 0 : 1) + (dates.isEmpty ? 0 : 1)
+        let exifAt = 8 + 2 + count0 * 12 + 4
+        block += be16(count0)
+        if let orientation { block += be16(0x0112) + be16(3) + be32(1) + be16(Int(orientation)) + [0, 0] }
+        if !dates.isEmpty { block += be16(0x8769) + be16(4) + be32(1) + be32(exifAt) }
+        block += be32(0)
+        if !dates.isEmpty {
+            var dataAt = exifAt + 2 + dates.count * 12 + 4
+            var data: [UInt8] = []
+            block += be16(dates.count)
+            for (tag, value) in dates {
+                if value.count <= 4 {
+                    block +=
+                        be16(Int(tag)) + be16(2) + be32(value.count) + value
+                        + Array(repeating: 0, count: 4 - value.count)
+                } else {
+                    block += be16(Int(tag)) + be16(2) + be32(value.count) + be32(dataAt)
+                    data += value
+                    dataAt += value.count
+                }
+            }
+            block += be32(0) + data
+        }
+        return block
+    }
+
+    private static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+    private static func be32(_ value: Int) -> [UInt8] {
+        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+}
