@@ -3,7 +3,8 @@
 //
 // The first byte picks the target when PICKUP_FUZZ_TARGET is unset:
 // every input goes to MediaProbe (which sniffs the format from the bytes),
-// and inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly.
+// inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly,
+// and JPEGs also go through JPEGPrivacy (whose output must probe again).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -16,6 +17,9 @@ public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     if TIFFReader.isHeader(bytes, at: 0) {
         _ = try? EXIFMetadata.parse(bytes, limits: .default)
+    }
+    if bytes.starts(with: [0xFF, 0xD8]), let stripped = try? JPEGPrivacy.stripped(bytes) {
+        _ = try? probe.probe(bytes: stripped)
     }
     return 0
 }
