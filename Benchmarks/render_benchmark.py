@@ -14,31 +14,12 @@ Media are made here: 1920x1080 H.264 videos with AAC, 4032x3024 JPEGs, and
 
 usage: Benchmarks/render_benchmark.py [--videos N] [--seconds S] [--photos N] [--rounds N] [--media DIR]
 """
-import argparse, glob, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+
+from settle import settle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FF = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"]
-
-
-def cpu_times():
-    with open("/proc/stat") as handle:
-        fields = [int(x) for x in handle.readline().split()[1:]]
-    return fields[3] + fields[4], sum(fields)
-
-
-def settle():
-    """Flushes the disk and waits (up to a minute) until the machine has been idle for a
-    second: a server may go on working after it answered (tuspyserver does after a
-    whole-file PATCH), which would slow whichever tool runs next."""
-    subprocess.run(["sync"])
-    quiet = 0
-    for _ in range(240):
-        idle0, total0 = cpu_times()
-        time.sleep(0.25)
-        idle1, total1 = cpu_times()
-        quiet = quiet + 1 if total1 > total0 and (idle1 - idle0) / (total1 - total0) > 0.9 else 0
-        if quiet >= 4:
-            return
 
 
 def run(commands):
@@ -93,8 +74,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--media", help="keep the made media in this folder and reuse them next time")
     args = parser.parse_args()
-    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    for product in ("pickup", "pickup-render"):  # pickup thumb/export hand over to pickup-render
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
     pickup = os.path.join(ROOT, ".build", "release", "pickup")
     work = tempfile.mkdtemp(prefix="pickup-render-bench-")
     out = os.path.join(work, "out")

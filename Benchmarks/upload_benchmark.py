@@ -14,6 +14,8 @@ usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N
 """
 import argparse, hashlib, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
+from settle import settle
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = os.path.join(ROOT, ".build", "python", "bin")
 
@@ -42,27 +44,6 @@ def sha(path):
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def cpu_times():
-    with open("/proc/stat") as handle:
-        fields = [int(x) for x in handle.readline().split()[1:]]
-    return fields[3] + fields[4], sum(fields)
-
-
-def settle():
-    """Flushes the disk and waits (up to a minute) until the machine has been idle for a
-    second: a server may go on working after it answered (tuspyserver does after a
-    whole-file PATCH), which would slow whichever tool runs next."""
-    subprocess.run(["sync"])
-    quiet = 0
-    for _ in range(240):
-        idle0, total0 = cpu_times()
-        time.sleep(0.25)
-        idle1, total1 = cpu_times()
-        quiet = quiet + 1 if total1 > total0 and (idle1 - idle0) / (total1 - total0) > 0.9 else 0
-        if quiet >= 4:
-            return
 
 
 def timed(command, env=None):
