@@ -18,26 +18,7 @@ public final class CannedHTTPServer: @unchecked Sendable {
     public init(answer: [UInt8], hold: Bool = false) throws {
         self.answer = answer
         self.hold = hold
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw FixtureError(message: "the canned server cannot listen")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.open(backlog: 16, what: "the canned server")
         Thread.detachNewThread { [self] in serve() }
     }
 

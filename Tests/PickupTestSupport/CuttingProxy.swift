@@ -31,25 +31,7 @@ public final class CuttingProxy: @unchecked Sendable {
         self.gap = gap
         self.nextCut = Int.random(in: gap)
         self.corruptAt = corruptAt
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = CuttingProxy.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw FixtureError(message: "the proxy cannot listen: \(String(cString: strerror(errno)))")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.open(backlog: 64, what: "the proxy")
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -73,14 +55,6 @@ public final class CuttingProxy: @unchecked Sendable {
         }
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
@@ -90,7 +64,7 @@ public final class CuttingProxy: @unchecked Sendable {
                 return
             }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = CuttingProxy.loopback(port: upstream)
+            var address = Loopback.address(port: upstream)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
