@@ -12,12 +12,15 @@ final class AudioConverter {
     private var sink: UnsafeMutablePointer<AVFilterContext>?
     private let frame: Frame
     private let filtered: Frame
+    /// The encoder's packets, one at a time.
+    private let encoded: Packet
     private let inputTimeBase: AVRational
     static let sampleRate: Int32 = 48_000
 
     init(stream: UnsafeMutablePointer<AVStream>, bitRate: Int, globalHeader: Bool) throws(RenderError) {
         frame = try Frame()
         filtered = try Frame()
+        encoded = try Packet()
         inputTimeBase = stream.pointee.time_base
         guard let parameters = stream.pointee.codecpar, let codec = avcodec_find_decoder(parameters.pointee.codec_id)
         else { throw RenderError(.unsupported, "no decoder for the audio's codec") }
@@ -117,7 +120,7 @@ final class AudioConverter {
             av_buffersrc_add_frame(source, nil)
             try drain(encoder, write: write)
             avcodec_send_frame(encoder, nil)
-            try receive(encoder, write: write)
+            try receivePackets(from: encoder, into: encoded, write: write)
         }
     }
 
@@ -129,18 +132,7 @@ final class AudioConverter {
             let sent = avcodec_send_frame(encoder, filtered.pointer)
             av_frame_unref(filtered.pointer)
             guard sent >= 0 else { throw RenderError(.damaged, "the AAC encoder refused the audio") }
-            try receive(encoder, write: write)
-        }
-    }
-
-    private func receive(
-        _ encoder: UnsafeMutablePointer<AVCodecContext>,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError) {
-        let packet = try Packet()
-        while avcodec_receive_packet(encoder, packet.pointer) == 0 {
-            try write(packet.pointer)
-            av_packet_unref(packet.pointer)
+            try receivePackets(from: encoder, into: encoded, write: write)
         }
     }
 }

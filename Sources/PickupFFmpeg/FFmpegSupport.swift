@@ -50,6 +50,17 @@ final class Packet {
     }
 }
 
+/// Hands every packet the encoder has ready to `write`, reusing `packet`.
+func receivePackets(
+    from encoder: UnsafeMutablePointer<AVCodecContext>, into packet: Packet,
+    write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
+) throws(RenderError) {
+    while avcodec_receive_packet(encoder, packet.pointer) == 0 {
+        defer { av_packet_unref(packet.pointer) }
+        try write(packet.pointer)
+    }
+}
+
 extension RGBImage {
     /// A decoded frame scaled to `size` and turned into packed RGB.
     init(frame: UnsafeMutablePointer<AVFrame>, size: PixelSize) throws(RenderError) {

@@ -61,11 +61,10 @@ enum ImageEncoder {
             throw RenderError(.unsupported, "\(name) refused the picture")
         }
         avcodec_send_frame(codec, nil)
-        while avcodec_receive_packet(codec, packet.pointer) == 0 {
-            if let data = packet.pointer.pointee.data {
-                output.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(packet.pointer.pointee.size)))
+        try receivePackets(from: codec, into: packet) { (encoded) throws(RenderError) in
+            if let data = encoded.pointee.data {
+                output.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(encoded.pointee.size)))
             }
-            av_packet_unref(packet.pointer)
         }
         guard !output.isEmpty else { throw RenderError(.unsupported, "\(name) produced nothing") }
         return output

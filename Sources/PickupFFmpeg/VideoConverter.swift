@@ -9,6 +9,8 @@ final class VideoConverter {
     private var scaler: OpaquePointer?
     private let frame: Frame
     private let scaled: Frame
+    /// The encoder's packets, one at a time.
+    private let encoded: Packet
     private let size: PixelSize
 
     /// `bitRate` set: aim at that average (a size limit); otherwise constant quality capped at `maxBitRate`.
@@ -18,6 +20,7 @@ final class VideoConverter {
     ) throws(RenderError) {
         frame = try Frame()
         scaled = try Frame()
+        encoded = try Packet()
         self.size = size
         guard let parameters = stream.pointee.codecpar, let codec = avcodec_find_decoder(parameters.pointee.codec_id)
         else { throw RenderError(.unsupported, "no decoder for the video's codec") }
@@ -94,11 +97,11 @@ final class VideoConverter {
             guard avcodec_send_frame(encoder, scaled.pointer) >= 0 else {
                 throw RenderError(.damaged, "the encoder refused a frame")
             }
-            try receive(encoder, write: write)
+            try receivePackets(from: encoder, into: encoded, write: write)
         }
         if packet == nil {
             avcodec_send_frame(encoder, nil)
-            try receive(encoder, write: write)
+            try receivePackets(from: encoder, into: encoded, write: write)
         }
     }
 
@@ -109,16 +112,5 @@ final class VideoConverter {
         guard let scaler else { throw RenderError(.unsupported, "cannot scale the video's pixel format") }
         guard av_frame_make_writable(scaled.pointer) >= 0 else { throw RenderError(.tooLarge, "no memory for a frame") }
         pickup_scale_into_frame(scaler, source, scaled.pointer)
-    }
-
-    private func receive(
-        _ encoder: UnsafeMutablePointer<AVCodecContext>,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError) {
-        let packet = try Packet()
-        while avcodec_receive_packet(encoder, packet.pointer) == 0 {
-            try write(packet.pointer)
-            av_packet_unref(packet.pointer)
-        }
     }
 }
