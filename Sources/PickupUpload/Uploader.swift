@@ -70,23 +70,29 @@ public final class Uploader: Sendable {
         path: String, to endpoint: URL, type: String = "application/octet-stream",
         events: AsyncStream<UploadEvent>.Continuation? = nil
     ) async -> UploadRecord {
-        let source: SourceFile
-        do {
-            source = try SourceFile(path: path)
-        } catch {
-            let failed = UploadRecord.failed(
-                path: path, target: redacted(endpoint.absoluteString), type: type, error: error.description)
-            events?.yield(.finished(failed))
-            return failed
+        await start(path: path, target: endpoint.absoluteString, type: type, events: events) { record, source in
+            await self.run(record, endpoint: endpoint, source: source, events: events)
         }
+    }
+
+    /// Opens the file, records a new upload in the journal and runs it with `body`. A file that
+    /// cannot be opened or a journal that cannot be written ends as a failed record (its target
+    /// redacted, as everywhere), reported on `events`.
+    func start(
+        path: String, target: String, type: String, events: AsyncStream<UploadEvent>.Continuation?,
+        body: (UploadRecord, SourceFile) async -> UploadRecord
+    ) async -> UploadRecord {
+        var source: SourceFile?
         do {
+            let opened = try SourceFile(path: path)
+            source = opened
             let record = try await journal.begin(
-                path: path, size: source.size, modified: source.modified, target: endpoint.absoluteString, type: type)
-            return await run(record, endpoint: endpoint, source: source, events: events)
+                path: path, size: opened.size, modified: opened.modified, target: target, type: type)
+            return await body(record, opened)
         } catch {
             let failed = UploadRecord.failed(
-                path: path, target: redacted(endpoint.absoluteString), type: type, size: source.size,
-                modified: source.modified, error: error.description)
+                path: path, target: redacted(target), type: type, size: source?.size ?? 0,
+                modified: source?.modified ?? 0, error: error.description)
             events?.yield(.finished(failed))
             return failed
         }

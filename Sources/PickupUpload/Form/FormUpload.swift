@@ -47,15 +47,8 @@ extension Uploader {
         path: String, toForm target: FormTarget, type: String = "application/octet-stream",
         events: AsyncStream<UploadEvent>.Continuation? = nil
     ) async -> UploadRecord {
-        do {
-            let source = try SourceFile(path: path)
-            let record = try await journal.begin(
-                path: path, size: source.size, modified: source.modified, target: target.journalTarget, type: type)
-            return await runForm(record, target: target, source: source, events: events)
-        } catch {
-            let failed = UploadRecord.failed(path: path, target: target.journalTarget, type: type, error: "\(error)")
-            events?.yield(.finished(failed))
-            return failed
+        await start(path: path, target: target.journalTarget, type: type, events: events) { record, source in
+            await self.runForm(record, target: target, source: source, events: events)
         }
     }
 

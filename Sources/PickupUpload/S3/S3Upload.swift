@@ -17,16 +17,9 @@ extension Uploader {
         path: String, to location: S3Location, credentials: S3Credentials, type: String = "application/octet-stream",
         events: AsyncStream<UploadEvent>.Continuation? = nil
     ) async -> UploadRecord {
-        do {
-            let source = try SourceFile(path: path)
-            let record = try await journal.begin(
-                path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
-            return await runS3(
+        await start(path: path, target: location.journalTarget, type: type, events: events) { record, source in
+            await self.runS3(
                 record, location: location, authorization: .credentials(credentials), source: source, events: events)
-        } catch {
-            let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
-            events?.yield(.finished(failed))
-            return failed
         }
     }
 
@@ -36,16 +29,9 @@ extension Uploader {
         path: String, to location: S3Location, signer: any S3URLSigner, type: String = "application/octet-stream",
         events: AsyncStream<UploadEvent>.Continuation? = nil
     ) async -> UploadRecord {
-        do {
-            let source = try SourceFile(path: path)
-            let record = try await journal.begin(
-                path: path, size: source.size, modified: source.modified, target: location.journalTarget, type: type)
-            return await runS3(
+        await start(path: path, target: location.journalTarget, type: type, events: events) { record, source in
+            await self.runS3(
                 record, location: location, authorization: .presigned(signer), source: source, events: events)
-        } catch {
-            let failed = UploadRecord.failed(path: path, target: location.journalTarget, type: type, error: "\(error)")
-            events?.yield(.finished(failed))
-            return failed
         }
     }
 
