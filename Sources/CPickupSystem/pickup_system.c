@@ -16,6 +16,12 @@ int pickup_start_writeback(int fd, int64_t offset, int64_t count) {
     return sync_file_range(fd, (off_t)offset, (off_t)count, SYNC_FILE_RANGE_WRITE);
 }
 
+int pickup_set_direct_io(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
 int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count) {
     off64_t from = (off64_t)in_offset;
     off64_t to = (off64_t)out_offset;
@@ -35,6 +41,13 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
     (void)out;
     (void)out_offset;
     (void)count;
+    errno = ENOSYS;
+    return -1;
+}
+
+int pickup_set_direct_io(int fd, int on) {
+    (void)fd;
+    (void)on;
     errno = ENOSYS;
     return -1;
 }

@@ -8,7 +8,8 @@ import PickupStore
 #endif
 
 /// Copies one file into a folder the way DESIGN.md asks: to a hidden
-/// temporary name in the destination, hashed while copying, `fsync`ed, then
+/// temporary name in the destination, hashed while copying, written past the
+/// page cache where the file system allows (`ChunkWriter`), `fsync`ed, then
 /// linked to a readable name that never overwrites anything. A cancelled or
 /// failed copy leaves no file behind; a killed one leaves only a hidden
 /// temporary that the next session sweeps away.
@@ -54,6 +55,7 @@ struct FileCopier {
         // In-kernel copies pay where they become reflinks or server-side copies;
         // elsewhere (ext4, tmpfs) writing the bytes already read for the hash is faster.
         var inKernel = FileCopier.clonesCheaply(folder)
+        var writer = ChunkWriter(descriptor: output, folder: folder, direct: !inKernel)
         while true {
             if shouldStop() {
                 pipeline.finish()
@@ -67,7 +69,7 @@ struct FileCopier {
                     let done = inKernel ? try copyInKernel(input, output, at: copied, count: count) : false
                     if !done {
                         inKernel = false
-                        try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: copied)
+                        try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: copied)
                     }
                 }
             } catch {
@@ -77,7 +79,7 @@ struct FileCopier {
             }
             pipeline.release(slot, count: count)
             if count == 0 { break }
-            startWriteback(output, from: copied, count: count)
+            if writer.buffered { startWriteback(output, from: copied, count: count) }
             copied += Int64(count)
             progress(copied)
             slot = 1 - slot
@@ -95,17 +97,26 @@ struct FileCopier {
         _ = pickup_start_writeback(descriptor, offset, Int64(count))
     }
 
+    /// Fills `buffer` from `offset`, short only at the end of the file, so that
+    /// every chunk but the last is whole (direct writes need whole blocks).
     private func readChunk(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, path: String
     )
         throws(ImportError) -> Int
     {
         guard let base = buffer.baseAddress else { return 0 }
-        while true {
-            let n = pread(descriptor, base, buffer.count, off_t(offset))
-            if n >= 0 { return n }
-            if errno != EINTR { throw ImportError.reading(path, errno: errno) }
+        var filled = 0
+        while filled < buffer.count {
+            let n = pread(descriptor, base + filled, buffer.count - filled, off_t(offset + Int64(filled)))
+            if n > 0 {
+                filled += n
+            } else if n == 0 {
+                break
+            } else if errno != EINTR {
+                throw ImportError.reading(path, errno: errno)
+            }
         }
+        return filled
     }
 
     /// Whether the folder's file system copies in the kernel without moving the
@@ -133,23 +144,6 @@ struct FileCopier {
             throw ImportError.writing(folder, errno: errno)
         }
         return true
-    }
-
-    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ImportError) {
-        guard var pointer = bytes.baseAddress else { return }
-        var left = bytes.count
-        var position = offset
-        while left > 0 {
-            let n = pwrite(descriptor, pointer, left, off_t(position))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImportError.writing(folder, errno: errno)
-            }
-            if n == 0 { throw ImportError.writing(folder, errno: ENOSPC) }
-            pointer += n
-            left -= n
-            position += Int64(n)
-        }
     }
 
     /// Gives a finished temporary file its readable name: `IMG_0001.HEIC`, or
@@ -189,8 +183,9 @@ struct FileCopier {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ImportError.writing(folder, errno: errno) }
         do throws(ImportError) {
+            var writer = ChunkWriter(descriptor: descriptor, folder: folder, direct: false)
             let written = bytes.withUnsafeBytes { raw in
-                Result { () throws(ImportError) in try copier.writeAll(descriptor, raw, at: 0) }
+                Result { () throws(ImportError) in try writer.write(raw, at: 0) }
             }
             try written.get()
             guard fsync(descriptor) == 0 else { throw ImportError.writing(temporary, errno: errno) }

@@ -1,0 +1,86 @@
+import Foundation
+import Pickup
+import PickupImport
+import PickupTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bytes of a copy around the sizes where the copy loop changes what it
+/// does: whole blocks written past the page cache, a chunk's end, a tail of
+/// less than a block.
+@Suite("Import copies")
+struct ImportCopyTests {
+    typealias Scratch = ImportSessionTests.Scratch
+    let probe = MediaProbe()
+
+    /// A valid JPEG of exactly `size` bytes: the fixture, then unique bytes after its end marker.
+    func jpeg(_ size: Int, seed: UInt64, in scratch: Scratch) throws -> String {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.jpegPlain))))
+        var state = seed
+        while bytes.count < size {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+        }
+        return try scratch.write(bytes, as: "IMG_\(size).JPG")
+    }
+
+    @Test("files ending on, just before and just after block and chunk boundaries are copied byte for byte")
+    func boundaries() async throws {
+        let scratch = try Scratch()
+        let chunk = 4 << 20
+        let sizes = [65_535, 65_536, 65_537, chunk - 1, chunk, chunk + 1, chunk + 4096, 3 * chunk + 123]
+        var paths: [String] = []
+        for (number, size) in sizes.enumerated() { paths.append(try jpeg(size, seed: UInt64(number + 1), in: scratch)) }
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) })
+        for (index, result) in results.enumerated() {
+            let item = try #require(result.item, "\(sizes[index]) bytes: \(result)")
+            let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.library + "/" + item.files[0].name))
+            let source = try Data(contentsOf: URL(fileURLWithPath: paths[index]))
+            #expect(stored.count == sizes[index])
+            #expect(stored == source, "\(sizes[index]) bytes differ after the copy")
+            #expect(item.files[0].size == Int64(sizes[index]))
+        }
+    }
+
+    @Test(
+        "on ext4 a large copy goes past the page cache: only its last, partial block stays cached",
+        .enabled(if: ImportCopyTests.onExt4(), "direct writes are checked where this machine's disk allows them"))
+    func pastThePageCache() async throws {
+        let scratch = try Scratch()
+        let path = try jpeg(9 << 20 + 1000, seed: 42, in: scratch)
+        let session = try ImportSession(destination: scratch.library)
+        let item = try #require(
+            await session.run([ImportRequest(path: path, info: try probe.probe(path: path))])[0].item)
+        let (resident, pages) = try ImportCopyTests.residentPages(scratch.library + "/" + item.files[0].name)
+        #expect(pages > 2000)
+        #expect(resident <= 1, "\(resident) of \(pages) pages of the copy are in the page cache")
+    }
+
+    static func onExt4() -> Bool {
+        let type = try? Shell.run(
+            "stat -f -c %t \"$D\"", environment: ["D": FileManager.default.temporaryDirectory.path])
+        return type?.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "ef53"
+    }
+
+    /// How many of a file's pages are in the page cache (mincore), and how many it has.
+    static func residentPages(_ path: String) throws -> (resident: Int, pages: Int) {
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var info = stat()
+        try #require(fstat(descriptor, &info) == 0)
+        let size = Int(info.st_size)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0)
+        try #require(mapping != MAP_FAILED)
+        defer { munmap(mapping, size) }
+        let pages = (size + page - 1) / page
+        var vector = [UInt8](repeating: 0, count: pages)
+        try #require(mincore(mapping, size, &vector) == 0)
+        return (vector.filter { $0 & 1 != 0 }.count, pages)
+    }
+}
