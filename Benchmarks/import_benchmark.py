@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Import benchmark: `pickup import` against `cp` on the same files, same disk, one run.
 
-Makes LARGE valid movies (a real MP4 followed by a `free` box of random bytes,
-so nothing is sparse and nothing repeats) and SMALL unique JPEGs, warms the
-page cache, then copies each set with:
+Makes sets of LARGE valid movies (a real MP4 followed by a `free` box of
+random bytes, so nothing is sparse and nothing repeats; one set per size in
+--large-mb) and SMALL unique JPEGs, warms the page cache, then copies each set
+with:
 
   cp -r SRC DST                 the baseline (no fsync, no hash)
   cp -r SRC DST && sync         the same, made durable like Pickup's copies
   pickup import SRC --into DST  hashing (SHA-256) and fsync per file, catalog
 
-and prints throughput, the ratio to cp, and Pickup's peak memory.
+and prints throughput, the ratio to cp, and Pickup's peak memory. It also
+measures the disk's own write speed (`dd oflag=direct`, no page cache): no
+copy that is on the disk when it ends can beat it, whatever `cp` reports.
 
-usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB] [--small N] [--parallel N]
+usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB,MB...] [--small N]
+                                      [--parallel N] [--rounds N]
 """
 import argparse, os, random, shutil, subprocess, sys, time
+from settle import settle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -47,12 +52,27 @@ def peak_rss_mb(command):
     return int(result.stderr.strip().splitlines()[-1]) / 1024
 
 
+def disk_write_speed(work, folder):
+    """Bytes per second the disk takes with the page cache out of the way: the
+    first file of `folder` written with O_DIRECT, 4 MB at a time, then synced."""
+    source = os.path.join(folder, sorted(os.listdir(folder))[0])
+    target = os.path.join(work, "dd-target")
+    subprocess.run(["sync"], check=True)
+    blocks = os.path.getsize(source) // (4 << 20)  # whole blocks only: direct writes take no partial one
+    seconds = timed(["sh", "-c", f"dd if='{source}' of='{target}' bs=4M count={blocks} iflag=fullblock"
+                                 f" oflag=direct && sync"])
+    size = os.path.getsize(target)
+    os.remove(target)
+    return size / seconds
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--large", type=int, default=3)
-    parser.add_argument("--large-mb", type=int, default=512)
+    parser.add_argument("--large-mb", default="512,2048", help="size of each large file, one set per size")
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--parallel", type=int, default=2, help="pickup import --parallel")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
@@ -64,20 +84,22 @@ def main():
     rng = random.Random(7)
 
     sets = {}
-    large = os.path.join(work, "large")
-    os.makedirs(large)
     prefix = make_movie_prefix(work)
-    size = args.large_mb << 20
-    for number in range(args.large):
-        with open(os.path.join(large, f"movie{number}.mp4"), "wb") as handle:
-            handle.write(prefix)
-            handle.write(size.to_bytes(4, "big") + b"free")
-            left = size - 8
-            while left > 0:
-                chunk = min(left, 8 << 20)
-                handle.write(rng.randbytes(chunk))
-                left -= chunk
-    sets["large"] = (large, args.large, args.large * (len(prefix) + size))
+    for megabytes in [int(x) for x in args.large_mb.split(",") if x]:
+        name = f"{args.large}x{megabytes}MB"
+        large = os.path.join(work, name)
+        os.makedirs(large)
+        size = megabytes << 20
+        for number in range(args.large):
+            with open(os.path.join(large, f"movie{number}.mp4"), "wb") as handle:
+                handle.write(prefix)
+                handle.write(size.to_bytes(4, "big") + b"free")
+                left = size - 8
+                while left > 0:
+                    chunk = min(left, 8 << 20)
+                    handle.write(rng.randbytes(chunk))
+                    left -= chunk
+        sets[name] = (large, args.large, args.large * (len(prefix) + size))
     small = os.path.join(work, "small")
     os.makedirs(small)
     jpeg = make_jpeg(work)
@@ -86,7 +108,9 @@ def main():
             handle.write(jpeg + rng.randbytes(64))  # bytes after EOI: unique content, still a JPEG
     sets["small"] = (small, args.small, args.small * (len(jpeg) + 64))
 
-    print(f"{'set':8} {'tool':22} {'seconds':>8} {'MB/s':>8} {'vs cp':>7} {'vs cp+sync':>11}")
+    disk = disk_write_speed(work, next(iter(sets.values()))[0])
+    print(f"disk write speed, no page cache (dd oflag=direct): {disk / 1e6:.0f} MB/s")
+    print(f"{'set':12} {'tool':16} {'seconds':>8} {'MB/s':>8} {'vs cp':>7} {'vs cp+sync':>11}")
     for name, (source, count, total) in sets.items():
         for root, _, files in os.walk(source):  # warm the cache for every tool alike
             for file in files:
@@ -94,7 +118,7 @@ def main():
                     while handle.read(8 << 20):
                         pass
         subprocess.run(["sync"], check=True)
-        # Five rounds, tools taking turns; each figure is the median of its rounds (the disk is noisy).
+        # Rounds, tools taking turns; each figure is the median of its rounds (the disk is noisy).
         target = os.path.join(work, f"cp-{name}")
         library = os.path.join(work, f"pickup-{name}")
         commands = {
@@ -103,19 +127,27 @@ def main():
             "pickup import": ([pickup, "import", source, "--into", library, "--parallel", str(args.parallel)], library),
         }
         rounds = {tool: [] for tool in commands}
-        for _ in range(5):
-            for tool, (command, output) in commands.items():
+        # The order turns each round: on this kind of machine a run is slower right after
+        # another tool's output was deleted (freed memory and disk blocks go back to the
+        # host), and that should not fall on the same tool every time.
+        tools = list(commands)
+        for round_number in range(args.rounds):
+            for tool in tools[round_number % 3:] + tools[:round_number % 3]:
+                command, output = commands[tool]
+                settle()
                 rounds[tool].append(timed(command))
                 shutil.rmtree(output)
                 subprocess.run(["sync"], check=True)
-        results = {tool: sorted(times)[2] for tool, times in rounds.items()}
+        results = {tool: sorted(times)[len(times) // 2] for tool, times in rounds.items()}
         memory = peak_rss_mb([pickup, "import", source, "--into", library, "--parallel", str(args.parallel)])
         shutil.rmtree(library)
         for tool, seconds in results.items():
             ratio = results["cp -r"] / seconds
             durable = results["cp -r && sync"] / seconds
-            print(f"{name:8} {tool:22} {seconds:8.2f} {total / seconds / 1e6:8.0f} {ratio:6.2f}x {durable:10.2f}x")
-        print(f"{name:8} {count} files, {total / 1e6:.0f} MB; pickup peak memory {memory:.1f} MB")
+            print(f"{name:12} {tool:16} {seconds:8.2f} {total / seconds / 1e6:8.0f} {ratio:6.2f}x {durable:10.2f}x")
+        print(f"{name:12} {count} files, {total / 1e6:.0f} MB; pickup peak memory {memory:.1f} MB;"
+              f" every run (s): " + "; ".join(f"{tool} " + " ".join(f"{t:.2f}" for t in times)
+                                             for tool, times in rounds.items()))
     shutil.rmtree(work, ignore_errors=True)
 
 

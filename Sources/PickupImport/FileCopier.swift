@@ -49,7 +49,8 @@ struct FileCopier {
             if !done { unlink(temporary) }
         }
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
-        let pipeline = HashPipeline(chunkSize: FileCopier.chunkSize)
+        // A file that fits in one gets buffers of its size.
+        let pipeline = HashPipeline(chunkSize: FileCopier.bufferSize(for: Int64(info.st_size)))
         var copied: Int64 = 0
         var slot = 0
         // In-kernel copies pay where they become reflinks or server-side copies;
@@ -88,6 +89,13 @@ struct FileCopier {
         guard fsync(output) == 0 else { throw ImportError.writing(temporary, errno: errno) }
         done = true
         return Copied(temporaryPath: temporary, size: copied, sha256: sha256)
+    }
+
+    /// The copy buffers' size for a file of `size` bytes: the file rounded up to
+    /// whole blocks, at most a chunk.
+    static func bufferSize(for size: Int64) -> Int {
+        let blocks = (max(size, 1) + Int64(ChunkWriter.alignment) - 1) / Int64(ChunkWriter.alignment)
+        return Int(min(blocks * Int64(ChunkWriter.alignment), Int64(chunkSize)))
     }
 
     /// Asks the kernel to start writing a chunk to disk now, so that the final
