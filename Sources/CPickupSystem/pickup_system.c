@@ -29,6 +29,7 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
 }
 #else
 #include <errno.h>
+#include <fcntl.h>
 
 int64_t pickup_filesystem_type(const char *path) {
     (void)path;
@@ -46,10 +47,15 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
 }
 
 int pickup_set_direct_io(int fd, int on) {
+#if defined(F_NOCACHE)
+    // Apple platforms: the same intent, without alignment rules.
+    return fcntl(fd, F_NOCACHE, on ? 1 : 0);
+#else
     (void)fd;
     (void)on;
     errno = ENOSYS;
     return -1;
+#endif
 }
 
 int pickup_start_writeback(int fd, int64_t offset, int64_t count) {

@@ -15,8 +15,9 @@ int pickup_start_writeback(int fd, int64_t offset, int64_t count);
 int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count);
 
 /// Turns direct I/O (Linux O_DIRECT: writes go from the caller's buffer to the
-/// disk, not through the page cache) on or off for an open file. Returns 0, or
-/// -1 with errno (EINVAL where the file system cannot; ENOSYS off Linux).
+/// disk, not through the page cache; F_NOCACHE on Apple platforms) on or off
+/// for an open file. Returns 0, or -1 with errno (EINVAL where the file system
+/// cannot; ENOSYS where the system has neither).
 int pickup_set_direct_io(int fd, int on);
 
 /// The file system type of the folder at `path` (statfs's f_type on Linux),
