@@ -2,9 +2,27 @@
 #include "pickup_system.h"
 
 #if defined(__linux__)
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/vfs.h>
 #include <unistd.h>
+
+int pickup_open_unnamed(const char *folder, int mode) {
+    // Naming the file later goes through /proc/self/fd (linkat with
+    // AT_EMPTY_PATH needs a capability): without /proc, no unnamed files.
+    if (access("/proc/self/fd", X_OK) != 0) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+}
+
+int pickup_link_unnamed(int fd, const char *path) {
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
 
 int64_t pickup_filesystem_type(const char *path) {
     struct statfs info;
@@ -30,6 +48,20 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
 #else
 #include <errno.h>
 #include <fcntl.h>
+
+int pickup_open_unnamed(const char *folder, int mode) {
+    (void)folder;
+    (void)mode;
+    errno = ENOSYS;
+    return -1;
+}
+
+int pickup_link_unnamed(int fd, const char *path) {
+    (void)fd;
+    (void)path;
+    errno = ENOSYS;
+    return -1;
+}
 
 int64_t pickup_filesystem_type(const char *path) {
     (void)path;

@@ -7,22 +7,23 @@ import PickupStore
     import Darwin
 #endif
 
-/// Copies one file into a folder the way DESIGN.md asks: to a hidden
-/// temporary name in the destination, hashed while copying, written past the
-/// page cache where the file system allows (`ChunkWriter`), `fsync`ed, then
-/// linked to a readable name that never overwrites anything. A cancelled or
-/// failed copy leaves no file behind; a killed one leaves only a hidden
-/// temporary that the next session sweeps away.
+/// Copies one file into a folder the way DESIGN.md asks: to a temporary file
+/// in the destination (unnamed on Linux, see `TemporaryFile`), hashed while
+/// copying, written past the page cache where the file system allows
+/// (`ChunkWriter`), `fsync`ed, then linked to a readable name that never
+/// overwrites anything. A cancelled or failed copy leaves no file behind; a
+/// killed one leaves nothing on Linux, elsewhere a hidden temporary that the
+/// next session sweeps away.
 struct FileCopier {
     /// Bytes moved per read and write. Memory stays at this, whatever the file's size.
     static let chunkSize = 4 << 20
-    /// Prefix of temporary files in the destination.
+    /// Prefix of named temporary files in the destination.
     static let temporaryPrefix = ".pickup-partial-"
 
     let folder: String
 
-    struct Copied {
-        let temporaryPath: String
+    struct Copied: Sendable {
+        let temporary: TemporaryFile
         let size: Int64
         let sha256: String
     }
@@ -40,17 +41,40 @@ struct FileCopier {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
         }
-        let temporary = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw ImportError.writing(folder, errno: errno) }
-        var done = false
-        defer {
-            close(output)
-            if !done { unlink(temporary) }
+        let (temporary, output) = try createTemporary()
+        do throws(ImportError) {
+            let (size, sha256) = try copyContents(
+                input, size: Int64(info.st_size), to: output, source: source, progress: progress,
+                shouldStop: shouldStop)
+            guard fsync(output) == 0 else { throw ImportError.writing(folder, errno: errno) }
+            if case .named = temporary.storage { close(output) }
+            return Copied(temporary: temporary, size: size, sha256: sha256)
+        } catch {
+            if case .named = temporary.storage { close(output) }
+            temporary.discard()
+            throw error
         }
+    }
+
+    /// A new temporary file in the folder and the descriptor to write it through:
+    /// unnamed where the system can, hidden and named otherwise.
+    private func createTemporary() throws(ImportError) -> (TemporaryFile, Int32) {
+        let unnamed = pickup_open_unnamed(folder, 0o644)
+        if unnamed >= 0 { return (TemporaryFile(storage: .unnamed(unnamed)), unnamed) }
+        let path = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
+        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw ImportError.writing(folder, errno: errno) }
+        return (TemporaryFile(storage: .named(path)), output)
+    }
+
+    /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
+    private func copyContents(
+        _ input: Int32, size: Int64, to output: Int32, source: String, progress: (Int64) -> Void,
+        shouldStop: () -> Bool
+    ) throws(ImportError) -> (Int64, String) {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
         // A file that fits in one gets buffers of its size.
-        let pipeline = HashPipeline(chunkSize: FileCopier.bufferSize(for: Int64(info.st_size)))
+        let pipeline = HashPipeline(chunkSize: FileCopier.bufferSize(for: size))
         var copied: Int64 = 0
         var slot = 0
         // In-kernel copies pay where they become reflinks or server-side copies;
@@ -85,10 +109,7 @@ struct FileCopier {
             progress(copied)
             slot = 1 - slot
         }
-        let sha256 = pipeline.finish()
-        guard fsync(output) == 0 else { throw ImportError.writing(temporary, errno: errno) }
-        done = true
-        return Copied(temporaryPath: temporary, size: copied, sha256: sha256)
+        return (copied, pipeline.finish())
     }
 
     /// The copy buffers' size for a file of `size` bytes: the file rounded up to
@@ -155,25 +176,31 @@ struct FileCopier {
     }
 
     /// Gives a finished temporary file its readable name: `IMG_0001.HEIC`, or
-    /// `IMG_0001 2.HEIC` when that is taken. `link` fails rather than overwrite,
-    /// so two importers can never take the same name.
-    func place(_ temporary: String, as preferred: String) throws(ImportError) -> String {
+    /// `IMG_0001 2.HEIC` when that is taken. Linking fails rather than overwrite,
+    /// so two importers can never take the same name. The temporary is used up
+    /// when this returns; when it throws, the caller still has it to discard.
+    func place(_ temporary: TemporaryFile, as preferred: String) throws(ImportError) -> String {
         let name = StoredName(preferred)
         for attempt in 1...10_000 {
             let candidate = name.variant(attempt)
             let path = folder + "/" + candidate
-            if link(temporary, path) == 0 {
-                unlink(temporary)
+            let linked: Int32
+            switch temporary.storage {
+            case .unnamed(let descriptor): linked = pickup_link_unnamed(descriptor, path)
+            case .named(let hidden): linked = link(hidden, path)
+            }
+            if linked == 0 {
+                temporary.discard()  // the unnamed file's descriptor, or the hidden name
                 syncFolder()
                 return candidate
             }
             let code = errno
             if code == EEXIST { continue }
-            if code == EPERM || code == EOPNOTSUPP || code == EXDEV {
+            if case .named(let hidden) = temporary.storage, code == EPERM || code == EOPNOTSUPP || code == EXDEV {
                 // No hard links here (some FUSE and network file systems): rename,
                 // after checking the name is free (a race can still lose to another writer).
                 if access(path, F_OK) == 0 { continue }
-                guard rename(temporary, path) == 0 else { throw ImportError.writing(path, errno: errno) }
+                guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
                 syncFolder()
                 return candidate
             }

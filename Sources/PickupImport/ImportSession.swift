@@ -27,8 +27,9 @@ public struct ImportThumbnails: Sendable {
 
 /// Takes picked files into a destination folder the app owns.
 ///
-/// Every copy goes to a hidden temporary name in the destination, is hashed
-/// (SHA-256) while it is copied, `fsync`ed, and only then linked to a readable
+/// Every copy goes to a temporary file in the destination (unnamed on Linux,
+/// hidden elsewhere), is hashed (SHA-256) while it is copied, written past the
+/// page cache where it can be, `fsync`ed, and only then linked to a readable
 /// name that never overwrites anything (`IMG_0001.HEIC`, `IMG_0001 2.HEIC`).
 /// A Live Photo's still and movie are one item. An item already imported —
 /// the same source file, or the same content — is reused, not copied again.
@@ -180,6 +181,7 @@ public final class ImportSession: Sendable {
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
         events.yield(.started(index: index, name: request.name, bytes: total))
         var copies: [FileCopier.Copied] = []
+        var usedUp = 0  // copies before this one were placed or discarded
         var placed: [String] = []
         do {
             var before: Int64 = 0
@@ -194,12 +196,14 @@ public final class ImportSession: Sendable {
                 before += copy.size
             }
             if let same = try await catalog.item(withSHA256: copies[0].sha256) {
-                for copy in copies { unlink(copy.temporaryPath) }
+                for copy in copies { copy.temporary.discard() }
+                usedUp = copies.count
                 throw Reused(item: same)
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
-                let name = try copier.place(copy.temporaryPath, as: ImportSession.fileName(paths[position]))
+                let name = try copier.place(copy.temporary, as: ImportSession.fileName(paths[position]))
+                usedUp += 1
                 placed.append(name)
                 files.append(
                     StoredFile(
@@ -219,7 +223,7 @@ public final class ImportSession: Sendable {
             return item
         } catch {
             // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
-            for copy in copies { unlink(copy.temporaryPath) }
+            for copy in copies[usedUp...] { copy.temporary.discard() }
             if !(error is Reused) {
                 for name in placed { unlink(destination + "/" + name) }
             }

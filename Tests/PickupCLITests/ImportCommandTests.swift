@@ -125,6 +125,39 @@ struct ImportCommandTests {
         #expect(catalogued == Set(names.filter { !$0.hasPrefix(".") }))
     }
 
+    @Test(
+        "killed (SIGKILL) in the middle of a copy: nothing is left in the library, not even a hidden file",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "watches the copy through /proc"))
+    func killed() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A valid movie of 1 GB, sparse on disk: a real MP4, then a 'free' box to the end.
+        let movie = try Fixtures.bytes(.mp4Large)
+        let path = folder.appendingPathComponent("card/DCIM/big.mp4").path
+        let size = 1 << 30
+        let header = [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), 0, 0] + Array("free".utf8)
+        try Data(movie + header).write(to: URL(fileURLWithPath: path))
+        #expect(truncate(path, off_t(movie.count + size)) == 0)
+        let library = folder.appendingPathComponent("Library").path
+        // Killed as soon as the copy's temporary file is open: named or not, /proc shows it in the library.
+        let result = try Shell.run(
+            """
+            mkdir -p "$LIB"; LIB=$(cd "$LIB" && pwd -P)
+            "$TOOL" import "$SRC" --into "$LIB" 2>/dev/null & pid=$!
+            for i in $(seq 20000); do
+              if ls -l /proc/$pid/fd 2>/dev/null | grep -q -F -e "$LIB/#" -e "$LIB/.pickup-partial"; then
+                kill -9 $pid; break
+              fi
+            done
+            wait $pid
+            """,
+            environment: ["TOOL": CLI.tool, "SRC": path, "LIB": library])
+        #expect(result.status == 137, "not killed in the middle of the copy: \(result.status)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: library)
+        #expect(names == [".pickup"], "left in the library: \(names)")
+        #expect(try jsonLines(try pickup("library", library, "list", "--json")).isEmpty)
+    }
+
     @Test("on a terminal, a progress bar; elsewhere, one line per item")
     func progressBar() throws {
         let folder = try scratch()

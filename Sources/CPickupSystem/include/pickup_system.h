@@ -20,6 +20,16 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
 /// cannot; ENOSYS where the system has neither).
 int pickup_set_direct_io(int fd, int on);
 
+/// Opens a new unnamed file in `folder` for writing (Linux O_TMPFILE): it has
+/// no name until pickup_link_unnamed gives it one, and vanishes if it never
+/// gets one. Returns the descriptor, or -1 with errno (EOPNOTSUPP and the like
+/// where the file system cannot; ENOSYS off Linux or without /proc).
+int pickup_open_unnamed(const char *folder, int mode);
+
+/// Gives the unnamed file open as `fd` the name `path`; fails with EEXIST
+/// rather than replace a file. Returns 0, or -1 with errno.
+int pickup_link_unnamed(int fd, const char *path);
+
 /// The file system type of the folder at `path` (statfs's f_type on Linux),
 /// or -1 when unknown.
 int64_t pickup_filesystem_type(const char *path);
