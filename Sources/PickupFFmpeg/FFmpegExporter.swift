@@ -17,7 +17,7 @@ public struct FFmpegExporter: MediaExporter {
         do {
             info = try MediaProbe().probe(path: path)
         } catch {
-            throw RenderError(error.code == .unreadable ? .unreadable : .damaged, error.message, path: path)
+            throw RenderError(probeError: error, path: path)
         }
         return try ExportPlan.make(for: info, options)
     }

@@ -136,14 +136,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         do {
             return try MediaProbe().probe(path: path)
         } catch {
-            let code: RenderError.Code =
-                switch error.code {
-                case .unreadable: .unreadable
-                case .unrecognized: .unsupported
-                case .limitExceeded: .tooLarge
-                default: .damaged
-                }
-            throw RenderError(code, error.message, path: path)
+            throw RenderError(probeError: error, path: path)
         }
     }
 }

@@ -16,7 +16,7 @@
             do {
                 info = try MediaProbe().probe(path: path)
             } catch {
-                throw RenderError(.damaged, error.message, path: path)
+                throw RenderError(probeError: error, path: path)
             }
             if info.kind == .image {
                 guard let image = UIImage(contentsOfFile: path) else {
@@ -120,14 +120,13 @@
             _ path: String, to output: String, _ options: ExportOptions, events: AsyncStream<ExportEvent>.Continuation?
         ) async throws(RenderError) -> ExportResult {
             let began = Date()
-            let plan: ExportPlan
+            let info: MediaInfo
             do {
-                plan = try ExportPlan.make(for: try MediaProbe().probe(path: path), options)
-            } catch let error as RenderError {
-                throw error
+                info = try MediaProbe().probe(path: path)
             } catch {
-                throw RenderError(.damaged, "\(error)", path: path)
+                throw RenderError(probeError: error, path: path)
             }
+            let plan = try ExportPlan.make(for: info, options)
             events?.yield(.planned(plan))
             let asset = AVURLAsset(url: URL(fileURLWithPath: path))
             guard

@@ -179,6 +179,34 @@ struct ExportTests {
         #expect(!FileManager.default.fileExists(atPath: out) || outcome.isSuccess)
         #expect(try leftovers(beside: out).isEmpty)
     }
+
+    @Test(
+        "a file that cannot be probed fails the same way for thumbnails and exports: unreadable, unsupported, damaged")
+    func probeFailures() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.mp4")
+        try Data("shopping list: milk, eggs\n".utf8).write(to: text)
+        let cut = folder.appendingPathComponent("cut.mp4")
+        let bytes = try Fixtures.bytes(.mp4MoovAtEnd)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
+        let cases: [(String, RenderError.Code)] = [
+            (folder.appendingPathComponent("missing.mp4").path, .unreadable), (text.path, .unsupported),
+            (cut.path, .damaged),
+        ]
+        let request = ThumbnailRequest(size: PixelSize(width: 64, height: 64))
+        for (path, expected) in cases {
+            var codes: [RenderError.Code] = []
+            do {
+                _ = try exporter.plan(path, ExportOptions(preset: .medium))
+            } catch { codes.append(error.code) }
+            do {
+                _ = try await FFmpegThumbnailer().thumbnail(of: path, request)
+            } catch { codes.append(error.code) }
+            #expect(codes == [expected, expected], "\(path)")
+        }
+    }
 }
 
 extension Result {

@@ -28,6 +28,19 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
+    /// Why a file could not be rendered, from why it could not be probed: one
+    /// mapping for every renderer (FFmpeg's, AVFoundation's), so that the same
+    /// file fails the same way whichever makes its thumbnail or export.
+    public init(probeError: ProbeError, path: String) {
+        let code: Code =
+            switch probeError.code {
+            case .unreadable: .unreadable
+            case .unrecognized: .unsupported
+            default: .damaged
+            }
+        self.init(code, probeError.message, path: path)
+    }
+
     public var hint: String {
         switch code {
         case .unreadable: return "Check that the file exists and can be read."
