@@ -69,7 +69,7 @@ final class AudioConverter {
         let formatName = av_get_sample_fmt_name(decoder.pointee.sample_fmt).map { String(cString: $0) } ?? "fltp"
         let arguments =
             "time_base=1/\(decoder.pointee.sample_rate):sample_rate=\(decoder.pointee.sample_rate):"
-            + "sample_fmt=\(formatName):channel_layout=\(String(cString: layout))"
+            + "sample_fmt=\(formatName):channel_layout=\(String(decoding: layout.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
         guard avfilter_graph_create_filter(&source, avfilter_get_by_name("abuffer"), "in", arguments, nil, graph) >= 0,
             avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, graph) >= 0
         else { throw RenderError(.unsupported, "cannot set up the audio conversion") }
@@ -117,7 +117,9 @@ final class AudioConverter {
             try drain(encoder, write: write)
         }
         if packet == nil {
-            av_buffersrc_add_frame(source, nil)
+            // The end of the input: flushing the filter fails only if it was never fed, and
+            // draining then finds nothing.
+            _ = av_buffersrc_add_frame(source, nil)
             try drain(encoder, write: write)
             avcodec_send_frame(encoder, nil)
             try receivePackets(from: encoder, into: encoded, write: write)
