@@ -4,7 +4,8 @@
 // The first byte picks the target when PICKUP_FUZZ_TARGET is unset:
 // every input goes to MediaProbe (which sniffs the format from the bytes),
 // inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly,
-// and JPEGs also go through JPEGPrivacy (whose output must probe again).
+// JPEGs also go through JPEGPrivacy and ISO BMFF files through HEIFPrivacy
+// (whose outputs must probe again; HEIFPrivacy's must keep the size).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -19,6 +20,10 @@ public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? EXIFMetadata.parse(bytes, limits: .default)
     }
     if bytes.starts(with: [0xFF, 0xD8]), let stripped = try? JPEGPrivacy.stripped(bytes) {
+        _ = try? probe.probe(bytes: stripped)
+    }
+    if bytes.count >= 8, bytes[4...7].elementsEqual("ftyp".utf8), let stripped = try? HEIFPrivacy.stripped(bytes) {
+        precondition(stripped.count == bytes.count, "HEIFPrivacy changed the file's size")
         _ = try? probe.probe(bytes: stripped)
     }
     return 0

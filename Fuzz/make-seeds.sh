@@ -30,6 +30,9 @@ ff $src -c:v libwebp_anim -loop 0 "$out/animated.webp"
 ff -f lavfi -i testsrc2=size=64x48 -frames:v 1 "$out/_tmp.png"
 heif-enc -q 30 -o "$out/tiny.heic" "$out/_tmp.png" >/dev/null
 exiftool -q -overwrite_original -Make=Apple "-DateTimeOriginal=2020:01:02 03:04:05" "$out/tiny.heic"
+cp "$out/tiny.heic" "$out/gps.heic"  # EXIF and XMP with a place, for HEIFPrivacy
+exiftool -q -overwrite_original -GPSLatitude=48.8 -GPSLatitudeRef=N -GPSLongitude=2.3 -GPSLongitudeRef=E \
+  -XMP:GPSLatitude=48.8 -XMP-photoshop:City=Paris "$out/gps.heic"
 heif-enc --avif -q 30 -o "$out/tiny.avif" "$out/_tmp.png" >/dev/null
 rm -f "$out/_tmp.png"
 # The TIFF block of the JPEG, for the EXIF reader alone.

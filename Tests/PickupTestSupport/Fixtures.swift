@@ -37,6 +37,7 @@ public enum Fixture: String, CaseIterable, Sendable {
     case webpAnimated = "animated.webp"
     case webpEXIF = "exif.webp"
     case heic = "still.heic"
+    case heicGPS = "gps.heic"
     case heicAlpha = "alpha.heic"
     case avif = "still.avif"
 
@@ -147,6 +148,14 @@ public enum Fixture: String, CaseIterable, Sendable {
                 \(ff) -f lavfi -i testsrc2=size=640x480 -frames:v 1 $DIR/a.png && heif-enc -q 40 -o $OUT $DIR/a.png \
                 && exiftool -q -overwrite_original -Make=Apple "-Model=iPhone 12" \
                 "-DateTimeOriginal=2021:03:04 05:06:07" -OffsetTimeOriginal=-05:00 $OUT
+                """
+        case .heicGPS:
+            return """
+                \(ff) -f lavfi -i testsrc2=size=640x480 -frames:v 1 $DIR/a.png && heif-enc -q 40 -o $OUT $DIR/a.png \
+                && exiftool -q -overwrite_original -Make=Apple "-Model=iPhone 15 Pro" -Orientation#=6 \
+                "-DateTimeOriginal=2024:06:01 12:34:56" -OffsetTimeOriginal=+02:00 -GPSLatitude=48.8584 \
+                -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E -GPSAltitude=35 -XMP:GPSLatitude=48.8584 \
+                -XMP:GPSLongitude=2.2945 -XMP-photoshop:City=Paris $OUT
                 """
         case .heicAlpha:
             return

@@ -202,14 +202,25 @@ struct UploadCommand: Command {
         return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    /// A JPEG rewritten without its place and camera (orientation and date kept), beside the
+    /// How `--strip-location` rewrites a photo of this type; nil where it cannot.
+    static func photoStripper(for type: String) -> (([UInt8]) throws(ProbeError) -> [UInt8])? {
+        switch type {
+        case "image/jpeg": return JPEGPrivacy.stripped
+        case "image/heic", "image/heif", "image/avif": return HEIFPrivacy.stripped
+        default: return nil
+        }
+    }
+
+    /// A photo rewritten without its place and camera (orientation and date kept), beside the
     /// journal until uploaded; nil (reported) when it cannot be rewritten.
-    func strippedCopy(of file: (path: String, type: String)) -> (path: String, type: String)? {
+    func strippedCopy(
+        of file: (path: String, type: String), using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
+    ) -> (path: String, type: String)? {
         let name = (file.path as NSString).lastPathComponent
         let output = exportFolder + "/\(UUID().uuidString.prefix(8))-\(name)"
         do {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
-            try Data(try JPEGPrivacy.stripped(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
         } catch {
             Console.error("pickup upload: \(file.path): cannot strip its location (\(error)); it is not sent")
@@ -228,12 +239,13 @@ struct UploadCommand: Command {
         for file in files {
             if Task.isCancelled { break }
             guard file.type.hasPrefix("video/") else {
-                if stripLocation, file.type == "image/jpeg" {
-                    result.append(strippedCopy(of: file))
+                if stripLocation, let strip = UploadCommand.photoStripper(for: file.type) {
+                    result.append(strippedCopy(of: file, using: strip))
                 } else if stripLocation {
                     Console.error(
-                        "pickup upload: \(file.path): --strip-location can rewrite videos and JPEGs, not this "
-                            + "photo; it is not sent, so its location does not leave the machine")
+                        "pickup upload: \(file.path): --strip-location can rewrite videos, JPEG, HEIC and AVIF "
+                            + "photos, not this one (\(file.type)); it is not sent, so its location does not leave "
+                            + "the machine")
                     result.append(nil)
                 } else {
                     result.append(file)

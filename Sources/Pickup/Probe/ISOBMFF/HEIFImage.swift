@@ -15,9 +15,50 @@ struct HEIFImage {
 
     private struct Item {
         var type: FourCC = "    "
+        /// A 'mime' item's content type.
+        var contentType = ""
         var properties: [Int] = []
         var extents: [(offset: UInt64, length: UInt64)] = []
         var constructionMethod = 0
+    }
+
+    /// An EXIF or XMP item, and where its bytes lie in the file.
+    struct MetadataItem {
+        let id: UInt32
+        let isXMP: Bool
+        /// Absolute byte range; nil when the item is not one run of bytes in the
+        /// file or in 'idat' (several extents, or built from other items).
+        let range: Range<Int64>?
+    }
+
+    /// The file's EXIF and XMP items, wherever they describe.
+    static func metadataItems(_ meta: Box, reader: BoxReader) throws(ProbeError) -> [MetadataItem] {
+        let boxes = try reader.children(of: meta, skip: 4)
+        var items: [UInt32: Item] = [:]
+        if let iinf = boxes.first("iinf") { try readItemInfo(iinf, reader: reader, into: &items) }
+        if let iloc = boxes.first("iloc") { try readItemLocations(try reader.payload(of: iloc), into: &items) }
+        let idat = boxes.first("idat")
+        var found: [MetadataItem] = []
+        for (id, item) in items.sorted(by: { $0.key < $1.key }) {
+            let isXMP = item.type == "mime" && item.contentType == "application/rdf+xml"
+            guard item.type == "Exif" || isXMP else { continue }
+            var range: Range<Int64>?
+            if item.extents.count == 1, let extent = item.extents.first {
+                var base: UInt64 = 0
+                var end = UInt64(reader.source.size)
+                if item.constructionMethod == 1, let idat {
+                    base = UInt64(idat.payloadOffset)
+                    end = UInt64(idat.end)
+                }
+                let (start, overflow) = base.addingReportingOverflow(extent.offset)
+                if item.constructionMethod <= 1, item.constructionMethod == 0 || idat != nil, !overflow, start <= end {
+                    let length = extent.length == 0 ? end - start : extent.length
+                    if length <= end - start { range = Int64(start)..<Int64(start + length) }
+                }
+            }
+            found.append(MetadataItem(id: id, isXMP: isXMP, range: range))
+        }
+        return found
     }
 
     private struct Property {
@@ -174,6 +215,13 @@ struct HEIFImage {
             try r.skip(2)
             let type = try r.fourCC()
             items[id, default: Item()].type = type
+            if type == "mime" {
+                // item_name, then content_type: two C strings after the 4CC.
+                var strings = try reader.prefix(of: infe, count: 512)
+                try strings.skip(infeVersion == 2 ? 12 : 14)
+                _ = strings.cString(limit: 256)
+                items[id, default: Item()].contentType = strings.cString(limit: 128)
+            }
         }
     }
 
@@ -308,16 +356,20 @@ struct HEIFImage {
         return data
     }
 
-    /// An EXIF item starts with a 32-bit offset to the TIFF header.
     private static func tiffStart(ofExifItem data: [UInt8]) -> [UInt8]? {
+        tiffOffset(ofExifItem: data).map { Array(data[$0...]) }
+    }
+
+    /// Where the TIFF header of an EXIF item is: the item starts with a 32-bit offset to it.
+    static func tiffOffset(ofExifItem data: [UInt8]) -> Int? {
         guard data.count >= 4 else { return nil }
         let skip = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
         let start = 4 + skip
-        if start + 8 <= data.count, TIFFReader.isHeader(data, at: start) { return Array(data[start...]) }
+        if start + 8 <= data.count, TIFFReader.isHeader(data, at: start) { return start }
         // Some writers get the offset wrong: look for the header nearby.
         for candidate in stride(from: 4, to: min(data.count - 4, 64), by: 1)
         where TIFFReader.isHeader(data, at: candidate) {
-            return Array(data[candidate...])
+            return candidate
         }
         return nil
     }
