@@ -36,23 +36,34 @@ struct ImportCommandTests {
         #expect(try pickup("library", "x", "explode").status == 2)
     }
 
-    @Test("a card imports into a library; a corrupt file fails alone; a second run copies nothing")
+    @Test("a card imports into a library; a cut movie fails alone; files that are not media are left alone")
     func importCard() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         try add(.jpegEXIF, "IMG_0001.JPG", to: folder)
         try add(.movAppleKeys, "IMG_0002.MOV", to: folder)
         try add(.gifAnimated, "IMG_0003.GIF", to: folder)
-        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("card/DCIM/NOTES.TXT"))
+        let notes = folder.appendingPathComponent("card/DCIM/NOTES.TXT")
+        try Data("not a photo".utf8).write(to: notes)
+        let edits = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#
+        try Data(edits.utf8).write(to: folder.appendingPathComponent("card/DCIM/IMG_0001.AAE"))
+        let cut = try Fixtures.bytes(.mp4MoovAtEnd)
+        try Data(cut.prefix(cut.count / 2)).write(to: folder.appendingPathComponent("card/DCIM/IMG_0004.MP4"))
         let card = folder.appendingPathComponent("card").path
         let library = folder.appendingPathComponent("Library").path
 
         let first = try pickup("import", card, "--into", library, "--json")
-        #expect(first.status == 1)
+        #expect(first.status == 1, "the cut movie fails")
         let lines = try jsonLines(first)
-        let failed = try #require(lines.first { $0["status"] as? String == "failed" })
-        #expect((failed["path"] as? String)?.hasSuffix("NOTES.TXT") == true)
-        #expect((failed["error"] as? [String: Any])?["code"] as? String == "notMedia")
+        let failed = lines.filter { $0["status"] as? String == "failed" }
+        #expect(failed.compactMap { ($0["path"] as? String)?.hasSuffix("IMG_0004.MP4") } == [true])
+        #expect((failed.first?["error"] as? [String: Any])?["code"] as? String == "damaged")
+        let alone = lines.filter { $0["status"] as? String == "leftAlone" }.compactMap { $0["path"] as? String }
+        #expect(alone.map { ($0 as NSString).lastPathComponent }.sorted() == ["IMG_0001.AAE", "NOTES.TXT"])
+        // Named on the command line, a file that is not media is an error.
+        let named = try pickup("import", notes.path, "--into", library, "--json")
+        #expect(named.status == 1)
+        #expect((try jsonLines(named).first?["error"] as? [String: Any])?["code"] as? String == "notMedia")
         let imported = lines.filter { $0["status"] as? String == "imported" }
         #expect(imported.count == 3)
         #expect(

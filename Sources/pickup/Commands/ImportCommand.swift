@@ -124,13 +124,27 @@ struct ImportCommand: Command {
             }
         }
         var probed: [(path: String, info: MediaInfo)] = []
+        // Files a folder holds beside its media (an iPhone's .AAE edits, sidecars, notes) are
+        // left alone, not failures; a file named on the command line must be media.
+        let named = Set(sources)
+        var leftAlone: [String] = []
         for (path, result) in zip(files, await ParallelProbe.probe(files)) {
             switch result {
             case .success(let info): probed.append((path, info))
+            case .failure(let error) where error.code == .unrecognized && !named.contains(path):
+                leftAlone.append(path)
+                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path)) }
             case .failure(let error):
                 failures += 1
                 report(path: path, error: ImportError(probeError: error, path: path))
             }
+        }
+        if !json, let first = leftAlone.first {
+            Console.error(
+                "pickup import: left alone "
+                    + (leftAlone.count == 1
+                        ? "1 file that is not a photo or video (\(first))"
+                        : "\(leftAlone.count) files that are not photos or videos (\(first), ...)"))
         }
         let plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
         for (path, error) in plan.skipped {
@@ -188,7 +202,9 @@ struct ImportCommand: Command {
                 "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
                 + "\(imported) imported, \(reused) already there, \(results.count - imported - reused) failed"
                 + (failures > results.count - imported - reused
-                    ? " (+\(failures - (results.count - imported - reused)) files skipped)" : "")
+                    ? " (+\(failures - (results.count - imported - reused)) "
+                        + (failures - (results.count - imported - reused) == 1 ? "file" : "files")
+                        + " not imported, see above)" : "")
                 + ". Library: \(session.destination)\n"
         }
         Console.raw(output)
@@ -227,6 +243,15 @@ struct ImportCommand: Command {
         var object = ItemJSON.object(item)
         object.add("path", request.path)
         object.add("status", status(result))
+        return object.text + "\n"
+    }
+
+    /// A file found in a folder that is not media: not imported, not a failure.
+    static func jsonLeftAlone(path: String) -> String {
+        var object = JSONObject()
+        object.add("path", path)
+        object.add("status", "leftAlone")
+        object.add("reason", "not a photo or video")
         return object.text + "\n"
     }
 
