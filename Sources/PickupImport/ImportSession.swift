@@ -3,7 +3,8 @@ import Pickup
 
 /// How an import runs.
 public struct ImportOptions: Sendable {
-    /// How many items copy at the same time.
+    /// How many items copy at the same time. Small files (under 4 MB) may copy up to four
+    /// times as many at once, within the copy-buffer memory of this many large ones.
     public var concurrency: Int
     /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
     public var thumbnails: ImportThumbnails?
@@ -69,27 +70,24 @@ public final class ImportSession: Sendable {
             let total = requests.reduce(Int64(0)) { $0 + ImportSession.size(of: $1.path) }
             continuation.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
+            var slots = ImportSlots(requests: requests, concurrency: options.concurrency)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
-                var next = 0
-                while next < min(options.concurrency, requests.count) {
-                    let index = next
+                while let index = slots.startNext() {
                     group.addTask {
                         (index, await self.importItem(requests[index], index: index, events: continuation, flag: flag))
                     }
-                    next += 1
                 }
                 for await (index, result) in group {
+                    slots.finished(index)
                     results[index] = result
                     continuation.yield(.finished(index: index, result: result))
-                    if next < requests.count {
-                        let index = next
+                    while let index = slots.startNext() {
                         group.addTask {
                             (
                                 index,
                                 await self.importItem(requests[index], index: index, events: continuation, flag: flag)
                             )
                         }
-                        next += 1
                     }
                 }
             }

@@ -24,7 +24,7 @@ struct ImportCopyTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes.append(UInt8(truncatingIfNeeded: state >> 33))
         }
-        return try scratch.write(bytes, as: "IMG_\(size).JPG")
+        return try scratch.write(bytes, as: "IMG_\(size)_\(seed).JPG")
     }
 
     @Test("files ending on, just before and just after block and chunk boundaries are copied byte for byte")
@@ -44,6 +44,40 @@ struct ImportCopyTests {
             #expect(stored == source, "\(sizes[index]) bytes differ after the copy")
             #expect(item.files[0].size == Int64(sizes[index]))
         }
+    }
+
+    /// The most items an import had started and not finished at one moment, and the results.
+    func mostInFlight(_ paths: [String], into library: String, concurrency: Int) async throws -> (Int, [ImportResult]) {
+        let session = try ImportSession(destination: library, options: ImportOptions(concurrency: concurrency))
+        let run = session.start(try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) })
+        var inFlight = 0
+        var most = 0
+        for await event in run.events {
+            switch event {
+            case .started: inFlight += 1
+            case .finished(_, let result) where result.item != nil: inFlight -= 1
+            default: break
+            }
+            most = max(most, inFlight)
+        }
+        return (most, await run.results())
+    }
+
+    @Test("small files copy several at a time; large ones no more than asked, so memory stays the same")
+    func slots() async throws {
+        let scratch = try Scratch()
+        var small: [String] = []
+        for number in 0..<24 { small.append(try jpeg(70_000, seed: UInt64(100 + number), in: scratch)) }
+        let (smallMost, smallResults) = try await mostInFlight(
+            small, into: scratch.library + "-small", concurrency: 2)
+        #expect(smallResults.allSatisfy { $0.item != nil })
+        #expect(smallMost > 2 && smallMost <= 8, "\(smallMost) small files at once")
+        var large: [String] = []
+        for number in 0..<4 { large.append(try jpeg(5 << 20, seed: UInt64(200 + number), in: scratch)) }
+        let (largeMost, largeResults) = try await mostInFlight(
+            large, into: scratch.library + "-large", concurrency: 2)
+        #expect(largeResults.allSatisfy { $0.item != nil })
+        #expect(largeMost <= 2, "\(largeMost) large files at once")
     }
 
     @Test(

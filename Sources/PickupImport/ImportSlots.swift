@@ -1,0 +1,43 @@
+/// Which items of an import may start copying now.
+///
+/// Each copy in flight holds two buffers of its file's size, up to a chunk
+/// (`FileCopier.bufferSize`). The memory of `concurrency` large copies is the
+/// budget: large files copy `concurrency` at a time, as asked, and small ones
+/// — a folder of photos, where the time goes to opening, flushing and naming
+/// files rather than to moving bytes — up to four times as many at once.
+/// Items start in selection order; one always may, whatever its size.
+struct ImportSlots {
+    private let costs: [Int]
+    private let budget: Int
+    private let maxItems: Int
+    private var next = 0
+    private var running = 0
+    private var used = 0
+
+    init(requests: [ImportRequest], concurrency: Int) {
+        costs = requests.map { request in
+            let largest =
+                ([request.path] + (request.livePhotoMovie.map { [$0] } ?? []))
+                .map { ImportSession.size(of: $0) }.max() ?? 0
+            return 2 * FileCopier.bufferSize(for: largest)
+        }
+        budget = concurrency * 2 * FileCopier.chunkSize
+        maxItems = concurrency * 4
+    }
+
+    /// The next item to start, if one may start now.
+    mutating func startNext() -> Int? {
+        guard next < costs.count else { return nil }
+        guard running == 0 || (running < maxItems && used + costs[next] <= budget) else { return nil }
+        defer { next += 1 }
+        running += 1
+        used += costs[next]
+        return next
+    }
+
+    /// Frees what item `index` held.
+    mutating func finished(_ index: Int) {
+        running -= 1
+        used -= costs[index]
+    }
+}
