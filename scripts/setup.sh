@@ -15,9 +15,10 @@ set -euo pipefail
 #   util, filter), libswscale-dev,
 #   libswresample-dev, libheif-dev
 #   libvips-tools, imagemagick    thumbnail benchmark peers (vipsthumbnail, convert)
+#   xfsprogs (mkfs.xfs)           the reflink test's file system (a loop-mounted image, as root)
 DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time libsqlite3-dev libssl-dev pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libavfilter-dev libswscale-dev libswresample-dev libheif-dev
-  libvips-tools imagemagick)
+  libvips-tools imagemagick xfsprogs)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do

@@ -1,6 +1,7 @@
 import Foundation
 import Pickup
 import PickupImport
+import PickupStore
 import PickupTestSupport
 import Testing
 
@@ -92,6 +93,37 @@ struct ImportCopyTests {
         let (resident, pages) = try ImportCopyTests.residentPages(scratch.library + "/" + item.files[0].name)
         #expect(pages > 2000)
         #expect(resident <= 1, "\(resident) of \(pages) pages of the copy are in the page cache")
+    }
+
+    @Test(
+        "on XFS the copy is a reflink: it shares the source's blocks, and its SHA-256 is still that of the bytes",
+        .enabled(
+            if: getuid() == 0 && FileManager.default.fileExists(atPath: "/dev/loop-control")
+                && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mkfs.xfs"),
+            "mounting an XFS image needs root, loop devices and mkfs.xfs (scripts/setup.sh installs xfsprogs)"))
+    func reflinkOnXFS() async throws {
+        let scratch = try Scratch()
+        let image = scratch.root + "/xfs.img"
+        let mount = scratch.root + "/xfs"
+        let made = try Shell.run(
+            "truncate -s 400M \"$I\" && mkfs.xfs -q \"$I\" && mkdir -p \"$M\" && mount -o loop \"$I\" \"$M\"",
+            environment: ["I": image, "M": mount])
+        try #require(made.status == 0, "XFS image: \(made.errorText)")
+        defer { _ = try? Shell.run("umount \"$M\"", environment: ["M": mount]) }
+        // Source and library on the same XFS file system: only there can blocks be shared.
+        let source = mount + "/DCIM/IMG_0001.JPG"
+        try FileManager.default.createDirectory(atPath: mount + "/DCIM", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try jpeg(20 << 20 + 123, seed: 7, in: scratch), toPath: source)
+        let session = try ImportSession(destination: mount + "/Library")
+        let item = try #require(
+            await session.run([ImportRequest(path: source, info: try probe.probe(path: source))])[0].item)
+        let copy = mount + "/Library/" + item.files[0].name
+        let extents = try Shell.run("filefrag -v \"$F\"", environment: ["F": copy]).outputText
+        #expect(extents.contains("shared"), "the copy's blocks are its own: \(extents)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
+        let hasher = SHA256Hasher()
+        hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
+        #expect(item.files[0].sha256 == hasher.finalizeHex())
     }
 
     static func onExt4() -> Bool {
