@@ -4,8 +4,9 @@
 // The first byte picks the target when PICKUP_FUZZ_TARGET is unset:
 // every input goes to MediaProbe (which sniffs the format from the bytes),
 // inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly,
-// JPEGs also go through JPEGPrivacy and ISO BMFF files through HEIFPrivacy
-// (whose outputs must probe again; HEIFPrivacy's must keep the size).
+// JPEGs, PNGs, WebPs and ISO BMFF files also go through JPEGPrivacy,
+// PNGPrivacy, WebPPrivacy and HEIFPrivacy (whose outputs must probe again;
+// HEIFPrivacy's must keep the size).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -20,6 +21,12 @@ public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? EXIFMetadata.parse(bytes, limits: .default)
     }
     if bytes.starts(with: [0xFF, 0xD8]), let stripped = try? JPEGPrivacy.stripped(bytes) {
+        _ = try? probe.probe(bytes: stripped)
+    }
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let stripped = try? PNGPrivacy.stripped(bytes) {
+        _ = try? probe.probe(bytes: stripped)
+    }
+    if bytes.starts(with: Array("RIFF".utf8)), let stripped = try? WebPPrivacy.stripped(bytes) {
         _ = try? probe.probe(bytes: stripped)
     }
     if bytes.count >= 8, bytes[4...7].elementsEqual("ftyp".utf8), let stripped = try? HEIFPrivacy.stripped(bytes) {

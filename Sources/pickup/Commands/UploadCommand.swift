@@ -207,6 +207,8 @@ struct UploadCommand: Command {
         switch type {
         case "image/jpeg": return JPEGPrivacy.stripped
         case "image/heic", "image/heif", "image/avif": return HEIFPrivacy.stripped
+        case "image/png": return PNGPrivacy.stripped
+        case "image/webp": return WebPPrivacy.stripped
         default: return nil
         }
     }
@@ -243,9 +245,9 @@ struct UploadCommand: Command {
                     result.append(strippedCopy(of: file, using: strip))
                 } else if stripLocation {
                     Console.error(
-                        "pickup upload: \(file.path): --strip-location can rewrite videos, JPEG, HEIC and AVIF "
-                            + "photos, not this one (\(file.type)); it is not sent, so its location does not leave "
-                            + "the machine")
+                        "pickup upload: \(file.path): --strip-location can rewrite videos and JPEG, HEIC, AVIF, "
+                            + "PNG and WebP photos, not this one (\(file.type)); it is not sent, so its location "
+                            + "does not leave the machine")
                     result.append(nil)
                 } else {
                     result.append(file)
