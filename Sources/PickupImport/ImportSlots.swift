@@ -4,7 +4,8 @@
 /// (`FileCopier.bufferSize`). The memory of `concurrency` large copies is the
 /// budget: large files copy `concurrency` at a time, as asked, and small ones
 /// — a folder of photos, where the time goes to opening, flushing and naming
-/// files rather than to moving bytes — up to four times as many at once.
+/// files rather than to moving bytes — up to four times as many at once (at
+/// most 32, unless `concurrency` itself is more).
 /// Items start in selection order; one always may, whatever its size.
 struct ImportSlots {
     private let costs: [Int]
@@ -22,7 +23,8 @@ struct ImportSlots {
             return 2 * FileCopier.bufferSize(for: largest)
         }
         budget = concurrency * 2 * FileCopier.chunkSize
-        maxItems = concurrency * 4
+        // Each copy in flight holds a few descriptors: at most 32 of them, unless asked for more.
+        maxItems = max(concurrency, min(concurrency * 4, 32))
     }
 
     /// The next item to start, if one may start now.
