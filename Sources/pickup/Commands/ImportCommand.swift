@@ -29,20 +29,23 @@ struct ImportCommand: Command {
                 help:
                     "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10)."
             ),
-            .init(names: ["--parallel"], value: "N", help: "Items copied at once (default 2)."),
+            .init(
+                names: ["--parallel"], value: "N",
+                help: "Large items copied at once (default 2); small ones, up to four times as many."),
             .init(
                 names: ["--thumbnails"], value: "WxH",
                 help: "Make an upright JPEG thumbnail of each item (filling WxH), kept in DIR/.pickup/thumbnails."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each item's result, in order."),
         ],
         discussion: """
-            Each file is copied to a hidden temporary name in the library, hashed (SHA-256) while it is
-            copied, flushed to disk, then given a readable name that never overwrites another
+            Each file is copied to a temporary file in the library (unnamed on Linux), hashed (SHA-256)
+            while it is copied, flushed to disk, then given a readable name that never overwrites another
             (IMG_0001.JPG, IMG_0001 2.JPG...). A Live Photo's still and movie are one item. An item the
             library already holds (the same file, or the same content) is kept, not copied again. The
             catalog lives in DIR/.pickup/catalog.sqlite; see 'pickup library'.
 
-            A file that fails gets its own error line; the others go on. Ctrl-C stops cleanly: copies in
+            A file that fails gets its own error line; the others go on. Files in a folder that are not
+            photos or videos (.AAE edits, sidecars, notes) are left alone. Ctrl-C stops cleanly: copies in
             flight are undone, finished items stay. Exit status: 0 when every item was imported or already
             there, 1 when any failed, 2 for a usage mistake, 130 when interrupted.
             """,
