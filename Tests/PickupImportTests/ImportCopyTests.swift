@@ -109,7 +109,10 @@ struct ImportCopyTests {
             "truncate -s 400M \"$I\" && mkfs.xfs -q \"$I\" && mkdir -p \"$M\" && mount -o loop \"$I\" \"$M\"",
             environment: ["I": image, "M": mount])
         try #require(made.status == 0, "XFS image: \(made.errorText)")
-        defer { _ = try? Shell.run("umount \"$M\"", environment: ["M": mount]) }
+        defer {
+            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
+            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
+        }
         // Source and library on the same XFS file system: only there can blocks be shared.
         let source = mount + "/DCIM/IMG_0001.JPG"
         try FileManager.default.createDirectory(atPath: mount + "/DCIM", withIntermediateDirectories: true)

@@ -201,7 +201,10 @@ struct ImportSessionTests {
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         let mounted = try Shell.run("mount -t tmpfs -o size=1536k tmpfs \"$M\"", environment: ["M": mount])
         try #require(mounted.status == 0, "mount failed: \(mounted.errorText)")
-        defer { _ = try? Shell.run("umount \"$M\"", environment: ["M": mount]) }
+        defer {
+            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
+            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
+        }
         // One copy at a time: with two in flight, the big one could fill the disk under the small one.
         let session = try ImportSession(destination: mount + "/library", options: ImportOptions(concurrency: 1))
         let results = await session.run(try requests([small, big]))
