@@ -4,9 +4,9 @@
 // The first byte picks the target when PICKUP_FUZZ_TARGET is unset:
 // every input goes to MediaProbe (which sniffs the format from the bytes),
 // inputs starting with "II*\0" or "MM\0*" also go to the EXIF reader directly,
-// JPEGs, PNGs, WebPs and ISO BMFF files also go through JPEGPrivacy,
-// PNGPrivacy, WebPPrivacy and HEIFPrivacy (whose outputs must probe again;
-// HEIFPrivacy's must keep the size).
+// JPEGs, PNGs, GIFs, WebPs and ISO BMFF files also go through their
+// privacy rewriter (whose output must probe again; HEIFPrivacy's must keep
+// the size).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -24,6 +24,9 @@ public func pickupFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? probe.probe(bytes: stripped)
     }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let stripped = try? PNGPrivacy.stripped(bytes) {
+        _ = try? probe.probe(bytes: stripped)
+    }
+    if bytes.starts(with: Array("GIF8".utf8)), let stripped = try? GIFPrivacy.stripped(bytes) {
         _ = try? probe.probe(bytes: stripped)
     }
     if bytes.starts(with: Array("RIFF".utf8)), let stripped = try? WebPPrivacy.stripped(bytes) {

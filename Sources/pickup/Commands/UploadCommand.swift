@@ -209,6 +209,7 @@ struct UploadCommand: Command {
         case "image/heic", "image/heif", "image/avif": return HEIFPrivacy.stripped
         case "image/png": return PNGPrivacy.stripped
         case "image/webp": return WebPPrivacy.stripped
+        case "image/gif": return GIFPrivacy.stripped
         default: return nil
         }
     }
@@ -246,7 +247,7 @@ struct UploadCommand: Command {
                 } else if stripLocation {
                     Console.error(
                         "pickup upload: \(file.path): --strip-location can rewrite videos and JPEG, HEIC, AVIF, "
-                            + "PNG and WebP photos, not this one (\(file.type)); it is not sent, so its location "
+                            + "PNG, WebP and GIF photos, not this one (\(file.type)); it is not sent, so its location "
                             + "does not leave the machine")
                     result.append(nil)
                 } else {

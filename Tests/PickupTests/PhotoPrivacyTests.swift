@@ -3,18 +3,20 @@ import Pickup
 import PickupTestSupport
 import Testing
 
-/// Stripping PNG and WebP photos of their place and their camera, keeping the picture.
-@Suite("PNG and WebP privacy")
-struct PNGAndWebPPrivacyTests {
-    /// The fixture with a place added (EXIF GPS and an XMP city), as bytes.
+/// Stripping PNG, WebP and GIF photos of their place and their camera, keeping the picture.
+@Suite("PNG, WebP and GIF privacy")
+struct PhotoPrivacyTests {
+    /// The fixture with a place added (EXIF GPS where the format has EXIF, and an XMP city), as bytes.
     func withPlace(_ fixture: Fixture, _ suffix: String) throws -> [UInt8] {
         let path = try scratchFile(suffix)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: path)
+        let exif =
+            suffix == "gif" ? "" : "-GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E"
         let tagged = try Shell.run(
             """
-            exiftool -q -overwrite_original -GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongitude=2.2945 \
-            -GPSLongitudeRef=E -XMP-photoshop:City=Paris -XMP:GPSLatitude=48.8584 "$F"
+            exiftool -q -overwrite_original \(exif) -XMP-photoshop:City=Paris -XMP:GPSLatitude=48.8584 \
+            -XMP-dc:Creator=Someone "$F"
             """, environment: ["F": path])
         try #require(tagged.status == 0, "exiftool: \(tagged.errorText)")
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -58,11 +60,39 @@ struct PNGAndWebPPrivacyTests {
         #expect(info.location == nil && info.make == nil)
     }
 
+    @Test("GIF: the XMP place and creator go; every frame decodes the same")
+    func stripsGIF() throws {
+        let original = try withPlace(.gifAnimated, "gif")
+        let before = try read(original, "gif")
+        #expect(before.tags.contains("GPSLatitude") && before.tags.contains("Paris") && before.tags.contains("Someone"))
+        let stripped = try GIFPrivacy.stripped(original)
+        let after = try read(stripped, "gif")
+        for gone in ["GPS", "Paris", "Someone", "XMP"] {
+            #expect(!after.tags.contains(gone), "\(gone) is still in the gif")
+        }
+        #expect(!after.tags.contains("Warning") && !after.tags.contains("Error"), "exiftool: \(after.tags)")
+        let frames = { (bytes: [UInt8]) throws -> String in
+            let path = try scratchFile("gif")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            return try Shell.run(
+                "ffmpeg -hide_banner -loglevel error -i \"$F\" -f framemd5 -", environment: ["F": path]
+            ).outputText
+        }
+        let decoded = try frames(stripped)
+        let expected = try frames(original)
+        #expect(decoded.split(separator: "\n").count > 5 && decoded == expected)
+        let count = try MediaProbe().probe(bytes: original).frameCount
+        #expect(try MediaProbe().probe(bytes: stripped).frameCount == count)
+    }
+
     @Test("garbage and cut files are errors, never a crash")
     func edges() throws {
-        for fixture in [Fixture.pngEXIF, .webpEXIF] {
+        let strippers: [Fixture: ([UInt8]) throws(ProbeError) -> [UInt8]] = [
+            .pngEXIF: PNGPrivacy.stripped, .webpEXIF: WebPPrivacy.stripped, .gifAnimated: GIFPrivacy.stripped,
+        ]
+        for (fixture, strip) in strippers {
             let bytes = try Fixtures.bytes(fixture)
-            let strip = fixture == .pngEXIF ? PNGPrivacy.stripped : WebPPrivacy.stripped
             #expect(throws: ProbeError.self) { try strip([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) }
             #expect(throws: ProbeError.self) { try strip(Array(bytes.prefix(bytes.count - 7))) }
             var generator = SystemRandomNumberGenerator()
