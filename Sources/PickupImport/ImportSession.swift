@@ -4,7 +4,8 @@ import Pickup
 /// How an import runs.
 public struct ImportOptions: Sendable {
     /// How many items copy at the same time. Small files (under 4 MB) may copy up to four
-    /// times as many at once, within the copy-buffer memory of this many large ones.
+    /// times as many at once (at most 32, unless this is more), within the copy-buffer
+    /// memory of this many large ones.
     public var concurrency: Int
     /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
     public var thumbnails: ImportThumbnails?
