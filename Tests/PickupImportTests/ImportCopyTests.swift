@@ -129,6 +129,37 @@ struct ImportCopyTests {
         #expect(item.files[0].sha256 == hasher.finalizeHex())
     }
 
+    @Test(
+        "where the file system refuses direct writes (ramfs), copies go through the page cache, byte for byte",
+        .enabled(if: getuid() == 0, "mounting ramfs needs root"))
+    func withoutDirectWrites() async throws {
+        let scratch = try Scratch()
+        let mount = scratch.root + "/ram"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try Shell.run("mount -t ramfs ramfs \"$M\"", environment: ["M": mount])
+        try #require(mounted.status == 0, "mount failed: \(mounted.errorText)")
+        defer {
+            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
+            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
+        }
+        // The file system says no to O_DIRECT, as the copier will find.
+        let probeFile = try Shell.run(
+            "dd if=/dev/zero of=\"$M/probe\" bs=4096 count=1 oflag=direct", environment: ["M": mount])
+        try #require(probeFile.status != 0, "ramfs took a direct write; this test needs one that refuses")
+        let sizes = [4 << 20, 9 << 20 + 4097]
+        var paths: [String] = []
+        for (number, size) in sizes.enumerated() {
+            paths.append(try jpeg(size, seed: UInt64(300 + number), in: scratch))
+        }
+        let session = try ImportSession(destination: mount + "/Library")
+        let results = await session.run(try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) })
+        for (index, result) in results.enumerated() {
+            let item = try #require(result.item, "\(result)")
+            let stored = try Data(contentsOf: URL(fileURLWithPath: mount + "/Library/" + item.files[0].name))
+            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: paths[index]))))
+        }
+    }
+
     static func onExt4() -> Bool {
         let type = try? Shell.run(
             "stat -f -c %t \"$D\"", environment: ["D": FileManager.default.temporaryDirectory.path])
