@@ -102,12 +102,9 @@ final class AudioConverter {
         write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
     ) throws(RenderError) {
         guard let decoder, let encoder else { return }
-        avcodec_send_packet(decoder, packet)
-        while avcodec_receive_frame(decoder, frame.pointer) == 0 {
-            defer { av_frame_unref(frame.pointer) }
-            let stamp = frame.pointer.pointee.best_effort_timestamp
+        try receiveFrames(decoding: packet, with: decoder, into: frame, from: offset, to: end) {
+            (stamp: Int64) throws(RenderError) in
             if stamp != pickup_nopts() {
-                if stamp < offset || end.map({ stamp >= $0 }) ?? false { continue }
                 frame.pointer.pointee.pts = av_rescale_q(
                     stamp - offset, inputTimeBase, AVRational(num: 1, den: decoder.pointee.sample_rate))
             }

@@ -50,6 +50,22 @@ final class Packet {
     }
 }
 
+/// Sends `packet` (nil: the end) to `decoder` and hands `body` each decoded frame, in `frame`,
+/// with its timestamp — skipping frames stamped before `offset` or at or after `end` (the
+/// decoder's time base); a frame without a stamp is kept.
+func receiveFrames(
+    decoding packet: UnsafeMutablePointer<AVPacket>?, with decoder: UnsafeMutablePointer<AVCodecContext>,
+    into frame: Frame, from offset: Int64, to end: Int64?, body: (_ stamp: Int64) throws(RenderError) -> Void
+) throws(RenderError) {
+    avcodec_send_packet(decoder, packet)
+    while avcodec_receive_frame(decoder, frame.pointer) == 0 {
+        defer { av_frame_unref(frame.pointer) }
+        let stamp = frame.pointer.pointee.best_effort_timestamp
+        if stamp != pickup_nopts() && (stamp < offset || end.map { stamp >= $0 } ?? false) { continue }
+        try body(stamp)
+    }
+}
+
 /// Hands every packet the encoder has ready to `write`, reusing `packet`.
 func receivePackets(
     from encoder: UnsafeMutablePointer<AVCodecContext>, into packet: Packet,

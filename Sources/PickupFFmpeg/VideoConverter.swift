@@ -86,11 +86,8 @@ final class VideoConverter {
         write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
     ) throws(RenderError) {
         guard let decoder, let encoder else { return }
-        avcodec_send_packet(decoder, packet)
-        while avcodec_receive_frame(decoder, frame.pointer) == 0 {
-            defer { av_frame_unref(frame.pointer) }
-            let stamp = frame.pointer.pointee.best_effort_timestamp
-            if stamp != pickup_nopts() && (stamp < offset || end.map { stamp >= $0 } ?? false) { continue }
+        try receiveFrames(decoding: packet, with: decoder, into: frame, from: offset, to: end) {
+            (stamp: Int64) throws(RenderError) in
             try scale(frame.pointer)
             scaled.pointer.pointee.pts = stamp == pickup_nopts() ? pickup_nopts() : stamp - offset
             scaled.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
