@@ -104,29 +104,26 @@ struct ImportCopyTests {
     func reflinkOnXFS() async throws {
         let scratch = try Scratch()
         let image = scratch.root + "/xfs.img"
-        let mount = scratch.root + "/xfs"
-        let made = try Shell.run(
-            "truncate -s 400M \"$I\" && mkfs.xfs -q \"$I\" && mkdir -p \"$M\" && mount -o loop \"$I\" \"$M\"",
-            environment: ["I": image, "M": mount])
+        let made = try Shell.run("truncate -s 400M \"$I\" && mkfs.xfs -q \"$I\"", environment: ["I": image])
         try #require(made.status == 0, "XFS image: \(made.errorText)")
-        defer {
-            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
-            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
+        let picture = try jpeg(20 << 20 + 123, seed: 7, in: scratch)
+        try await scratch.withMount("-o loop '\(image)'", at: "xfs") { mount in
+            // Source and library on the same XFS file system: only there can blocks be shared.
+            let source = mount + "/DCIM/IMG_0001.JPG"
+            try FileManager.default.createDirectory(atPath: mount + "/DCIM", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: picture, toPath: source)
+            let session = try ImportSession(destination: mount + "/Library")
+            let item = try #require(
+                await session.run([ImportRequest(path: source, info: try probe.probe(path: source))])[0].item)
+            let copy = mount + "/Library/" + item.files[0].name
+            let extents = try Shell.run("filefrag -v \"$F\"", environment: ["F": copy]).outputText
+            #expect(extents.contains("shared"), "the copy's blocks are its own: \(extents)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
+            let hasher = SHA256Hasher()
+            hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
+            #expect(item.files[0].sha256 == hasher.finalizeHex())
         }
-        // Source and library on the same XFS file system: only there can blocks be shared.
-        let source = mount + "/DCIM/IMG_0001.JPG"
-        try FileManager.default.createDirectory(atPath: mount + "/DCIM", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try jpeg(20 << 20 + 123, seed: 7, in: scratch), toPath: source)
-        let session = try ImportSession(destination: mount + "/Library")
-        let item = try #require(
-            await session.run([ImportRequest(path: source, info: try probe.probe(path: source))])[0].item)
-        let copy = mount + "/Library/" + item.files[0].name
-        let extents = try Shell.run("filefrag -v \"$F\"", environment: ["F": copy]).outputText
-        #expect(extents.contains("shared"), "the copy's blocks are its own: \(extents)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
-        let hasher = SHA256Hasher()
-        hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
-        #expect(item.files[0].sha256 == hasher.finalizeHex())
     }
 
     @Test(
@@ -134,29 +131,24 @@ struct ImportCopyTests {
         .enabled(if: getuid() == 0, "mounting ramfs needs root"))
     func withoutDirectWrites() async throws {
         let scratch = try Scratch()
-        let mount = scratch.root + "/ram"
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try Shell.run("mount -t ramfs ramfs \"$M\"", environment: ["M": mount])
-        try #require(mounted.status == 0, "mount failed: \(mounted.errorText)")
-        defer {
-            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
-            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
-        }
-        // The file system says no to O_DIRECT, as the copier will find.
-        let probeFile = try Shell.run(
-            "dd if=/dev/zero of=\"$M/probe\" bs=4096 count=1 oflag=direct", environment: ["M": mount])
-        try #require(probeFile.status != 0, "ramfs took a direct write; this test needs one that refuses")
         let sizes = [4 << 20, 9 << 20 + 4097]
         var paths: [String] = []
         for (number, size) in sizes.enumerated() {
             paths.append(try jpeg(size, seed: UInt64(300 + number), in: scratch))
         }
-        let session = try ImportSession(destination: mount + "/Library")
-        let results = await session.run(try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) })
-        for (index, result) in results.enumerated() {
-            let item = try #require(result.item, "\(result)")
-            let stored = try Data(contentsOf: URL(fileURLWithPath: mount + "/Library/" + item.files[0].name))
-            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: paths[index]))))
+        try await scratch.withMount("-t ramfs ramfs", at: "ram") { mount in
+            // The file system says no to O_DIRECT, as the copier will find.
+            let probeFile = try Shell.run(
+                "dd if=/dev/zero of=\"$M/probe\" bs=4096 count=1 oflag=direct", environment: ["M": mount])
+            try #require(probeFile.status != 0, "ramfs took a direct write; this test needs one that refuses")
+            let session = try ImportSession(destination: mount + "/Library")
+            let results = await session.run(
+                try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) })
+            for (index, result) in results.enumerated() {
+                let item = try #require(result.item, "\(result)")
+                let stored = try Data(contentsOf: URL(fileURLWithPath: mount + "/Library/" + item.files[0].name))
+                #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: paths[index]))))
+            }
         }
     }
 

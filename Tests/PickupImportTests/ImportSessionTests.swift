@@ -39,6 +39,17 @@ struct ImportSessionTests {
             return path
         }
 
+        /// Mounts a file system (`mount ARGUMENTS DIR`) at `name` in the scratch folder for the
+        /// length of `body`, which gets its path; unmounted before this returns or throws.
+        func withMount(_ arguments: String, at name: String, _ body: (String) async throws -> Void) async throws {
+            let mount = root + "/" + name
+            try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+            let mounted = try Shell.run("mount \(arguments) \"$M\"", environment: ["M": mount])
+            try #require(mounted.status == 0, "mount \(arguments) failed: \(mounted.errorText)")
+            defer { _ = try? Shell.run("umount \"$M\"", environment: ["M": mount]) }
+            try await body(mount)
+        }
+
         /// Names in the library folder, hidden ones left out.
         func stored() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.sorted()
@@ -197,24 +208,20 @@ struct ImportSessionTests {
         let scratch = try Scratch()
         let small = try scratch.add(.jpegPlain, as: "small.jpg")  // ~40 KB
         let big = try scratch.add(.mp4Large, as: "big.mp4")  // several MB
-        let mount = scratch.root + "/tiny"
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try Shell.run("mount -t tmpfs -o size=1536k tmpfs \"$M\"", environment: ["M": mount])
-        try #require(mounted.status == 0, "mount failed: \(mounted.errorText)")
-        defer {
-            _ = try? Shell.run("umount \"$M\"", environment: ["M": mount])
-            withExtendedLifetime(scratch) {}  // its folder, holding the mount, is removed only after this
+        try await scratch.withMount("-t tmpfs -o size=1536k tmpfs", at: "tiny") { mount in
+            // One copy at a time: with two in flight, the big one could fill the disk under the small one.
+            let session = try ImportSession(destination: mount + "/library", options: ImportOptions(concurrency: 1))
+            let results = await session.run(try requests([small, big]))
+            #expect(results[0].item != nil)
+            let error = try #require(results[1].error)
+            #expect(error.code == .destinationFull)
+            #expect(error.description.contains("full"))
+            let names = try FileManager.default.contentsOfDirectory(atPath: mount + "/library").filter {
+                $0 != ".pickup"
+            }
+            #expect(names == ["small.jpg"])
+            #expect(try await session.catalog.items().count == 1)
         }
-        // One copy at a time: with two in flight, the big one could fill the disk under the small one.
-        let session = try ImportSession(destination: mount + "/library", options: ImportOptions(concurrency: 1))
-        let results = await session.run(try requests([small, big]))
-        #expect(results[0].item != nil)
-        let error = try #require(results[1].error)
-        #expect(error.code == .destinationFull)
-        #expect(error.description.contains("full"))
-        let names = try FileManager.default.contentsOfDirectory(atPath: mount + "/library").filter { $0 != ".pickup" }
-        #expect(names == ["small.jpg"])
-        #expect(try await session.catalog.items().count == 1)
     }
 
     @Test("a source inside the destination is refused")
