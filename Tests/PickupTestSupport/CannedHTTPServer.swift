@@ -19,7 +19,11 @@ public final class CannedHTTPServer: @unchecked Sendable {
         self.answer = answer
         self.hold = hold
         (listener, port) = try Loopback.open(backlog: 16, what: "the canned server")
-        Thread.detachNewThread { [self] in serve() }
+        Thread.detachNewThread { [self] in
+            Loopback.acceptConnections(on: listener) { client in
+                Thread.detachNewThread { [self] in respond(client) }
+            }
+        }
     }
 
     public convenience init(_ text: String, hold: Bool = false) throws {
@@ -35,18 +39,6 @@ public final class CannedHTTPServer: @unchecked Sendable {
             guard !stopped else { return }
             stopped = true
             shutdown(listener, Int32(SHUT_RDWR))
-        }
-    }
-
-    private func serve() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                close(listener)
-                return
-            }
-            Thread.detachNewThread { [self] in respond(client) }
         }
     }
 

@@ -32,7 +32,7 @@ public final class CuttingProxy: @unchecked Sendable {
         self.nextCut = Int.random(in: gap)
         self.corruptAt = corruptAt
         (listener, port) = try Loopback.open(backlog: 64, what: "the proxy")
-        Thread.detachNewThread { [self] in acceptLoop() }
+        Thread.detachNewThread { [self] in Loopback.acceptConnections(on: listener) { forward($0) } }
     }
 
     deinit { stop() }
@@ -55,35 +55,28 @@ public final class CuttingProxy: @unchecked Sendable {
         }
     }
 
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                close(listener)
-                return
+    /// Connects a client to the upstream server and pumps both ways.
+    private func forward(_ client: Int32) {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Loopback.address(port: upstream)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Loopback.address(port: upstream)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            let admitted = lock.withLock {
-                guard !stopped, connected == 0 else { return false }
-                open.insert(client)
-                open.insert(server)
-                return true
-            }
-            guard admitted else {
-                close(client)
-                close(server)
-                continue
-            }
-            Thread.detachNewThread { [self] in pump(from: client, to: server, request: true) }
-            Thread.detachNewThread { [self] in pump(from: server, to: client, request: false) }
         }
+        let admitted = lock.withLock {
+            guard !stopped, connected == 0 else { return false }
+            open.insert(client)
+            open.insert(server)
+            return true
+        }
+        guard admitted else {
+            close(client)
+            close(server)
+            return
+        }
+        Thread.detachNewThread { [self] in pump(from: client, to: server, request: true) }
+        Thread.detachNewThread { [self] in pump(from: server, to: client, request: false) }
     }
 
     /// Copies one direction until either side ends; the request direction counts bytes,

@@ -32,4 +32,18 @@ enum Loopback {
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// Hands each connection `listener` accepts to `handle`, until the listener is shut
+    /// down; then closes it.
+    static func acceptConnections(on listener: Int32, _ handle: (Int32) -> Void) {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                close(listener)
+                return
+            }
+            handle(client)
+        }
+    }
 }
