@@ -38,6 +38,18 @@ def wait(url):
     sys.exit(f"upload_benchmark: {url} did not answer")
 
 
+def start_test_server(script, work, name):
+    """Starts one of Tests/Servers/ on a free port, storing in WORK/NAME; once it answers, its
+    process, port and folder."""
+    port, folder = free_port(), os.path.join(work, name)
+    os.makedirs(folder)
+    process = subprocess.Popen([os.path.join(PY, "python"), os.path.join(ROOT, "Tests/Servers", script),
+                                "--port", str(port), "--dir", folder],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait(f"http://127.0.0.1:{port}/health")
+    return process, port, folder
+
+
 def sha(path):
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -75,12 +87,8 @@ def main():
         size = os.path.getsize(source)
         want = sha(source)
 
-        tus_port, tus_dir = free_port(), os.path.join(work, "tus")
-        os.makedirs(tus_dir)
-        servers.append(subprocess.Popen([os.path.join(PY, "python"), os.path.join(ROOT, "Tests/Servers/tus_server.py"),
-                                         "--port", str(tus_port), "--dir", tus_dir],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        wait(f"http://127.0.0.1:{tus_port}/health")
+        tus_server, tus_port, tus_dir = start_test_server("tus_server.py", work, "tus")
+        servers.append(tus_server)
         s3_port = free_port()
         s3_dir = os.path.join(work, "s3")
         os.makedirs(s3_dir)
@@ -101,12 +109,8 @@ def main():
         results = {}
 
         journal = os.path.join(work, "journal.sqlite")
-        form_port, form_dir = free_port(), os.path.join(work, "form")
-        os.makedirs(form_dir)
-        servers.append(subprocess.Popen([os.path.join(PY, "python"), os.path.join(ROOT, "Tests/Servers/form_server.py"),
-                                         "--port", str(form_port), "--dir", form_dir],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        wait(f"http://127.0.0.1:{form_port}/health")
+        form_server, form_port, form_dir = start_test_server("form_server.py", work, "form")
+        servers.append(form_server)
         subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
                         f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
         tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
