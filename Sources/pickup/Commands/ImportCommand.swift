@@ -201,13 +201,13 @@ struct ImportCommand: Command {
         let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
         let reused = results.filter { if case .reused = $0 { return true } else { return false } }.count
         if !json {
+            let failed = results.count - imported - reused
+            let notImported = failures - failed  // files that never became items: unreadable, not media...
             output +=
                 "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
-                + "\(imported) imported, \(reused) already there, \(results.count - imported - reused) failed"
-                + (failures > results.count - imported - reused
-                    ? " (+\(failures - (results.count - imported - reused)) "
-                        + (failures - (results.count - imported - reused) == 1 ? "file" : "files")
-                        + " not imported, see above)" : "")
+                + "\(imported) imported, \(reused) already there, \(failed) failed"
+                + (notImported > 0
+                    ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
                 + ". Library: \(session.destination)\n"
         }
         Console.raw(output)
