@@ -68,10 +68,14 @@ public final class ImportSession: Sendable {
         let (events, continuation) = AsyncStream<ImportEvent>.makeStream(bufferingPolicy: .unbounded)
         let flag = CancellationFlag()
         let task = Task { [self] in
-            let total = requests.reduce(Int64(0)) { $0 + ImportSession.size(of: $1.path) }
+            // Each request's files' sizes: the primary first, then a Live Photo's movie.
+            let sizes = requests.map { request in
+                ([request.path] + (request.livePhotoMovie.map { [$0] } ?? [])).map { ImportSession.size(of: $0) }
+            }
+            let total = sizes.reduce(Int64(0)) { $0 + $1[0] }
             continuation.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
-            var slots = ImportSlots(requests: requests, concurrency: options.concurrency)
+            var slots = ImportSlots(fileSizes: sizes, concurrency: options.concurrency)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {

@@ -15,13 +15,9 @@ struct ImportSlots {
     private var running = 0
     private var used = 0
 
-    init(requests: [ImportRequest], concurrency: Int) {
-        costs = requests.map { request in
-            let largest =
-                ([request.path] + (request.livePhotoMovie.map { [$0] } ?? []))
-                .map { ImportSession.size(of: $0) }.max() ?? 0
-            return 2 * FileCopier.bufferSize(for: largest)
-        }
+    /// `fileSizes`: for each item in selection order, the sizes of its files.
+    init(fileSizes: [[Int64]], concurrency: Int) {
+        costs = fileSizes.map { 2 * FileCopier.bufferSize(for: $0.max() ?? 0) }
         budget = concurrency * 2 * FileCopier.chunkSize
         // Each copy in flight holds a few descriptors: at most 32 of them, unless asked for more.
         maxItems = max(concurrency, min(concurrency * 4, 32))
