@@ -84,35 +84,37 @@ public enum JPEGPrivacy {
         }
         if orientation == nil && dates.isEmpty { return nil }
         // Big-endian TIFF: header, IFD0, then the EXIF IFD and its strings.
-        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + be32(8)
+        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A] + ByteOrder.bigEndian32(8)
         let count0 = (orientation == nil ? 0 : 1) + (dates.isEmpty ? 0 : 1)
         let exifAt = 8 + 2 + count0 * 12 + 4
-        block += be16(count0)
-        if let orientation { block += be16(0x0112) + be16(3) + be32(1) + be16(Int(orientation)) + [0, 0] }
-        if !dates.isEmpty { block += be16(0x8769) + be16(4) + be32(1) + be32(exifAt) }
-        block += be32(0)
+        block += ByteOrder.bigEndian16(count0)
+        if let orientation {
+            block += ifdEntry(0x0112, type: 3, count: 1, value: ByteOrder.bigEndian16(Int(orientation)))
+        }
+        if !dates.isEmpty { block += ifdEntry(0x8769, type: 4, count: 1, value: ByteOrder.bigEndian32(exifAt)) }
+        block += ByteOrder.bigEndian32(0)
         if !dates.isEmpty {
             var dataAt = exifAt + 2 + dates.count * 12 + 4
             var data: [UInt8] = []
-            block += be16(dates.count)
+            block += ByteOrder.bigEndian16(dates.count)
             for (tag, value) in dates {
-                if value.count <= 4 {
-                    block +=
-                        be16(Int(tag)) + be16(2) + be32(value.count) + value
-                        + Array(repeating: 0, count: 4 - value.count)
-                } else {
-                    block += be16(Int(tag)) + be16(2) + be32(value.count) + be32(dataAt)
+                // ASCII of four bytes or fewer sits in the entry; longer goes after the IFD.
+                let inline = value.count <= 4
+                block += ifdEntry(
+                    Int(tag), type: 2, count: value.count, value: inline ? value : ByteOrder.bigEndian32(dataAt))
+                if !inline {
                     data += value
                     dataAt += value.count
                 }
             }
-            block += be32(0) + data
+            block += ByteOrder.bigEndian32(0) + data
         }
         return block
     }
 
-    private static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-    private static func be32(_ value: Int) -> [UInt8] {
-        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    /// A 12-byte IFD entry: tag, type, count, and a value of up to four bytes, padded.
+    private static func ifdEntry(_ tag: Int, type: Int, count: Int, value: [UInt8]) -> [UInt8] {
+        ByteOrder.bigEndian16(tag) + ByteOrder.bigEndian16(type) + ByteOrder.bigEndian32(count) + value
+            + [UInt8](repeating: 0, count: 4 - value.count)
     }
 }

@@ -46,15 +46,7 @@ public enum PNGPrivacy {
 
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        let length = data.count
-        return [
-            UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
-        ]
-            + body + bigEndian(CRC32.checksum(body))
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        return ByteOrder.bigEndian32(data.count) + body + ByteOrder.bigEndian32(Int(CRC32.checksum(body)))
     }
 }
 

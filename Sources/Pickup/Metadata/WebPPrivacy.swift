@@ -49,15 +49,12 @@ public enum WebPPrivacy {
             out[flagsAt] = out[flagsAt] & ~0x0C | (hasEXIF ? 0x08 : 0)
         }
         let riff = out.count - 8
-        out.replaceSubrange(4..<8, with: littleEndian(riff))
+        out.replaceSubrange(4..<8, with: ByteOrder.littleEndian32(riff))
         return out
     }
 
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        Array(type.utf8) + littleEndian(data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        Array(type.utf8) + ByteOrder.littleEndian32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
     }
 
-    private static func littleEndian(_ value: Int) -> [UInt8] {
-        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)]
-    }
 }
