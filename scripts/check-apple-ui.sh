@@ -39,6 +39,10 @@ swiftc -swift-version 6 -warnings-as-errors -parse-as-library -emit-module -modu
 # The demo app, against PickupUI.
 swiftc -swift-version 6 -warnings-as-errors -parse-as-library -typecheck -module-name PickupDemo -I "$out" -I "$modules" "${clang_maps[@]}" \
   Examples/PickupDemo/*.swift
+# The stand-ins' own claims, written as code; scripts/check-ios.sh compiles the same file against
+# Apple's real SDK, so the stand-ins cannot drift from Apple's declarations unseen.
+swiftc -swift-version 6 -warnings-as-errors -parse-as-library -emit-module -module-name StandInProbe \
+  -emit-module-path "$out/StandInProbe.swiftmodule" -I "$out" Tests/AppleStandIns/RealSDKProbe.swift
 # The check must be able to fail: a call the stand-ins do not declare is refused.
 probe="$out/must-fail.swift"
 printf 'import PhotosUI\nlet f: PHPickerFilter = .any(of: [.images], limit: 3)\n' > "$probe"

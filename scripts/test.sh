@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the format check, unit and conformance
 # tests and the end-to-end tests of the built tool (swift test), the type-check
-# of the Apple-only sources against their stand-ins, then a one-minute fuzzing
-# smoke run.
+# of the Apple-only sources against their stand-ins and against Apple's real
+# iPhoneOS SDK when one is there (scripts/check-ios.sh), then a one-minute
+# fuzzing smoke run.
 #   FUZZ_SECONDS=0 scripts/test.sh    skips the fuzzing smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,13 @@ scripts/setup.sh
 swift format lint --strict -r Sources Tests Fuzz Examples Package.swift
 swift build --build-tests
 scripts/check-apple-ui.sh
+# The real-SDK check (Apple's iPhoneOS SDK); exit 2 means no SDK is on this machine, said in one line.
+ios_status=0
+scripts/check-ios.sh || ios_status=$?
+if [ "$ios_status" -ne 0 ] && [ "$ios_status" -ne 2 ]; then
+  echo "test.sh: the real-SDK check failed (status $ios_status)" >&2
+  exit "$ios_status"
+fi
 mkdir -p .build
 set +e
 swift test --skip-build --parallel --num-workers 2 2>&1 | tee .build/test-output.txt

@@ -11,17 +11,18 @@
     /// Add it to an Xcode iOS 17 app target with the Pickup package, and the Info.plist keys
     /// NSCameraUsageDescription, NSMicrophoneUsageDescription, NSPhotoLibraryUsageDescription.
     @main
+    @MainActor
     struct PickupDemoApp: App {
         @State private var demo = Demo()
 
         var body: some Scene {
             WindowGroup {
                 TabView {
-                    CameraMovieScreen().tabItem { Label("Camera", systemImage: "video") }
+                    CameraMovieScreen(demo: demo).tabItem { Label("Camera", systemImage: "video") }
                     UploadScreen(demo: demo).tabItem { Label("Upload", systemImage: "icloud.and.arrow.up") }
-                    ProfileScreen().tabItem { Label("Profile", systemImage: "person.crop.circle") }
+                    ProfileScreen(demo: demo).tabItem { Label("Profile", systemImage: "person.crop.circle") }
                 }
-                .task { await demo.start() }
+                .task { demo.start() }
             }
         }
     }
@@ -34,6 +35,11 @@
         let uploads: UploadQueueModel?
         let loader = PickedItemLoader()
         var problem: String?
+        /// The tus server uploads go to: the app's Info.plist key `PickupTusEndpoint`
+        /// (an `https://` URL ending in the server's creation path, such as `/files/`).
+        let endpoint: URL? = (Bundle.main.object(forInfoDictionaryKey: "PickupTusEndpoint") as? String)
+            .flatMap(URL.init(string:))
+            .flatMap { ["https", "http"].contains($0.scheme?.lowercased()) ? $0 : nil }
 
         init() {
             let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
@@ -59,6 +65,7 @@
 
     /// Record a movie with the camera, then play it.
     struct CameraMovieScreen: View {
+        let demo: Demo
         @State private var recording = false
         @State private var movie: URL?
         @State private var message: String?
@@ -80,7 +87,7 @@
                     recording = false
                     switch result {
                     case .success(let item):
-                        movie = item.primary.map { URL(fileURLWithPath: "Picked/" + $0.name) }
+                        if let library = demo.library, let file = item.primary { movie = library.url(of: file) }
                     case .failure(let error): message = error.message
                     case nil: break
                     }
@@ -114,17 +121,20 @@
                             picked.removeAll { $0.itemIdentifier == id }
                             demo.loader.remove(id)
                         })
-                    if let uploads = demo.uploads {
-                        Button("Upload") {
-                            for item in demo.loader.items.values {
-                                guard let file = item.primary else { continue }
-                                Task {
-                                    await uploads.add(
-                                        .tus(
-                                            path: "Picked/" + file.name, endpoint: URL(fileURLWithPath: "/"),
-                                            type: "video/mp4"))
+                    if let uploads = demo.uploads, let library = demo.library {
+                        if let endpoint = demo.endpoint {
+                            Button("Upload") {
+                                for item in demo.loader.items.values {
+                                    guard let file = item.primary else { continue }
+                                    let job = UploadQueue.Job.tus(
+                                        path: library.path(of: file), endpoint: endpoint,
+                                        type: item.info.container.mimeType)
+                                    Task { await uploads.add(job) }
                                 }
                             }
+                        } else {
+                            Text("Set PickupTusEndpoint in the app's Info.plist to upload.")
+                                .foregroundStyle(.secondary)
                         }
                         UploadQueueView(model: uploads)
                     }
@@ -142,11 +152,14 @@
 
     /// The profile photo.
     struct ProfileScreen: View {
+        let demo: Demo
         @State private var avatar: UIImage?
 
         var body: some View {
             AvatarPicker(image: avatar) { item in
-                if let file = item.primary { avatar = UIImage(contentsOfFile: "Picked/" + file.name) }
+                if let library = demo.library, let file = item.primary {
+                    avatar = UIImage(contentsOfFile: library.path(of: file))
+                }
             }
         }
     }

@@ -1,22 +1,10 @@
-import Foundation
+import Pickup
 
 /// A flag set once, read from any thread.
-///
-/// `@unchecked Sendable` is safe here: the only state, `value`, is read and
-/// written only while `lock` is held.
-final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class CancellationFlag: Sendable {
+    private let value = LockedValue(false)
 
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    var isSet: Bool { value.current }
 
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
+    func set() { value.withValue { $0 = true } }
 }

@@ -219,10 +219,12 @@ struct FileCopier {
         guard descriptor >= 0 else { throw ImportError.writing(folder, errno: errno) }
         do throws(ImportError) {
             var writer = ChunkWriter(descriptor: descriptor, folder: folder, direct: false)
-            let written = bytes.withUnsafeBytes { raw in
-                Result { () throws(ImportError) in try writer.write(raw, at: 0) }
+            // No typed-throws `Result` here: it is newer than the iOS 17.4 SDK's standard library.
+            var failure: ImportError?
+            bytes.withUnsafeBytes { raw in
+                do throws(ImportError) { try writer.write(raw, at: 0) } catch { failure = error }
             }
-            try written.get()
+            if let failure { throw failure }
             guard fsync(descriptor) == 0 else { throw ImportError.writing(temporary, errno: errno) }
             close(descriptor)
             guard rename(temporary, path) == 0 else { throw ImportError.writing(path, errno: errno) }

@@ -1,5 +1,6 @@
 import Foundation
 import Pickup
+import PickupStore
 
 /// How an import runs.
 public struct ImportOptions: Sendable {
@@ -62,6 +63,12 @@ public final class ImportSession: Sendable {
         catalog = try ImportCatalog(folder: resolved)
         FileCopier(folder: resolved).sweepTemporaries()
     }
+
+    /// Where a stored file of this destination is, as an absolute path.
+    public func path(of file: StoredFile) -> String { destination + "/" + file.name }
+
+    /// Where a stored file of this destination is, as a file URL (for a player, an image or an upload).
+    public func url(of file: StoredFile) -> URL { URL(fileURLWithPath: path(of: file)) }
 
     /// Starts importing; follow `events`, then await `results()`.
     public func start(_ requests: [ImportRequest]) -> ImportRun {
@@ -240,12 +247,20 @@ public final class ImportSession: Sendable {
     ) async throws(ImportError)
         -> T
     {
+        // No typed-throws `Result.init`/`get`: they are newer than the iOS 17.4 SDK's standard library.
         let result: Result<T, ImportError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(ImportError) in try work() })
+                do throws(ImportError) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
             }
         }
-        return try result.get()
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 
     static func fileName(_ path: String) -> String {
@@ -258,10 +273,8 @@ public final class ImportSession: Sendable {
     }
 
     static func sourceKey(_ path: String) throws(ImportError) -> ImportCatalog.SourceKey {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ImportError.reading(path, errno: errno) }
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: Int64(info.st_size), modified: modified)
+        guard let status = FileStatus(path: path) else { throw ImportError.reading(path, errno: errno) }
+        return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: status.size, modified: status.modified)
     }
 
     static func realPath(_ path: String) -> String? {

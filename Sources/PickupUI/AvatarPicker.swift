@@ -7,7 +7,7 @@
 
     /// A round avatar with a placeholder, that opens the camera or the library to
     /// pick a new photo; the picked photo is imported and handed back. iOS 17 (two-value `onChange`).
-    @available(iOS 17.0, *)
+    @available(iOS 17.0, macOS 14.0, *)
     public struct AvatarPicker: View {
         let image: UIImage?
         let size: CGFloat
@@ -55,9 +55,10 @@
             )
             .onChange(of: libraryItem) { _, item in
                 guard let item else { return }
+                let picked = HandedOverPickerItem(item: item, key: item.itemIdentifier ?? "avatar")
                 Task { @MainActor in
                     do {
-                        if let photo = try await item.loadTransferable(type: PickedPhoto.self) { onPicked(photo.item) }
+                        if let photo = try await AvatarPicker.loadPhoto(picked) { onPicked(photo) }
                     } catch {
                         message = LibraryResources.explain(error)
                     }
@@ -76,6 +77,11 @@
             .alert(message ?? "", isPresented: Binding(get: { message != nil }, set: { if !$0 { message = nil } })) {
                 Button("OK", role: .cancel) {}
             }
+        }
+
+        /// Loads the picked photo off the main actor, imported into the app's library.
+        nonisolated static func loadPhoto(_ picked: HandedOverPickerItem) async throws -> ImportedItem? {
+            try await picked.item.loadTransferable(type: PickedPhoto.self)?.item
         }
     }
 #endif

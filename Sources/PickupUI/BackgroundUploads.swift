@@ -56,49 +56,78 @@
         }
 
         /// Sends the next chunk of a journaled tus upload (created by the foreground `Uploader`,
-        /// so its `remote` URL is known), from the offset the journal holds.
+        /// so its `remote` URL is known), from the offset the journal holds. Each later chunk is
+        /// started inside the delegate callback of the one before, before it returns.
         public func sendNextChunk(of id: String) async throws {
             guard let record = try await journal.record(id: id), let remote = record.remote.flatMap(URL.init(string:))
             else { throw UploadError(.journal, "no tus upload \(id) with a server URL in the journal") }
             guard record.offset < record.size else { return }
-            let length = Int(min(Int64(chunkSize), record.size - record.offset))
-            let chunk = folder.appendingPathComponent("\(id)-\(record.offset).chunk")
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: record.path))
-            try handle.seek(toOffset: UInt64(record.offset))
-            let data = try handle.read(upToCount: length) ?? Data()
-            try handle.close()
-            try data.write(to: chunk, options: .atomic)
-            var request = URLRequest(url: remote)
+            let chunk = BackgroundChunk(
+                id: id, path: record.path, size: record.size, remote: remote, offset: record.offset,
+                length: min(Int64(chunkSize), record.size - record.offset))
+            try send(chunk)
+        }
+
+        /// Writes the chunk to a file of its own and starts its background upload task.
+        private func send(_ chunk: BackgroundChunk) throws {
+            guard let session else { throw UploadError(.network, "the background session is not set up") }
+            let file = chunkFile(chunk)
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: chunk.path))
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(chunk.offset))
+            let data = try handle.read(upToCount: Int(chunk.length)) ?? Data()
+            guard data.count == Int(chunk.length) else {
+                throw UploadError(.sourceUnreadable, "\(chunk.path) is shorter than when the upload began")
+            }
+            try data.write(to: file, options: .atomic)
+            var request = URLRequest(url: chunk.remote)
             request.httpMethod = "PATCH"
             request.setValue("1.0.0", forHTTPHeaderField: "Tus-Resumable")
-            request.setValue(String(record.offset), forHTTPHeaderField: "Upload-Offset")
+            request.setValue(String(chunk.offset), forHTTPHeaderField: "Upload-Offset")
             request.setValue("application/offset+octet-stream", forHTTPHeaderField: "Content-Type")
-            guard let session else { throw UploadError(.network, "the background session is not set up") }
-            let task = session.uploadTask(with: request, fromFile: chunk)
-            task.taskDescription = id + " " + chunk.path
+            let task = session.uploadTask(with: request, fromFile: file)
+            task.taskDescription = chunk.taskDescription
             task.resume()
         }
 
+        private func chunkFile(_ chunk: BackgroundChunk) -> URL {
+            folder.appendingPathComponent("\(chunk.id)-\(chunk.offset).chunk")
+        }
+
         public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            let parts = (task.taskDescription ?? "").split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return }
-            try? FileManager.default.removeItem(atPath: parts[1])
-            let id = parts[0]
+            guard let chunk = BackgroundChunk(taskDescription: task.taskDescription) else { return }
+            try? FileManager.default.removeItem(at: chunkFile(chunk))
             let response = task.response as? HTTPURLResponse
-            let offset = response?.value(forHTTPHeaderField: "Upload-Offset").flatMap { Int64($0) }
-            let journal = self.journal
-            Task {
-                guard var record = try? await journal.record(id: id) else { return }
-                if error == nil, let offset, offset > record.offset {
-                    record.offset = offset
-                    record.state = offset >= record.size ? .done : .uploading
-                    try? await journal.save(record)
-                    if record.state != .done { try? await self.sendNextChunk(of: id) }
-                } else {
-                    // The foreground Uploader asks the server's offset when it resumes.
-                    record.error = error?.localizedDescription ?? "the server answered \(response?.statusCode ?? 0)"
-                    try? await journal.save(record)
+            var next = chunk.next(
+                status: response?.statusCode,
+                serverOffset: response?.value(forHTTPHeaderField: "Upload-Offset").flatMap { Int64($0) },
+                error: error?.localizedDescription, chunkSize: Int64(chunkSize))
+            // The next task exists before this callback returns: the system calls
+            // urlSessionDidFinishEvents only once no task is left.
+            if case .send(let following) = next {
+                do {
+                    try send(following)
+                } catch {
+                    next = .stop(offset: following.offset, reason: "\(error)")
                 }
+            }
+            let journal = self.journal
+            let decided = next
+            Task {
+                guard var record = try? await journal.record(id: chunk.id) else { return }
+                switch decided {
+                case .send(let following):
+                    record.offset = max(record.offset, following.offset)
+                    record.state = .uploading
+                case .finished(let offset):
+                    record.offset = offset
+                    record.state = .done
+                case .stop(let offset, let reason):
+                    // The foreground Uploader asks the server's offset when it resumes.
+                    if let offset { record.offset = max(record.offset, offset) }
+                    record.error = reason
+                }
+                try? await journal.save(record)
             }
         }
 

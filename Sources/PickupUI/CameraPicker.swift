@@ -107,7 +107,12 @@
                 let box = URLBox(url: file)
                 Task { @MainActor in
                     do {
-                        onFinish(.success(try await PickedMediaStore.shared.keep(box.url)))
+                        let item = try await PickedMediaStore.shared.keep(box.url)
+                        // The library holds a durable copy now: the camera's temporary file
+                        // (the JPEG made above, or the movie it recorded) goes. After a failed
+                        // import it stays, for the system to clear, as the only copy.
+                        try? FileManager.default.removeItem(at: box.url)
+                        onFinish(.success(item))
                     } catch let error as ImportError {
                         onFinish(.failure(error))
                     } catch {

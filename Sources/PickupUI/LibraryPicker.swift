@@ -54,7 +54,7 @@
             ) {
                 label()
             }
-            if #available(iOS 17.0, *), options.inline {
+            if #available(iOS 17.0, macOS 14.0, *), options.inline {
                 picker.photosPickerStyle(.inline).photosPickerDisabledCapabilities(.selectionActions)
             } else {
                 picker
@@ -62,7 +62,7 @@
         }
 
         private var behavior: PhotosPickerSelectionBehavior {
-            if #available(iOS 17.0, *), options.continuous {
+            if #available(iOS 17.0, macOS 14.0, *), options.continuous {
                 return options.ordered ? .continuousAndOrdered : .continuous
             }
             return options.ordered ? .ordered : .default

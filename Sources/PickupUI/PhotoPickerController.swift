@@ -28,10 +28,12 @@
         public func makeUIViewController(context: Context) -> PHPickerViewController {
             var configuration = PHPickerConfiguration(photoLibrary: .shared())
             configuration.filter = PickerFilterPlan(options.filter).phPickerFilter
-            configuration.selectionLimit = options.limit
+            let selection = PickerSelectionPlan(
+                limit: options.limit, preselected: preselected, ordered: options.ordered)
+            configuration.selectionLimit = selection.limit
             configuration.preferredAssetRepresentationMode = .current
-            if options.ordered { configuration.selection = .ordered }
-            configuration.preselectedAssetIdentifiers = preselected
+            if selection.ordered { configuration.selection = .ordered }
+            configuration.preselectedAssetIdentifiers = selection.preselected
             let controller = PHPickerViewController(configuration: configuration)
             controller.delegate = context.coordinator
             return controller

@@ -62,12 +62,7 @@
             if case .loading = states[key] { states[key] = .loading(fraction: fraction) }
         }
 
-        struct Pick: @unchecked Sendable {
-            // @unchecked: PhotosPickerItem is a value type Apple marks Sendable from iOS 17;
-            // on iOS 16 it is only read here (its identifier and content types) and loaded once.
-            let item: PhotosPickerItem
-            let key: String
-        }
+        typealias Pick = HandedOverPickerItem
 
         static func key(_ item: PhotosPickerItem, _ index: Int) -> String { item.itemIdentifier ?? "#\(index)" }
 
@@ -112,8 +107,15 @@
         static func livePhoto(
             _ identifier: String, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> ImportedItem? {
-            let status = PHPhotoLibrary.authorizationStatus(for: .readWrite)
-            guard status == .authorized || status == .limited else { return nil }
+            switch LivePhotoAccess(accessStatus(PHPhotoLibrary.authorizationStatus(for: .readWrite))) {
+            case .read: break
+            case .ask:
+                let answer = accessStatus(await PHPhotoLibrary.requestAuthorization(for: .readWrite))
+                guard LivePhotoAccess(answer) == .read else {
+                    throw PickError(PickProblem.livePhotoNeedsLibraryAccess.description)
+                }
+            case .refused(let problem): throw PickError(problem.description)
+            }
             guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject else {
                 return nil
             }
@@ -130,6 +132,17 @@
             try await write(still, to: stillURL) { progress($0 * 0.3) }
             try await write(movie, to: movieURL) { progress(0.3 + $0 * 0.7) }
             return try await PickedMediaStore.shared.keep(stillURL, livePhotoMovie: movieURL)
+        }
+
+        static func accessStatus(_ status: PHAuthorizationStatus) -> LivePhotoAccess.Status {
+            switch status {
+            case .authorized: return .authorized
+            case .limited: return .limited
+            case .denied: return .denied
+            case .restricted: return .restricted
+            case .notDetermined: return .notDetermined
+            @unknown default: return .denied
+            }
         }
 
         /// Writes one resource to a file; iCloud downloads allowed, with progress.

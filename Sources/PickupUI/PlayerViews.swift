@@ -4,20 +4,27 @@
     import SwiftUI
     import UIKit
 
-    /// A movie player (`VideoPlayer`) with a close button.
+    /// A movie player (`VideoPlayer`) with a close button. The `AVPlayer` lives in the view's
+    /// state, so a parent that draws again does not restart playback; a new `url` starts anew.
     public struct PlayerView: View {
-        let player: AVPlayer
+        let url: URL
         let onClose: () -> Void
+        @State private var player: AVPlayer?
 
         public init(url: URL, onClose: @escaping () -> Void) {
-            player = AVPlayer(url: url)
+            self.url = url
             self.onClose = onClose
         }
 
         public var body: some View {
             VideoPlayer(player: player)
-                .onAppear { player.play() }
-                .onDisappear { player.pause() }
+                .task(id: url) {
+                    player?.pause()
+                    let next = AVPlayer(url: url)
+                    player = next
+                    next.play()
+                }
+                .onDisappear { player?.pause() }
                 .overlay(alignment: .topTrailing) {
                     Button {
                         onClose()

@@ -1,4 +1,5 @@
 import Foundation
+import PickupStore
 
 /// The file being uploaded, read a chunk at a time with `pread`.
 ///
@@ -17,14 +18,13 @@ final class SourceFile: @unchecked Sendable {
         guard fd >= 0 else {
             throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard let status = FileStatus(descriptor: fd), status.kind == .regular else {
             close(fd)
             throw UploadError(.sourceUnreadable, "\(path) is not a regular file")
         }
         descriptor = fd
-        size = Int64(info.st_size)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        size = status.size
+        modified = status.modified
     }
 
     deinit { close(descriptor) }

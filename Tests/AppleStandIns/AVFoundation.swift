@@ -14,13 +14,13 @@ public struct CMTimeRange: Sendable, Hashable {
     public init(start: CMTime, end: CMTime) { fatalError() }
 }
 
-open class AVAsset: NSObject, @unchecked Sendable {}
+open class AVAsset: NSObject {}
 
-open class AVURLAsset: AVAsset, @unchecked Sendable {
+open class AVURLAsset: AVAsset {
     public convenience init(url URL: URL, options: [String: Any]? = nil) { fatalError() }
 }
 
-open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
+open class AVAssetImageGenerator: NSObject {
     public init(asset: AVAsset) { fatalError() }
     open var appliesPreferredTrackTransform: Bool = false
     open var maximumSize: CGSize = .zero
@@ -36,7 +36,7 @@ public struct AVFileType: Hashable, RawRepresentable, Sendable {
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
 }
 
-open class AVMetadataItemFilter: NSObject, @unchecked Sendable {
+open class AVMetadataItemFilter: NSObject {
     open class func forSharing() -> AVMetadataItemFilter { fatalError() }
 }
 
@@ -53,7 +53,19 @@ public let AVAssetExportPresetHEVC1920x1080 = "AVAssetExportPresetHEVC1920x1080"
 public let AVAssetExportPresetHEVC3840x2160 = "AVAssetExportPresetHEVC3840x2160"
 public let AVAssetExportPresetHEVCHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
 
-public final class AVAssetExportSession: NSObject, @unchecked Sendable {
+public let AVFoundationErrorDomain = "AVFoundationErrorDomain"
+
+public struct AVError: Error {
+    public enum Code: Int, Sendable { case unknown = -11800 }
+    public static let unknown = Code.unknown
+}
+
+// Not Sendable: Apple marks it NS_SWIFT_NONSENDABLE in the iOS 18 SDK.
+public final class AVAssetExportSession: NSObject {
+    public enum Status: Int, Sendable {
+        case unknown = 0, waiting = 1, exporting = 2, completed = 3, failed = 4, cancelled = 5
+    }
+    @available(iOS 18.0, macOS 15.0, *)
     public enum State: Sendable {
         case pending, waiting
         case exporting(progress: Progress)
@@ -77,6 +89,19 @@ public final class AVAssetExportSession: NSObject, @unchecked Sendable {
         set {}
     }
     public var progress: Float { fatalError() }
+    public var outputURL: URL? {
+        get { fatalError() }
+        set {}
+    }
+    public var outputFileType: AVFileType? {
+        get { fatalError() }
+        set {}
+    }
+    public var status: Status { fatalError() }
+    public var error: Error? { fatalError() }
+    public func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) { fatalError() }
+    public func cancelExport() { fatalError() }
+    @available(iOS 18.0, macOS 15.0, *)
     public func export(to url: URL, as fileType: AVFileType, isolation: isolated (any Actor)? = #isolation) async throws
     {
         fatalError()
@@ -96,12 +121,13 @@ public struct AVMediaType: Hashable, RawRepresentable, Sendable {
 
 public enum AVAuthorizationStatus: Int, Sendable { case notDetermined = 0, restricted = 1, denied = 2, authorized = 3 }
 
-open class AVCaptureDevice: NSObject, @unchecked Sendable {
+open class AVCaptureDevice: NSObject {
     open class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus { fatalError() }
     open class func requestAccess(for mediaType: AVMediaType) async -> Bool { fatalError() }
 }
 
-open class AVPlayer: NSObject, @unchecked Sendable {
+@MainActor
+open class AVPlayer: NSObject {
     public init(url URL: URL) { fatalError() }
     open func play() { fatalError() }
     open func pause() { fatalError() }

@@ -8,7 +8,7 @@ public enum PHAuthorizationStatus: Int, Sendable {
     case notDetermined = 0, restricted = 1, denied = 2, authorized = 3, limited = 4
 }
 
-open class PHPhotoLibrary: NSObject, @unchecked Sendable {
+open class PHPhotoLibrary: NSObject, @unchecked Sendable {  // NS_SWIFT_SENDABLE in Apple's header
     open class func shared() -> PHPhotoLibrary { fatalError() }
     open class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { fatalError() }
     open class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus { fatalError() }
@@ -45,24 +45,26 @@ open class PHAssetResource: NSObject {
     open class func assetResources(for asset: PHAsset) -> [PHAssetResource] { fatalError() }
 }
 
-public typealias PHAssetResourceProgressHandler = @Sendable (Double) -> Void
+public typealias PHAssetResourceProgressHandler = (Double) -> Void
 
-open class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable {
+open class PHAssetResourceRequestOptions: NSObject {
     open var isNetworkAccessAllowed: Bool = false
     open var progressHandler: PHAssetResourceProgressHandler?
 }
 
-open class PHAssetResourceManager: NSObject, @unchecked Sendable {
+open class PHAssetResourceManager: NSObject {
     open class func `default`() -> PHAssetResourceManager { fatalError() }
     open func writeData(
         for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
+        // Plain in Apple's header; Swift 6 imports it @Sendable, as it does every completion
+        // handler of a method with an async variant.
         completionHandler: @escaping @Sendable (Error?) -> Void
     ) { fatalError() }
 }
 
 public enum PHImageContentMode: Int, Sendable { case aspectFit = 0, aspectFill = 1 }
 
-open class PHLivePhoto: NSObject, @unchecked Sendable {
+open class PHLivePhoto: NSObject {
     open class func request(
         withResourceFileURLs fileURLs: [URL], placeholderImage image: AnyObject?, targetSize: CGSize,
         contentMode: PHImageContentMode, resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]) -> Void

@@ -7,24 +7,28 @@ import SwiftUI
 import UIKit
 import UniformTypeIdentifiers
 
-public struct PHPickerFilter: Equatable, Sendable {
-    public static let images = PHPickerFilter()
-    public static let videos = PHPickerFilter()
-    public static let livePhotos = PHPickerFilter()
-    public static let screenshots = PHPickerFilter()
-    public static let screenRecordings = PHPickerFilter()
-    public static let slomoVideos = PHPickerFilter()
-    public static let panoramas = PHPickerFilter()
-    public static let depthEffectPhotos = PHPickerFilter()
-    @available(iOS 16.0, *) public static let bursts = PHPickerFilter()
+public struct PHPickerFilter: Equatable {
+    public static var images: PHPickerFilter { PHPickerFilter() }
+    public static var videos: PHPickerFilter { PHPickerFilter() }
+    public static var livePhotos: PHPickerFilter { PHPickerFilter() }
+    public static var screenshots: PHPickerFilter { PHPickerFilter() }
+    public static var screenRecordings: PHPickerFilter { PHPickerFilter() }
+    public static var slomoVideos: PHPickerFilter { PHPickerFilter() }
+    public static var panoramas: PHPickerFilter { PHPickerFilter() }
+    public static var depthEffectPhotos: PHPickerFilter { PHPickerFilter() }
+    @available(iOS 16.0, *) public static var bursts: PHPickerFilter { PHPickerFilter() }
     public static func any(of subfilters: [PHPickerFilter]) -> PHPickerFilter { fatalError() }
     public static func all(of subfilters: [PHPickerFilter]) -> PHPickerFilter { fatalError() }
     public static func not(_ filter: PHPickerFilter) -> PHPickerFilter { fatalError() }
 }
 
-public struct PHPickerConfiguration: Sendable {
+public struct PHPickerConfiguration {
     public enum AssetRepresentationMode: Int, Sendable { case automatic = 0, current = 1, compatible = 2 }
-    public enum Selection: Int, Sendable { case `default` = 0, ordered = 1, continuous = 2, continuousAndOrdered = 3 }
+    public enum Selection: Int, Sendable {
+        case `default` = 0, ordered = 1
+        @available(iOS 17.0, macOS 14.0, *) case continuous = 2
+        @available(iOS 17.0, macOS 14.0, *) case continuousAndOrdered = 3
+    }
     public init(photoLibrary: PHPhotoLibrary) {}
     public init() {}
     public var filter: PHPickerFilter?
@@ -54,27 +58,33 @@ open class PHLivePhotoView: UIView {
     open var livePhoto: PHLivePhoto?
 }
 
-public struct PhotosPickerItem: Equatable, Hashable, Sendable {
-    public enum EncodingDisambiguationPolicy: Equatable, Hashable, Sendable { case automatic, current, compatible }
+public struct PhotosPickerItem: Equatable, Hashable {
+    public enum EncodingDisambiguationPolicy: Equatable, Hashable { case automatic, current, compatible }
     public init(itemIdentifier: String) {}
     public var itemIdentifier: String? { fatalError() }
     public var supportedContentTypes: [UTType] { fatalError() }
     public func loadTransferable<T: Transferable>(type: T.Type) async throws -> T? { fatalError() }
 }
 
-public struct PhotosPickerSelectionBehavior: Equatable, Hashable, Sendable {
-    public static let `default` = PhotosPickerSelectionBehavior()
-    public static let ordered = PhotosPickerSelectionBehavior()
-    @available(iOS 17.0, *) public static let continuous = PhotosPickerSelectionBehavior()
-    @available(iOS 17.0, *) public static let continuousAndOrdered = PhotosPickerSelectionBehavior()
+public struct PhotosPickerSelectionBehavior: Equatable, Hashable {
+    public static var `default`: PhotosPickerSelectionBehavior { PhotosPickerSelectionBehavior() }
+    public static var ordered: PhotosPickerSelectionBehavior { PhotosPickerSelectionBehavior() }
+    @available(iOS 17.0, macOS 14.0, *) public static var continuous: PhotosPickerSelectionBehavior {
+        PhotosPickerSelectionBehavior()
+    }
+    @available(iOS 17.0, macOS 14.0, *) public static var continuousAndOrdered: PhotosPickerSelectionBehavior {
+        PhotosPickerSelectionBehavior()
+    }
 }
 
-public struct PhotosPickerStyle: Equatable, Hashable, Sendable {
-    public static let presentation = PhotosPickerStyle()
-    @available(iOS 17.0, *) public static let inline = PhotosPickerStyle()
-    @available(iOS 17.0, *) public static let compact = PhotosPickerStyle()
+@available(iOS 17.0, macOS 14.0, *)
+public struct PhotosPickerStyle: Equatable, Hashable {
+    public static var presentation: PhotosPickerStyle { PhotosPickerStyle() }
+    public static var inline: PhotosPickerStyle { PhotosPickerStyle() }
+    public static var compact: PhotosPickerStyle { PhotosPickerStyle() }
 }
 
+@available(iOS 17.0, macOS 14.0, *)
 public struct PHPickerCapabilities: OptionSet, Sendable {
     public let rawValue: UInt
     public init(rawValue: UInt) { self.rawValue = rawValue }
@@ -102,8 +112,8 @@ extension View {
         isPresented: Binding<Bool>, selection: Binding<PhotosPickerItem?>, matching filter: PHPickerFilter? = nil,
         preferredItemEncoding: PhotosPickerItem.EncodingDisambiguationPolicy = .automatic
     ) -> some View { self }
-    @available(iOS 17.0, *)
+    @available(iOS 17.0, macOS 14.0, *)
     public func photosPickerStyle(_ style: PhotosPickerStyle) -> some View { self }
-    @available(iOS 17.0, *)
+    @available(iOS 17.0, macOS 14.0, *)
     public func photosPickerDisabledCapabilities(_ disabledCapabilities: PHPickerCapabilities) -> some View { self }
 }

@@ -3,6 +3,7 @@
 @_exported import CoreGraphics
 import Foundation
 
+@MainActor @preconcurrency
 open class UIResponder: NSObject {}
 
 open class UIView: UIResponder {
@@ -17,7 +18,7 @@ open class UIViewController: UIResponder {
 
 open class UINavigationController: UIViewController {}
 
-open class UIImage: NSObject, @unchecked Sendable {
+open class UIImage: NSObject, @unchecked Sendable {  // NS_SWIFT_SENDABLE in Apple's header
     public init?(contentsOfFile path: String) { fatalError() }
     public init(cgImage: CGImage) { fatalError() }
     open var size: CGSize { fatalError() }
@@ -91,7 +92,7 @@ open class UIImagePickerController: UINavigationController {
     weak open var delegate: (any UIImagePickerControllerDelegate & UINavigationControllerDelegate)?
 }
 
-open class NSItemProvider: NSObject, @unchecked Sendable {
+open class NSItemProvider: NSObject {
     open func hasItemConformingToTypeIdentifier(_ typeIdentifier: String) -> Bool { fatalError() }
     open func loadFileRepresentation(
         forTypeIdentifier typeIdentifier: String, completionHandler: @escaping @Sendable (URL?, Error?) -> Void

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -158,20 +159,3 @@ final class HTTPClient: Sendable {
         }
     }
 #endif
-
-/// A value behind a lock.
-///
-/// `@unchecked Sendable` is safe: `value` is only reached inside `withValue`,
-/// which holds `lock` for the whole access.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

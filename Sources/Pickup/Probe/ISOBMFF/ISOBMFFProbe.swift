@@ -29,7 +29,9 @@ enum ISOBMFFProbe {
 
         // A HEIF brand, or no movie at all, makes the file a still; an MP4 with a stray 'meta' stays a movie.
         if let meta, fileType?.isHEIF == true || moov == nil, let image = try HEIFImage.parse(meta, reader: reader) {
-            let movie = try moov.map { (box) throws(ProbeError) in try Movie.parse(box, reader: reader) }
+            // Not `moov.map`: the typed-throws `Optional.map` is newer than the iOS 17.4 SDK's standard library.
+            var movie: Movie?
+            if let moov { movie = try Movie.parse(moov, reader: reader) }
             return try stillInfo(image, movie: movie, fileType: fileType, source: source, limits: limits)
         }
         guard let moov else {

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A value behind a lock: Pickup's one lock type for state shared across threads
+/// (as swift-nio has `NIOLockedValueBox`).
+///
+/// `@unchecked Sendable` is safe: `value` is only reached inside `withValue`,
+/// which holds `lock` for the whole access, and `Value` must itself be `Sendable`
+/// to be handed in or out.
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, holding the lock; what `body` returns is handed out.
+    public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// The value now.
+    public var current: Value { withValue { $0 } }
+}

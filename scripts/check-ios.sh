@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The real-SDK check: compiles every Apple-capable target against Apple's own
+# iPhoneOS SDK, for arm64-apple-ios16.0, with no error and no warning allowed.
+#
+#   On Linux:  PICKUP_IOS_SDK=DIR scripts/check-ios.sh
+#     DIR is what ../shared/ios-sdk/prepare.py made (DIR/sdk and DIR/resdir).
+#     Without PICKUP_IOS_SDK, the script lays the SDK out itself into
+#     .build/ios-sdk when a fetched danpashin/sdks mirror is there
+#     (PICKUP_IOS_SDK_MIRROR, default /work/.mirror/danpashin+sdks/repo).
+#   On a Mac:  scripts/check-ios.sh   (Xcode's SDK; builds for real with xcodebuild)
+#
+# What is compiled, and how (Linux), each as a full module (-emit-module with
+# bodies, so the Swift 6 isolation and "sending" diagnostics run):
+#   Pickup, PickupStore, PickupImport, PickupUpload, PickupUI
+#   Examples/PickupDemo       at its own deployment target, iOS 17
+#   PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
+#   members that 17.4 lacks (../shared/ios-sdk/AVFoundation-iOS18.swift).
+#   Tests/AppleStandIns       each stand-in's declarations, used the way the
+#                             stand-ins declare them, against the real SDK: the
+#                             stand-ins cannot drift from Apple's headers
+# Exit status 0 only when every step printed no error and no warning. Exit 2
+# (and one line saying so) when no SDK is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(uname)" = Darwin ] && [ -z "${PICKUP_IOS_SDK:-}" ]; then
+  sdk=$(xcrun --sdk iphoneos --show-sdk-path)
+  echo "check-ios: Xcode's SDK at $sdk"
+  xcodebuild -quiet -scheme Pickup-Package -destination generic/platform=iOS \
+    SWIFT_TREAT_WARNINGS_AS_ERRORS=YES build
+  echo "check-ios: every library product builds for iOS with Xcode's SDK"
+  exit 0
+fi
+
+if [ -z "${PICKUP_IOS_SDK:-}" ]; then
+  mirror=${PICKUP_IOS_SDK_MIRROR:-/work/.mirror/danpashin+sdks/repo}
+  prepare=../shared/ios-sdk/prepare.py
+  if [ -d "$mirror" ] && [ -f "$prepare" ]; then
+    if [ ! -d .build/ios-sdk/sdk/System ]; then
+      python3 "$prepare" "$mirror" .build/ios-sdk >/dev/null
+    fi
+    PICKUP_IOS_SDK=$PWD/.build/ios-sdk
+  else
+    echo "check-ios: NOT RUN: no iPhoneOS SDK (set PICKUP_IOS_SDK, or fetch github:danpashin/sdks); the Apple code was checked only against the stand-ins"
+    exit 2
+  fi
+fi
+sdk=$PICKUP_IOS_SDK/sdk
+resdir=$PICKUP_IOS_SDK/resdir
+shim=${PICKUP_IOS18_SHIM:-../shared/ios-sdk/AVFoundation-iOS18.swift}
+[ -d "$sdk/System" ] || { echo "check-ios: $sdk is not an SDK laid out by prepare.py" >&2; exit 1; }
+[ -f "$shim" ] || { echo "check-ios: $shim (Apple's iOS 18 declarations) is missing" >&2; exit 1; }
+
+out=.build/ios-check
+rm -rf "$out"
+mkdir -p "$out/modules" "$out/CPickupSystem"
+log=$out/diagnostics.txt
+: >"$log"
+# The 17.4 standard library (Swift 5.10) lacks `_willThrowTyped`, the debugger hook that Swift 6
+# code generation calls at every typed `throw`: without it SILGen crashes (signal 11) on any
+# `throws(E)` body. A copy of its interface with that hook, as a no-op (what the real hook does
+# before iOS 18), is found before the SDK's; nothing else in it changes. So every module is
+# compiled whole, with its SIL diagnostics (Swift 6 isolation, "sending").
+mkdir -p "$out/stdlib/Swift.swiftmodule"
+for file in "$sdk"/usr/lib/swift/Swift.swiftmodule/*; do ln -s "$(realpath "$file")" "$out/stdlib/Swift.swiftmodule/"; done
+rm "$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+{
+  cat "$sdk/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+  echo '@_alwaysEmitIntoClient public func _willThrowTyped<E>(_ error: E) where E : Swift.Error {}'
+} >"$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+# CPickupSystem's header, as a module the iOS compile can import.
+printf 'module CPickupSystem {\n  header "%s"\n  export *\n}\n' \
+  "$PWD/Sources/CPickupSystem/include/pickup_system.h" >"$out/CPickupSystem/module.modulemap"
+
+swiftc_ios() {
+  local target=$1
+  shift
+  swiftc -swift-version 6 -target "$target" -sdk "$sdk" -resource-dir "$resdir" \
+    -Xfrontend -enable-cross-import-overlays -parse-as-library -I "$out/stdlib" -I "$out/modules" \
+    -module-cache-path "$out/module-cache" \
+    -Xcc "-fmodule-map-file=$out/CPickupSystem/module.modulemap" "$@"
+}
+
+failed=0
+# step NAME COMMAND...: runs a compile, keeps its diagnostics, counts errors and warnings.
+step() {
+  local name=$1
+  shift
+  local text status=0
+  text=$("$@" 2>&1) || status=$?
+  local errors warnings
+  errors=$(grep -cE '(^|: )error: ' <<<"$text" || true)
+  warnings=$(grep -cE '(^|: )warning: ' <<<"$text" || true)
+  printf '== %s\n%s\n' "$name" "$text" >>"$log"
+  if [ "$status" -ne 0 ] || [ "$errors" -ne 0 ] || [ "$warnings" -ne 0 ]; then
+    echo "check-ios: $name: $errors errors, $warnings warnings (status $status)"
+    grep -E '(^|: )(error|warning): ' <<<"$text" | sort -u | head -40
+    failed=1
+  else
+    echo "check-ios: $name: clean"
+  fi
+}
+
+module() {  # module NAME TARGET SOURCES...: a full module, bodies and SIL diagnostics included
+  local name=$1 target=$2
+  shift 2
+  step "$name ($target)" swiftc_ios "$target" -emit-module -module-name "$name" \
+    -emit-module-path "$out/modules/$name.swiftmodule" "$@"
+}
+
+ios16=arm64-apple-ios16.0
+module Pickup $ios16 $(find Sources/Pickup -name '*.swift' | sort)
+module PickupStore $ios16 $(find Sources/PickupStore -name '*.swift' | sort)
+module PickupImport $ios16 $(find Sources/PickupImport -name '*.swift' | sort)
+module PickupUpload $ios16 $(find Sources/PickupUpload -name '*.swift' | sort)
+module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$shim"
+module PickupDemo arm64-apple-ios17.0 Examples/PickupDemo/*.swift
+
+# The stand-ins against the real SDK: a file that uses every stand-in declaration.
+probe=Tests/AppleStandIns/RealSDKProbe.swift
+if [ -f "$probe" ]; then
+  step "stand-in probe ($ios16)" swiftc_ios $ios16 -emit-module -module-name StandInProbe \
+    -emit-module-path "$out/StandInProbe.swiftmodule" "$probe" "$shim"
+fi
+
+# The check must be able to fail: an API that Apple does not have is refused.
+printf 'import PhotosUI\nlet f: PHPickerFilter = .any(of: [.images], limit: 3)\n' >"$out/must-fail.swift"
+if swiftc_ios $ios16 -typecheck "$out/must-fail.swift" >/dev/null 2>&1; then
+  echo "check-ios: the SDK accepted an API Apple does not have; the check is broken" >&2
+  exit 1
+fi
+
+if [ "$failed" -ne 0 ]; then
+  echo "check-ios: FAILED against the real iPhoneOS SDK ($sdk); every diagnostic is in $log" >&2
+  exit 1
+fi
+echo "check-ios: every Apple-capable target compiles against the real iPhoneOS SDK with no error and no warning"
