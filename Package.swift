@@ -49,7 +49,7 @@ let package = Package(
         // test-only stand-ins by scripts/check-apple-ui.sh.
         .target(name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
         // What both command-line tools share: argument parsing, command specs, console output.
-        .target(name: "PickupCommandLine", dependencies: ["Pickup"]),
+        .target(name: "PickupCommandLine", dependencies: ["Pickup", "PickupStore"]),
         // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and
         // 90 ms to every start): thumbnails and exports run in `pickup-render`, beside it.
         .executableTarget(

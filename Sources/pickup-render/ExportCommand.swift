@@ -9,7 +9,7 @@ struct ExportCommand: Command {
         name: "export",
         abstract: RenderCommands.exportAbstract,
         synopsis:
-            "FILE --preset NAME [-o OUT] [--trim START-END] [--strip-location] [--max-size SIZE] [--mov] [--compatible] [--json]",
+            "FILE --preset NAME [-o OUT] [--trim START-END] [--strip-location] [--max-size SIZE] [--mov] [--compatible] [--force] [--json]",
         arguments: [("FILE", "A video (MP4, MOV, M4V, 3GP, WebM, MKV).")],
         options: [
             .init(
@@ -26,6 +26,7 @@ struct ExportCommand: Command {
             .init(names: ["--max-size"], value: "SIZE", help: "The largest file to write: 25MB, 800k, 1.5G or bytes."),
             .init(names: ["--mov"], value: nil, help: "Write QuickTime (.mov) instead of MP4."),
             .init(names: ["--compatible"], value: nil, help: "Turn HEVC into H.264 even when it would fit."),
+            .init(names: ["--force"], value: nil, help: "Replace the output if it exists already."),
             .init(names: ["--json"], value: nil, help: "Print the plan and the result as JSON objects."),
         ],
         discussion: """
@@ -34,6 +35,7 @@ struct ExportCommand: Command {
             the preset's bit rate, and audio that is not AAC becomes AAC. The creation date and the
             rotation are kept. With --max-size the bit rate is planned to fit. The output is written
             to a hidden file beside it and renamed when complete: a failure or Ctrl-C leaves nothing.
+            An output that exists is not replaced without --force, and the input is never written over.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake,
             130 when interrupted.
@@ -48,6 +50,7 @@ struct ExportCommand: Command {
     let options: ExportOptions
     let output: String
     let json: Bool
+    let force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
@@ -84,6 +87,7 @@ struct ExportCommand: Command {
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         output = arguments.value("--output") ?? "\(base)-\(preset.rawValue).\(container.fileExtension)"
         json = arguments.has("--json")
+        force = arguments.has("--force")
     }
 
     /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
@@ -107,6 +111,9 @@ struct ExportCommand: Command {
     }
 
     func run() async -> Int32 {
+        if let problem = OutputCheck.problem(writing: output, reading: [file], force: force) {
+            return report(RenderError(.writeFailed, problem, path: file))
+        }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
         let work = Task { () async throws(RenderError) -> ExportResult in
@@ -159,15 +166,18 @@ struct ExportCommand: Command {
             }
             return ExitStatus.success
         case .failure(let failure):
-            let error = (failure as? RenderError) ?? RenderError(.cancelled, "the export stopped")
-            if json {
-                Console.out(
-                    JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint)
-                        .text)
-            } else {
-                Console.error("pickup export: \(file): \(error.message). \(error.hint)")
-            }
-            return ExitStatus.someFailed
+            return report((failure as? RenderError) ?? RenderError(.cancelled, "the export stopped"))
         }
+    }
+
+    private func report(_ error: RenderError) -> Int32 {
+        if json {
+            Console.out(
+                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+            )
+        } else {
+            Console.error("pickup export: \(file): \(error.message). \(error.hint)")
+        }
+        return ExitStatus.someFailed
     }
 }

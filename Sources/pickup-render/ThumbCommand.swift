@@ -27,6 +27,7 @@ struct ThumbCommand: Command {
             .init(
                 names: ["--output", "-o"], value: "PATH",
                 help: "The image (one file, one frame) or a folder (default: the current folder)."),
+            .init(names: ["--force"], value: nil, help: "Replace images that exist already."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
         ],
         discussion: """
@@ -34,7 +35,8 @@ struct ThumbCommand: Command {
             portrait thumbnail. The poster frame is the first of a few candidates that is neither
             black nor blank. JPEGs are decoded at 1/2, 1/4 or 1/8 scale when the box is that much
             smaller; HEIC and AVIF use their embedded thumbnail when it is big enough. Images are
-            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips).
+            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips). An image
+            that exists is not replaced without --force, and an input is never written over.
 
             Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
             """,
@@ -49,6 +51,7 @@ struct ThumbCommand: Command {
     let strip: Int?
     let output: String?
     let json: Bool
+    let force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else {
@@ -83,6 +86,7 @@ struct ThumbCommand: Command {
         files = arguments.positionals
         output = arguments.value("--output")
         json = arguments.has("--json")
+        force = arguments.has("--force")
     }
 
     func run() async -> Int32 {
@@ -146,7 +150,7 @@ struct ThumbCommand: Command {
     private func render(
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
     ) async -> Result<[(RenderedImage, String)], RenderError> {
-        do {
+        do throws(RenderError) {
             let images: [RenderedImage]
             if let strip {
                 images = try await renderer.strip(of: file, count: strip, request)
@@ -156,6 +160,9 @@ struct ThumbCommand: Command {
             var written: [(RenderedImage, String)] = []
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
+                if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
+                    throw RenderError(.writeFailed, problem, path: file)
+                }
                 try image.write(to: path)
                 written.append((image, path))
             }

@@ -54,6 +54,40 @@ struct RenderCommandTests {
         #expect(try CLI.run(["thumb", "--help"]).outputText.contains("--strip N"))
     }
 
+    @Test("thumb and export never write over an input, and replace an existing output only with --force")
+    func outputsNeverClobber() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = folder + "/self.jpg"
+        let movie = folder + "/self.mp4"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4PortraitStored), toPath: movie)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.mp4", withDestinationPath: movie)
+        let photoBytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+        let movieBytes = try Data(contentsOf: URL(fileURLWithPath: movie))
+        for force in [[], ["--force"]] {
+            let thumb = try CLI.run(["thumb", photo, "-o", photo] + force)
+            #expect(thumb.status == 1)
+            #expect(thumb.errorText.contains("is the input"), "\(thumb.errorText)")
+            for output in [movie, folder + "/link.mp4"] {
+                let export = try CLI.run(["export", movie, "--preset", "640x480", "-o", output] + force)
+                #expect(export.status == 1)
+                #expect(export.errorText.contains("is the input"), "\(export.errorText)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == photoBytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: movie)) == movieBytes)
+        // An existing output that is not an input: refused, then replaced with --force.
+        let other = folder + "/other.jpg"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: other))
+        let refused = try CLI.run(["thumb", photo, "-o", other])
+        #expect(refused.status == 1)
+        #expect(refused.errorText.contains("--force"))
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "keep me")
+        #expect(try CLI.run(["thumb", photo, "-o", other, "--force"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)).starts(with: [0xFF, 0xD8]))
+    }
+
     @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
     func export() throws {
         let folder = try scratch()

@@ -1,0 +1,20 @@
+import PickupStore
+
+/// The one rule for every command that writes a file: an output is never one of the
+/// inputs (the same file by device and inode, whatever names or links lead to it), and an
+/// existing output is replaced only when `--force` says so.
+public enum OutputCheck {
+    /// Why `output` may not be written, or nil when it may.
+    public static func problem(writing output: String, reading inputs: [String], force: Bool) -> String? {
+        guard let existing = FileStatus(path: output) else { return nil }
+        for input in inputs {
+            if let read = FileStatus(path: input), read.isSameFile(as: existing) {
+                return "the output \(output) is the input \(input); Pickup never writes over what it reads, "
+                    + "so name another output"
+            }
+        }
+        if existing.kind == .directory { return "the output \(output) is a folder; name a file" }
+        if !force { return "the output \(output) exists; add --force to replace it, or name another output" }
+        return nil
+    }
+}
