@@ -6,6 +6,15 @@ public struct JSONObject {
 
     public init() {}
 
+    /// A string, or `null` when there is none: the key is there either way.
+    public mutating func add(_ key: String, _ value: String?) {
+        guard let value else {
+            members.append(JSONObject.quote(key) + ":null")
+            return
+        }
+        add(key, value)
+    }
+
     public mutating func add(_ key: String, _ value: String) {
         members.append(JSONObject.quote(key) + ":" + JSONObject.quote(value))
     }

@@ -6,7 +6,7 @@
 
 /// A one-line progress bar on standard error, redrawn in place: items done,
 /// a bar, percent, throughput and the current file. Drawn only on a terminal.
-public struct ProgressBar {
+public struct ProgressBar: Sendable {
     public let totalItems: Int
     public let totalBytes: Int64
     private var lastDraw: UInt64 = 0

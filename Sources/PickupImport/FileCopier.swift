@@ -33,19 +33,28 @@ struct FileCopier {
     func copyToTemporary(
         _ source: String, progress: (Int64) -> Void, shouldStop: () -> Bool
     ) throws(ImportError) -> Copied {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that a FIFO or a device is refused instead of waited on.
+        let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { throw ImportError.reading(source, errno: errno) }
         defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else { throw ImportError.reading(source, errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
+        guard let before = FileStatus(descriptor: input) else { throw ImportError.reading(source, errno: errno) }
+        guard before.kind == .regular else {
             throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
         }
         let (temporary, output) = try createTemporary()
         do throws(ImportError) {
             let (size, sha256) = try copyContents(
-                input, size: Int64(info.st_size), to: output, source: source, progress: progress,
-                shouldStop: shouldStop)
+                input, size: before.size, to: output, source: source, progress: progress, shouldStop: shouldStop)
+            // The copy describes the file only if the file stayed the same from the first byte
+            // read to the last: same size, time and inode, and the name still leads to it.
+            let after = FileStatus(descriptor: input)
+            let named = FileStatus(path: source)
+            if size != before.size || after != before || named.map({ !$0.isSameFile(as: before) }) ?? true {
+                throw ImportError(
+                    .sourceChanged,
+                    "the file changed while it was copied (\(before.size) bytes when the copy began, "
+                        + "\(size) copied, \(named?.size ?? 0) now)", path: source)
+            }
             guard fsync(output) == 0 else { throw ImportError.writing(folder, errno: errno) }
             if case .named = temporary.storage { close(output) }
             return Copied(temporary: temporary, size: size, sha256: sha256)
@@ -169,10 +178,30 @@ struct FileCopier {
             }
             if n < 0, errno == EINTR { continue }
             if done == 0, n < 0, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF, EPERM].contains(errno) { return false }
-            if n == 0 { throw ImportError(.sourceUnreadable, "the file shrank while being copied", path: nil) }
+            if n == 0 { throw ImportError(.sourceChanged, "the file shrank while it was copied", path: nil) }
             throw ImportError.writing(folder, errno: errno)
         }
         return true
+    }
+
+    /// Puts a finished temporary file at `name`, replacing what is there (a damaged copy being
+    /// restored) in one rename: the name always holds either the old file or the whole new one.
+    func replace(_ temporary: TemporaryFile, named name: String) throws(ImportError) {
+        let path = folder + "/" + name
+        switch temporary.storage {
+        case .unnamed(let descriptor):
+            let hidden = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
+            guard pickup_link_unnamed(descriptor, hidden) == 0 else { throw ImportError.writing(path, errno: errno) }
+            guard rename(hidden, path) == 0 else {
+                let code = errno
+                unlink(hidden)
+                throw ImportError.writing(path, errno: code)
+            }
+        case .named(let hidden):
+            guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
+        }
+        temporary.discard()
+        syncFolder()
     }
 
     /// Gives a finished temporary file its readable name: `IMG_0001.HEIC`, or

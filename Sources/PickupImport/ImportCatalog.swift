@@ -40,18 +40,59 @@ public actor ImportCatalog {
         PRAGMA user_version = 1;
         """
 
-    /// Opens (or creates) the catalog of the destination `folder`.
-    public init(folder: String) throws(ImportError) {
+    /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
+    /// (for listing and showing) creates and changes nothing, and opens where the library
+    /// may only be read: another user's, or on a read-only mount.
+    public init(folder: String, readOnly: Bool = false) throws(ImportError) {
         self.folder = folder
         let hidden = folder + "/.pickup"
-        if mkdir(hidden, 0o755) != 0, errno != EEXIST {
+        let path = hidden + "/catalog.sqlite"
+        if readOnly {
+            guard access(path, F_OK) == 0 else {
+                throw ImportError(
+                    .catalog, "\(folder) is not a Pickup library (no .pickup/catalog.sqlite)", path: folder,
+                    hint: "Import into it first, or name the library folder.")
+            }
+        } else if mkdir(hidden, 0o755) != 0, errno != EEXIST {
             throw ImportError.writing(hidden, errno: errno)
         }
         do {
-            database = try SQLiteDatabase(path: hidden + "/catalog.sqlite")
-            try database.execute(ImportCatalog.schema)
+            database = try SQLiteDatabase(path: path, readOnly: readOnly)
+            if !readOnly { try database.execute(ImportCatalog.schema) }
         } catch {
-            throw ImportError(.catalog, "cannot open the catalog: \(error)", path: hidden)
+            throw ImportCatalog.explain(error, opening: true, path: path)
+        }
+    }
+
+    /// A catalog failure, told by its cause: a full disk, a refused permission, a busy or a
+    /// damaged database are different problems with different remedies.
+    static func explain(_ error: any Error, opening: Bool, path: String) -> ImportError {
+        guard let error = error as? SQLiteError else {
+            return ImportError(.catalog, "the catalog failed: \(error)", path: path)
+        }
+        let doing = opening ? "cannot open the catalog" : "the catalog failed"
+        switch error.kind {
+        case .full:
+            return ImportError(.destinationFull, "\(doing): the disk is full", path: path)
+        case .readOnly, .permission:
+            return ImportError(
+                .destinationUnwritable, "\(doing): it may not be written (\(error.message))", path: path,
+                hint: "Check the library folder's permissions and that its disk is not mounted read-only.")
+        case .cannotOpen:
+            return ImportError(
+                .destinationUnwritable, "\(doing): it cannot be opened (\(error.message))", path: path,
+                hint: "Check that the library folder exists and that you may read it.")
+        case .busy:
+            return ImportError(
+                .catalog, "\(doing): another process kept it busy for 10 seconds", path: path,
+                hint: "Wait for the other 'pickup' on this library to finish, then try again.")
+        case .damaged:
+            return ImportError(
+                .catalog, "\(doing): the database is damaged (\(error.message))", path: path,
+                hint:
+                    "Run 'pickup library DIR verify' to see which files are intact; restore the catalog from a backup.")
+        case .other:
+            return ImportError(.catalog, "\(doing): \(error)", path: path)
         }
     }
 
@@ -72,7 +113,7 @@ public actor ImportCatalog {
             try statement.bind([.text(source.path), .integer(source.size), .integer(source.modified)])
             return try statement.step() ? statement.text(0) : nil
         }
-        guard let id, let item = try item(id: id), filesExist(item) else { return nil }
+        guard let id, let item = try item(id: id), filesIntact(item) else { return nil }
         return item
     }
 
@@ -83,8 +124,29 @@ public actor ImportCatalog {
             try statement.bind([.text(hash)])
             return try statement.step() ? statement.text(0) : nil
         }
-        guard let id, let item = try item(id: id), filesExist(item) else { return nil }
+        guard let id, let item = try item(id: id), filesIntact(item) else { return nil }
         return item
+    }
+
+    /// Whether a stored file of some item has this name.
+    public func knows(storedName name: String) throws(ImportError) -> Bool {
+        try catalogCall {
+            let statement = try database.prepare("SELECT 1 FROM files WHERE stored_name = ?1")
+            try statement.bind([.text(name)])
+            return try statement.step()
+        }
+    }
+
+    /// The item whose primary file has this content, as the catalog records it, whether or not
+    /// its files are still intact (to restore them).
+    public func recordedItem(withSHA256 hash: String) throws(ImportError) -> ImportedItem? {
+        let id = try catalogCall {
+            let statement = try database.prepare("SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'")
+            try statement.bind([.text(hash)])
+            return try statement.step() ? statement.text(0) : nil
+        }
+        guard let id else { return nil }
+        return try item(id: id)
     }
 
     /// Records a new item whose files are already in place, in one transaction —
@@ -94,10 +156,15 @@ public actor ImportCatalog {
     /// content at once cannot both record it.
     public func record(_ item: ImportedItem, sources: [StoredFile.Role: SourceKey]) throws(ImportError) -> ImportedItem?
     {
-        if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) { return existing }
+        for file in item.files { try ImportCatalog.checkName(file.name) }
         let infoJSON = String(decoding: (try? JSONEncoder().encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
-        try catalogCall {
-            try database.transaction {
+        // The check and the insert are one immediate transaction: it holds the write lock, so
+        // two processes importing the same content at once cannot both record it.
+        return try catalogCall { () throws -> ImportedItem? in
+            try database.transaction { () throws -> ImportedItem? in
+                if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) {
+                    return existing
+                }
                 try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
                 try database.prepare(
                     "INSERT INTO items (id, kind, original_name, original_path, imported_at, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
@@ -118,9 +185,9 @@ public actor ImportCatalog {
                         .integer(source?.modified ?? -1),
                     ])
                 }
+                return nil
             }
         }
-        return nil
     }
 
     /// Every item, oldest import first.
@@ -140,8 +207,10 @@ public actor ImportCatalog {
     public func item(id: String) throws(ImportError) -> ImportedItem? {
         try catalogCall {
             let statement = try database.prepare(
-                "SELECT id, kind, original_name, original_path, imported_at, info FROM items WHERE id LIKE ?1 || '%' LIMIT 2"
+                // A prefix compared as text: the user's words never become a LIKE pattern.
+                "SELECT id, kind, original_name, original_path, imported_at, info FROM items WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"
             )
+            guard !id.isEmpty else { return nil }
             try statement.bind([.text(id)])
             guard try statement.step(), let found = statement.text(0) else { return nil }
             let kind = MediaKind(rawValue: statement.text(1) ?? "") ?? .image
@@ -177,14 +246,31 @@ public actor ImportCatalog {
     }
 
     /// Removes an item: its row first (so the catalog never names a missing file), then its files.
+    /// Every name is checked first: a catalog that names a file outside the library (`../x`,
+    /// `a/b`) is refused, and nothing is removed.
     public func remove(id: String) throws(ImportError) -> ImportedItem? {
         guard let item = try item(id: id) else { return nil }
+        for file in item.files { try ImportCatalog.checkName(file.name) }
+        if let thumbnail = item.thumbnail { try ImportCatalog.checkName(thumbnail.name, thumbnail: true) }
         try catalogCall {
             try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
         }
         for file in item.files { unlink(folder + "/" + file.name) }
         if let thumbnail = item.thumbnail { unlink(folder + "/" + thumbnail.name) }
         return item
+    }
+
+    /// Throws unless `name` names a file directly in the library (or, for a thumbnail, directly
+    /// in `.pickup/thumbnails/`): no `/`, not empty, not `.` or `..`, no NUL.
+    static func checkName(_ name: String, thumbnail: Bool = false) throws(ImportError) {
+        let prefix = ".pickup/thumbnails/"
+        let plain = thumbnail ? (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : "") : name
+        guard !plain.isEmpty, plain != ".", plain != "..", !plain.contains("/"), !plain.contains("\0") else {
+            throw ImportError(
+                .catalog, "the catalog names a file outside the library: \(name.debugDescription)", path: nil,
+                hint: "The catalog was changed by something other than Pickup; nothing was touched. "
+                    + "Restore it from a backup.")
+        }
     }
 
     /// Records an item's thumbnail (replacing an older one).
@@ -198,15 +284,23 @@ public actor ImportCatalog {
         }
     }
 
-    private func filesExist(_ item: ImportedItem) -> Bool {
-        item.files.allSatisfy { access(folder + "/" + $0.name, F_OK) == 0 }
+    /// Whether every stored file of the item is there with its recorded size (a cheap check;
+    /// `LibraryVerifier` reads the bytes).
+    private func filesIntact(_ item: ImportedItem) -> Bool {
+        item.files.allSatisfy { file in
+            (try? ImportCatalog.checkName(file.name)) != nil
+                && FileStatus(path: folder + "/" + file.name).map { $0.kind == .regular && $0.size == file.size }
+                    ?? false
+        }
     }
 
     private func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
         do {
             return try body()
+        } catch let error as ImportError {
+            throw error
         } catch {
-            throw ImportError(.catalog, "the catalog failed: \(error)", path: folder + "/.pickup/catalog.sqlite")
+            throw ImportCatalog.explain(error, opening: false, path: folder + "/.pickup/catalog.sqlite")
         }
     }
 }

@@ -11,6 +11,8 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, Codable {
         /// The source could not be read (missing, vanished, a folder, an I/O error).
         case sourceUnreadable
+        /// The source changed while it was copied (still being written, replaced or cut short).
+        case sourceChanged
         /// The system refused to let Pickup read the source.
         case permissionDenied
         /// The source is not a photo or video Pickup can read.
@@ -63,6 +65,8 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         if let specificHint { return specificHint }
         switch code {
         case .sourceUnreadable: return "Check that the file still exists and is readable, then import it again."
+        case .sourceChanged:
+            return "Wait until whatever writes the file has finished, then import it again."
         case .permissionDenied: return "Give Pickup permission to read the file, then import it again."
         case .notMedia: return "Only photos and videos are imported; leave this file out."
         case .damaged: return "The file is damaged or cut short: copy it again from its source."

@@ -20,11 +20,14 @@ public enum ImportResult: Sendable {
     case imported(ImportedItem)
     /// Already in the destination (same source file, or same content): kept, not copied again.
     case reused(ImportedItem)
+    /// In the catalog, but a stored file was missing or damaged: copied again from the source
+    /// to its recorded name, checked against its recorded SHA-256.
+    case restored(ImportedItem)
     case failed(ImportError)
 
     public var item: ImportedItem? {
         switch self {
-        case .imported(let item), .reused(let item): return item
+        case .imported(let item), .reused(let item), .restored(let item): return item
         case .failed: return nil
         }
     }

@@ -79,14 +79,27 @@ public final class ImportSession: Sendable {
             let sizes = requests.map { request in
                 ([request.path] + (request.livePhotoMovie.map { [$0] } ?? [])).map { ImportSession.size(of: $0) }
             }
-            let total = sizes.reduce(Int64(0)) { $0 + $1[0] }
+            let total = sizes.reduce(Int64(0)) { $0 + $1.reduce(0, +) }
             continuation.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
-            var slots = ImportSlots(fileSizes: sizes, concurrency: options.concurrency)
+            // What does not fit on the disk fails before anything is copied, in selection order.
+            let space = await self.spacePlan(requests, sizes: sizes)
+            for (index, error) in space.refused {
+                results[index] = .failed(error)
+                continuation.yield(.finished(index: index, result: .failed(error)))
+            }
+            var slots = ImportSlots(
+                fileSizes: sizes, concurrency: options.concurrency, skipping: Set(space.refused.keys))
+            let order = CommitOrder(sizes: sizes.map { $0.first ?? 0 })
+            for index in space.refused.keys { await order.finished(index) }
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
-                        (index, await self.importItem(requests[index], index: index, events: continuation, flag: flag))
+                        (
+                            index,
+                            await self.importItem(
+                                requests[index], index: index, events: continuation, flag: flag, order: order)
+                        )
                     }
                 }
                 for await (index, result) in group {
@@ -97,13 +110,15 @@ public final class ImportSession: Sendable {
                         group.addTask {
                             (
                                 index,
-                                await self.importItem(requests[index], index: index, events: continuation, flag: flag)
+                                await self.importItem(
+                                    requests[index], index: index, events: continuation, flag: flag, order: order)
                             )
                         }
                     }
                 }
             }
-            let final = results.map { $0 ?? .failed(ImportError(.cancelled, "the import was cancelled")) }
+            let final = ImportSession.inSelectionOrder(
+                results.map { $0 ?? .failed(ImportError(.cancelled, "the import was cancelled")) })
             let imported = final.filter { if case .imported = $0 { return true } else { return false } }.count
             let reused = final.filter { if case .reused = $0 { return true } else { return false } }.count
             continuation.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
@@ -120,14 +135,55 @@ public final class ImportSession: Sendable {
         return await run.results()
     }
 
+    /// Results whose statuses do not depend on which copy finished first: when one run imports
+    /// the same content twice, the first in selection order is `imported` (or `restored`) and
+    /// the later ones `reused`, every run.
+    static func inSelectionOrder(_ results: [ImportResult]) -> [ImportResult] {
+        var madeNow: [String: ImportResult] = [:]
+        for result in results {
+            switch result {
+            case .imported(let item), .restored(let item): madeNow[item.id] = result
+            case .reused, .failed: break
+            }
+        }
+        var seen: Set<String> = []
+        return results.map { result in
+            guard let item = result.item, let made = madeNow[item.id] else { return result }
+            defer { seen.insert(item.id) }
+            if seen.contains(item.id) { return .reused(item) }
+            switch made {
+            case .restored: return .restored(item)
+            default: return .imported(item)
+            }
+        }
+    }
+
     private func importItem(
-        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
+        order: CommitOrder
+    ) async -> ImportResult {
+        let result = await importItem(request, index: index, events: events, flag: flag, turn: order)
+        await order.finished(index)
+        return result
+    }
+
+    private func importItem(
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
+        turn order: CommitOrder
     ) async -> ImportResult {
         do {
-            let item = try await copyItem(request, index: index, events: events, flag: flag)
+            let item: ImportedItem
+            do {
+                item = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+            } catch let error as ImportError where error.code == .sourceChanged {
+                // Once more: a file that was still being written may be finished now.
+                item = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+            }
             return .imported(await withThumbnail(item, index: index, events: events))
         } catch let reused as Reused {
             return .reused(await withThumbnail(reused.item, index: index, events: events))
+        } catch let restored as Restored {
+            return .restored(await withThumbnail(restored.item, index: index, events: events))
         } catch let error as ImportError {
             return .failed(error)
         } catch {
@@ -170,8 +226,57 @@ public final class ImportSession: Sendable {
         let item: ImportedItem
     }
 
+    /// Thrown inside `copyItem` when the catalog held the item but a file of it was missing
+    /// or damaged, and the copy put it back.
+    private struct Restored: Error {
+        let item: ImportedItem
+    }
+
+    /// An item whose files the library folder already holds under their names (same size and
+    /// SHA-256) without the catalog knowing them — a catalog emptied or lost — recorded
+    /// instead of copied again. Nil when any file is not there as it is.
+    private func adopt(
+        _ request: ImportRequest, paths: [String], keys: [ImportCatalog.SourceKey]
+    ) async throws -> ImportedItem? {
+        var files: [StoredFile] = []
+        for (position, path) in paths.enumerated() {
+            let name = StoredName(ImportSession.fileName(path))
+            var found: StoredFile?
+            for attempt in 1...20 {
+                let candidate = name.variant(attempt)
+                guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
+                guard status.kind == .regular, status.size == keys[position].size,
+                    try await !catalog.knows(storedName: candidate)
+                else { continue }
+                let destination = self.destination
+                let same = try await ImportSession.onThread { () throws(ImportError) -> String? in
+                    guard case .success(let stored) = FileHash.sha256(ofFileAt: destination + "/" + candidate),
+                        case .success(let source) = FileHash.sha256(ofFileAt: path), stored.sha256 == source.sha256
+                    else { return nil }
+                    return stored.sha256
+                }
+                if let sha256 = same {
+                    found = StoredFile(
+                        role: position == 0 ? .primary : .livePhotoMovie, name: candidate, originalPath: path,
+                        size: keys[position].size, sha256: sha256)
+                    break
+                }
+            }
+            guard let found else { return nil }
+            files.append(found)
+        }
+        guard let primary = files.first else { return nil }
+        let item = ImportedItem(
+            id: String(primary.sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
+            originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
+        var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
+        if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
+        return try await catalog.record(item, sources: sources) ?? item
+    }
+
     private func copyItem(
-        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
+        order: CommitOrder
     ) async throws -> ImportedItem {
         guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
@@ -186,6 +291,7 @@ public final class ImportSession: Sendable {
             keys.append(try ImportSession.sourceKey(path))
         }
         if let existing = try await catalog.item(from: keys[0]) { throw Reused(item: existing) }
+        if let adopted = try await adopt(request, paths: paths, keys: keys) { throw Reused(item: adopted) }
 
         let copier = FileCopier(folder: destination)
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
@@ -205,10 +311,24 @@ public final class ImportSession: Sendable {
                 copies.append(copy)
                 before += copy.size
             }
+            await order.waitForTurn(index, sha256: copies[0].sha256)
             if let same = try await catalog.item(withSHA256: copies[0].sha256) {
                 for copy in copies { copy.temporary.discard() }
                 usedUp = copies.count
                 throw Reused(item: same)
+            }
+            // In the catalog with a missing or damaged file: the same bytes go back to the names
+            // the catalog records (each checked to lie inside the library).
+            if let recorded = try await catalog.recordedItem(withSHA256: copies[0].sha256),
+                recorded.files.count == copies.count,
+                zip(recorded.files, copies).allSatisfy({ $0.sha256 == $1.sha256 })
+            {
+                for file in recorded.files { try ImportCatalog.checkName(file.name) }
+                for (file, copy) in zip(recorded.files, copies) {
+                    try copier.replace(copy.temporary, named: file.name)
+                    usedUp += 1
+                }
+                throw Restored(item: recorded)
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
@@ -234,7 +354,7 @@ public final class ImportSession: Sendable {
         } catch {
             // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
             for copy in copies[usedUp...] { copy.temporary.discard() }
-            if !(error is Reused) {
+            if !(error is Reused), !(error is Restored) {
                 for name in placed { unlink(destination + "/" + name) }
             }
             throw error

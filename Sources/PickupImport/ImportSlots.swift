@@ -11,12 +11,15 @@ struct ImportSlots {
     private let costs: [Int]
     private let budget: Int
     private let maxItems: Int
+    private let skipping: Set<Int>
     private var next = 0
     private var running = 0
     private var used = 0
 
-    /// `fileSizes`: for each item in selection order, the sizes of its files.
-    init(fileSizes: [[Int64]], concurrency: Int) {
+    /// `fileSizes`: for each item in selection order, the sizes of its files; `skipping`: the
+    /// items that never start (already failed).
+    init(fileSizes: [[Int64]], concurrency: Int, skipping: Set<Int> = []) {
+        self.skipping = skipping
         costs = fileSizes.map { 2 * FileCopier.bufferSize(for: $0.max() ?? 0) }
         budget = concurrency * 2 * FileCopier.chunkSize
         // Each copy in flight holds a few descriptors: at most 32 of them, unless asked for more.
@@ -25,6 +28,7 @@ struct ImportSlots {
 
     /// The next item to start, if one may start now.
     mutating func startNext() -> Int? {
+        while skipping.contains(next) { next += 1 }
         guard next < costs.count else { return nil }
         guard running == 0 || (running < maxItems && used + costs[next] <= budget) else { return nil }
         defer { next += 1 }

@@ -3,6 +3,11 @@
 #else
     import CSQLite
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One SQLite connection, opened in WAL mode with foreign keys on.
 ///
@@ -20,27 +25,84 @@ public final class SQLiteDatabase {
         case normal = "NORMAL"
     }
 
-    public init(path: String, durability: Durability = .full) throws(SQLiteError) {
-        var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite3_open_v2(path, &db, flags, nil)
-        guard status == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(db)
-            throw SQLiteError(code: status, message: message, action: "opening \(path)")
+    /// Opens the database at `path`, creating it when `readOnly` is false. A read-only
+    /// connection writes nothing, not even the WAL's index: where the folder cannot be
+    /// written it reads the file as it is (SQLite's `immutable`).
+    public init(path: String, durability: Durability = .full, readOnly: Bool = false) throws(SQLiteError) {
+        if readOnly {
+            do {
+                handle = try SQLiteDatabase.open(SQLiteDatabase.uri(path, "mode=ro"), readOnly: true, path: path)
+                // The first read fails here when the WAL index cannot be made (a read-only folder).
+                try execute("SELECT count(*) FROM sqlite_master")
+            } catch {
+                sqlite3_close(handle)
+                handle = try SQLiteDatabase.open(SQLiteDatabase.uri(path, "immutable=1"), readOnly: true, path: path)
+                try execute("SELECT count(*) FROM sqlite_master")
+            }
+            return
         }
-        handle = db
-        sqlite3_busy_timeout(db, 10_000)
-        try execute("PRAGMA journal_mode=WAL")
+        handle = try SQLiteDatabase.open(path, readOnly: false, path: path)
+        // Set before anything else runs: a second process waits for the lock instead of failing.
+        sqlite3_busy_timeout(handle, 10_000)
+        try setWAL()
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    private static func open(_ name: String, readOnly: Bool, path: String) throws(SQLiteError) -> OpaquePointer {
+        var db: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(name, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let code = db.map { sqlite3_extended_errcode($0) } ?? status
+            sqlite3_close(db)
+            throw SQLiteError(code: code, message: message, action: "opening \(path)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 10_000)
+        return db
+    }
+
+    /// A `file:` URI for `path` with `query`, its special characters escaped.
+    static func uri(_ path: String, _ query: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped + "?" + query
+    }
+
+    /// Turns WAL on. Changing the journal mode is not covered by the busy timeout while
+    /// another process opens the same new file at once, so a busy answer is tried again
+    /// for up to ten seconds.
+    private func setWAL() throws(SQLiteError) {
+        var waited = 0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode=WAL")
+                return
+            } catch {
+                guard error.kind == .busy, waited < 10_000 else { throw error }
+                usleep(20_000)
+                waited += 20
+            }
+        }
     }
 
     deinit { sqlite3_close(handle) }
 
     func check(_ status: Int32, _ action: @autoclosure () -> String) throws(SQLiteError) {
         guard status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW else {
-            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), action: action())
+            let code = handle.map { sqlite3_extended_errcode($0) } ?? status
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), action: action())
         }
     }
 

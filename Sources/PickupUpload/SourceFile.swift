@@ -14,7 +14,7 @@ final class SourceFile: @unchecked Sendable {
 
     init(path: String) throws(UploadError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on
         guard fd >= 0 else {
             throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
         }

@@ -32,18 +32,37 @@ public actor UploadJournal {
     private let database: SQLiteDatabase
     public let path: String
 
-    /// The default journal: `$PICKUP_STATE_DIR`, else `$XDG_STATE_HOME/pickup`, else `~/.local/state/pickup`.
+    /// The default journal: `$PICKUP_STATE_DIR`, else `$XDG_STATE_HOME/pickup`, else
+    /// `$HOME/.local/state/pickup` (the account's home folder when `HOME` is not set).
     public static var defaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
+        defaultPath(environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func defaultPath(environment: [String: String]) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let folder =
-            environment["PICKUP_STATE_DIR"]
-            ?? environment["XDG_STATE_HOME"].map { $0 + "/pickup" }
-            ?? (NSHomeDirectory() + "/.local/state/pickup")
+            environment["PICKUP_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 + "/pickup" }
+            ?? (home + "/.local/state/pickup")
         return folder + "/uploads.sqlite"
     }
 
-    public init(path: String = UploadJournal.defaultPath) throws(UploadError) {
+    /// Whether a journal exists at `path` (reading one must not create it).
+    public static func exists(at path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Opens the journal at `path`, creating it and its folder unless `readOnly` (for
+    /// listing: then nothing is created or changed, and a missing journal is an error).
+    public init(path: String = UploadJournal.defaultPath, readOnly: Bool = false) throws(UploadError) {
         self.path = path
+        if readOnly {
+            do {
+                database = try SQLiteDatabase(path: path, readOnly: true)
+                try database.execute("SELECT count(*) FROM uploads")
+            } catch {
+                throw UploadError(.journal, "cannot read the upload journal at \(path): \(error)")
+            }
+            return
+        }
         do {
             let folder = (path as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -31,7 +31,8 @@ struct ProbeCommandTests {
         let probe = try pickup("probe", "--help")
         #expect(probe.status == 0)
         for text in [
-            "Usage: pickup probe FILE|DIR... [--recursive] [--json]", "--recursive", "--json", "Exit status",
+            "Usage: pickup probe FILE|DIR... [--recursive] [--follow-links] [--json]", "--recursive", "--json",
+            "Exit status",
             "livePhotoPair",
         ] {
             #expect(probe.outputText.contains(text), "help lacks \(text)")

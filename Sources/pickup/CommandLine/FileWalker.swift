@@ -1,3 +1,5 @@
+import PickupStore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,38 +11,59 @@
 /// Expands the paths given on the command line into files: a file stays
 /// itself, a folder gives the files in it (and below it, when recursive),
 /// sorted by name, hidden files skipped, each folder visited once even
-/// through symbolic-link loops.
+/// through symbolic-link loops. A walk stays inside the folder named: a
+/// symbolic link that leads out of it is not followed unless `followLinks`.
+/// FIFOs, devices and sockets are never opened.
 struct FileWalker {
     var recursive: Bool
+    var followLinks = false
 
     enum Entry {
         case file(String)
         /// A path that could not be listed, and why.
         case problem(path: String, message: String)
+        /// A path passed over on purpose (a link out of the folder named), and why.
+        case leftAlone(path: String, reason: String)
     }
 
     func expand(_ paths: [String]) -> [Entry] {
         var entries: [Entry] = []
         var visited: Set<[UInt64]> = []
         for path in paths {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
+            guard let status = FileStatus(path: path) else {
                 entries.append(.problem(path: path, message: "cannot read: " + FileWalker.errorText(errno)))
                 continue
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
-            } else {
+            switch status.kind {
+            case .directory:
+                let root = FileWalker.realPath(path) ?? path
+                walk(path, root: root, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
+            case .regular:
                 entries.append(.file(path))
+            default:
+                entries.append(.problem(path: path, message: FileWalker.notAFile(status.kind)))
             }
         }
         return entries
     }
 
-    private func walk(_ folder: String, depthLeft: Int, visited: inout Set<[UInt64]>, into entries: inout [Entry]) {
-        var info = stat()
-        guard stat(folder, &info) == 0 else { return }
-        let key = [UInt64(info.st_dev), UInt64(info.st_ino)]
+    /// Why a path that is not a regular file or a folder is not read.
+    static func notAFile(_ kind: FileStatus.Kind) -> String {
+        let what: String
+        switch kind {
+        case .fifo: what = "a FIFO (named pipe)"
+        case .device: what = "a device"
+        case .socket: what = "a socket"
+        default: what = "not a regular file"
+        }
+        return "this is \(what), not a file: Pickup reads regular files only, and never opens it"
+    }
+
+    private func walk(
+        _ folder: String, root: String, depthLeft: Int, visited: inout Set<[UInt64]>, into entries: inout [Entry]
+    ) {
+        guard let status = FileStatus(path: folder) else { return }
+        let key = [status.device, status.inode]
         guard !visited.contains(key) else { return }  // a link back up: already walked
         visited.insert(key)
         guard let directory = opendir(folder) else {
@@ -68,17 +91,36 @@ struct FileWalker {
         names.sort()
         for name in names {
             let path = base + name
-            var child = stat()
-            guard stat(path, &child) == 0 else {
+            guard let own = FileStatus(path: path, followingLinks: false) else {
                 entries.append(.problem(path: path, message: "cannot read: " + FileWalker.errorText(errno)))
                 continue
             }
-            if (child.st_mode & S_IFMT) == S_IFDIR {
-                if depthLeft > 1 { walk(path, depthLeft: depthLeft - 1, visited: &visited, into: &entries) }
-            } else if (child.st_mode & S_IFMT) == S_IFREG {
+            if own.kind == .symbolicLink, !followLinks {
+                let target = FileWalker.realPath(path)
+                guard let target, target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
+                    entries.append(
+                        .leftAlone(
+                            path: path,
+                            reason: "a symbolic link to \(target ?? "nowhere"), outside the folder named "
+                                + "(--follow-links follows it)"))
+                    continue
+                }
+            }
+            guard let child = own.kind == .symbolicLink ? FileStatus(path: path) : own else { continue }
+            if child.kind == .directory {
+                if depthLeft > 1 {
+                    walk(path, root: root, depthLeft: depthLeft - 1, visited: &visited, into: &entries)
+                }
+            } else if child.kind == .regular {
                 entries.append(.file(path))
             }
         }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -35,6 +35,9 @@ struct ImportCommand: Command {
             .init(
                 names: ["--thumbnails"], value: "WxH",
                 help: "Make an upright JPEG thumbnail of each item (filling WxH), kept in DIR/.pickup/thumbnails."),
+            .init(
+                names: ["--follow-links"], value: nil,
+                help: "Follow symbolic links that lead out of the folders named (not followed by default)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each item's result, in order."),
         ],
         discussion: """
@@ -62,6 +65,7 @@ struct ImportCommand: Command {
     let order: ImportOrder
     let parallel: Int
     let json: Bool
+    let followLinks: Bool
     let thumbnails: PixelSize?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -103,6 +107,7 @@ struct ImportCommand: Command {
         }
         self.parallel = parallel
         json = arguments.has("--json")
+        followLinks = arguments.has("--follow-links")
     }
 
     func run() async -> Int32 {
@@ -115,7 +120,8 @@ struct ImportCommand: Command {
         }
         var failures = 0
         var files: [String] = []
-        for entry in FileWalker(recursive: true).expand(sources) {
+        var linksLeftAlone: [String] = []
+        for entry in FileWalker(recursive: true, followLinks: followLinks).expand(sources) {
             switch entry {
             case .file(let path):
                 // The library's own files are never imported into it again.
@@ -124,6 +130,9 @@ struct ImportCommand: Command {
             case .problem(let path, let message):
                 failures += 1
                 report(path: path, error: ImportError(.sourceUnreadable, message, path: path))
+            case .leftAlone(let path, let reason):
+                linksLeftAlone.append(path)
+                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path, reason: reason)) }
             }
         }
         var probed: [(path: String, info: MediaInfo)] = []
@@ -136,7 +145,7 @@ struct ImportCommand: Command {
             case .success(let info): probed.append((path, info))
             case .failure(let error) where error.code == .unrecognized && !named.contains(path):
                 leftAlone.append(path)
-                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path)) }
+                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path, reason: "not a photo or video")) }
             case .failure(let error):
                 failures += 1
                 report(path: path, error: ImportError(probeError: error, path: path))
@@ -148,6 +157,14 @@ struct ImportCommand: Command {
                     + (leftAlone.count == 1
                         ? "1 file that is not a photo or video (\(first))"
                         : "\(leftAlone.count) files that are not photos or videos (\(first), ...)"))
+        }
+        if !json, let first = linksLeftAlone.first {
+            Console.error(
+                "pickup import: left alone "
+                    + (linksLeftAlone.count == 1
+                        ? "1 symbolic link that leads out of the folder named (\(first))"
+                        : "\(linksLeftAlone.count) symbolic links that lead out of the folders named (\(first), ...)")
+                    + "; --follow-links follows them")
         }
         let plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
         for (path, error) in plan.skipped {
@@ -200,12 +217,14 @@ struct ImportCommand: Command {
         }
         let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
         let reused = results.filter { if case .reused = $0 { return true } else { return false } }.count
+        let restored = results.filter { if case .restored = $0 { return true } else { return false } }.count
         if !json {
-            let failed = results.count - imported - reused
+            let failed = results.count - imported - reused - restored
             let notImported = failures - failed  // files that never became items: unreadable, not media...
             output +=
                 "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
-                + "\(imported) imported, \(reused) already there, \(failed) failed"
+                + "\(imported) imported, \(reused) already there, "
+                + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
                 + ". Library: \(session.destination)\n"
@@ -227,6 +246,7 @@ struct ImportCommand: Command {
         switch result {
         case .imported: return "imported"
         case .reused: return "already there"
+        case .restored: return "restored"
         case .failed: return "failed"
         }
     }
@@ -235,6 +255,7 @@ struct ImportCommand: Command {
         switch result {
         case .imported(let item): return "imported \(request.path) -> \(item.primary?.name ?? "?")"
         case .reused(let item): return "already there \(request.path) (\(item.id))"
+        case .restored(let item): return "restored \(request.path) -> \(item.primary?.name ?? "?")"
         case .failed(let error): return "failed \(request.path): \(error.message)"
         }
     }
@@ -250,11 +271,11 @@ struct ImportCommand: Command {
     }
 
     /// A file found in a folder that is not media: not imported, not a failure.
-    static func jsonLeftAlone(path: String) -> String {
+    static func jsonLeftAlone(path: String, reason: String) -> String {
         var object = JSONObject()
         object.add("path", path)
         object.add("status", "leftAlone")
-        object.add("reason", "not a photo or video")
+        object.add("reason", reason)
         return object.text + "\n"
     }
 
@@ -287,6 +308,7 @@ extension ImportCommand {
             switch result {
             case .imported: updated.append(.imported(item))
             case .reused: updated.append(.reused(item))
+            case .restored: updated.append(.restored(item))
             case .failed: updated.append(result)
             }
         }

@@ -12,24 +12,34 @@ import PickupImport
 struct LibraryCommand: Command {
     static let spec = CommandSpec(
         name: "library",
-        abstract: "List, show or remove the items of a library folder made by 'pickup import'.",
-        synopsis: "DIR list|show ID|remove ID [--json]",
+        abstract: "List, show, verify or remove the items of a library folder made by 'pickup import'.",
+        synopsis: "DIR list|show ID|verify|remove ID [--json]",
         arguments: [
             ("DIR", "The library folder."),
             ("list", "Every item: id, kind, duration, size, stored files."),
             ("show ID", "One item in full (an id prefix is enough when it is unique)."),
+            ("verify", "Read every stored file: missing, damaged and unknown files are listed."),
             ("remove ID", "Remove an item from the catalog, then its files."),
         ],
-        options: [.init(names: ["--json"], value: nil, help: "Print JSON (one object a line for list).")],
-        discussion: "Exit status: 0 on success, 1 when the library or the item is not found, 2 for a usage mistake.",
+        options: [.init(names: ["--json"], value: nil, help: "Print JSON (one object a line for list and verify).")],
+        discussion: """
+            list, show and verify only read: they work on a library you may not write (another
+            user's, a read-only disk) and change nothing in it. verify checks each stored file's
+            size and SHA-256 against the catalog; 'pickup import' of the same sources puts back a
+            missing or damaged file.
+
+            Exit status: 0 on success, 1 when the library or the item is not found or verify finds
+            a problem, 2 for a usage mistake.
+            """,
         examples: [
             "pickup library ~/Pictures/Library list", "pickup library Library show 3f2a9c",
-            "pickup library Library remove 3f2a9c",
+            "pickup library Library verify", "pickup library Library remove 3f2a9c",
         ])
 
     enum Action {
         case list
         case show(String)
+        case verify
         case remove(String)
     }
 
@@ -41,27 +51,27 @@ struct LibraryCommand: Command {
         let words = arguments.positionals
         guard words.count >= 2 else {
             throw UsageError(
-                message: "name the library folder and what to do: list, show ID or remove ID", command: "library")
+                message: "name the library folder and what to do: list, show ID, verify or remove ID",
+                command: "library")
         }
         folder = words[0]
         switch (words[1], words.count) {
         case ("list", 2): action = .list
         case ("show", 3): action = .show(words[2])
+        case ("verify", 2): action = .verify
         case ("remove", 3): action = .remove(words[2])
         default:
-            throw UsageError(message: "expected 'list', 'show ID' or 'remove ID' after the folder", command: "library")
+            throw UsageError(
+                message: "expected 'list', 'show ID', 'verify' or 'remove ID' after the folder", command: "library")
         }
         json = arguments.has("--json")
     }
 
     func run() async -> Int32 {
-        guard access(folder + "/.pickup/catalog.sqlite", F_OK) == 0 else {
-            Console.error(
-                "pickup library: \(folder) is not a Pickup library (no .pickup/catalog.sqlite). Import into it first.")
-            return ExitStatus.someFailed
-        }
         do {
-            let catalog = try ImportCatalog(folder: folder)
+            let readOnly: Bool
+            if case .remove = action { readOnly = false } else { readOnly = true }
+            let catalog = try ImportCatalog(folder: folder, readOnly: readOnly)
             switch action {
             case .list:
                 let items = try await catalog.items()
@@ -81,6 +91,8 @@ struct LibraryCommand: Command {
                 } else {
                     Console.raw(LibraryCommand.details(item))
                 }
+            case .verify:
+                return try await verify(catalog)
             case .remove(let id):
                 guard let item = try await catalog.remove(id: id) else { return notFound(id) }
                 if json {
@@ -96,6 +108,53 @@ struct LibraryCommand: Command {
             Console.error("pickup library: " + error.description)
             return ExitStatus.someFailed
         }
+    }
+
+    private func verify(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
+        let bar: LockedValue<ProgressBar?> = LockedValue(
+            !json && Console.errorIsTerminal ? ProgressBar(totalItems: 1, totalBytes: 1) : nil)
+        let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify { read, total in
+            bar.withValue { bar in
+                if bar?.totalBytes != total { bar = ProgressBar(totalItems: 1, totalBytes: max(1, total)) }
+                bar?.draw(itemsDone: 0, bytesDone: read, current: "verifying")
+            }
+        }
+        bar.withValue { $0?.finish() }
+        var output = ""
+        for finding in report.findings {
+            if json {
+                var object = JSONObject()
+                object.add("type", "finding")
+                object.add("item", finding.itemID)
+                object.add("name", finding.name)
+                object.add("problem", finding.problem.rawValue)
+                object.add("detail", finding.detail)
+                output += object.text + "\n"
+            } else {
+                output +=
+                    Text.pad(finding.problem.rawValue, 15) + Text.pad(finding.itemID ?? "-", 14) + finding.name + ": "
+                    + finding.detail + "\n"
+            }
+        }
+        if json {
+            var object = JSONObject()
+            object.add("type", "summary")
+            object.add("items", Int64(report.items))
+            object.add("files", Int64(report.files))
+            object.add("bytesRead", report.bytesRead)
+            object.add("problems", Int64(report.findings.count))
+            output += object.text + "\n"
+        } else {
+            output +=
+                "\(report.items) item\(report.items == 1 ? "" : "s"), \(report.files) file\(report.files == 1 ? "" : "s"), "
+                + "\(Text.byteCount(report.bytesRead)) read: "
+                + (report.isClean
+                    ? "every file is intact.\n"
+                    : "\(report.findings.count) problem\(report.findings.count == 1 ? "" : "s"). "
+                        + "Import the same sources again to restore missing or damaged files.\n")
+        }
+        Console.raw(output)
+        return report.isClean ? ExitStatus.success : ExitStatus.someFailed
     }
 
     private func notFound(_ id: String) -> Int32 {

@@ -12,12 +12,15 @@ struct ProbeCommand: Command {
     static let spec = CommandSpec(
         name: "probe",
         abstract: "Tell what photos and videos are: kind, size, duration, codecs, rotation, date, place.",
-        synopsis: "FILE|DIR... [--recursive] [--json]",
+        synopsis: "FILE|DIR... [--recursive] [--follow-links] [--json]",
         arguments: [("FILE|DIR", "Files to probe; a folder stands for the files in it (hidden files are skipped).")],
         options: [
             .init(
                 names: ["--recursive", "-r"], value: nil,
                 help: "Also probe the files in folders below the folders given."),
+            .init(
+                names: ["--follow-links"], value: nil,
+                help: "Follow symbolic links that lead out of the folders named (not followed by default)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line (JSON Lines) instead of a table."),
         ],
         discussion: """
@@ -45,6 +48,7 @@ struct ProbeCommand: Command {
 
     let paths: [String]
     let recursive: Bool
+    let followLinks: Bool
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -53,11 +57,12 @@ struct ProbeCommand: Command {
         }
         paths = arguments.positionals
         recursive = arguments.has("--recursive")
+        followLinks = arguments.has("--follow-links")
         json = arguments.has("--json")
     }
 
     func run() async -> Int32 {
-        let entries = FileWalker(recursive: recursive).expand(paths)
+        let entries = FileWalker(recursive: recursive, followLinks: followLinks).expand(paths)
         var files: [String] = []
         var failures = 0
         for entry in entries {
@@ -66,6 +71,16 @@ struct ProbeCommand: Command {
             case .problem(let path, let message):
                 failures += 1
                 report(ProbeError(.unreadable, message, path: path), path: path)
+            case .leftAlone(let path, let reason):
+                if json {
+                    var object = JSONObject()
+                    object.add("path", path)
+                    object.add("status", "leftAlone")
+                    object.add("reason", reason)
+                    Console.out(object.text)
+                } else {
+                    Console.error("pickup probe: left alone \(path): \(reason)")
+                }
             }
         }
         let table = ProbeTable()

@@ -2,6 +2,7 @@ import Foundation
 import Pickup
 import PickupCommandLine
 import PickupImport
+import PickupStore
 import PickupUpload
 
 /// `pickup upload`: sends files to a server, resumably.
@@ -11,7 +12,7 @@ struct UploadCommand: Command {
         abstract:
             "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
         synopsis:
-            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
+            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
         arguments: [
             ("FILE", "Files to upload, streamed from disk."),
             ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
@@ -47,6 +48,11 @@ struct UploadCommand: Command {
             .init(
                 names: ["--form-field"], value: "NAME=VALUE",
                 help: "Form uploads: another field sent before the file; repeat for more."),
+            .init(
+                names: ["--key"], value: "TEMPLATE",
+                help:
+                    "S3: each object's key after the prefix (default {relpath}); also {name}, {stem}, {ext}, {date}, {id}, {sha256}."
+            ),
             .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
             .init(
                 names: ["--chunk-size"], value: "MB",
@@ -82,6 +88,7 @@ struct UploadCommand: Command {
     let endpoint: URL?
     let credentials: S3Credentials?
     let parallel: Int
+    let keyTemplate: RemoteKey
     let chunkSize: Int
     let journalPath: String
     let json: Bool
@@ -126,6 +133,10 @@ struct UploadCommand: Command {
         }
         files = arguments.positionals
         self.parallel = parallel
+        switch RemoteKey.parse(arguments.value("--key") ?? "{relpath}") {
+        case .success(let template): keyTemplate = template
+        case .failure(let error): throw UsageError(message: error.message, command: "upload")
+        }
         chunkSize = Int(megabytes * 1_048_576)
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
         json = arguments.has("--json")
@@ -165,16 +176,24 @@ struct UploadCommand: Command {
             Console.error("pickup upload: " + error.description)
             return ExitStatus.someFailed
         }
-        let paths: [String]
+        let resolved: [(path: String, item: String?)]
         do {
-            paths = try await resolvedPaths()
+            resolved = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
         }
-        var prepared = await ParallelProbe.probe(paths).enumerated().map { index, result in
+        let paths = resolved.map(\.path)
+        let probes = await ParallelProbe.probe(paths)
+        var prepared = probes.enumerated().map { index, result in
             (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
         }
+        var facts = resolved.enumerated().map { index, file in
+            RemoteKey.Facts(
+                relativePath: (file.path as NSString).lastPathComponent,
+                taken: (try? probes[index].get())?.creationDate, itemID: file.item)
+        }
+        var sources = paths
         var failedEarly = false
         if preset != nil || stripLocation {
             let files = prepared
@@ -183,11 +202,47 @@ struct UploadCommand: Command {
             let exported = await exporting.value
             interrupted.stop()
             if interrupted.fired { return 130 }
-            prepared = exported.compactMap { $0 }
+            // An export keeps its source's name (a video's extension becomes .mp4).
+            let kept = zip(exported, facts).compactMap {
+                file, fact -> ((path: String, type: String), RemoteKey.Facts)? in
+                guard let file else { return nil }
+                var named = fact
+                let name = (file.path as NSString).lastPathComponent
+                named.relativePath = ((fact.relativePath as NSString).deletingLastPathComponent as NSString)
+                    .appendingPathComponent(name)
+                return (file, named)
+            }
+            prepared = kept.map(\.0)
+            facts = kept.map(\.1)
+            sources = zip(exported, paths).compactMap { $0 == nil ? nil : $1 }
             failedEarly = exported.contains { $0 == nil }
         }
+        // Two sources never land on one key: refused before anything is sent.
+        var keys: [String?] = Array(repeating: nil, count: prepared.count)
+        if case .s3(_, let prefix) = target {
+            for (index, file) in prepared.enumerated() {
+                var fact = facts[index]
+                if keyTemplate.needsSHA256, case .success(let found) = FileHash.sha256(ofFileAt: file.path) {
+                    fact.sha256 = found.sha256
+                }
+                let key = keyTemplate.render(fact)
+                keys[index] = prefix.isEmpty || prefix.hasSuffix("/") ? prefix + key : prefix + "/" + key
+            }
+            let collisions = RemoteKey.collisions(
+                zip(keys, sources).map { (key: $0 ?? "", source: $1) })
+            if let first = collisions.first {
+                Console.error(
+                    "pickup upload: \(first.sources.joined(separator: " and ")) would all be stored as \(first.key), "
+                        + "one over the other; nothing was sent. Name them apart with --key (for example "
+                        + "--key '{date}/{name}' or --key '{id}-{name}')"
+                        + (collisions.count > 1 ? " (\(collisions.count - 1) more keys collide)" : ""))
+                return ExitStatus.usage
+            }
+        }
         let queue = UploadQueue(uploader: uploader, concurrency: parallel)
-        for file in prepared { await queue.add(job(path: file.path, type: file.type)) }
+        for (index, file) in prepared.enumerated() {
+            await queue.add(job(path: file.path, type: file.type, key: keys[index]))
+        }
         let work = Task { await UploadRunner.run(queue, json: json) }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }
@@ -197,7 +252,10 @@ struct UploadCommand: Command {
         if interrupted.fired { return 130 }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.
         for item in items where item.state == .done {
-            if let path = item.record?.path, path.hasPrefix(exportFolder + "/") { unlink(path) }
+            if let path = item.record?.path, path.hasPrefix(exportFolder + "/") {
+                unlink(path)
+                rmdir((path as NSString).deletingLastPathComponent)
+            }
         }
         return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
     }
@@ -220,8 +278,10 @@ struct UploadCommand: Command {
         of file: (path: String, type: String), using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
     ) -> (path: String, type: String)? {
         let name = (file.path as NSString).lastPathComponent
-        let output = exportFolder + "/\(UUID().uuidString.prefix(8))-\(name)"
+        let folder = exportFolder + "/" + UUID().uuidString.prefix(8)
+        let output = folder + "/" + name
         do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
             try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
@@ -256,7 +316,9 @@ struct UploadCommand: Command {
                 continue
             }
             let name = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            let output = exportFolder + "/\(name)-\(UUID().uuidString.prefix(8)).mp4"
+            let folder = exportFolder + "/" + UUID().uuidString.prefix(8)
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let output = folder + "/\(name).mp4"
             // The export runs in pickup-render, which links FFmpeg.
             var arguments = [
                 "export", file.path, "--preset", (preset ?? .passthrough).rawValue, "-o", output, "--json",
@@ -276,13 +338,13 @@ struct UploadCommand: Command {
         return result
     }
 
-    func job(path: String, type: String) -> UploadQueue.Job {
+    func job(path: String, type: String, key: String?) -> UploadQueue.Job {
         switch target {
         case .tus(let url):
             return .tus(path: path, endpoint: url, type: type)
         case .s3(let bucket, let prefix):
             let name = (path as NSString).lastPathComponent
-            let key = prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
+            let key = key ?? (prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name)
             // init checked that an S3 target has an endpoint.
             let store = endpoint ?? URL(fileURLWithPath: "/")
             return .s3(path: path, location: S3Location(endpoint: store, bucket: bucket, key: key), type: type)
@@ -293,13 +355,13 @@ struct UploadCommand: Command {
 
     /// The files to send: each argument that is a file, and the stored files of each
     /// library item named by its id (with --library; a Live Photo sends still and movie).
-    func resolvedPaths() async throws(UsageError) -> [String] {
-        var paths: [String] = []
+    func resolvedPaths() async throws(UsageError) -> [(path: String, item: String?)] {
+        var paths: [(path: String, item: String?)] = []
         var catalog: ImportCatalog?
         for argument in files {
             var info = stat()
             if stat(argument, &info) == 0 {
-                paths.append(argument)
+                paths.append((argument, nil))
                 continue
             }
             guard let library else {
@@ -308,13 +370,25 @@ struct UploadCommand: Command {
                     command: "upload")
             }
             do {
-                if catalog == nil { catalog = try ImportCatalog(folder: library) }
+                if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
                 guard let item = try await catalog?.item(id: argument) else {
                     throw UsageError(
                         message: "\(argument) is neither a file nor an item of the library \(library)",
                         command: "upload")
                 }
-                paths += item.files.map { library + "/" + $0.name }
+                // Only the bytes the catalog records are sent: a stored file that changed is refused.
+                for file in item.files {
+                    let path = library + "/" + file.name
+                    guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
+                    else {
+                        throw UsageError(
+                            message: "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
+                                + "so it is not sent; run 'pickup library \(library) verify', then import its source "
+                                + "again to restore it",
+                            command: "upload")
+                    }
+                    paths.append((path, item.id))
+                }
             } catch let error as UsageError {
                 throw error
             } catch {

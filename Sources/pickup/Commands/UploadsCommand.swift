@@ -46,7 +46,16 @@ struct UploadsCommand: Command {
     func run() async -> Int32 {
         let journal: UploadJournal
         do {
-            journal = try UploadJournal(path: journalPath)
+            if case .list = action {
+                // Listing changes nothing: no journal is created to say that there is none.
+                guard UploadJournal.exists(at: journalPath) else {
+                    if !json { Console.out("0 uploads (no journal at \(journalPath))") }
+                    return ExitStatus.success
+                }
+                journal = try UploadJournal(path: journalPath, readOnly: true)
+            } else {
+                journal = try UploadJournal(path: journalPath)
+            }
         } catch {
             Console.error("pickup uploads: " + error.description)
             return ExitStatus.someFailed
@@ -57,7 +66,13 @@ struct UploadsCommand: Command {
             s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:
-            let records = (try? await journal.all()) ?? []
+            let records: [UploadRecord]
+            do {
+                records = try await journal.all()
+            } catch {
+                Console.error("pickup uploads: " + error.description)
+                return ExitStatus.someFailed
+            }
             Console.raw(records.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
             if !json { Console.out("\(records.count) upload\(records.count == 1 ? "" : "s") in \(journalPath)") }
             return ExitStatus.success

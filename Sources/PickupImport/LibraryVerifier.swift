@@ -1,0 +1,110 @@
+import Foundation
+import Pickup
+import PickupStore
+
+/// Checks that a library's files are what its catalog says: every stored file there, with
+/// its recorded size and SHA-256 (all its bytes read), and no file in the folder that the
+/// catalog does not know. It reads; it changes nothing.
+public struct LibraryVerifier: Sendable {
+    public let folder: String
+    public let catalog: ImportCatalog
+
+    public init(folder: String, catalog: ImportCatalog) {
+        self.folder = folder
+        self.catalog = catalog
+    }
+
+    /// What is wrong with one file.
+    public enum Problem: String, Sendable, Hashable, Codable {
+        /// The catalog names it; the folder has no such file.
+        case missing
+        /// There, but its size or SHA-256 is not what the catalog records.
+        case damaged
+        /// There, but it cannot be read.
+        case unreadable
+        /// In the folder, not in the catalog.
+        case unknown
+        /// The catalog names a file outside the library.
+        case outsideLibrary
+    }
+
+    public struct Finding: Sendable, Hashable {
+        /// The item it belongs to (nil for an unknown file).
+        public var itemID: String?
+        /// The file's name in the library.
+        public var name: String
+        public var problem: Problem
+        /// What was found, in words.
+        public var detail: String
+    }
+
+    public struct Report: Sendable {
+        public var items = 0
+        public var files = 0
+        public var bytesRead: Int64 = 0
+        public var findings: [Finding] = []
+        public var isClean: Bool { findings.isEmpty }
+    }
+
+    /// Reads every stored file; `progress(bytesRead, totalBytes)` as it goes.
+    public func verify(
+        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
+    ) async throws(ImportError)
+        -> Report
+    {
+        let items = try await catalog.items()
+        let folder = self.folder
+        return try await ImportSession.onThread { () throws(ImportError) -> Report in
+            var report = Report()
+            report.items = items.count
+            let total = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
+            var known: Set<String> = []
+            for item in items {
+                for file in item.files {
+                    report.files += 1
+                    known.insert(file.name)
+                    guard (try? ImportCatalog.checkName(file.name)) != nil else {
+                        report.findings.append(
+                            Finding(
+                                itemID: item.id, name: file.name, problem: .outsideLibrary,
+                                detail: "the catalog names a file outside the library; it was not read"))
+                        continue
+                    }
+                    let before = report.bytesRead
+                    let result = FileHash.sha256(ofFileAt: folder + "/" + file.name) { progress(before + $0, total) }
+                    switch result {
+                    case .success(let found):
+                        report.bytesRead += found.size
+                        if found.size != file.size || found.sha256 != file.sha256 {
+                            report.findings.append(
+                                Finding(
+                                    itemID: item.id, name: file.name, problem: .damaged,
+                                    detail: found.size != file.size
+                                        ? "\(found.size) bytes, the catalog records \(file.size)"
+                                        : "its SHA-256 is \(found.sha256), the catalog records \(file.sha256)"))
+                        }
+                    case .failure(.system(let code)) where code == ENOENT:
+                        report.findings.append(
+                            Finding(itemID: item.id, name: file.name, problem: .missing, detail: "no such file"))
+                    case .failure(.system(let code)):
+                        report.findings.append(
+                            Finding(
+                                itemID: item.id, name: file.name, problem: .unreadable,
+                                detail: String(cString: strerror(code))))
+                    case .failure(.notRegular):
+                        report.findings.append(
+                            Finding(
+                                itemID: item.id, name: file.name, problem: .damaged, detail: "not a regular file"))
+                    }
+                }
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") && !known.contains(name) {
+                guard FileStatus(path: folder + "/" + name, followingLinks: false)?.kind == .regular else { continue }
+                report.findings.append(
+                    Finding(itemID: nil, name: name, problem: .unknown, detail: "not in the catalog"))
+            }
+            return report
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Pickup
+import PickupStore
+import PickupTestSupport
+import Testing
+
+@testable import PickupImport
+
+/// Nothing lost, nothing silently wrong: what an import stores is what its catalog says.
+@Suite("Import integrity")
+struct IntegrityTests {
+    typealias Scratch = ImportSessionTests.Scratch
+    let probe = MediaProbe()
+
+    func requests(_ paths: [String]) throws -> [ImportRequest] {
+        try paths.map { ImportRequest(path: $0, info: try probe.probe(path: $0)) }
+    }
+
+    func sha256(_ path: String) throws -> String {
+        guard case .success(let found) = FileHash.sha256(ofFileAt: path) else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        return found.sha256
+    }
+
+    /// A large movie whose bytes are changed by `change` as soon as its copy has begun.
+    func importWhileChanging(
+        _ change: @escaping @Sendable (String) -> Void
+    ) async throws -> (
+        ImportResult, Scratch, ImportSession
+    ) {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.mp4Large, as: "CHG.MP4")
+        // Grow it past several copy chunks, so that the copy is under way when it changes.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: movie))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 7, count: 48 << 20))
+        try handle.close()
+        let session = try ImportSession(destination: scratch.library)
+        let run = session.start(try requests([movie]))
+        var changed = false
+        for await event in run.events {
+            if case .progress = event, !changed {
+                changed = true
+                change(movie)
+            }
+        }
+        let results = await run.results()
+        return (results[0], scratch, session)
+    }
+
+    @Test("a source rewritten while it is copied: the copy is made again, and its hash describes its bytes")
+    func sourceRewritten() async throws {
+        let (result, scratch, session) = try await importWhileChanging { path in
+            let handle = FileHandle(forWritingAtPath: path)
+            try? handle?.seek(toOffset: 40 << 20)
+            try? handle?.write(contentsOf: Data(repeating: 9, count: 1 << 20))
+            try? handle?.close()
+        }
+        let item = try #require(result.item, "\(result)")
+        let stored = try #require(item.primary)
+        #expect(try sha256(session.path(of: stored)) == stored.sha256)
+        #expect(try sha256(scratch.sources + "/CHG.MP4") == stored.sha256, "the new content was copied")
+        let again = await session.run(try requests([scratch.sources + "/CHG.MP4"]))
+        #expect(again[0].item?.id == item.id)
+        if case .reused = again[0] {} else { Issue.record("expected already there, got \(again[0])") }
+    }
+
+    @Test("a source truncated while it is copied: never recorded with the wrong size")
+    func sourceTruncated() async throws {
+        let (result, scratch, session) = try await importWhileChanging { path in truncate(path, 300_000) }
+        let item = try #require(result.item, "\(result)")
+        let stored = try #require(item.primary)
+        #expect(stored.size == 300_000)
+        #expect(FileStatus(path: session.path(of: stored))?.size == 300_000)
+        #expect(try sha256(session.path(of: stored)) == stored.sha256)
+        _ = scratch
+    }
+
+    @Test("the same photo twice in one import: the first is imported, the second already there, every run")
+    func samePhotoTwice() async throws {
+        var outcomes: Set<String> = []
+        for _ in 0..<6 {
+            let scratch = try Scratch()
+            let first = try scratch.add(.jpegEXIF, as: "IMG_0004.JPG", in: "a")
+            let second = try scratch.add(.jpegEXIF, as: "IMG_0004.JPG", in: "b")
+            let session = try ImportSession(destination: scratch.library, options: ImportOptions(concurrency: 4))
+            let results = await session.run(try requests([first, second, first]))
+            outcomes.insert(
+                results.map { result -> String in
+                    switch result {
+                    case .imported(let item): "imported \(item.originalPath.hasSuffix("/a/IMG_0004.JPG") ? "a" : "b")"
+                    case .reused: "reused"
+                    case .restored: "restored"
+                    case .failed(let error): "failed \(error)"
+                    }
+                }.joined(separator: ", "))
+        }
+        #expect(outcomes.count == 1, "\(outcomes)")
+        #expect(outcomes.first == "imported a, reused, reused")
+    }
+
+    @Test("a stored file deleted or overwritten behind the catalog's back is restored by importing again")
+    func restoresDamagedCopies() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG")
+        let movie = try scratch.add(.mp4Faststart, as: "IMG_0002.MP4")
+        let session = try ImportSession(destination: scratch.library)
+        let items = await session.run(try requests([photo, movie])).compactMap(\.item)
+        #expect(items.count == 2)
+        let deleted = try #require(items[0].primary)
+        let overwritten = try #require(items[1].primary)
+        unlink(session.path(of: deleted))
+        try Data("8 bytes!".utf8).write(to: session.url(of: overwritten))
+        let verifier = LibraryVerifier(folder: session.destination, catalog: session.catalog)
+        let before = try await verifier.verify()
+        #expect(Set(before.findings.map(\.problem)) == [.missing, .damaged])
+        let again = await session.run(try requests([photo, movie]))
+        for result in again {
+            if case .restored = result {} else { Issue.record("expected restored, got \(result)") }
+        }
+        #expect(try sha256(session.path(of: deleted)) == deleted.sha256)
+        #expect(try sha256(session.path(of: overwritten)) == overwritten.sha256)
+        #expect(try await verifier.verify().isClean)
+        let names = try FileManager.default.contentsOfDirectory(atPath: session.destination).filter {
+            !$0.hasPrefix(".")
+        }
+        #expect(names.sorted() == ["IMG_0001.JPG", "IMG_0002.MP4"], "restored in place, no second copy")
+    }
+
+    @Test("an emptied catalog: importing again records the files already there instead of copying them twice")
+    func emptiedCatalog() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG")
+        var session: ImportSession? = try ImportSession(destination: scratch.library)
+        #expect(await session?.run(try requests([photo])).first?.item != nil)
+        session = nil
+        for suffix in ["", "-wal", "-shm"] { unlink(scratch.library + "/.pickup/catalog.sqlite" + suffix) }
+        let fresh = try ImportSession(destination: scratch.library)
+        let again = await fresh.run(try requests([photo]))
+        if case .reused = again[0] {} else { Issue.record("expected already there, got \(again[0])") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.library).filter { !$0.hasPrefix(".") }
+        #expect(names == ["IMG_0001.JPG"])
+        #expect(try await fresh.catalog.items().count == 1)
+    }
+
+    @Test(
+        "a nearly full disk: what fits is imported in selection order, the rest fails at once with the space it needs",
+        .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func nearlyFullDisk() async throws {
+        let scratch = try Scratch()
+        var paths: [String] = []
+        for index in 0..<11 {
+            let path = try scratch.add(.jpegPlain, as: "IMG_\(1000 + index).JPG")
+            // Each photo a distinct 300 KB file.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: UInt8(index), count: 300_000))
+            try handle.close()
+            paths.append(path)
+        }
+        var outcomes: Set<[Bool]> = []
+        for _ in 0..<3 {
+            try await scratch.withMount("-t tmpfs -o size=3m tmpfs", at: "small") { mount in
+                let session = try ImportSession(
+                    destination: mount + "/library", options: ImportOptions(concurrency: 4))
+                let results = await session.run(try requests(paths))
+                outcomes.insert(results.map { $0.item != nil })
+                let refused = results.compactMap(\.error)
+                #expect(refused.allSatisfy { $0.code == .destinationFull }, "\(refused)")
+                #expect(refused.allSatisfy { $0.hint.contains("Free at least") })
+                #expect(refused.allSatisfy { !$0.description.contains("damaged") })
+                let imported = results.filter { $0.item != nil }.count
+                #expect(try await session.catalog.items().count == imported)
+            }
+        }
+        #expect(outcomes.count == 1, "the same items fit every run: \(outcomes)")
+        let fits = try #require(outcomes.first)
+        #expect(fits.firstIndex(of: false).map { fits[$0...].allSatisfy { !$0 } } ?? true, "a prefix fits")
+        #expect(fits.contains(true) && fits.contains(false))
+    }
+}
+
+@Suite("Commit order: which of two same-size items records first")
+struct CommitRuleTests {
+    @Test func aLaterItemOfTheSameSizeWaitsForTheEarlierOnesHash() {
+        var rule = CommitRule(sizes: [10, 20, 10])
+        rule.hashed(2, sha256: "x")
+        #expect(!rule.mayCommit(2), "item 0 has the same size and no hash yet")
+        #expect(rule.mayCommit(1), "no earlier item of its size")
+        rule.hashed(0, sha256: "y")
+        #expect(rule.mayCommit(2), "item 0 differs")
+    }
+
+    @Test func sameContentWaitsUntilTheEarlierIsDone() {
+        var rule = CommitRule(sizes: [10, 10])
+        rule.hashed(0, sha256: "x")
+        rule.hashed(1, sha256: "x")
+        #expect(rule.mayCommit(0))
+        #expect(!rule.mayCommit(1))
+        rule.finished(0)
+        #expect(rule.mayCommit(1))
+    }
+}
