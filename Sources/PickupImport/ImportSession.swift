@@ -346,7 +346,10 @@ public final class ImportSession: Sendable {
             var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
             if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
             if let existing = try await catalog.record(item, sources: sources) {
-                for name in placed { unlink(destination + "/" + name) }
+                // Never a file the catalog names: another process may have adopted this very copy.
+                for name in placed where !existing.files.contains(where: { $0.name == name }) {
+                    unlink(destination + "/" + name)
+                }
                 placed = []
                 throw Reused(item: existing)
             }
