@@ -186,6 +186,7 @@ public final class SQLiteStatement {
 
     public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
     public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 }
 
 /// A value bound to a statement.

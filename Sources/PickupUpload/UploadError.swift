@@ -24,6 +24,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case badTarget
         /// The server refuses a file this large (413, or over its Tus-Max-Size).
         case tooLarge
+        /// Another process is sending this upload now.
+        case busy
     }
 
     public var code: Code
@@ -42,7 +44,7 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
         case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge: return false
+        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy: return false
         }
     }
 
@@ -59,6 +61,7 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: return "Resume it with 'pickup uploads resume'."
         case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
         case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."
+        case .busy: return "Wait for the other process to finish (or stop it), then resume."
         }
     }
 

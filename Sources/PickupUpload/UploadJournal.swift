@@ -77,9 +77,60 @@ public actor UploadJournal {
                 );
                 PRAGMA user_version = 1;
                 """)
+            // Which process sends an upload, until when (added to journals made before).
+            var columns: Set<String> = []
+            let info = try database.prepare("PRAGMA table_info(uploads)")
+            while try info.step() { if let name = info.text(1) { columns.insert(name) } }
+            if !columns.contains("owner") { try database.execute("ALTER TABLE uploads ADD COLUMN owner INTEGER") }
+            if !columns.contains("lease") { try database.execute("ALTER TABLE uploads ADD COLUMN lease REAL") }
         } catch {
             throw UploadError(.journal, "cannot open the upload journal at \(path): \(error)")
         }
+    }
+
+    /// How long a claim lasts without being renewed (each saved step renews it).
+    static let leaseSeconds = 120.0
+
+    /// This process's id, as claims record it.
+    static var processID: Int64 { Int64(ProcessInfo.processInfo.processIdentifier) }
+
+    /// Claims an upload for this process: one process sends an upload at a time. Another
+    /// process's claim holds while that process lives and its lease runs; then it is taken over.
+    public func claim(id: String) throws(UploadError) {
+        let me = UploadJournal.processID
+        let now = Date().timeIntervalSince1970
+        let holder: Int64? = try call {
+            try database.transaction { () throws -> Int64? in
+                let statement = try database.prepare("SELECT owner, lease FROM uploads WHERE id = ?1")
+                try statement.bind([.text(id)])
+                guard try statement.step() else { return nil }
+                let owner = statement.isNull(0) ? nil : statement.integer(0)
+                let lease = statement.real(1)
+                if let owner, owner != me, lease > now, UploadJournal.isRunning(owner) { return owner }
+                try database.prepare("UPDATE uploads SET owner = ?2, lease = ?3 WHERE id = ?1").run([
+                    .text(id), .integer(me), .real(now + UploadJournal.leaseSeconds),
+                ])
+                return nil
+            }
+        }
+        if let holder {
+            throw UploadError(.busy, "upload \(id) is being sent by process \(holder)")
+        }
+    }
+
+    /// Lets go of an upload this process claimed.
+    public func release(id: String) throws(UploadError) {
+        try call {
+            try database.prepare("UPDATE uploads SET owner = NULL, lease = NULL WHERE id = ?1 AND owner = ?2").run([
+                .text(id), .integer(UploadJournal.processID),
+            ])
+        }
+    }
+
+    /// Whether a process with this id is alive on this machine.
+    static func isRunning(_ pid: Int64) -> Bool {
+        guard pid > 0, pid <= Int64(Int32.max) else { return false }
+        return kill(pid_t(pid), 0) == 0 || errno == EPERM
     }
 
     /// Starts a record for a new upload.
@@ -95,12 +146,13 @@ public actor UploadJournal {
         try call {
             try database.prepare(
                 """
-                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7)
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10)
                 """
             ).run([
                 .text(record.id), .text(path), .integer(size), .integer(modified), .text(record.target),
-                .text(record.state.rawValue), .real(now), .text(type),
+                .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
+                .real(now + UploadJournal.leaseSeconds),
             ])
         }
         return record
@@ -110,17 +162,26 @@ public actor UploadJournal {
     public func save(_ record: UploadRecord) throws(UploadError) {
         try call {
             try database.prepare(
-                "UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6 WHERE id = ?1"
+                // Saving a step renews this process's claim; a finished upload is nobody's.
+                """
+                UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6,
+                    owner = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?7 ELSE NULL END,
+                    lease = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?6 + ?8 ELSE NULL END
+                WHERE id = ?1
+                """
             ).run([
                 .text(record.id), record.remote.map { .text(redacted($0)) } ?? .null, .integer(record.offset),
                 .text(record.state.rawValue), record.error.map { .text($0) } ?? .null,
-                .real(Date().timeIntervalSince1970),
+                .real(Date().timeIntervalSince1970), .integer(UploadJournal.processID),
+                .real(UploadJournal.leaseSeconds),
             ])
         }
     }
 
     public func record(id: String) throws(UploadError) -> UploadRecord? {
-        try records(where: "id LIKE ?1 || '%'", [.text(id)]).first
+        // A prefix compared as text: the user's words never become a LIKE pattern.
+        guard !id.isEmpty else { return nil }
+        return try records(where: "substr(id, 1, length(?1)) = ?1", [.text(id)]).first
     }
 
     /// Every upload, newest first.

@@ -108,6 +108,17 @@ public final class Uploader: Sendable {
         guard let found = try? await journal.record(id: id) else { return nil }
         var record = found
         guard record.state != .done else { return record }
+        // One process sends an upload at a time: a second resume says who holds it and leaves
+        // the journal as that process keeps it.
+        do {
+            try await journal.claim(id: record.id)
+        } catch {
+            var refused = record
+            refused.state = .failed
+            refused.error = error.description
+            events?.yield(.finished(refused))
+            return refused
+        }
         do {
             let source = try SourceFile(path: record.path)
             guard source.size == record.size, source.modified == record.modified else {

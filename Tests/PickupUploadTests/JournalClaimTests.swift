@@ -1,0 +1,64 @@
+import Foundation
+import PickupStore
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+@Suite("The journal: one process sends an upload at a time")
+struct JournalClaimTests {
+    func journal() throws -> (UploadJournal, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-claims-\(UUID().uuidString)/uploads.sqlite"
+        ).path
+        return (try UploadJournal(path: path), path)
+    }
+
+    @Test func anotherLivingProcessHoldsItsUploadUntilItEnds() async throws {
+        let (journal, path) = try journal()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let record = try await journal.begin(
+            path: "/tmp/x.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+        try await journal.claim(id: record.id)  // begun here: ours already
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        other.arguments = ["30"]
+        try other.run()
+        defer { if other.isRunning { kill(other.processIdentifier, SIGKILL) } }
+        let database = try SQLiteDatabase(path: path)
+        try database.prepare("UPDATE uploads SET owner = ?1, lease = ?2 WHERE id = ?3").run([
+            .integer(Int64(other.processIdentifier)), .real(Date().timeIntervalSince1970 + 100), .text(record.id),
+        ])
+        await #expect(throws: UploadError.self) { try await journal.claim(id: record.id) }
+        do {
+            try await journal.claim(id: record.id)
+        } catch {
+            #expect(error.code == .busy)
+            #expect(error.message.contains("process \(other.processIdentifier)"))
+        }
+        kill(other.processIdentifier, SIGKILL)
+        other.waitUntilExit()
+        try await journal.claim(id: record.id)  // its holder is gone: taken over
+    }
+
+    @Test func anExpiredLeaseIsTakenOver() async throws {
+        let (journal, path) = try journal()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let record = try await journal.begin(
+            path: "/tmp/y.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+        let database = try SQLiteDatabase(path: path)
+        try database.prepare("UPDATE uploads SET owner = 1, lease = ?1 WHERE id = ?2").run([
+            .real(Date().timeIntervalSince1970 - 1), .text(record.id),
+        ])
+        try await journal.claim(id: record.id)
+    }
+
+    @Test func idsAreComparedAsTextNotPatterns() async throws {
+        let (journal, path) = try journal()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        _ = try await journal.begin(
+            path: "/tmp/z.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+        #expect(try await journal.record(id: "%") == nil)
+        #expect(try await journal.record(id: "_") == nil)
+        #expect(try await journal.record(id: "") == nil)
+    }
+}
