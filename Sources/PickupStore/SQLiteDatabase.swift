@@ -106,6 +106,19 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Checks the whole database's structure (`PRAGMA quick_check`): throws a damaged-database
+    /// error when a page is garbage, instead of letting reads quietly find fewer rows.
+    public func checkIntegrity() throws(SQLiteError) {
+        let statement = try prepare("PRAGMA quick_check")
+        var problems: [String] = []
+        while try statement.step() { if let line = statement.text(0), line != "ok" { problems.append(line) } }
+        if !problems.isEmpty {
+            throw SQLiteError(
+                code: SQLITE_CORRUPT, message: problems.prefix(3).joined(separator: "; "),
+                action: "checking the database")
+        }
+    }
+
     /// Runs statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), "running \(sql.prefix(60))")

@@ -57,7 +57,7 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .checksumMismatch: return "Pickup sends the chunk again."
         case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
         case .sourceUnreadable: return "Check that the file is still there and unchanged."
-        case .journal: return "The upload journal may be damaged; check the disk."
+        case .journal: return "Check the journal's disk and permissions, as the message says."
         case .cancelled: return "Resume it with 'pickup uploads resume'."
         case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
         case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."

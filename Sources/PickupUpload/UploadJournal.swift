@@ -58,8 +58,9 @@ public actor UploadJournal {
             do {
                 database = try SQLiteDatabase(path: path, readOnly: true)
                 try database.execute("SELECT count(*) FROM uploads")
+                try database.checkIntegrity()
             } catch {
-                throw UploadError(.journal, "cannot read the upload journal at \(path): \(error)")
+                throw UploadJournal.explain(error, path: path)
             }
             return
         }
@@ -83,8 +84,9 @@ public actor UploadJournal {
             while try info.step() { if let name = info.text(1) { columns.insert(name) } }
             if !columns.contains("owner") { try database.execute("ALTER TABLE uploads ADD COLUMN owner INTEGER") }
             if !columns.contains("lease") { try database.execute("ALTER TABLE uploads ADD COLUMN lease REAL") }
+            try database.checkIntegrity()
         } catch {
-            throw UploadError(.journal, "cannot open the upload journal at \(path): \(error)")
+            throw UploadJournal.explain(error, path: path)
         }
     }
 
@@ -216,8 +218,29 @@ public actor UploadJournal {
     private func call<T>(_ body: () throws -> T) throws(UploadError) -> T {
         do {
             return try body()
+        } catch let error as UploadError {
+            throw error
         } catch {
-            throw UploadError(.journal, "the upload journal failed: \(error)")
+            throw UploadJournal.explain(error, path: path)
+        }
+    }
+
+    /// A journal failure, told by its cause (full disk, permission, busy, damaged).
+    static func explain(_ error: any Error, path: String) -> UploadError {
+        guard let error = error as? SQLiteError else {
+            return UploadError(.journal, "the upload journal at \(path) failed: \(error)")
+        }
+        switch error.kind {
+        case .full: return UploadError(.journal, "the upload journal at \(path) cannot grow: the disk is full")
+        case .readOnly, .permission, .cannotOpen:
+            return UploadError(.journal, "the upload journal at \(path) may not be written (\(error.message))")
+        case .busy:
+            return UploadError(.journal, "another process kept the upload journal at \(path) busy for 10 seconds")
+        case .damaged:
+            return UploadError(
+                .journal,
+                "the upload journal at \(path) is damaged (\(error.message)); move it aside to start a new one")
+        case .other: return UploadError(.journal, "the upload journal at \(path) failed: \(error)")
         }
     }
 

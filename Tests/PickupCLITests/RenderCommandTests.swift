@@ -149,6 +149,10 @@ struct RenderCommandTests {
         #expect(result.errorText.contains("it is not sent") && result.errorText.contains("audio/mp4"))
         let records = try CLI.jsonLines(result)
         #expect(records.count == 6 && records.allSatisfy { $0["state"] as? String == "done" })
+        // Each sent copy keeps its source's name (a video's extension becomes .mp4), and says its source.
+        let sent = records.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        #expect(sent == ["apple-keys.mp4", "exif.jpg", "gps.heic", "exif.png", "exif.webp", "animated.gif"])
+        #expect(records.first?["source"] as? String == (try Fixtures.path(.movAppleKeys)))
         for (index, record) in records.enumerated() {
             let stored = folder + "/stored-\(index)"
             try server.stored(try #require(record["remote"] as? String)).write(to: URL(fileURLWithPath: stored))

@@ -61,4 +61,30 @@ struct JournalClaimTests {
         #expect(try await journal.record(id: "_") == nil)
         #expect(try await journal.record(id: "") == nil)
     }
+
+    @Test func aJournalWithAGarbagePageIsReportedDamaged() async throws {
+        var (journal, path) = try journal()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        for index in 0..<300 {
+            _ = try await journal.begin(
+                path: "/tmp/\(index)-" + String(repeating: "x", count: 100) + ".mov", size: 10, modified: 1,
+                target: "https://example.com/files/", type: "video/quicktime")
+        }
+        journal = try UploadJournal(path: path + ".other")  // let go of the first connection
+        let checkpoint = try SQLiteDatabase(path: path)
+        try checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 4096 * 3)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        for readOnly in [true, false] {
+            do {
+                _ = try UploadJournal(path: path, readOnly: readOnly)
+                Issue.record("a damaged journal opened (readOnly: \(readOnly))")
+            } catch {
+                #expect(error.code == .journal)
+                #expect(error.message.contains("damaged"), "\(error.message)")
+            }
+        }
+    }
 }

@@ -243,7 +243,9 @@ struct UploadCommand: Command {
         for (index, file) in prepared.enumerated() {
             await queue.add(job(path: file.path, type: file.type, key: keys[index]))
         }
-        let work = Task { await UploadRunner.run(queue, json: json) }
+        let made = Dictionary(
+            zip(prepared.map(\.path), sources).filter { $0 != $1 }, uniquingKeysWith: { first, _ in first })
+        let work = Task { await UploadRunner.run(queue, json: json, sources: made) }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }
         }
@@ -431,7 +433,9 @@ extension UploadCommand {
 /// a line per event on standard error (nothing with --json); then one line per
 /// final record on standard output, in the order given.
 enum UploadRunner {
-    static func run(_ queue: UploadQueue, json: Bool) async -> [UploadQueue.Item] {
+    /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
+    /// the file it was made from, printed beside it.
+    static func run(_ queue: UploadQueue, json: Bool, sources: [String: String] = [:]) async -> [UploadQueue.Item] {
         let terminal = !json && Console.errorIsTerminal
         let reporter = Task {
             var items: [Int: UploadQueue.Item] = [:]
@@ -456,7 +460,11 @@ enum UploadRunner {
         let items = await queue.waitUntilSettled()
         await queue.close()
         await reporter.value
-        Console.raw(items.compactMap { $0.record }.map { json ? line($0) : summary($0) }.joined())
+        Console.raw(
+            items.compactMap { $0.record }.map { record in
+                let source = sources[record.path]
+                return json ? line(record, source: source) : summary(record, source: source)
+            }.joined())
         return items
     }
 
@@ -481,17 +489,19 @@ enum UploadRunner {
         return nil
     }
 
-    static func summary(_ record: UploadRecord) -> String {
+    static func summary(_ record: UploadRecord, source: String? = nil) -> String {
         var text =
             "\(record.id) \(record.state.rawValue) \(record.path) \(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
+        if let source { text += " (from \(source))" }
         if let error = record.error { text += ": " + error }
         return text + "\n"
     }
 
-    static func line(_ record: UploadRecord) -> String {
+    static func line(_ record: UploadRecord, source: String? = nil) -> String {
         var object = JSONObject()
         object.add("id", record.id)
         object.add("path", record.path)
+        object.add("source", source ?? record.path)
         object.add("state", record.state.rawValue)
         object.add("confirmed", record.offset)
         object.add("size", record.size)
