@@ -26,6 +26,9 @@ struct FileCopier {
         let temporary: TemporaryFile
         let size: Int64
         let sha256: String
+        /// How the bytes got there, and how many new ones the disk holds for it.
+        let method: CopyMethod
+        var bytesWritten: Int64 { method.sharesBlocks ? 0 : size }
     }
 
     /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
@@ -41,29 +44,84 @@ struct FileCopier {
         guard before.kind == .regular else {
             throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
         }
+        let plan = FileSystemFacts.plan(source: before, folder: folder)
+        #if canImport(Darwin)
+            if plan.method == .cloned,
+                let cloned = try cloneToTemporary(input, source: source, before: before, progress: progress)
+            {
+                return cloned
+            }
+        #endif
         let (temporary, output) = try createTemporary()
         do throws(ImportError) {
-            let (size, sha256) = try copyContents(
-                input, size: before.size, to: output, source: source, progress: progress, shouldStop: shouldStop)
-            // The copy describes the file only if the file stayed the same from the first byte
-            // read to the last: same size, time and inode, and the name still leads to it.
-            let after = FileStatus(descriptor: input)
-            let named = FileStatus(path: source)
-            if size != before.size || after != before || named.map({ !$0.isSameFile(as: before) }) ?? true {
-                throw ImportError(
-                    .sourceChanged,
-                    "the file changed while it was copied (\(before.size) bytes when the copy began, "
-                        + "\(size) copied, \(named?.size ?? 0) now)", path: source)
-            }
-            guard fsync(output) == 0 else { throw ImportError.writing(folder, errno: errno) }
+            let (size, sha256, inKernel) = try copyContents(
+                input, size: before.size, to: output, source: source, inKernel: plan.copiesInKernel,
+                progress: progress, shouldStop: shouldStop)
+            try checkUnchanged(input, source: source, before: before, copied: size)
+            guard FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
             if case .named = temporary.storage { close(output) }
-            return Copied(temporary: temporary, size: size, sha256: sha256)
+            let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
+            return Copied(temporary: temporary, size: size, sha256: sha256, method: method)
         } catch {
             if case .named = temporary.storage { close(output) }
             temporary.discard()
             throw error
         }
     }
+
+    /// Throws `sourceChanged` unless the file stayed the same from the first byte read to the
+    /// last: same size, time and inode, and its name still leads to it.
+    private func checkUnchanged(
+        _ input: Int32, source: String, before: FileStatus, copied size: Int64
+    ) throws(ImportError) {
+        let after = FileStatus(descriptor: input)
+        let named = FileStatus(path: source)
+        if size != before.size || after != before || named.map({ !$0.isSameFile(as: before) }) ?? true {
+            throw ImportError(
+                .sourceChanged,
+                "the file changed while it was copied (\(before.size) bytes when the copy began, "
+                    + "\(size) copied, \(named?.size ?? 0) now)", path: source)
+        }
+    }
+
+    #if canImport(Darwin)
+        /// An APFS clone of the open source under a hidden name in the folder: no new blocks,
+        /// made durable with `F_FULLFSYNC`, then read once to hash what it holds. Nil when the
+        /// system will not clone (another volume or file system): the caller copies instead.
+        private func cloneToTemporary(
+            _ input: Int32, source: String, before: FileStatus, progress: (Int64) -> Void
+        ) throws(ImportError) -> Copied? {
+            let path = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
+            guard fclonefileat(input, AT_FDCWD, path, UInt32(CLONE_NOFOLLOW)) == 0 else {
+                if [ENOTSUP, EXDEV, EPERM, EACCES, EINVAL, ENOSYS].contains(errno) { return nil }
+                throw ImportError.writing(folder, errno: errno)
+            }
+            let temporary = TemporaryFile(storage: .named(path))
+            let clone = open(path, O_RDONLY | O_CLOEXEC)
+            guard clone >= 0 else {
+                let code = errno
+                temporary.discard()
+                throw ImportError.writing(path, errno: code)
+            }
+            defer { close(clone) }
+            guard FileSystemFacts.flush(clone) else {
+                let code = errno
+                temporary.discard()
+                throw ImportError.writing(path, errno: code)
+            }
+            guard case .success(let found) = FileHash.sha256(ofFileAt: path, progress: progress) else {
+                temporary.discard()
+                throw ImportError(.destinationUnwritable, "the clone could not be read back", path: path)
+            }
+            do throws(ImportError) {
+                try checkUnchanged(input, source: source, before: before, copied: found.size)
+            } catch {
+                temporary.discard()
+                throw error
+            }
+            return Copied(temporary: temporary, size: found.size, sha256: found.sha256, method: .cloned)
+        }
+    #endif
 
     /// A new temporary file in the folder and the descriptor to write it through:
     /// unnamed where the system can, hidden and named otherwise.
@@ -78,9 +136,9 @@ struct FileCopier {
 
     /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
     private func copyContents(
-        _ input: Int32, size: Int64, to output: Int32, source: String, progress: (Int64) -> Void,
-        shouldStop: () -> Bool
-    ) throws(ImportError) -> (Int64, String) {
+        _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool,
+        progress: (Int64) -> Void, shouldStop: () -> Bool
+    ) throws(ImportError) -> (Int64, String, inKernel: Bool) {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
         // A file that fits in one gets buffers of its size.
         let pipeline = HashPipeline(chunkSize: FileCopier.bufferSize(for: size))
@@ -88,7 +146,7 @@ struct FileCopier {
         var slot = 0
         // In-kernel copies pay where they become reflinks or server-side copies;
         // elsewhere (ext4, tmpfs) writing the bytes already read for the hash is faster.
-        var inKernel = FileCopier.clonesCheaply(folder)
+        var inKernel = kernelFirst
         var writer = ChunkWriter(descriptor: output, folder: folder, direct: !inKernel)
         while true {
             if shouldStop() {
@@ -118,7 +176,7 @@ struct FileCopier {
             progress(copied)
             slot = 1 - slot
         }
-        return (copied, pipeline.finish())
+        return (copied, pipeline.finish(), inKernel && copied > 0)
     }
 
     /// The copy buffers' size for a file of `size` bytes: the file rounded up to
@@ -155,13 +213,6 @@ struct FileCopier {
             }
         }
         return filled
-    }
-
-    /// Whether the folder's file system copies in the kernel without moving the
-    /// bytes: btrfs and XFS (reflinks), NFS and SMB (server-side copies).
-    static func clonesCheaply(_ folder: String) -> Bool {
-        let reflinking: Set<Int64> = [0x9123_683E, 0x5846_5342, 0x6969, 0xFF53_4D42, 0xFE53_4D42]
-        return reflinking.contains(pickup_filesystem_type(folder))
     }
 
     /// Copies a range inside the kernel; false when this file system cannot

@@ -27,6 +27,7 @@ public actor ImportCatalog {
             sha256 TEXT NOT NULL,
             source_size INTEGER NOT NULL,
             source_modified INTEGER NOT NULL,
+            method TEXT,
             PRIMARY KEY (item_id, role)
         );
         CREATE TABLE IF NOT EXISTS thumbnails (
@@ -58,7 +59,14 @@ public actor ImportCatalog {
         }
         do {
             database = try SQLiteDatabase(path: path, readOnly: readOnly)
-            if !readOnly { try database.execute(ImportCatalog.schema) }
+            if !readOnly {
+                try database.execute(ImportCatalog.schema)
+                // How each file was stored (added to catalogs made before).
+                let columns = try database.prepare("PRAGMA table_info(files)")
+                var names: Set<String> = []
+                while try columns.step() { if let name = columns.text(1) { names.insert(name) } }
+                if !names.contains("method") { try database.execute("ALTER TABLE files ADD COLUMN method TEXT") }
+            }
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }
@@ -174,15 +182,15 @@ public actor ImportCatalog {
                 ])
                 let insertFile = try database.prepare(
                     """
-                    INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified, method)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                     """)
                 for file in item.files {
                     let source = sources[file.role]
                     try insertFile.run([
                         .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
                         .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
-                        .integer(source?.modified ?? -1),
+                        .integer(source?.modified ?? -1), file.method.map { .text($0.rawValue) } ?? .null,
                     ])
                 }
                 return nil
@@ -222,7 +230,7 @@ public actor ImportCatalog {
                 ?? MediaInfo(kind: kind, container: .mp4, fileSize: 0)
             if try statement.step() { return nil }  // ambiguous prefix
             let files = try database.prepare(
-                "SELECT role, stored_name, original_path, size, sha256 FROM files WHERE item_id = ?1 ORDER BY role DESC"
+                "SELECT role, stored_name, original_path, size, sha256, method FROM files WHERE item_id = ?1 ORDER BY role DESC"
             )
             try files.bind([.text(found)])
             var stored: [StoredFile] = []
@@ -230,7 +238,8 @@ public actor ImportCatalog {
                 stored.append(
                     StoredFile(
                         role: StoredFile.Role(rawValue: files.text(0) ?? "") ?? .primary, name: files.text(1) ?? "",
-                        originalPath: files.text(2) ?? "", size: files.integer(3), sha256: files.text(4) ?? ""))
+                        originalPath: files.text(2) ?? "", size: files.integer(3), sha256: files.text(4) ?? "",
+                        method: files.text(5).flatMap(CopyMethod.init(rawValue:))))
             }
             let thumbnails = try database.prepare("SELECT name, width, height FROM thumbnails WHERE item_id = ?1")
             try thumbnails.bind([.text(found)])

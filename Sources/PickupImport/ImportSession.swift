@@ -338,7 +338,7 @@ public final class ImportSession: Sendable {
                 files.append(
                     StoredFile(
                         role: position == 0 ? .primary : .livePhotoMovie, name: name, originalPath: paths[position],
-                        size: copy.size, sha256: copy.sha256))
+                        size: copy.size, sha256: copy.sha256, method: copy.method))
             }
             let item = ImportedItem(
                 id: String(copies[0].sha256.prefix(12)), kind: request.info.kind, originalName: request.name,

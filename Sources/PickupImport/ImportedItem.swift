@@ -35,6 +35,12 @@ public struct StoredFile: Sendable, Hashable, Codable {
     public var originalPath: String
     public var size: Int64
     public var sha256: String
+    /// How it was stored: cloned or reflinked (no new space) or copied; nil where the catalog
+    /// does not say (an older catalog, or a file found already there).
+    public var method: CopyMethod?
+
+    /// The bytes this file added to the library's disk (nothing for a clone or a reflink).
+    public var bytesWritten: Int64 { method == .copied ? size : 0 }
 }
 
 /// A thumbnail the destination holds for an item, in `.pickup/thumbnails/`.

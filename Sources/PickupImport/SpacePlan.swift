@@ -12,7 +12,7 @@ import PickupStore
 /// copied: items in selection order take what they need (each file rounded up to whole 4 KB
 /// blocks) while the free space, less a margin for the catalog and the folder, allows; the
 /// others fail at once with how much more space they need. An item the library already
-/// holds intact needs nothing.
+/// holds intact needs nothing, and neither does a clone or a reflink.
 struct SpacePlan {
     /// Room kept free for the catalog's growth and folder entries.
     static let margin: Int64 = 1 << 20
@@ -60,7 +60,13 @@ extension ImportSession {
             if let key = try? ImportSession.sourceKey(request.path) {
                 held = (try? await catalog.item(from: key)) != nil
             }
-            needs.append(held ? 0 : fileSizes.reduce(0) { $0 + SpacePlan.blocks($1) })
+            // A clone or a reflink takes no new blocks.
+            let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+            let need = zip(paths, fileSizes).reduce(Int64(0)) { total, file in
+                let plan = FileSystemFacts.plan(source: FileStatus(path: file.0), folder: destination)
+                return total + SpacePlan.blocks(plan.newBytes(forFileOf: file.1))
+            }
+            needs.append(held ? 0 : need)
         }
         var plan = SpacePlan(needs: needs, free: SpacePlan.freeSpace(destination), destination: destination)
         for index in plan.refused.keys { plan.refused[index]?.path = requests[index].path }

@@ -44,7 +44,7 @@
                 throw ImportError(.cancelled, "the import did not run", path: file.path)
             }
             switch result {
-            case .imported(let item), .reused(let item): return item
+            case .imported(let item), .reused(let item), .restored(let item): return item
             case .failed(let error): throw error
             }
         }

@@ -123,6 +123,16 @@ struct ImportCopyTests {
             let hasher = SHA256Hasher()
             hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
             #expect(item.files[0].sha256 == hasher.finalizeHex())
+            #expect(item.files[0].method == .reflinked)
+            #expect(item.files[0].bytesWritten == 0)
+            #expect(try await session.catalog.item(id: item.id)?.files[0].method == .reflinked)
+            // A second file system: no blocks can be shared, the bytes are copied.
+            let other = try Scratch()
+            let elsewhere = try other.add(.jpegPlain, as: "IMG_0002.JPG")
+            let copied = try #require(
+                await session.run([ImportRequest(path: elsewhere, info: try probe.probe(path: elsewhere))])[0].item)
+            #expect(copied.files[0].method == .copied)
+            #expect(copied.files[0].bytesWritten == copied.files[0].size)
         }
     }
 

@@ -227,7 +227,7 @@ struct ImportCommand: Command {
                 + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
-                + ". Library: \(session.destination)\n"
+                + ". " + ImportCommand.written(results) + "Library: \(session.destination)\n"
         }
         Console.raw(output)
         if interrupted.fired { return 130 }
@@ -240,6 +240,27 @@ struct ImportCommand: Command {
         } else {
             Console.error("pickup import: " + error.description)
         }
+    }
+
+    /// What the run wrote: "Wrote 1.2 GB. ", or with clones "Wrote 0 B (3 files cloned, no new space). ".
+    static func written(_ results: [ImportResult]) -> String {
+        var bytes: Int64 = 0
+        var shared: [CopyMethod: Int] = [:]
+        for result in results {
+            switch result {
+            case .imported(let item), .restored(let item):
+                for file in item.files {
+                    bytes += file.bytesWritten
+                    if let method = file.method, method.sharesBlocks { shared[method, default: 0] += 1 }
+                }
+            case .reused, .failed: break
+            }
+        }
+        let clones = shared.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            "\($0.value) \($0.value == 1 ? "file" : "files") \($0.key.rawValue)"
+        }
+        return "Wrote \(Text.byteCount(bytes))"
+            + (clones.isEmpty ? "" : " (" + clones.joined(separator: ", ") + ", no new space)") + ". "
     }
 
     static func status(_ result: ImportResult) -> String {

@@ -39,6 +39,7 @@ enum ItemJSON {
             entry.add("name", file.name)
             entry.add("size", file.size)
             entry.add("sha256", file.sha256)
+            entry.add("method", file.method?.rawValue)
             files.append(entry)
         }
         object.add("files", array: files)
