@@ -11,8 +11,16 @@ let package = Package(
         .library(name: "PickupUpload", targets: ["PickupUpload"]),
         .library(name: "PickupFFmpeg", targets: ["PickupFFmpeg"]),
         .library(name: "PickupUI", targets: ["PickupUI"]),
+        .library(name: "PickupHTTP", targets: ["PickupHTTP"]),
         .executable(name: "pickup", targets: ["pickup"]),
         .executable(name: "pickup-render", targets: ["pickup-render"]),
+    ],
+    dependencies: [
+        // Linux's HTTP client for uploads, http and https (PickupHTTP only: an iOS app that
+        // uses Pickup, PickupImport, PickupUpload or PickupUI never resolves it).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // The core: pure Swift + Foundation, no C library, no UI.
@@ -42,6 +50,16 @@ let package = Package(
         .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
         // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
         .target(name: "PickupUpload", dependencies: ["Pickup", "PickupStore"]),
+        // The upload transport on AsyncHTTPClient (swift-nio and swift-nio-ssl):
+        // streamed bodies, a pooled connection per host, no redirects, bounded answers.
+        .target(
+            name: "PickupHTTP",
+            dependencies: [
+                "Pickup", "PickupUpload", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // Thumbnails, poster frames and export through FFmpeg's libraries and libheif (Linux).
         .target(name: "PickupFFmpeg", dependencies: ["Pickup", "CFFmpeg", "CHeif"]),
         // Apple platforms only: SwiftUI pickers and views, AVFoundation rendering, background uploads.
@@ -53,7 +71,8 @@ let package = Package(
         // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and
         // 90 ms to every start): thumbnails and exports run in `pickup-render`, beside it.
         .executableTarget(
-            name: "pickup", dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupCommandLine"]),
+            name: "pickup",
+            dependencies: ["Pickup", "PickupImport", "PickupUpload", "PickupHTTP", "PickupCommandLine"]),
         // `pickup thumb`, `pickup export` and the thumbnails of `pickup import --thumbnails`.
         .executableTarget(
             name: "pickup-render", dependencies: ["Pickup", "PickupImport", "PickupFFmpeg", "PickupCommandLine"]),
@@ -61,7 +80,8 @@ let package = Package(
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
         .testTarget(name: "PickupImportTests", dependencies: ["PickupImport", "PickupStore", "PickupTestSupport"]),
-        .testTarget(name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupStore", "PickupTestSupport"]),
+        .testTarget(
+            name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupHTTP", "PickupStore", "PickupTestSupport"]),
         .testTarget(name: "PickupFFmpegTests", dependencies: ["PickupFFmpeg", "Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
         .testTarget(name: "PickupCLITests", dependencies: ["pickup", "pickup-render", "PickupTestSupport"]),

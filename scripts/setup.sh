@@ -68,3 +68,32 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "setup: Swift 6.3 is not on PATH; install it first (https://www.swift.org/install/linux/)." >&2
   exit 1
 fi
+
+# Swift packages (AsyncHTTPClient and its graph, ...): through the mirrors in
+# ../shared/swiftpm when they are there, as a team behind a firewall does; a user
+# with internet fetches the same releases from GitHub and needs none of this. The
+# mirrors are copied into .build/swiftpm-mirrors first: git wants a refs/ folder
+# that the shared copies lack. (`.swiftpm/configuration/mirrors.json` is local.)
+shared_mirrors=../shared/swiftpm
+if [ -f "$shared_mirrors/mirrors.txt" ]; then
+  local_mirrors=.build/swiftpm-mirrors
+  mkdir -p "$local_mirrors"
+  for repository in "$shared_mirrors"/*.git; do
+    name=$(basename "$repository")
+    if [ ! -d "$local_mirrors/$name/refs" ]; then
+      rm -rf "${local_mirrors:?}/$name"
+      cp -r "$repository" "$local_mirrors/$name"
+      chmod -R u+w "$local_mirrors/$name"
+      mkdir -p "$local_mirrors/$name/refs/heads" "$local_mirrors/$name/refs/tags"
+    fi
+  done
+  wanted=$(while read -r url folder; do
+    [ -n "$url" ] && printf '%s %s\n' "$url" "$(realpath "$local_mirrors/$folder")"
+  done <"$shared_mirrors/mirrors.txt")
+  if [ "$(cat .build/swiftpm-mirrors/configured 2>/dev/null)" != "$wanted" ]; then
+    while read -r url mirror; do
+      swift package config set-mirror --original "$url" --mirror "$mirror"
+    done <<<"$wanted"
+    printf '%s' "$wanted" >.build/swiftpm-mirrors/configured
+  fi
+fi

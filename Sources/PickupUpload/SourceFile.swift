@@ -3,16 +3,16 @@ import PickupStore
 
 /// The file being uploaded, read a chunk at a time with `pread`.
 ///
-/// `@unchecked Sendable` is safe: the descriptor is only read with `pread` and
-/// `sendfile` given an offset of their own, which change no shared state (not
-/// even the descriptor's file position), and it is closed in `deinit`.
-final class SourceFile: @unchecked Sendable {
+/// `@unchecked Sendable` is safe: the descriptor is only read with `pread` given
+/// an offset of its own, which changes no shared state (not even the descriptor's
+/// file position), and it is closed in `deinit`.
+public final class SourceFile: @unchecked Sendable {
     let descriptor: Int32
-    let size: Int64
-    let modified: Int64
-    let path: String
+    public let size: Int64
+    public let modified: Int64
+    public let path: String
 
-    init(path: String) throws(UploadError) {
+    public init(path: String) throws(UploadError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on
         guard fd >= 0 else {
@@ -29,7 +29,8 @@ final class SourceFile: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
+    /// `count` bytes from `offset`; fewer only when the file ended early (it changed).
+    public func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
         var data = Data(count: count)
         var done = 0
         var failure: Int32 = 0

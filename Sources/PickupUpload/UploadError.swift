@@ -26,6 +26,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
         /// Another process is sending this upload now.
         case busy
+        /// The server's TLS certificate is not trusted.
+        case certificate
     }
 
     public var code: Code
@@ -44,7 +46,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
         case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy: return false
+        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy, .certificate:
+            return false
         }
     }
 
@@ -62,6 +65,9 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
         case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."
         case .busy: return "Wait for the other process to finish (or stop it), then resume."
+        case .certificate:
+            return
+                "Check the server's address; for a private certificate authority, trust it (SSL_CERT_FILE or --ca-file)."
         }
     }
 

@@ -17,12 +17,16 @@ public struct UploadOptions: Sendable {
     /// Headers sent with every request to tus and form servers (an `Authorization`, say);
     /// never stored in the journal or printed. S3 requests are signed instead.
     public var headers: [String: String]
+    /// What sends the requests; nil: `HTTPTransports.current` (URLSession unless a program
+    /// installed another, as `pickup` installs AsyncHTTPClient's on Linux).
+    public var transport: (any HTTPTransport)?
 
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
-        stallTimeout: Double = 20, headers: [String: String] = [:]
+        stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil
     ) {
         self.headers = headers
+        self.transport = transport
         self.stallTimeout = max(0.5, stallTimeout)
         self.chunkSize = max(64 << 10, chunkSize)
         self.maxAttempts = max(1, maxAttempts)
@@ -154,7 +158,8 @@ public final class Uploader: Sendable {
         _ start: UploadRecord, endpoint: URL, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        var client = TusClient(endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers)
+        var client = TusClient(
+            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers, transport: options.transport)
         let began = Date()
         let firstOffset = record.offset
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
@@ -191,7 +196,11 @@ public final class Uploader: Sendable {
                 }
                 guard let upload = remote else { continue }
                 if needsOffset {
-                    record.offset = try await client.offset(of: upload)
+                    let offset = try await client.offset(of: upload)
+                    // Tries count failures in a row without progress: bytes the server kept from
+                    // a cut request are progress.
+                    if offset > record.offset { attempts = 0 }
+                    record.offset = offset
                     needsOffset = false
                 }
                 if record.state != .uploading {
@@ -225,7 +234,9 @@ public final class Uploader: Sendable {
                     if failure.code == .network {
                         // A connection cut under the session can leave a dead one in its pool,
                         // which the next request would wait on: start with fresh connections.
-                        client = TusClient(endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers)
+                        client = TusClient(
+                            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
+                            transport: options.transport)
                     }
                     guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
@@ -284,7 +295,8 @@ extension Uploader {
         if S3Location(journalTarget: record.target) != nil {
             if let authorization = s3Authorization { await abortS3(record, authorization: authorization) }
         } else if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
-            try? await TusClient(endpoint: target, headers: options.headers).terminate(remote)
+            try? await TusClient(endpoint: target, headers: options.headers, transport: options.transport).terminate(
+                remote)
         }
         record.state = .cancelled
         record.error = nil

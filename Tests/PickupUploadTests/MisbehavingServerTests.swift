@@ -1,4 +1,5 @@
 import Foundation
+import PickupHTTP
 import PickupTestSupport
 import PickupUpload
 import Testing
@@ -9,7 +10,8 @@ import Testing
 struct MisbehavingServerTests {
     func failure(_ answer: String, hold: Bool = false, timeout: Double = 1) async throws -> UploadError {
         let server = try CannedHTTPServer(answer, hold: hold)
-        let client = TusClient(endpoint: try #require(server.url), timeout: timeout)
+        let client = TusClient(
+            endpoint: try #require(server.url), timeout: timeout, transport: AsyncHTTPTransport.shared)
         let started = Date()
         do {
             _ = try await client.create(length: 10, metadata: ["filename": "a"])
@@ -22,36 +24,40 @@ struct MisbehavingServerTests {
         }
     }
 
-    @Test("not HTTP, a header line past 32 KB, headers past 256 KB: clear server errors")
+    @Test("not HTTP, a header line past 80 KB, headers past 80 KB: clear server errors")
     func garbage() async throws {
         let notHTTP = try await failure("HELLO THERE\r\n\r\n")
-        #expect(notHTTP.code == .server && notHTTP.message.contains("not HTTP"))
+        #expect(notHTTP.code == .server && notHTTP.message.contains("not valid HTTP"), "\(notHTTP)")
         let longLine = try await failure(
-            "HTTP/1.1 201 Created\r\nX-Long: " + String(repeating: "a", count: 40_000) + "\r\n\r\n")
-        #expect(longLine.message.contains("32 KB"))
+            "HTTP/1.1 201 Created\r\nX-Long: " + String(repeating: "a", count: 100_000) + "\r\n\r\n")
+        #expect(longLine.message.contains("80 KB"), "\(longLine)")
         let manyHeaders = try await failure(
             "HTTP/1.1 201 Created\r\n"
                 + String(repeating: "X-Pad: " + String(repeating: "b", count: 1_000) + "\r\n", count: 300)
                 + "\r\n")
-        #expect(manyHeaders.message.contains("256 KB"))
+        #expect(manyHeaders.message.contains("80 KB"), "\(manyHeaders)")
     }
 
-    @Test("a huge or bad Content-Length, a bad chunk size, a body past 16 MB: refused, not read")
+    @Test("a huge or bad Content-Length, a bad or overflowing chunk size, an endless body: refused, not read")
     func bodies() async throws {
         let huge = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 1000000000000\r\n\r\n")
-        #expect(huge.message.contains("Content-Length"))
+        #expect(huge.message.contains("Content-Length"), "\(huge)")
         let negative = try await failure("HTTP/1.1 201 Created\r\nContent-Length: -5\r\n\r\n")
-        #expect(negative.message.contains("Content-Length"))
+        #expect(negative.message.contains("Content-Length"), "\(negative)")
         let chunk = try await failure("HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-        #expect(chunk.message.contains("chunk size"))
+        #expect(chunk.message.contains("chunk size"), "\(chunk)")
+        // A first chunk, then a size that overflows 64 bits if added to it (crashed the old client).
+        let overflow = try await failure(
+            "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n7fffffffffffffff\r\n")
+        #expect(overflow.code == .server || overflow.code == .network, "\(overflow)")
         let bigChunk = try await failure("HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n7fffffff\r\n")
-        #expect(bigChunk.message.contains("16 MB"))
+        #expect(bigChunk.code == .server || bigChunk.code == .network, "\(bigChunk)")
     }
 
     @Test("a connection closed mid-answer, and a server that never answers: network errors, no hang")
     func silence() async throws {
         let cut = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 100\r\n\r\nonly a few")
-        #expect(cut.code == .network && cut.message.contains("closed the connection"))
+        #expect(cut.code == .network && cut.message.contains("closed"), "\(cut)")
         let mute = try await failure("", hold: true, timeout: 1)
         #expect(mute.code == .network && mute.message.contains("stalled"))
         let headersOnly = try await failure("HTTP/1.1 201 Cre", hold: true, timeout: 1)

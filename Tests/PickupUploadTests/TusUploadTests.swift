@@ -160,6 +160,7 @@ struct TusUploadTests {
         for await event in events { if case .retrying = event { retries += 1 } }
         #expect(record.state == .failed)
         #expect(record.error?.contains("failed: cannot connect to 127.0.0.1:9") == true, "\(record.error ?? "")")
+        #expect(record.error?.contains("refused") == true, "\(record.error ?? "")")
         #expect(retries == 2, "three tries in all, then a clear failure")
         let saved = try #require(try await uploader.journal.record(id: record.id))
         #expect(saved.state == .failed)

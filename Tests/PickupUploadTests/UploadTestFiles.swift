@@ -1,4 +1,5 @@
 import Foundation
+import PickupHTTP
 import PickupStore
 import PickupTestSupport
 import PickupUpload
@@ -16,8 +17,15 @@ enum UploadTestFiles {
         sha256(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// Every upload in these suites goes through the transport the `pickup` tool uses on
+    /// Linux (AsyncHTTPClient), installed once, before the first journal is opened.
+    static let transport: Void = HTTPTransports.install(AsyncHTTPTransport.shared)
+
     static func journalPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("pickup-journal-\(UUID().uuidString).sqlite").path
+        _ = transport
+        return FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-journal-\(UUID().uuidString).sqlite"
+        ).path
     }
 
     static func journal() throws -> UploadJournal { try UploadJournal(path: journalPath()) }

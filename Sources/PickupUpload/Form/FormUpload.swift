@@ -56,7 +56,7 @@ extension Uploader {
         _ start: UploadRecord, target: FormTarget, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        let http = HTTPClient(timeout: options.stallTimeout)
+        let http = HTTPClient(transport: options.transport, stall: options.stallTimeout)
         let began = Date()
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
         var attempts = 0

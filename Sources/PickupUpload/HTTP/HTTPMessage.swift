@@ -2,13 +2,13 @@ import Foundation
 
 /// What a request sends after its headers. File bodies are streamed from the
 /// file (never loaded whole); `parts` joins pieces, as a form upload does.
-enum HTTPBody: Sendable {
+public enum HTTPBody: Sendable {
     case none
     case data(Data)
     case file(SourceFile, offset: Int64, length: Int64)
     case parts([HTTPBody])
 
-    var length: Int64 {
+    public var length: Int64 {
         switch self {
         case .none: return 0
         case .data(let data): return Int64(data.count)
@@ -18,7 +18,7 @@ enum HTTPBody: Sendable {
     }
 
     /// The body in memory: for transports that cannot stream from a file (URLSession).
-    func materialized() throws(UploadError) -> Data {
+    public func materialized() throws(UploadError) -> Data {
         switch self {
         case .none: return Data()
         case .data(let data): return data
@@ -32,30 +32,30 @@ enum HTTPBody: Sendable {
 }
 
 /// One HTTP request. Header names keep their case; they are compared without it.
-struct HTTPRequest: Sendable {
-    var method: String
-    var url: URL
-    var headers: [(String, String)] = []
-    var body: HTTPBody = .none
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [(String, String)] = []
+    public var body: HTTPBody = .none
 
-    init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: HTTPBody = .none) {
+    public init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: HTTPBody = .none) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
     }
 
-    mutating func set(_ name: String, _ value: String) {
+    public mutating func set(_ name: String, _ value: String) {
         headers.removeAll { $0.0.caseInsensitiveCompare(name) == .orderedSame }
         headers.append((name, value))
     }
 
-    func value(_ name: String) -> String? {
+    public func value(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
 
     /// `host` or `host:port` as the `Host` header and SigV4 want it.
-    var hostHeader: String {
+    public var hostHeader: String {
         let host = url.host ?? ""
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return url.port.map { "\(bracketed):\($0)" } ?? bracketed
@@ -63,11 +63,17 @@ struct HTTPRequest: Sendable {
 }
 
 /// A server's answer: status, headers (names lowercased, repeats joined with ", "), body.
-struct HTTPResponse: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
 
-    func value(_ name: String) -> String? { headers[name.lowercased()] }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func value(_ name: String) -> String? { headers[name.lowercased()] }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -15,10 +15,10 @@ struct S3Client: Sendable {
     let authorization: S3Authorization
     let http: HTTPClient
 
-    init(location: S3Location, authorization: S3Authorization, timeout: Double) {
+    init(location: S3Location, authorization: S3Authorization, options: UploadOptions) {
         self.location = location
         self.authorization = authorization
-        http = HTTPClient(timeout: timeout)
+        http = HTTPClient(transport: options.transport, stall: options.stallTimeout)
     }
 
     func create(type: String) async throws(UploadError) -> String {

@@ -40,7 +40,7 @@ extension Uploader {
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var record = start
-        var client = S3Client(location: location, authorization: authorization, timeout: options.stallTimeout)
+        var client = S3Client(location: location, authorization: authorization, options: options)
         let partSize = Uploader.partSize(for: record.size, preferred: options.chunkSize)
         let count = max(1, Int((record.size + partSize - 1) / partSize))
         let began = Date()
@@ -88,8 +88,7 @@ extension Uploader {
                     attempts += 1
                 } else {
                     if failure.code == .network {
-                        client = S3Client(
-                            location: location, authorization: authorization, timeout: options.stallTimeout)
+                        client = S3Client(location: location, authorization: authorization, options: options)
                     }
                     guard failure.isRetryable else { return await finish(record, failure, events) }
                     attempts += 1
@@ -125,7 +124,7 @@ extension Uploader {
     /// Cancels an S3 upload: aborts it on the store and marks it cancelled.
     func abortS3(_ record: UploadRecord, authorization: S3Authorization) async {
         guard let location = S3Location(journalTarget: record.target), let uploadID = record.remote else { return }
-        try? await S3Client(location: location, authorization: authorization, timeout: options.stallTimeout).abort(
+        try? await S3Client(location: location, authorization: authorization, options: options).abort(
             uploadID)
     }
 

@@ -26,11 +26,15 @@ public struct TusClient: Sendable {
     let http: HTTPClient
     let headers: [String: String]
 
-    /// `headers` go with every request (an `Authorization`, say).
-    public init(endpoint: URL, timeout: TimeInterval = 30, headers: [String: String] = [:]) {
+    /// `headers` go with every request (an `Authorization`, say); `transport` sends them
+    /// (nil: `HTTPTransports.current`).
+    public init(
+        endpoint: URL, timeout: TimeInterval = 30, headers: [String: String] = [:],
+        transport: (any HTTPTransport)? = nil
+    ) {
         self.endpoint = endpoint
         self.headers = headers
-        http = HTTPClient(timeout: timeout)
+        http = HTTPClient(transport: transport, stall: timeout)
     }
 
     /// The server's extensions and checksum algorithms. A server that does not

@@ -1,6 +1,7 @@
 import Foundation
 import Pickup
 import PickupCommandLine
+import PickupHTTP
 import PickupImport
 import PickupStore
 import PickupUpload
@@ -12,7 +13,7 @@ struct UploadCommand: Command {
         abstract:
             "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
         synopsis:
-            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--json]",
+            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--ca-file FILE] [--json]",
         arguments: [
             ("FILE", "Files to upload, streamed from disk."),
             ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
@@ -60,6 +61,9 @@ struct UploadCommand: Command {
             .init(
                 names: ["--journal"], value: "PATH",
                 help: "The upload journal (default ~/.local/state/pickup/uploads.sqlite, or $PICKUP_STATE_DIR)."),
+            .init(
+                names: ["--ca-file"], value: "FILE",
+                help: "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each upload's final record."),
         ],
         discussion: """
@@ -89,6 +93,7 @@ struct UploadCommand: Command {
     let credentials: S3Credentials?
     let parallel: Int
     let keyTemplate: RemoteKey
+    let caFile: String?
     let chunkSize: Int
     let journalPath: String
     let json: Bool
@@ -139,6 +144,7 @@ struct UploadCommand: Command {
         }
         chunkSize = Int(megabytes * 1_048_576)
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
+        caFile = arguments.value("--ca-file")
         json = arguments.has("--json")
         library = arguments.value("--library")
         if let name = arguments.value("--export") {
@@ -166,11 +172,19 @@ struct UploadCommand: Command {
     }
 
     func run() async -> Int32 {
+        // AsyncHTTPClient sends the requests; its connections close before the program ends.
+        let transport = AsyncHTTPTransport(caFile: caFile)
+        let status = await run(transport: transport)
+        await transport.shutdown()
+        return status
+    }
+
+    private func run(transport: AsyncHTTPTransport) async -> Int32 {
         let uploader: Uploader
         do {
             uploader = Uploader(
                 journal: try UploadJournal(path: journalPath),
-                options: UploadOptions(chunkSize: chunkSize, headers: headers),
+                options: UploadOptions(chunkSize: chunkSize, headers: headers, transport: transport),
                 s3Credentials: credentials)
         } catch {
             Console.error("pickup upload: " + error.description)

@@ -1,5 +1,6 @@
 import Foundation
 import PickupCommandLine
+import PickupHTTP
 import PickupUpload
 
 /// `pickup uploads`: the journal's uploads — list, resume, cancel.
@@ -7,7 +8,7 @@ struct UploadsCommand: Command {
     static let spec = CommandSpec(
         name: "uploads",
         abstract: "List, resume or cancel the uploads in the journal.",
-        synopsis: "list|resume [ID]|cancel ID [--journal PATH] [--json]",
+        synopsis: "list|resume [ID]|cancel ID [--journal PATH] [--ca-file FILE] [--json]",
         arguments: [
             ("list", "Every upload: id, state, bytes the server confirmed, file, target."),
             ("resume [ID]", "Go on with one upload, or with every unfinished one, from the server's offset."),
@@ -15,6 +16,9 @@ struct UploadsCommand: Command {
         ],
         options: [
             .init(names: ["--journal"], value: "PATH", help: "The upload journal (default as for 'pickup upload')."),
+            .init(
+                names: ["--ca-file"], value: "FILE",
+                help: "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
         ],
         discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake.",
@@ -28,6 +32,7 @@ struct UploadsCommand: Command {
 
     let action: Action
     let journalPath: String
+    let caFile: String?
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -40,10 +45,18 @@ struct UploadsCommand: Command {
         default: throw UsageError(message: "expected 'list', 'resume [ID]' or 'cancel ID'", command: "uploads")
         }
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
+        caFile = arguments.value("--ca-file")
         json = arguments.has("--json")
     }
 
     func run() async -> Int32 {
+        let transport = AsyncHTTPTransport(caFile: caFile)
+        let status = await run(transport: transport)
+        await transport.shutdown()
+        return status
+    }
+
+    private func run(transport: AsyncHTTPTransport) async -> Int32 {
         let journal: UploadJournal
         do {
             if case .list = action {
@@ -62,7 +75,8 @@ struct UploadsCommand: Command {
         }
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
         let uploader = Uploader(
-            journal: journal, options: UploadOptions(headers: UploadCommand.headersFromEnvironment()),
+            journal: journal,
+            options: UploadOptions(headers: UploadCommand.headersFromEnvironment(), transport: transport),
             s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:

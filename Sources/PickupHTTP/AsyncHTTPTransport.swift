@@ -1,0 +1,221 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Pickup
+import PickupUpload
+
+/// Pickup's transport on Linux: AsyncHTTPClient (swift-nio), for http and https alike.
+///
+/// - File bodies are streamed from the file in 256 KB pieces as the connection takes them
+///   (flat memory whatever the size).
+/// - One pooled client: kept-alive connections per host.
+/// - No redirect is followed (credentials never leave the host they were given for).
+/// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
+///   deadline; a request whose link goes silent is cut as soon as `StallRule` says so,
+///   from the link's own pace (a reset is noticed at once, over TLS too).
+/// - Trusts the system's certificate authorities plus a PEM file of others: `caFile`, or
+///   `SSL_CERT_FILE` / `CURL_CA_BUNDLE`. A certificate that is not trusted is not retried.
+public final class AsyncHTTPTransport: HTTPTransport {
+    /// One transport for the process, trusting what the environment says.
+    public static let shared = AsyncHTTPTransport()
+
+    private let client: HTTPClient
+    /// Bytes read from a file per body piece.
+    static let pieceSize = 256 << 10
+
+    public init(caFile: String? = nil, connectTimeout: Double = 10) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let environment = ProcessInfo.processInfo.environment
+        let extra = [caFile, environment["SSL_CERT_FILE"], environment["CURL_CA_BUNDLE"]].compactMap { $0 }
+            .filter { !$0.isEmpty }
+        tls.additionalTrustRoots = extra.map { .file($0) }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(Int64(connectTimeout * 1000))))
+        configuration.httpVersion = .http1Only
+        // A refused connection fails at once: the upload retries with its own backoff, and
+        // says so as it happens, instead of AsyncHTTPClient trying again silently.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Closes the pooled connections; call once, before the program ends.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        let watch = LockedValue(StallRule(ceiling: limits.stall, start: Self.now()))
+        do {
+            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask { try await self.exchange(request, limits: limits, watch: watch) }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(nanoseconds: 200_000_000)
+                        let now = Self.now()
+                        if let silence = watch.withValue({ $0.isStalled(at: now) ? $0.silence(at: now) : nil }) {
+                            throw Stalled(seconds: silence)
+                        }
+                    }
+                    return nil
+                }
+                defer { group.cancelAll() }
+                while let next = try await group.next() {
+                    if let response = next { return response }
+                }
+                throw CancellationError()
+            }
+        } catch {
+            throw Self.uploadError(error, limits: limits, url: request.url)
+        }
+    }
+
+    private func exchange(
+        _ request: HTTPRequest, limits: HTTPLimits, watch: LockedValue<StallRule>
+    ) async throws -> HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        let length = request.body.length
+        if length > 0 || !["GET", "HEAD", "OPTIONS", "DELETE"].contains(request.method) {
+            outgoing.body = .stream(BodyPieces(body: request.body, watch: watch), length: .known(length))
+        }
+        let response = try await client.execute(outgoing, deadline: .now() + .seconds(Int64(limits.deadline)))
+        watch.withValue { $0.progressed(at: Self.now()) }
+        // A HEAD's Content-Length (tus answers one) describes the upload, not a body to read.
+        if request.method != "HEAD", response.status != .noContent, response.status != .notModified,
+            let announced = response.headers.first(name: "content-length").flatMap(Int64.init),
+            announced > Int64(limits.maxResponseBytes)
+        {
+            throw TooLarge(limit: limits.maxResponseBytes, announced: announced)
+        }
+        var body = Data()
+        for try await piece in response.body {
+            guard body.count + piece.readableBytes <= limits.maxResponseBytes else {
+                throw TooLarge(limit: limits.maxResponseBytes, announced: nil)
+            }
+            body.append(contentsOf: piece.readableBytesView)
+            watch.withValue { $0.progressed(at: Self.now()) }
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { $0 + ", " + value } ?? value
+        }
+        return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
+    }
+
+    struct Stalled: Error { let seconds: Double }
+    struct TooLarge: Error {
+        let limit: Int
+        let announced: Int64?
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// What went wrong, as an upload error that says it and never carries a secret.
+    static func uploadError(_ error: any Error, limits: HTTPLimits, url: URL) -> UploadError {
+        let place = "\(url.host ?? "?"):\(url.port ?? (url.scheme == "https" ? 443 : 80))"
+        switch error {
+        case let error as UploadError: return error
+        case let stalled as Stalled:
+            return UploadError(
+                .network, "the connection stalled: nothing moved for \(String(format: "%.1f", stalled.seconds)) s")
+        case let large as TooLarge:
+            if let announced = large.announced {
+                return UploadError(
+                    .server,
+                    "the server's Content-Length (\(announced) bytes) is more than Pickup reads (\(large.limit))")
+            }
+            return UploadError(
+                .server, "the server's answer is longer than \(large.limit) bytes, more than Pickup reads")
+        case is CancellationError: return UploadError(.cancelled, "the upload was cancelled")
+        case let error as HTTPParserError:
+            if error == .invalidEOFState || error == .closedConnection {
+                return UploadError(.network, "the server closed the connection before its answer was complete")
+            }
+            return UploadError(.server, "the server's answer is not valid HTTP: " + describe(error))
+        case let error as NIOConnectionError:
+            let reasons = error.connectionErrors.map { String(describing: $0.error) }
+            return UploadError(
+                .network, "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
+            )
+        case let error as IOError:
+            return UploadError(.network, "cannot connect to \(place): \(error.description)")
+        case let error as HTTPClientError:
+            if error == .cancelled { return UploadError(.cancelled, "the upload was cancelled") }
+            if error == .deadlineExceeded {
+                return UploadError(.network, "the server took longer than \(Int(limits.deadline)) s to answer")
+            }
+            if error == .connectTimeout { return UploadError(.network, "cannot connect to \(place) in time") }
+            if error == .remoteConnectionClosed {
+                return UploadError(.network, "the server closed the connection before its answer was complete")
+            }
+            return UploadError(.network, redacted(error.description))
+        case let error as NIOSSLError:
+            switch error {
+            case .handshakeFailed, .unableToValidateCertificate:
+                return UploadError(.certificate, "the certificate of \(place) is not trusted (\(error))")
+            default: return UploadError(.network, "the secure connection to \(place) failed (\(error))")
+            }
+        default:
+            return UploadError(.network, redacted(String(describing: error)))
+        }
+    }
+
+    static func describe(_ error: HTTPParserError) -> String {
+        switch error {
+        case .headerOverflow: return "its headers are longer than 80 KB"
+        case .invalidContentLength, .unexpectedContentLength: return "its Content-Length is not a size"
+        case .invalidChunkSize: return "a chunk size is not a size"
+        case .invalidVersion, .invalidConstant, .invalidStatus: return "it does not begin like HTTP"
+        default: return String(describing: error)
+        }
+    }
+}
+
+/// A request body as the connection takes it: data as it is, a file 256 KB at a time, read
+/// only when asked for, each piece counted as progress.
+struct BodyPieces: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let body: HTTPBody
+    let watch: LockedValue<StallRule>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var pending: [HTTPBody]
+        let watch: LockedValue<StallRule>
+
+        mutating func next() async throws -> ByteBuffer? {
+            watch.withValue { $0.progressed(at: AsyncHTTPTransport.now()) }
+            while let first = pending.first {
+                pending.removeFirst()
+                switch first {
+                case .none: continue
+                case .data(let data):
+                    if data.isEmpty { continue }
+                    return ByteBuffer(bytes: data)
+                case .parts(let parts): pending.insert(contentsOf: parts, at: 0)
+                case .file(let source, let offset, let length):
+                    if length <= 0 { continue }
+                    let count = Int(Swift.min(length, Int64(AsyncHTTPTransport.pieceSize)))
+                    let data = try source.read(at: offset, count: count)
+                    guard data.count == count else {
+                        throw UploadError(.sourceUnreadable, "\(source.path) ended early: it changed during the upload")
+                    }
+                    if length > Int64(count) {
+                        pending.insert(
+                            .file(source, offset: offset + Int64(count), length: length - Int64(count)), at: 0)
+                    }
+                    return ByteBuffer(bytes: data)
+                }
+            }
+            watch.withValue { $0.bodySent(at: AsyncHTTPTransport.now()) }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: [body], watch: watch) }
+}

@@ -1,0 +1,54 @@
+/// When a request counts as stalled, judged from the link's own recent pace: no progress for
+/// several times the recent gap between progress reports, never sooner than `floor` (a slow
+/// link is not a dead one) and never later than `ceiling`. Before any pace is known, and while
+/// the server works on a whole request (the body sent, no answer yet), the ceiling applies.
+///
+/// A plain value with an injected clock (seconds), so it is tested without threads or sleeps.
+public struct StallRule: Sendable, Hashable {
+    public let floor: Double
+    public let ceiling: Double
+    /// How many recent gaps make the pace, and how many of them a silence may last.
+    static let window = 16
+    static let multiple = 8.0
+
+    private var gaps: [Double] = []
+    private var last: Double
+    private var waitingForServer = false
+
+    public init(floor: Double = 3, ceiling: Double, start: Double) {
+        self.floor = min(floor, ceiling)
+        self.ceiling = ceiling
+        last = start
+    }
+
+    /// Bytes moved at `time` (a piece of the body taken by the link, or of the answer read).
+    public mutating func progressed(at time: Double) {
+        let gap = time - last
+        if gap >= 0 {
+            gaps.append(gap)
+            if gaps.count > StallRule.window { gaps.removeFirst(gaps.count - StallRule.window) }
+        }
+        last = time
+        waitingForServer = false
+    }
+
+    /// The whole body is sent: the server may now take its time to answer, up to the ceiling.
+    public mutating func bodySent(at time: Double) {
+        last = time
+        waitingForServer = true
+    }
+
+    /// Seconds of silence that count as a stall now.
+    public var threshold: Double {
+        guard !waitingForServer, gaps.count >= 3 else { return ceiling }
+        let sorted = gaps.sorted()
+        let median = sorted[sorted.count / 2]
+        return min(ceiling, max(floor, median * StallRule.multiple))
+    }
+
+    /// Whether the request has stalled at `time`.
+    public func isStalled(at time: Double) -> Bool { time - last > threshold }
+
+    /// Seconds since the last progress at `time`.
+    public func silence(at time: Double) -> Double { time - last }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests through URLSession: Apple platforms' transport. Redirects are refused (the
+/// answer is a 3xx the upload reports, so no credential follows to another host); the
+/// body is one chunk in memory, as URLSession takes it.
+public final class URLSessionTransport: HTTPTransport {
+    public static let shared = URLSessionTransport()
+
+    private let session: URLSession
+
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = limits.stall
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = try request.body.materialized()
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch {
+            if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain,
+                [
+                    NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+                    NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid,
+                    NSURLErrorSecureConnectionFailed,
+                ].contains(nsError.code)
+            {
+                throw UploadError(.certificate, redacted(nsError.localizedDescription))
+            }
+            throw UploadError(.network, redacted(nsError.localizedDescription))
+        }
+        guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "no HTTP answer") }
+        guard data.count <= limits.maxResponseBytes else {
+            throw UploadError(
+                .server, "the server's answer has \(data.count) bytes; Pickup reads at most \(limits.maxResponseBytes)")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+}
+
+/// Follows no redirect: the 3xx itself comes back to the upload.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
