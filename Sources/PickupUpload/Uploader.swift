@@ -191,12 +191,17 @@ public final class Uploader: Sendable {
                         length: record.size, metadata: ["filename": name, "filetype": record.type], first: first)
                     remote = created.url
                     record.remote = created.url.absoluteString
-                    record.offset = min(max(0, created.offset), record.size)
+                    record.offset = created.offset  // checked by the client: 0...size
                     needsOffset = false
                 }
                 guard let upload = remote else { continue }
                 if needsOffset {
                     let offset = try await client.offset(of: upload)
+                    guard (0...record.size).contains(offset) else {
+                        throw UploadError(
+                            .server, "the server says it holds \(offset) bytes of a \(record.size)-byte file",
+                            status: 200)
+                    }
                     // Tries count failures in a row without progress: bytes the server kept from
                     // a cut request are progress.
                     if offset > record.offset { attempts = 0 }

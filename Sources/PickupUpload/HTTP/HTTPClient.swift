@@ -17,13 +17,24 @@ struct HTTPClient: Sendable {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw UploadError(.badTarget, "\(redacted(request.url.absoluteString)) is not an http or https URL")
         }
+        let response: HTTPResponse
         do {
-            return try await transport.send(request, limits: limits)
+            response = try await transport.send(request, limits: limits)
         } catch {
             if Task.isCancelled || error.code == .cancelled {
                 throw UploadError(.cancelled, "the upload was cancelled")
             }
             throw UploadError(error.code, "\(what) failed: \(error.message)", status: error.status)
         }
+        // Redirects are never followed: credentials stay with the host they were given for.
+        if (300..<400).contains(response.status), response.status != 304 {
+            let target = response.value("Location").map { " to " + redacted($0) } ?? ""
+            throw UploadError(
+                .server,
+                "\(what) failed: the server redirects\(target); uploads follow no redirect, so that credentials "
+                    + "stay with the host they were given for: give the final URL",
+                status: response.status)
+        }
+        return response
     }
 }

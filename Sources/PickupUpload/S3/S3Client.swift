@@ -81,13 +81,29 @@ struct S3Client: Sendable {
         let (body, _) = try await exchange(
             "POST", query: [("uploadId", uploadID)], headers: ["Content-Type": "application/xml"], body: .data(data),
             payloadHash: hash, what: "completing the upload")
-        // S3 may answer 200 and still fail: the error is in the body.
-        if let code = XMLText.first("Code", in: body), XMLText.blocks("Error", in: body).first != nil {
-            let message = XMLText.first("Message", in: body) ?? code
-            throw UploadError(
-                code == "NoSuchUpload" ? .gone : .server, "completing the upload failed: \(code): \(message)",
-                status: 200)
+        // S3 may answer 200 and still fail: the error is in the body; a 200 without the
+        // result element (an empty body, a cut answer) is not a completed upload either.
+        if XMLText.first("Code", in: body) != nil || !body.contains("<CompleteMultipartUploadResult") {
+            let code = S3Client.errorCode(in: body) ?? "no CompleteMultipartUploadResult in the answer"
+            switch code {
+            case "NoSuchUpload": throw UploadError(.gone, "completing the upload failed: \(code)", status: 200)
+            case "InternalError", "SlowDown", "ServiceUnavailable", "no CompleteMultipartUploadResult in the answer":
+                // The store may finish it yet: retried, as S3's documentation asks.
+                throw UploadError(.server, "completing the upload failed: \(code)", status: 500)
+            default: throw UploadError(.server, "completing the upload failed: \(code)", status: 200)
+            }
         }
+    }
+
+    /// An S3 error's `<Code>`, when it is one (letters, digits, dots): a server that echoes a
+    /// request there (its Authorization, a token, a signature) gets nothing shown; the
+    /// `<Message>` is never shown, for the same reason.
+    static func errorCode(in body: String) -> String? {
+        guard let code = XMLText.first("Code", in: body) else { return nil }
+        let plain =
+            !code.isEmpty && code.count <= 64
+            && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }
+        return plain ? code : "an error whose code is not a plain name"
     }
 
     func abort(_ uploadID: String) async throws(UploadError) {
@@ -133,7 +149,7 @@ struct S3Client: Sendable {
         let response = try await http.send(request, what: what)
         let text = response.text
         guard (200..<300).contains(response.status) else {
-            let code = XMLText.first("Code", in: text) ?? "error"
+            let code = S3Client.errorCode(in: text) ?? "error"
             let message = "\(what) failed: \(code)"
             switch (response.status, code) {
             case (404, "NoSuchUpload"): throw UploadError(.gone, message, status: 404)
@@ -149,16 +165,34 @@ struct S3Client: Sendable {
 /// Reads the few XML answers S3 gives (machine-written, flat): the text of an
 /// element, or the blocks of a repeated one. Entities are decoded.
 enum XMLText {
+    /// The text inside each `<tag>…</tag>`, in order: one pass over the bytes, so a page of
+    /// thousands of elements costs its length, not its length squared.
     static func blocks(_ tag: String, in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        let open = Array("<\(tag)>".utf8)
+        let close = Array("</\(tag)>".utf8)
         var result: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "<\(tag)>"),
-            let close = rest.range(of: "</\(tag)>", range: open.upperBound..<rest.endIndex)
-        {
-            result.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
+        var index = 0
+        while let start = find(open, in: bytes, from: index) {
+            let inner = start + open.count
+            guard let end = find(close, in: bytes, from: inner) else { break }
+            result.append(String(decoding: bytes[inner..<end], as: UTF8.self))
+            index = end + close.count
         }
         return result
+    }
+
+    /// Where `pattern` first occurs in `bytes` at or after `from`.
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = pattern.first, pattern.count <= bytes.count else { return nil }
+        var index = from
+        let last = bytes.count - pattern.count
+        while index <= last {
+            guard let hit = bytes[index...last].firstIndex(of: first) else { return nil }
+            if bytes[hit..<(hit + pattern.count)].elementsEqual(pattern) { return hit }
+            index = hit + 1
+        }
+        return nil
     }
 
     static func first(_ tag: String, in text: String) -> String? {

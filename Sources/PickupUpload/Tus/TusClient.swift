@@ -73,7 +73,40 @@ public struct TusClient: Sendable {
         else {
             throw UploadError(.server, "the server created the upload but gave no Location", status: response.status)
         }
-        return (url, response.value("Upload-Offset").flatMap { Int64($0) } ?? 0)
+        try TusClient.check(location: url, for: endpoint)
+        let offset = response.value("Upload-Offset").flatMap { Int64($0) } ?? 0
+        guard (0...length).contains(offset) else {
+            throw UploadError(
+                .server, "the server says it holds \(offset) bytes of a new \(length)-byte upload", status: 201)
+        }
+        return (url, offset)
+    }
+
+    /// Refuses an upload URL that would take the file somewhere the endpoint did not say: a
+    /// scheme other than http and https, or http for an https endpoint (the file and its
+    /// credentials in the clear).
+    static func check(location: URL, for endpoint: URL) throws(UploadError) {
+        let scheme = location.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            throw UploadError(
+                .server,
+                "the server named an upload URL with the scheme '\(scheme)'; Pickup uploads over http and https only")
+        }
+        if endpoint.scheme?.lowercased() == "https", scheme == "http" {
+            throw UploadError(
+                .server,
+                "the server answered an https upload with an http:// Location (\(redacted(location.absoluteString))); "
+                    + "Pickup does not send the file and its credentials in the clear. Configure the server's "
+                    + "public address as https (behind a TLS proxy, its forwarded-scheme setting)")
+        }
+    }
+
+    /// Whether `url` is the endpoint's origin (scheme, host, port): headers given for the
+    /// endpoint (an `Authorization`) go there and nowhere else.
+    func sameOrigin(_ url: URL) -> Bool {
+        func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return url.scheme?.lowercased() == endpoint.scheme?.lowercased()
+            && url.host?.lowercased() == endpoint.host?.lowercased() && port(url) == port(endpoint)
     }
 
     /// How many bytes the server holds for the upload (HEAD).
@@ -113,7 +146,8 @@ public struct TusClient: Sendable {
     }
 
     private func request(_ url: URL, _ method: String) -> HTTPRequest {
-        HTTPRequest(method, url, headers: headers.sorted { $0.key < $1.key } + [("Tus-Resumable", "1.0.0")])
+        let own = sameOrigin(url) ? headers.sorted { $0.key < $1.key } : []
+        return HTTPRequest(method, url, headers: own + [("Tus-Resumable", "1.0.0")])
     }
 
     private func send(
