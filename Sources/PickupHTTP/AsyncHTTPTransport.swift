@@ -9,8 +9,8 @@ import PickupUpload
 
 /// Pickup's transport on Linux: AsyncHTTPClient (swift-nio), for http and https alike.
 ///
-/// - File bodies are streamed from the file in 256 KB pieces as the connection takes them
-///   (flat memory whatever the size).
+/// - File bodies are streamed from the file in 1 MB pieces, read straight into the buffers
+///   the connection writes from, as it takes them (flat memory whatever the size).
 /// - One pooled client: kept-alive connections per host.
 /// - No redirect is followed (credentials never leave the host they were given for).
 /// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
@@ -24,7 +24,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private let client: HTTPClient
     /// Bytes read from a file per body piece.
-    static let pieceSize = 256 << 10
+    static let pieceSize = 1 << 20
 
     public init(caFile: String? = nil, connectTimeout: Double = 10) {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -45,6 +45,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// Closes the pooled connections; call once, before the program ends.
     public func shutdown() async {
         try? await client.shutdown()
+    }
+
+    /// A transport let go of without `shutdown()` still closes its connections (in the
+    /// background; the client keeps itself alive until it has).
+    deinit {
+        client.shutdown { _ in }
     }
 
     public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
@@ -177,7 +183,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 }
 
-/// A request body as the connection takes it: data as it is, a file 256 KB at a time, read
+/// A request body as the connection takes it: data as it is, a file 1 MB at a time, read
 /// only when asked for, each piece counted as progress.
 struct BodyPieces: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
@@ -187,6 +193,7 @@ struct BodyPieces: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         var pending: [HTTPBody]
         let watch: LockedValue<StallRule>
+        let allocator = ByteBufferAllocator()
 
         mutating func next() async throws -> ByteBuffer? {
             watch.withValue { $0.progressed(at: AsyncHTTPTransport.now()) }
@@ -201,15 +208,26 @@ struct BodyPieces: AsyncSequence, Sendable {
                 case .file(let source, let offset, let length):
                     if length <= 0 { continue }
                     let count = Int(Swift.min(length, Int64(AsyncHTTPTransport.pieceSize)))
-                    let data = try source.read(at: offset, count: count)
-                    guard data.count == count else {
+                    var buffer = allocator.buffer(capacity: count)
+                    var failure: UploadError?
+                    let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
+                        do throws(UploadError) {
+                            return try source.read(
+                                at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
+                        } catch {
+                            failure = error
+                            return 0
+                        }
+                    }
+                    if let failure { throw failure }
+                    guard read == count else {
                         throw UploadError(.sourceUnreadable, "\(source.path) ended early: it changed during the upload")
                     }
                     if length > Int64(count) {
                         pending.insert(
                             .file(source, offset: offset + Int64(count), length: length - Int64(count)), at: 0)
                     }
-                    return ByteBuffer(bytes: data)
+                    return buffer
                 }
             }
             watch.withValue { $0.bodySent(at: AsyncHTTPTransport.now()) }

@@ -52,6 +52,23 @@ public final class SourceFile: @unchecked Sendable {
         return data
     }
 
+    /// Fills `buffer` from `offset` (`pread`, straight into the caller's memory: no copy, no
+    /// zeroing); the bytes read, fewer only when the file ended early (it changed).
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(UploadError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
+            if n < 0, errno == EINTR { continue }
+            if n < 0 {
+                throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
     /// Calls `body` with the bytes of `offset..<offset+count`, a block of at most 1 MB at a time.
     func forEachBlock(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) throws(UploadError) {
         let block = 1 << 20

@@ -1,0 +1,208 @@
+import Foundation
+import PickupHTTP
+import PickupTestSupport
+import Testing
+
+@testable import PickupUpload
+
+/// Servers that attack the client, on 127.0.0.1 (and a second "other host" on 127.0.0.2),
+/// over http and https: no credential leaves its host, no answer crashes, exhausts or hangs
+/// Pickup, and nothing the server says makes a failed upload look done.
+@Suite("hostile servers", .serialized)
+struct HostileServerTests {
+    static let secret = "Bearer hostile-test-s3cret"
+    static let credentials = S3Credentials(
+        accessKey: "AKIAHOSTILETEST", secretKey: "hostile-secret-key", sessionToken: "hostile-session-token")
+
+    /// A server (and the other host it points to) over http or https, and a transport that
+    /// trusts the test certificate.
+    struct Setting {
+        let server: HostileServer
+        let other: HostileServer
+        let transport: AsyncHTTPTransport
+
+        init(https: Bool) throws {
+            let certificate = https ? try TestCertificate.make() : nil
+            other = try HostileServer(host: "127.0.0.2", certificate: certificate)
+            server = try HostileServer(certificate: certificate, other: other.origin)
+            transport = AsyncHTTPTransport(caFile: certificate?.certificate)
+        }
+
+        func uploader(attempts: Int = 1, stall: Double = 20) throws -> Uploader {
+            Uploader(
+                journal: try UploadTestFiles.journal(),
+                options: UploadOptions(
+                    chunkSize: 64 << 10, maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.02, stallTimeout: stall,
+                    headers: ["Authorization": HostileServerTests.secret], transport: transport))
+        }
+    }
+
+    enum Kind: String, CaseIterable { case tus, s3, form }
+
+    func upload(
+        _ kind: Kind, _ behaviour: String, in setting: Setting, file: String? = nil, attempts: Int = 1,
+        stall: Double = 20
+    ) async throws -> UploadRecord {
+        let uploader = try setting.uploader(attempts: attempts, stall: stall)
+        let path = try file ?? Fixtures.path(.jpegPlain)
+        let url = setting.server.url(behaviour)
+        switch kind {
+        case .tus: return await uploader.upload(path: path, to: url)
+        case .form: return await uploader.upload(path: path, toForm: FormTarget(url: url))
+        case .s3:
+            let location = S3Location(
+                endpoint: URL(string: setting.server.origin + "/" + behaviour) ?? url, bucket: "b", key: "k.jpg")
+            return await uploader.upload(path: path, to: location, credentials: HostileServerTests.credentials)
+        }
+    }
+
+    /// Nothing of a credential in the text.
+    func expectNoSecret(_ text: String, _ context: String) {
+        for secret in [
+            "hostile-test-s3cret", "AKIAHOSTILETEST", "hostile-secret-key", "hostile-session-token", "Signature=",
+        ] {
+            #expect(!text.contains(secret), "\(context) shows \(secret): \(text)")
+        }
+    }
+
+    @Test(
+        "a redirect to another host is not followed: the other host sees nothing, the upload fails",
+        arguments: [false, true])
+    func redirects(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        for code in [301, 302, 307, 308] {
+            for kind in Kind.allCases {
+                let record = try await upload(kind, "redirect-\(code)", in: setting)
+                #expect(record.state == .failed, "\(kind) \(code): \(record.state)")
+                #expect(record.error?.contains("redirect") == true, "\(kind) \(code): \(record.error ?? "")")
+                expectNoSecret(record.error ?? "", "\(kind) \(code)")
+            }
+        }
+        #expect(setting.other.requests().isEmpty, "the other host was reached: \(setting.other.requests())")
+    }
+
+    @Test("a tus Location that leaves https, or http and https altogether, is refused")
+    func tusLocations() async throws {
+        let secure = try Setting(https: true)
+        let downgraded = try await upload(.tus, "tus-http-location", in: secure)
+        #expect(downgraded.state == .failed)
+        #expect(downgraded.error?.contains("in the clear") == true, "\(downgraded.error ?? "")")
+        #expect(secure.other.requests().isEmpty)
+        let ftp = try await upload(.tus, "tus-ftp-location", in: secure)
+        #expect(ftp.state == .failed && ftp.error?.contains("ftp") == true, "\(ftp.error ?? "")")
+        // Over http, a Location on another host gets the upload, never the endpoint's credentials.
+        let plain = try Setting(https: false)
+        _ = try await upload(.tus, "tus-http-location", in: plain)
+        let seen = plain.other.requests()
+        #expect(!seen.isEmpty)
+        #expect(
+            seen.allSatisfy { ($0["headers"] as? [String: String])?["authorization"] == nil },
+            "the other host got the Authorization: \(seen)")
+    }
+
+    @Test("endless answers, plain or chunked, are cut at a bound: an error, not gigabytes", arguments: [false, true])
+    func endlessAnswers(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        for behaviour in ["endless", "endless-chunked"] {
+            let started = Date()
+            let record = try await upload(.tus, behaviour, in: setting)
+            #expect(record.state == .failed)
+            #expect(record.error?.contains("more than Pickup reads") == true, "\(behaviour): \(record.error ?? "")")
+            #expect(Date().timeIntervalSince(started) < 20)
+        }
+    }
+
+    @Test("a tus offset past the end of the file is refused, never taken as done", arguments: [false, true])
+    func offsetsAreChecked(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let record = try await upload(.tus, "tus-big-offset", in: setting)
+        #expect(record.state == .failed)
+        #expect(record.error?.contains("999999999") == true, "\(record.error ?? "")")
+        #expect(record.offset == 0)
+    }
+
+    @Test(
+        "an S3 error that echoes the request shows no credential, in errors or the journal", arguments: [false, true])
+    func echoedSecrets(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let uploader = try setting.uploader()
+        let location = S3Location(
+            endpoint: URL(string: setting.server.origin + "/s3-echo") ?? setting.server.url("s3-echo"), bucket: "b",
+            key: "k.jpg")
+        let record = await uploader.upload(
+            path: try Fixtures.path(.jpegPlain), to: location, credentials: HostileServerTests.credentials)
+        #expect(record.state == .failed)
+        expectNoSecret(record.error ?? "", "the error")
+        let saved = try #require(try await uploader.journal.record(id: record.id))
+        expectNoSecret((saved.error ?? "") + saved.target + (saved.remote ?? ""), "the journal")
+        let raw = try Data(contentsOf: URL(fileURLWithPath: await uploader.journal.path))
+        expectNoSecret(String(decoding: raw, as: UTF8.self), "the journal file")
+    }
+
+    @Test("a completion answered 200 with an error, or with nothing, is not done", arguments: [false, true])
+    func completionErrors(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        for behaviour in ["s3-complete-error", "s3-complete-empty"] {
+            let record = try await upload(.s3, behaviour, in: setting, attempts: 2)
+            #expect(record.state == .failed, "\(behaviour)")
+            #expect(record.error?.contains("completing the upload failed") == true, "\(record.error ?? "")")
+        }
+    }
+
+    @Test(
+        "slow servers: headers a byte at a time, endless 100 Continue: given up within the stall bound",
+        arguments: [false, true])
+    func slowServers(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        for behaviour in ["trickle", "continue-forever"] {
+            let started = Date()
+            let record = try await upload(.tus, behaviour, in: setting, stall: 2)
+            #expect(record.state == .failed, "\(behaviour)")
+            #expect(Date().timeIntervalSince(started) < 15, "\(behaviour) took \(Date().timeIntervalSince(started)) s")
+        }
+    }
+
+    @Test("a silent link mid-request is noticed in seconds", arguments: [false, true])
+    func silentLink(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let path = try UploadTestFiles.random(megabytes: 64)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(chunkSize: 64 << 20, maxAttempts: 1, stallTimeout: 20, transport: setting.transport))
+        let started = Date()
+        let record = await uploader.upload(path: path, toForm: FormTarget(url: setting.server.url("silent")))
+        let seconds = Date().timeIntervalSince(started)
+        #expect(record.state == .failed)
+        #expect(record.error?.contains("stalled") == true, "\(record.error ?? "")")
+        #expect(seconds < 8, "a silent link cost \(seconds) s")
+    }
+
+    @Test("a certificate not trusted fails at once, is not retried, and says what to do")
+    func untrustedCertificate() async throws {
+        let setting = try Setting(https: true)
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(maxAttempts: 5, baseDelay: 1, transport: AsyncHTTPTransport()))
+        let started = Date()
+        let record = await uploader.upload(path: try Fixtures.path(.jpegPlain), to: setting.server.url("anything"))
+        #expect(record.state == .failed)
+        #expect(record.error?.contains("not trusted") == true, "\(record.error ?? "")")
+        #expect(record.error?.contains("SSL_CERT_FILE") == true)
+        #expect(Date().timeIntervalSince(started) < 5, "not retried")
+    }
+
+    @Test("an S3 ListParts page of 100,000 parts is read in linear time")
+    func largeListPartsPage() {
+        let page =
+            "<ListPartsResult>"
+            + String(
+                repeating: "<Part><PartNumber>1</PartNumber><ETag>\"e\"</ETag><Size>5242880</Size></Part>",
+                count: 100_000)
+            + "</ListPartsResult>"
+        let started = Date()
+        let parts = XMLText.blocks("Part", in: page)
+        #expect(parts.count == 100_000)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""A server that misbehaves on purpose, for Pickup's hostile-server tests: one behaviour per
+first path segment (`/redirect-307/files`, `/endless/...`), over http or, with --cert and
+--key, https. Every request it sees (method, path, headers, body size) is appended to --log as
+one JSON line, so a test can tell that another host received nothing, or no credential.
+
+usage: hostile_server.py --port N --log FILE [--cert PEM --key PEM] [--other URL]
+Prints "ready" on standard output once it listens.
+"""
+import argparse, json, socket, socketserver, ssl, sys, threading, time
+
+ARGS = None
+LOCK = threading.Lock()
+PARTS = {}  # part number -> size, as the S3 behaviours received them
+
+
+def record(method, path, headers, body):
+    with LOCK, open(ARGS.log, "a") as handle:
+        handle.write(json.dumps({"method": method, "path": path, "headers": headers, "body": body}) + "\n")
+
+
+def read_request(stream):
+    """Request line and headers; then the body when it has a Content-Length (read whole)."""
+    line = stream.readline(65536)
+    if not line:
+        return None
+    method, path = (line.decode("latin-1").split(" ") + ["", ""])[:2]
+    headers = {}
+    while True:
+        header = stream.readline(65536)
+        if header in (b"\r\n", b"\n", b""):
+            break
+        name, _, value = header.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return method, path, headers
+
+
+def answer(stream, status, headers=(), body=b""):
+    text = f"HTTP/1.1 {status}\r\n" + "".join(f"{name}: {value}\r\n" for name, value in headers)
+    text += f"Content-Length: {len(body)}\r\n\r\n"
+    stream.write(text.encode("latin-1") + body)
+    stream.flush()
+
+
+class Handler(socketserver.StreamRequestHandler):
+    def handle(self):
+        try:
+            while self.one():
+                pass
+        except (ConnectionError, ssl.SSLError, OSError):
+            pass
+
+    def one(self):
+        request = read_request(self.rfile)
+        if request is None:
+            return False
+        method, path, headers = request
+        behaviour = path.strip("/").split("/")[0].split("?")[0]
+        length = int(headers.get("content-length", "0") or 0)
+        if behaviour == "silent":
+            # Reads nothing more: the client's body fills the link and stops moving.
+            record(method, path, headers, 0)
+            time.sleep(60)
+            return False
+        body = self.rfile.read(length) if length > 0 else b""
+        record(method, path, headers, len(body))
+        tus = [("Tus-Resumable", "1.0.0")]
+        if method == "OPTIONS":
+            answer(self.wfile, "204 No Content", tus + [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation")])
+            return True
+        if behaviour.startswith("redirect-"):
+            code = behaviour.split("-")[1]
+            answer(self.wfile, f"{code} Moved", [("Location", ARGS.other + "/landing")])
+        elif behaviour == "tus-http-location":
+            answer(self.wfile, "201 Created", tus + [("Location", ARGS.other.replace("https:", "http:") + "/files/1")])
+        elif behaviour == "tus-ftp-location":
+            answer(self.wfile, "201 Created", tus + [("Location", "ftp://127.0.0.1/files/1")])
+        elif behaviour == "tus-big-offset":
+            if method == "POST":
+                answer(self.wfile, "201 Created", tus + [("Location", "/tus-big-offset/files/1"),
+                                                         ("Upload-Offset", "999999999")])
+            else:
+                answer(self.wfile, "200 OK", tus + [("Upload-Offset", "999999999"), ("Upload-Length", "999999999")])
+        elif behaviour == "endless":
+            self.wfile.write(b"HTTP/1.1 201 Created\r\nContent-Length: 100000000000\r\n\r\n")
+            self.endless(lambda: b"x" * 65536)
+            return False
+        elif behaviour == "endless-chunked":
+            self.wfile.write(b"HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n")
+            self.endless(lambda: b"10000\r\n" + b"x" * 65536 + b"\r\n")
+            return False
+        elif behaviour == "trickle":
+            for byte in b"HTTP/1.1 201 Created\r\nX-Slow: " + b"a" * 100000:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.1)
+            return False
+        elif behaviour == "continue-forever":
+            for _ in range(100000):
+                self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+                self.wfile.flush()
+                time.sleep(0.05)
+            return False
+        elif behaviour == "s3-echo":
+            secret = headers.get("authorization", "") + " " + headers.get("x-amz-security-token", "")
+            body = f"<Error><Code>{secret}</Code><Message>{secret}</Message></Error>".encode()
+            answer(self.wfile, "403 Forbidden", [("Content-Type", "application/xml")], body)
+        elif behaviour in ("s3-complete-error", "s3-complete-empty"):
+            if method == "POST" and "uploads" in path and "uploadId" not in path:
+                body = b"<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>"
+                answer(self.wfile, "200 OK", [("Content-Type", "application/xml")], body)
+            elif method == "PUT":
+                number = int(path.split("partNumber=")[1].split("&")[0]) if "partNumber=" in path else 1
+                PARTS[number] = len(body)
+                answer(self.wfile, "200 OK", [("ETag", f'"e{number}"')])
+            elif method == "GET":
+                listed = "".join(f"<Part><PartNumber>{n}</PartNumber><ETag>\"e{n}\"</ETag><Size>{size}</Size></Part>"
+                                 for n, size in sorted(PARTS.items()))
+                answer(self.wfile, "200 OK", [], f"<ListPartsResult><IsTruncated>false</IsTruncated>{listed}"
+                                                  "</ListPartsResult>".encode())
+            elif method == "POST":
+                body = b"" if behaviour.endswith("empty") else (
+                    b"<Error xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Code>InternalError</Code>"
+                    b"<Message>We encountered an internal error.</Message></Error>")
+                answer(self.wfile, "200 OK", [("Content-Type", "application/xml")], body)
+            else:
+                answer(self.wfile, "204 No Content")
+        else:
+            answer(self.wfile, "404 Not Found")
+        return True
+
+    def endless(self, piece):
+        started = time.time()
+        while time.time() - started < 60:
+            self.wfile.write(piece())
+
+
+class Server(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+
+    def get_request(self):
+        connection, address = super().get_request()
+        if ARGS.cert:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(ARGS.cert, ARGS.key)
+            connection = context.wrap_socket(connection, server_side=True)
+        return connection, address
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--other", default="http://127.0.0.2:9")
+    ARGS = parser.parse_args()
+    open(ARGS.log, "a").close()
+    server = Server((ARGS.host, ARGS.port), Handler)
+    print("ready", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
