@@ -90,6 +90,9 @@ public actor UploadJournal {
         }
     }
 
+    /// Marks a target whose query was left out of the journal.
+    public static let queryNotStored = "?(query not stored)"
+
     /// How long a claim lasts without being renewed (each saved step renews it).
     static let leaseSeconds = 120.0
 
@@ -142,8 +145,12 @@ public actor UploadJournal {
         -> UploadRecord
     {
         let now = Date().timeIntervalSince1970
+        // A query (a token) is never stored; the target says that it had one, so that a resume
+        // asks for the endpoint again instead of sending requests without it.
+        let hadQuery = URL(string: target)?.query.map { !$0.isEmpty } ?? false
+        let stored = redacted(target) + (hadQuery ? UploadJournal.queryNotStored : "")
         let record = UploadRecord(
-            id: UploadJournal.newID(), path: path, size: size, modified: modified, target: redacted(target), type: type,
+            id: UploadJournal.newID(), path: path, size: size, modified: modified, target: stored, type: type,
             remote: nil, offset: 0, state: .waiting, error: nil, created: now, updated: now)
         try call {
             try database.prepare(

@@ -12,7 +12,8 @@ public actor UploadQueue {
         case s3(path: String, location: S3Location, type: String)
         case form(path: String, target: FormTarget, type: String)
         /// An upload of the journal, by id.
-        case journal(id: String)
+        /// An upload the journal holds; `endpoint` when it must be given again (its query was not stored).
+        case journal(id: String, endpoint: URL? = nil)
     }
 
     public enum State: Sendable, Hashable {
@@ -76,7 +77,7 @@ public actor UploadQueue {
         let path: String
         switch job {
         case .tus(let file, _, _), .s3(let file, _, _), .form(let file, _, _): path = file
-        case .journal(let id): path = id
+        case .journal(let id, _): path = id
         }
         jobs[nextID] = job
         publish(Item(id: nextID, path: path))
@@ -107,7 +108,13 @@ public actor UploadQueue {
     /// Puts a paused, failed or cancelled upload back in line; it goes on from the server's offset.
     public func resume(_ id: Int) {
         guard let item = items[id], item.state.isSettled, item.state != .done else { return }
-        if let uploadID = item.uploadID { jobs[id] = .journal(id: uploadID) }
+        if let uploadID = item.uploadID {
+            // The endpoint as given (its query too, which the journal does not keep).
+            var endpoint: URL?
+            if case .tus(_, let given, _) = jobs[id] { endpoint = given }
+            if case .journal(_, let given) = jobs[id] { endpoint = given }
+            jobs[id] = .journal(id: uploadID, endpoint: endpoint)
+        }
         update(id) {
             $0.state = .waiting
             $0.retrying = nil
@@ -181,8 +188,8 @@ public actor UploadQueue {
                 error: UploadError(.unauthorized, "no S3 credentials or signer were given to the uploader").description)
         case .form(let path, let target, let type):
             return await uploader.upload(path: path, toForm: target, type: type, events: events)
-        case .journal(let id):
-            return await uploader.resume(id: id, events: events)
+        case .journal(let id, let endpoint):
+            return await uploader.resume(id: id, endpoint: endpoint, events: events)
                 ?? UploadRecord.failed(
                     path: id, target: "-", type: "application/octet-stream",
                     error: "the journal has no upload \(id); see 'pickup uploads list'")

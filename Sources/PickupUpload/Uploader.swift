@@ -141,6 +141,12 @@ public final class Uploader: Sendable {
                 if let endpoint { target.url = endpoint }
                 return await runForm(record, target: target, source: source, events: events)
             }
+            if endpoint == nil, record.target.hasSuffix(UploadJournal.queryNotStored) {
+                throw UploadError(
+                    .badTarget,
+                    "this upload's endpoint had a query (a token, say) that the journal does not keep; "
+                        + "give the endpoint again to resume it")
+            }
             guard let target = endpoint ?? URL(string: record.target) else {
                 throw UploadError(.badTarget, "the journal's target \(record.target) is not a URL")
             }

@@ -206,3 +206,34 @@ struct HostileServerTests {
         #expect(Date().timeIntervalSince(started) < 5)
     }
 }
+
+@Suite("a secret query across resume")
+struct SecretQueryTests {
+    @Test("a tus endpoint's ?token= is not written to the journal, and resuming asks for the endpoint again")
+    func tokenQuery() async throws {
+        let server = try TusServer()
+        let journal = try UploadTestFiles.journal()
+        let endpoint = try #require(URL(string: server.endpoint.absoluteString + "?token=hunter2"))
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(journal: journal, options: UploadOptions(chunkSize: 256 << 10))
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let task = Task { await uploader.upload(path: path, to: endpoint, events: continuation) }
+        for await event in events {
+            if case .progress = event {
+                task.cancel()
+                break
+            }
+        }
+        let stopped = await task.value
+        let saved = try #require(try await journal.record(id: stopped.id))
+        #expect(!saved.target.contains("hunter2"))
+        #expect(saved.target.hasSuffix(UploadJournal.queryNotStored))
+        let raw = try Data(contentsOf: URL(fileURLWithPath: await journal.path))
+        #expect(!String(decoding: raw, as: UTF8.self).contains("hunter2"))
+        let refused = try #require(await uploader.resume(id: stopped.id))
+        #expect(refused.error?.contains("give the endpoint again") == true, "\(refused.error ?? "")")
+        let resumed = try #require(await uploader.resume(id: stopped.id, endpoint: endpoint))
+        #expect(resumed.state == .done, "\(resumed.error ?? "")")
+    }
+}

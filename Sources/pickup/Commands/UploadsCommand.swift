@@ -8,7 +8,7 @@ struct UploadsCommand: Command {
     static let spec = CommandSpec(
         name: "uploads",
         abstract: "List, resume or cancel the uploads in the journal.",
-        synopsis: "list|resume [ID]|cancel ID [--journal PATH] [--ca-file FILE] [--json]",
+        synopsis: "list|resume [ID [--to URL]]|cancel ID [--journal PATH] [--ca-file FILE] [--json]",
         arguments: [
             ("list", "Every upload: id, state, bytes the server confirmed, file, target."),
             ("resume [ID]", "Go on with one upload, or with every unfinished one, from the server's offset."),
@@ -16,6 +16,10 @@ struct UploadsCommand: Command {
         ],
         options: [
             .init(names: ["--journal"], value: "PATH", help: "The upload journal (default as for 'pickup upload')."),
+            .init(
+                names: ["--to"], value: "URL",
+                help: "With resume ID: the tus endpoint again, when it had a query (a token) the journal does not keep."
+            ),
             .init(
                 names: ["--ca-file"], value: "FILE",
                 help: "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does)."),
@@ -33,6 +37,7 @@ struct UploadsCommand: Command {
     let action: Action
     let journalPath: String
     let caFile: String?
+    let endpoint: URL?
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -46,6 +51,18 @@ struct UploadsCommand: Command {
         }
         journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
         caFile = arguments.value("--ca-file")
+        if let text = arguments.value("--to") {
+            guard case .resume(.some) = action,
+                let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
+                ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+            else {
+                throw UsageError(
+                    message: "--to goes with 'resume ID' and takes an http(s) tus endpoint", command: "uploads")
+            }
+            endpoint = url
+        } else {
+            endpoint = nil
+        }
         json = arguments.has("--json")
     }
 
@@ -99,7 +116,7 @@ struct UploadsCommand: Command {
                 ids = ((try? await journal.unfinished()) ?? []).map(\.id)
             }
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
-            for id in ids { await queue.add(.journal(id: id)) }
+            for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let work = Task { await UploadRunner.run(queue, json: json) }
             let interrupted = InterruptWatch {
                 Task { for item in await queue.all() { await queue.pause(item.id) } }
