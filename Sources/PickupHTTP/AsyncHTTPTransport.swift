@@ -16,8 +16,9 @@ import PickupUpload
 /// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
 ///   deadline; a request whose link goes silent is cut as soon as `StallRule` says so,
 ///   from the link's own pace (a reset is noticed at once, over TLS too).
-/// - Trusts the system's certificate authorities plus a PEM file of others: `caFile`, or
-///   `SSL_CERT_FILE` / `CURL_CA_BUNDLE`. A certificate that is not trusted is not retried.
+/// - Trusts the system's certificate authorities plus others in PEM files: `caFile`,
+///   `SSL_CERT_FILE`, `CURL_CA_BUNDLE`, and the `.pem`/`.crt` files of `SSL_CERT_DIR`. A
+///   certificate that is not trusted is not retried.
 public final class AsyncHTTPTransport: HTTPTransport {
     /// One transport for the process, trusting what the environment says.
     public static let shared = AsyncHTTPTransport()
@@ -29,8 +30,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public init(caFile: String? = nil, connectTimeout: Double = 10) {
         var tls = TLSConfiguration.makeClientConfiguration()
         let environment = ProcessInfo.processInfo.environment
-        let extra = [caFile, environment["SSL_CERT_FILE"], environment["CURL_CA_BUNDLE"]].compactMap { $0 }
+        var extra = [caFile, environment["SSL_CERT_FILE"], environment["CURL_CA_BUNDLE"]].compactMap { $0 }
             .filter { !$0.isEmpty }
+        // SSL_CERT_DIR: a folder of PEM files (OpenSSL's convention), each one trusted.
+        if let folder = environment["SSL_CERT_DIR"], !folder.isEmpty,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        {
+            extra += names.sorted().filter { $0.hasSuffix(".pem") || $0.hasSuffix(".crt") }.map { folder + "/" + $0 }
+        }
         tls.additionalTrustRoots = extra.map { .file($0) }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
@@ -133,17 +140,17 @@ public final class AsyncHTTPTransport: HTTPTransport {
         case let large as TooLarge:
             if let announced = large.announced {
                 return UploadError(
-                    .server,
+                    .badAnswer,
                     "the server's Content-Length (\(announced) bytes) is more than Pickup reads (\(large.limit))")
             }
             return UploadError(
-                .server, "the server's answer is longer than \(large.limit) bytes, more than Pickup reads")
+                .badAnswer, "the server's answer is longer than \(large.limit) bytes, more than Pickup reads")
         case is CancellationError: return UploadError(.cancelled, "the upload was cancelled")
         case let error as HTTPParserError:
             if error == .invalidEOFState || error == .closedConnection {
                 return UploadError(.network, "the server closed the connection before its answer was complete")
             }
-            return UploadError(.server, "the server's answer is not valid HTTP: " + describe(error))
+            return UploadError(.badAnswer, "the server's answer is not valid HTTP: " + describe(error))
         case let error as NIOConnectionError:
             let reasons = error.connectionErrors.map { String(describing: $0.error) }
             return UploadError(

@@ -28,6 +28,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case busy
         /// The server's TLS certificate is not trusted.
         case certificate
+        /// The server's answer could not be taken: longer than Pickup reads, or not HTTP.
+        case badAnswer
     }
 
     public var code: Code
@@ -46,7 +48,8 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
         case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy, .certificate:
+        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy, .certificate,
+            .badAnswer:
             return false
         }
     }
@@ -65,6 +68,7 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
         case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."
         case .busy: return "Wait for the other process to finish (or stop it), then resume."
+        case .badAnswer: return "The server is misbehaving or is not the server you meant; check the URL."
         case .certificate:
             return
                 "Check the server's address; for a private certificate authority, trust it (SSL_CERT_FILE or --ca-file)."

@@ -43,7 +43,8 @@ public final class URLSessionTransport: HTTPTransport {
         guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "no HTTP answer") }
         guard data.count <= limits.maxResponseBytes else {
             throw UploadError(
-                .server, "the server's answer has \(data.count) bytes; Pickup reads at most \(limits.maxResponseBytes)")
+                .badAnswer,
+                "the server's answer has \(data.count) bytes, more than Pickup reads (\(limits.maxResponseBytes))")
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {

@@ -1,0 +1,68 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup upload` against servers that attack it: bounded memory, clear errors, a clean exit.
+@Suite("pickup upload against hostile servers, end to end", .serialized)
+struct HostileUploadCommandTests {
+    /// Runs `pickup` under /usr/bin/time; the result and its peak memory in MB.
+    func measured(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, Double) {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-time-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try Shell.execute(
+            "/usr/bin/time", ["-f", "%M", "-o", report, CLI.tool] + arguments, environment: environment)
+        let kilobytes =
+            Double((try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n").last ?? "") ?? 0
+        return (result, kilobytes / 1024)
+    }
+
+    @Test("endless answers over http and https: an error, a clean exit, under 100 MB", arguments: [false, true])
+    func endlessAnswers(https: Bool) throws {
+        let certificate = https ? try TestCertificate.make() : nil
+        let server = try HostileServer(certificate: certificate)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-hostile-\(UUID().uuidString)"
+        )
+        .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for behaviour in ["endless", "endless-chunked"] {
+            var arguments = [
+                "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.url(behaviour).absoluteString,
+                "--journal", folder + "/j.sqlite", "--json",
+            ]
+            if let certificate { arguments += ["--ca-file", certificate.certificate] }
+            let (result, megabytes) = try measured(arguments)
+            #expect(result.status == 1, "\(behaviour): \(result.errorText)")
+            #expect(result.outputText.contains("more than Pickup reads"), "\(behaviour): \(result.outputText)")
+            #expect(megabytes < 100, "\(behaviour) took \(megabytes) MB")
+            #expect(!result.errorText.contains("retrying"), "a bad answer is not retried: \(result.errorText)")
+        }
+    }
+
+    @Test("a private certificate authority: refused without being trusted, accepted from SSL_CERT_DIR or --ca-file")
+    func privateAuthority() throws {
+        let certificate = try TestCertificate.make()
+        let server = try HostileServer(certificate: certificate)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-ca-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder + "/certs", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: certificate.certificate, toPath: folder + "/certs/test.pem")
+        let arguments = [
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.url("tus-big-offset").absoluteString,
+            "--journal", folder + "/j.sqlite",
+        ]
+        let started = Date()
+        let untrusted = try CLI.run(arguments)
+        #expect(untrusted.status == 1)
+        #expect(untrusted.outputText.contains("not trusted"), "\(untrusted.outputText)")
+        #expect(!untrusted.errorText.contains("retrying"), "a certificate error is not retried")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let fromFolder = try CLI.run(arguments, environment: ["SSL_CERT_DIR": folder + "/certs"])
+        #expect(fromFolder.outputText.contains("999999999"), "past TLS, to the offset check: \(fromFolder.outputText)")
+        let fromFile = try CLI.run(arguments + ["--ca-file", certificate.certificate])
+        #expect(fromFile.outputText.contains("999999999"), "\(fromFile.outputText)")
+    }
+}
