@@ -62,10 +62,7 @@ public actor ImportCatalog {
             if !readOnly {
                 try database.execute(ImportCatalog.schema)
                 // How each file was stored (added to catalogs made before).
-                let columns = try database.prepare("PRAGMA table_info(files)")
-                var names: Set<String> = []
-                while try columns.step() { if let name = columns.text(1) { names.insert(name) } }
-                if !names.contains("method") { try database.execute("ALTER TABLE files ADD COLUMN method TEXT") }
+                try database.addColumnIfMissing("method", "TEXT", to: "files")
             }
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)

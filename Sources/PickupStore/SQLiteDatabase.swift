@@ -119,6 +119,14 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Adds `column` (with its SQL `definition`, such as `INTEGER`) to `table` unless it is
+    /// there: how a database made by an older Pickup gains a column.
+    public func addColumnIfMissing(_ column: String, _ definition: String, to table: String) throws(SQLiteError) {
+        let info = try prepare("PRAGMA table_info(\(table))")
+        while try info.step() { if info.text(1) == column { return } }
+        try execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
+    }
+
     /// Runs statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), "running \(sql.prefix(60))")

@@ -79,11 +79,8 @@ public actor UploadJournal {
                 PRAGMA user_version = 1;
                 """)
             // Which process sends an upload, until when (added to journals made before).
-            var columns: Set<String> = []
-            let info = try database.prepare("PRAGMA table_info(uploads)")
-            while try info.step() { if let name = info.text(1) { columns.insert(name) } }
-            if !columns.contains("owner") { try database.execute("ALTER TABLE uploads ADD COLUMN owner INTEGER") }
-            if !columns.contains("lease") { try database.execute("ALTER TABLE uploads ADD COLUMN lease REAL") }
+            try database.addColumnIfMissing("owner", "INTEGER", to: "uploads")
+            try database.addColumnIfMissing("lease", "REAL", to: "uploads")
             try database.checkIntegrity()
         } catch {
             throw UploadJournal.explain(error, path: path)
