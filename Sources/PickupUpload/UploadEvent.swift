@@ -3,6 +3,9 @@ public enum UploadEvent: Sendable {
     case started(id: String, path: String, size: Int64)
     /// Bytes the server has confirmed, and the rate over the upload so far (bytes a second).
     case progress(id: String, confirmed: Int64, size: Int64, bytesPerSecond: Double)
+    /// The server holds fewer bytes than it had confirmed (it lost some, or restarted without
+    /// them): the upload goes on from `to`, never silently.
+    case rewound(id: String, from: Int64, to: Int64)
     /// A failure that will be retried after `delay` seconds.
     case retrying(id: String, error: UploadError, delay: Double)
     case finished(UploadRecord)

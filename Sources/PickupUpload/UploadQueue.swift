@@ -210,6 +210,8 @@ public actor UploadQueue {
                 item.retrying = nil
             case .retrying(_, let error, let delay):
                 item.retrying = (error, delay)
+            case .rewound(_, _, let to):
+                item.confirmed = to
             case .finished: break
             }
         }

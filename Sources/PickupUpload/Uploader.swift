@@ -170,6 +170,9 @@ public final class Uploader: Sendable {
         let firstOffset = record.offset
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
         var attempts = 0
+        // The most bytes the server ever confirmed: only going past it is progress, so a server
+        // that confirms bytes and then forgets them cannot keep the upload going forever.
+        var highWater = record.offset
         var remote: URL? = record.remote.flatMap { URL(string: $0) }
         var needsOffset = remote != nil  // after a restart or an error, ask the server
         var capabilities: TusCapabilities?
@@ -210,7 +213,13 @@ public final class Uploader: Sendable {
                     }
                     // Tries count failures in a row without progress: bytes the server kept from
                     // a cut request are progress.
-                    if offset > record.offset { attempts = 0 }
+                    if offset > highWater {
+                        attempts = 0
+                        highWater = offset
+                    }
+                    if offset < record.offset {
+                        events?.yield(.rewound(id: record.id, from: record.offset, to: offset))
+                    }
                     record.offset = offset
                     needsOffset = false
                 }
@@ -226,7 +235,10 @@ public final class Uploader: Sendable {
                     throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
                 }
                 record.offset = next
-                attempts = 0
+                if next > highWater {
+                    attempts = 0
+                    highWater = next
+                }
                 try await journal.save(record)
                 Uploader.reportProgress(record, since: began, from: firstOffset, to: events)
             } catch {

@@ -112,6 +112,21 @@ struct HostileServerTests {
         }
     }
 
+    @Test("a server that goes back on bytes it confirmed: said as it happens, never taken as done")
+    func rewound() async throws {
+        let setting = try Setting(https: false)
+        let uploader = try setting.uploader(attempts: 3)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        let record = await uploader.upload(path: path, to: setting.server.url("tus-rewind"), events: continuation)
+        continuation.finish()
+        var rewinds: [(Int64, Int64)] = []
+        for await event in events { if case .rewound(_, let from, let to) = event { rewinds.append((from, to)) } }
+        #expect(record.state == .failed)
+        #expect(rewinds.first.map { $0.0 == 64 << 10 && $0.1 == 0 } == true, "\(rewinds)")
+    }
+
     @Test("a tus offset past the end of the file is refused, never taken as done", arguments: [false, true])
     func offsetsAreChecked(https: Bool) async throws {
         let setting = try Setting(https: https)

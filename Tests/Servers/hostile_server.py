@@ -81,6 +81,16 @@ class Handler(socketserver.StreamRequestHandler):
                                                          ("Upload-Offset", "999999999")])
             else:
                 answer(self.wfile, "200 OK", tus + [("Upload-Offset", "999999999"), ("Upload-Length", "999999999")])
+        elif behaviour == "tus-rewind":
+            # Confirms the first chunk, then forgets it: later chunks conflict, HEAD says 0.
+            if method == "POST":
+                answer(self.wfile, "201 Created", tus + [("Location", "/tus-rewind/files/1"), ("Upload-Offset", "0")])
+            elif method == "PATCH" and headers.get("upload-offset") == "0":
+                answer(self.wfile, "204 No Content", tus + [("Upload-Offset", str(len(body)))])
+            elif method == "PATCH":
+                answer(self.wfile, "409 Conflict", tus)
+            else:
+                answer(self.wfile, "200 OK", tus + [("Upload-Offset", "0"), ("Upload-Length", "1")])
         elif behaviour == "endless":
             self.wfile.write(b"HTTP/1.1 201 Created\r\nContent-Length: 100000000000\r\n\r\n")
             self.endless(lambda: b"x" * 65536)

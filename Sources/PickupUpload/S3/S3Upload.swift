@@ -49,6 +49,7 @@ extension Uploader {
         var done: [Int: S3Part] = [:]
         var needsList = record.remote != nil
         var attempts = 0
+        var sentOnce: Set<Int> = []
         while true {
             do {
                 if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
@@ -77,7 +78,9 @@ extension Uploader {
                 let etag = try await client.upload(
                     part: number, of: uploadID, source: source, offset: offset, length: length)
                 done[number] = S3Part(number: number, etag: etag, size: Int64(length))
-                attempts = 0
+                // Only a part sent for the first time is progress: a store that loses parts it
+                // accepted cannot keep the upload going forever.
+                if sentOnce.insert(number).inserted { attempts = 0 }
                 record.offset = Uploader.contiguousBytes(done, partSize: partSize, size: record.size)
                 try await journal.save(record)
                 Uploader.reportProgress(record, since: began, from: firstOffset, to: events)
