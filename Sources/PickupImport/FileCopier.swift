@@ -26,9 +26,8 @@ struct FileCopier {
         let temporary: TemporaryFile
         let size: Int64
         let sha256: String
-        /// How the bytes got there, and how many new ones the disk holds for it.
+        /// How the bytes got there.
         let method: CopyMethod
-        var bytesWritten: Int64 { method.sharesBlocks ? 0 : size }
     }
 
     /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
@@ -44,7 +43,7 @@ struct FileCopier {
         guard before.kind == .regular else {
             throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
         }
-        let plan = FileSystemFacts.plan(source: before, folder: folder)
+        let plan = FileSystemFacts.Destination(folder: folder).plan(source: before)
         #if canImport(Darwin)
             if plan.method == .cloned,
                 let cloned = try cloneToTemporary(input, source: source, before: before, progress: progress)

@@ -34,11 +34,21 @@ enum FileSystemFacts {
         #endif
     }
 
-    /// The plan for copying `source` into `folder`.
-    static func plan(source: FileStatus?, folder: String) -> CopyMethodPlan {
-        let destination = FileStatus(path: folder)
-        let same = source != nil && destination != nil && source?.device == destination?.device
-        return CopyMethodPlan(platform: CopyMethodPlan.current, fileSystem: kind(of: folder), sameVolume: same)
+    /// A destination folder's volume and file system, looked up once for many files.
+    struct Destination {
+        let device: UInt64?
+        let kind: FileSystemKind
+
+        init(folder: String) {
+            device = FileStatus(path: folder)?.device
+            kind = FileSystemFacts.kind(of: folder)
+        }
+
+        /// The plan for copying the file `source` describes into this folder.
+        func plan(source: FileStatus?) -> CopyMethodPlan {
+            let same = device != nil && source?.device == device
+            return CopyMethodPlan(platform: CopyMethodPlan.current, fileSystem: kind, sameVolume: same)
+        }
     }
 
     /// Flushes a file to the disk for good: `F_FULLFSYNC` on Apple platforms (what Apple

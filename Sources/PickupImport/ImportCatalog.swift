@@ -124,12 +124,7 @@ public actor ImportCatalog {
 
     /// The item whose primary file has this content, if its files are still there.
     public func item(withSHA256 hash: String) throws(ImportError) -> ImportedItem? {
-        let id = try catalogCall {
-            let statement = try database.prepare("SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'")
-            try statement.bind([.text(hash)])
-            return try statement.step() ? statement.text(0) : nil
-        }
-        guard let id, let item = try item(id: id), filesIntact(item) else { return nil }
+        guard let item = try recordedItem(withSHA256: hash), filesIntact(item) else { return nil }
         return item
     }
 

@@ -162,14 +162,15 @@ public final class ImportSession: Sendable {
         _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
         order: CommitOrder
     ) async -> ImportResult {
-        let result = await importItem(request, index: index, events: events, flag: flag, turn: order)
+        let result = await outcome(of: request, index: index, events: events, flag: flag, order: order)
         await order.finished(index)
         return result
     }
 
-    private func importItem(
-        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
-        turn order: CommitOrder
+    /// How one item ends: copied (once more if its source changed meanwhile), reused or restored.
+    private func outcome(
+        of request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation,
+        flag: CancellationFlag, order: CommitOrder
     ) async -> ImportResult {
         do {
             let item: ImportedItem
@@ -242,20 +243,21 @@ public final class ImportSession: Sendable {
         for (position, path) in paths.enumerated() {
             let name = StoredName(ImportSession.fileName(path))
             var found: StoredFile?
+            var sourceSHA256: String?  // read once, and only when a candidate's size matches
             for attempt in 1...20 {
                 let candidate = name.variant(attempt)
                 guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
                 guard status.kind == .regular, status.size == keys[position].size,
                     try await !catalog.knows(storedName: candidate)
                 else { continue }
-                let destination = self.destination
-                let same = try await ImportSession.onThread { () throws(ImportError) -> String? in
-                    guard case .success(let stored) = FileHash.sha256(ofFileAt: destination + "/" + candidate),
-                        case .success(let source) = FileHash.sha256(ofFileAt: path), stored.sha256 == source.sha256
-                    else { return nil }
-                    return stored.sha256
+                let stored = destination + "/" + candidate
+                let known = sourceSHA256
+                let hashes = try await ImportSession.onThread { () throws(ImportError) -> (String?, String?) in
+                    let source = known ?? (try? FileHash.sha256(ofFileAt: path).get().sha256)
+                    return (source, try? FileHash.sha256(ofFileAt: stored).get().sha256)
                 }
-                if let sha256 = same {
+                sourceSHA256 = hashes.0
+                if let sha256 = hashes.1, sha256 == sourceSHA256 {
                     found = StoredFile(
                         role: position == 0 ? .primary : .livePhotoMovie, name: candidate, originalPath: path,
                         size: keys[position].size, sha256: sha256)
@@ -266,12 +268,23 @@ public final class ImportSession: Sendable {
             files.append(found)
         }
         guard let primary = files.first else { return nil }
-        let item = ImportedItem(
-            id: String(primary.sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
+        let item = ImportSession.item(request, files: files, sha256: primary.sha256)
+        return try await catalog.record(item, sources: ImportSession.sources(keys)) ?? item
+    }
+
+    /// The item a request becomes with these stored files; its id is the first 12 hex digits of
+    /// the primary file's SHA-256.
+    static func item(_ request: ImportRequest, files: [StoredFile], sha256: String) -> ImportedItem {
+        ImportedItem(
+            id: String(sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
             originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
+    }
+
+    /// Where each of an item's files came from, by role, as the catalog records them.
+    static func sources(_ keys: [ImportCatalog.SourceKey]) -> [StoredFile.Role: ImportCatalog.SourceKey] {
         var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
         if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
-        return try await catalog.record(item, sources: sources) ?? item
+        return sources
     }
 
     private func copyItem(
@@ -340,12 +353,8 @@ public final class ImportSession: Sendable {
                         role: position == 0 ? .primary : .livePhotoMovie, name: name, originalPath: paths[position],
                         size: copy.size, sha256: copy.sha256, method: copy.method))
             }
-            let item = ImportedItem(
-                id: String(copies[0].sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
-                originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
-            var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
-            if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
-            if let existing = try await catalog.record(item, sources: sources) {
+            let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
+            if let existing = try await catalog.record(item, sources: ImportSession.sources(keys)) {
                 // Never a file the catalog names: another process may have adopted this very copy.
                 for name in placed where !existing.files.contains(where: { $0.name == name }) {
                     unlink(destination + "/" + name)
@@ -390,10 +399,7 @@ public final class ImportSession: Sendable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
-    static func size(of path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
+    static func size(of path: String) -> Int64 { FileStatus(path: path)?.size ?? 0 }
 
     static func sourceKey(_ path: String) throws(ImportError) -> ImportCatalog.SourceKey {
         guard let status = FileStatus(path: path) else { throw ImportError.reading(path, errno: errno) }

@@ -55,6 +55,7 @@ extension ImportSession {
     /// The space plan for these requests: what each would write, against the free space.
     func spacePlan(_ requests: [ImportRequest], sizes: [[Int64]]) async -> SpacePlan {
         var needs: [Int64] = []
+        let facts = FileSystemFacts.Destination(folder: destination)
         for (request, fileSizes) in zip(requests, sizes) {
             var held = false
             if let key = try? ImportSession.sourceKey(request.path) {
@@ -63,7 +64,7 @@ extension ImportSession {
             // A clone or a reflink takes no new blocks.
             let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
             let need = zip(paths, fileSizes).reduce(Int64(0)) { total, file in
-                let plan = FileSystemFacts.plan(source: FileStatus(path: file.0), folder: destination)
+                let plan = facts.plan(source: FileStatus(path: file.0))
                 return total + SpacePlan.blocks(plan.newBytes(forFileOf: file.1))
             }
             needs.append(held ? 0 : need)

@@ -42,8 +42,6 @@ public final class SQLiteDatabase {
             return
         }
         handle = try SQLiteDatabase.open(path, readOnly: false, path: path)
-        // Set before anything else runs: a second process waits for the lock instead of failing.
-        sqlite3_busy_timeout(handle, 10_000)
         try setWAL()
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
@@ -62,6 +60,7 @@ public final class SQLiteDatabase {
             throw SQLiteError(code: code, message: message, action: "opening \(path)")
         }
         sqlite3_extended_result_codes(db, 1)
+        // Set before anything else runs: a second process waits for the lock instead of failing.
         sqlite3_busy_timeout(db, 10_000)
         return db
     }

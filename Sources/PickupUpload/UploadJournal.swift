@@ -120,15 +120,6 @@ public actor UploadJournal {
         }
     }
 
-    /// Lets go of an upload this process claimed.
-    public func release(id: String) throws(UploadError) {
-        try call {
-            try database.prepare("UPDATE uploads SET owner = NULL, lease = NULL WHERE id = ?1 AND owner = ?2").run([
-                .text(id), .integer(UploadJournal.processID),
-            ])
-        }
-    }
-
     /// Whether a process with this id is alive on this machine.
     static func isRunning(_ pid: Int64) -> Bool {
         guard pid > 0, pid <= Int64(Int32.max) else { return false }

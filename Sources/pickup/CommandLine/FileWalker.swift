@@ -1,3 +1,4 @@
+import PickupImport
 import PickupStore
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ struct FileWalker {
             }
             switch status.kind {
             case .directory:
-                let root = FileWalker.realPath(path) ?? path
+                let root = ImportSession.resolve(path) ?? path
                 walk(path, root: root, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
             case .regular:
                 entries.append(.file(path))
@@ -96,7 +97,7 @@ struct FileWalker {
                 continue
             }
             if own.kind == .symbolicLink, !followLinks {
-                let target = FileWalker.realPath(path)
+                let target = ImportSession.resolve(path)
                 guard let target, target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
                     entries.append(
                         .leftAlone(
@@ -115,12 +116,6 @@ struct FileWalker {
                 entries.append(.file(path))
             }
         }
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -111,11 +111,13 @@ struct LibraryCommand: Command {
     }
 
     private func verify(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        let bar: LockedValue<ProgressBar?> = LockedValue(
-            !json && Console.errorIsTerminal ? ProgressBar(totalItems: 1, totalBytes: 1) : nil)
+        // On a terminal, a bar over the bytes to read (known from the first report on).
+        let showBar = !json && Console.errorIsTerminal
+        let bar = LockedValue<ProgressBar?>(nil)
         let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify { read, total in
+            guard showBar else { return }
             bar.withValue { bar in
-                if bar?.totalBytes != total { bar = ProgressBar(totalItems: 1, totalBytes: max(1, total)) }
+                if bar == nil { bar = ProgressBar(totalItems: 1, totalBytes: max(1, total)) }
                 bar?.draw(itemsDone: 0, bytesDone: read, current: "verifying")
             }
         }

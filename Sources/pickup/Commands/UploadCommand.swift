@@ -239,8 +239,7 @@ struct UploadCommand: Command {
                 if keyTemplate.needsSHA256, case .success(let found) = FileHash.sha256(ofFileAt: file.path) {
                     fact.sha256 = found.sha256
                 }
-                let key = keyTemplate.render(fact)
-                keys[index] = prefix.isEmpty || prefix.hasSuffix("/") ? prefix + key : prefix + "/" + key
+                keys[index] = UploadCommand.s3Key(prefix: prefix, keyTemplate.render(fact))
             }
             let collisions = RemoteKey.collisions(
                 zip(keys, sources).map { (key: $0 ?? "", source: $1) })
@@ -354,13 +353,17 @@ struct UploadCommand: Command {
         return result
     }
 
+    /// An object's key: the prefix, then `name` (a `/` between them unless the prefix ends with one).
+    static func s3Key(prefix: String, _ name: String) -> String {
+        prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
+    }
+
     func job(path: String, type: String, key: String?) -> UploadQueue.Job {
         switch target {
         case .tus(let url):
             return .tus(path: path, endpoint: url, type: type)
         case .s3(let bucket, let prefix):
-            let name = (path as NSString).lastPathComponent
-            let key = key ?? (prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name)
+            let key = key ?? UploadCommand.s3Key(prefix: prefix, (path as NSString).lastPathComponent)
             // init checked that an S3 target has an endpoint.
             let store = endpoint ?? URL(fileURLWithPath: "/")
             return .s3(path: path, location: S3Location(endpoint: store, bucket: bucket, key: key), type: type)
