@@ -32,43 +32,56 @@ done
 
 build=Fuzz/build
 work=Fuzz/work
-if [ "$target" = answers ]; then
-  mkdir -p "$build" "$work/crashes" "$work/corpus-answers" "$work/seeds-answers"
-  binary=$build/pickup-answer-fuzz
-  sources="Sources/PickupUpload/S3/XMLText.swift Sources/PickupUpload/UploadError.swift Fuzz/AnswerFuzzer.swift"
-  if [ ! -x "$binary" ] || [ -n "$(find $sources -newer "$binary" | head -1)" ]; then
+mkdir -p "$build" "$work/crashes"
+
+# build_fuzzer BINARY MODULE SOURCES...: (re)builds a libFuzzer binary when a source is newer.
+build_fuzzer() {
+  local binary=$1 module=$2
+  shift 2
+  if [ ! -x "$binary" ] || [ -n "$(find "$@" -newer "$binary" | head -1)" ]; then
     echo "fuzz.sh: building $binary" >&2
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name PickupUpload $sources -o "$binary" 2>&1 \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "$module" "$@" -o "$binary" 2>&1 \
       | grep -v "ld.gold: warning" >&2 || true
   fi
   [ -x "$binary" ] || { echo "fuzz.sh: $binary did not build" >&2; exit 1; }
-  # Seeds: the S3 answers Pickup reads, and hostile ones.
-  printf '<ListPartsResult><IsTruncated>true</IsTruncated><NextPartNumberMarker>2</NextPartNumberMarker><Part><PartNumber>1</PartNumber><ETag>"e&amp;1"</ETag><Size>5242880</Size></Part></ListPartsResult>' >"$work/seeds-answers/list"
-  printf '<Error><Code>AccessDenied</Code><Message>Authorization: AWS4-HMAC-SHA256 Credential=AKIA/x</Message></Error>' >"$work/seeds-answers/error"
-  printf '<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>' >"$work/seeds-answers/start"
-  printf 'https://user:pw@example.com/files/1?token=abc#frag' >"$work/seeds-answers/url"
-  echo "fuzz.sh: fuzzing server answers for ${seconds}s" >&2
+}
+
+# run_fuzzer BINARY CORPUS SEEDS LOG WHAT FLAGS...: fuzzes for $seconds, then says how it ended.
+run_fuzzer() {
+  local binary=$1 corpus=$2 seed_dir=$3 log=$4 what=$5
+  shift 5
+  mkdir -p "$corpus"
   set +e
-  "$binary" "$work/corpus-answers" "$work/seeds-answers" -max_total_time="$seconds" -timeout=5 \
-    -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$work/crashes/" -print_final_stats=1 2>"$work/last-answers.log"
-  status=$?
+  "$binary" "$corpus" "$seed_dir" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 "$@" \
+    -artifact_prefix="$work/crashes/" -print_final_stats=1 2>"$log"
+  local status=$?
   set -e
-  grep -E "^(stat::|#[0-9]+ +DONE)|SUMMARY|ERROR" "$work/last-answers.log" | tail -12 >&2 || true
+  grep -E "^(stat::|#[0-9]+ +DONE)|SUMMARY|ERROR" "$log" | tail -12 >&2 || true
   if [ "$status" -ne 0 ]; then
-    echo "fuzz.sh: the answer fuzzer found a problem (status $status); see $work/last-answers.log" >&2
+    echo "fuzz.sh: the fuzzer found a problem in $what (status $status); see $log and $work/crashes" >&2
     exit 1
   fi
-  echo "fuzz.sh: no crash, hang or leak in ${seconds}s of server answers" >&2
+  echo "fuzz.sh: no crash, hang or leak in ${seconds}s of $what" >&2
+}
+
+if [ "$target" = answers ]; then
+  binary=$build/pickup-answer-fuzz
+  build_fuzzer "$binary" PickupUpload Sources/PickupUpload/S3/XMLText.swift Sources/PickupUpload/UploadError.swift \
+    Fuzz/AnswerFuzzer.swift
+  # Seeds: the S3 answers Pickup reads, and hostile ones.
+  seed_dir=$work/seeds-answers
+  mkdir -p "$seed_dir"
+  printf '<ListPartsResult><IsTruncated>true</IsTruncated><NextPartNumberMarker>2</NextPartNumberMarker><Part><PartNumber>1</PartNumber><ETag>"e&amp;1"</ETag><Size>5242880</Size></Part></ListPartsResult>' >"$seed_dir/list"
+  printf '<Error><Code>AccessDenied</Code><Message>Authorization: AWS4-HMAC-SHA256 Credential=AKIA/x</Message></Error>' >"$seed_dir/error"
+  printf '<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>' >"$seed_dir/start"
+  printf 'https://user:pw@example.com/files/1?token=abc#frag' >"$seed_dir/url"
+  echo "fuzz.sh: fuzzing server answers for ${seconds}s" >&2
+  run_fuzzer "$binary" "$work/corpus-answers" "$seed_dir" "$work/last-answers.log" "server answers" \
+    -max_len=1048576
   exit 0
 fi
-mkdir -p "$build" "$work/crashes" "$work/corpus-$format"
 binary=$build/pickup-fuzz
-sources=$(find Sources/Pickup -name '*.swift' | sort)
-if [ ! -x "$binary" ] || [ -n "$(find Sources/Pickup Fuzz/ProbeFuzzer.swift -newer "$binary" -name '*.swift' | head -1)" ]; then
-  echo "fuzz.sh: building $binary" >&2
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Pickup \
-    $sources Fuzz/ProbeFuzzer.swift -o "$binary" 2>&1 | grep -v "ld.gold: warning" >&2 || true
-fi
+build_fuzzer "$binary" Pickup $(find Sources/Pickup -name '*.swift' | sort) Fuzz/ProbeFuzzer.swift
 
 seeds=$work/seeds
 Fuzz/make-seeds.sh "$seeds"
@@ -89,15 +102,5 @@ rm -rf "$seed_dir"; mkdir -p "$seed_dir"
 } | pick | while read -r f; do cp "$f" "$seed_dir/$(echo "$f" | sed 's|^\.\./||' | tr '/' '_')"; done
 
 echo "fuzz.sh: fuzzing $format for ${seconds}s ($(ls "$seed_dir" | wc -l) seeds)" >&2
-set +e
-"$binary" "$work/corpus-$format" "$seed_dir" \
-  -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len=262144 \
-  -artifact_prefix="$work/crashes/" -print_final_stats=1 2> "$work/last-run.log"
-status=$?
-set -e
-grep -E "^(stat::|#[0-9]+ +DONE)|SUMMARY|ERROR" "$work/last-run.log" | tail -12 >&2 || true
-if [ "$status" -ne 0 ]; then
-  echo "fuzz.sh: the fuzzer found a problem (status $status); see $work/last-run.log and $work/crashes" >&2
-  exit 1
-fi
-echo "fuzz.sh: no crash, hang or leak in ${seconds}s" >&2
+run_fuzzer "$binary" "$work/corpus-$format" "$seed_dir" "$work/last-run.log" "$format" \
+  -malloc_limit_mb=512 -max_len=262144

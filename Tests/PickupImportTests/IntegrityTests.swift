@@ -72,7 +72,7 @@ struct IntegrityTests {
                 try? handle?.close()
             default:
                 let other = path + ".new"
-                FileManager.default.createFile(atPath: other, contents: Data(repeating: 2, count: 1000))
+                _ = FileManager.default.createFile(atPath: other, contents: Data(repeating: 2, count: 1000))
                 rename(other, path)
             }
         }

@@ -3,14 +3,20 @@ import Testing
 
 @Suite("Stalls: judged from the link's own pace, without a clock")
 struct StallRuleTests {
+    /// A link that moved `times` times, `gap` seconds apart, from 0; the time of its last move.
+    func moving(_ rule: inout StallRule, every gap: Double, times: Int) -> Double {
+        var time = 0.0
+        for _ in 0..<times {
+            time += gap
+            rule.progressed(at: time)
+        }
+        return time
+    }
+
     @Test func aMovingLinkThatGoesSilentIsNoticedWithinSecondsNotTheCeiling() {
         var rule = StallRule(ceiling: 20, start: 0)
         // A piece every 50 ms: the pace of a link that moves.
-        var time = 0.0
-        for _ in 0..<20 {
-            time += 0.05
-            rule.progressed(at: time)
-        }
+        let time = moving(&rule, every: 0.05, times: 20)
         #expect(rule.threshold == 3, "8 × 50 ms is under the 3 s floor")
         #expect(!rule.isStalled(at: time + 2.9))
         #expect(rule.isStalled(at: time + 3.1))
@@ -18,11 +24,7 @@ struct StallRuleTests {
 
     @Test func aSlowLinkIsNotCalledDead() {
         var rule = StallRule(ceiling: 20, start: 0)
-        var time = 0.0
-        for _ in 0..<10 {
-            time += 1.5
-            rule.progressed(at: time)
-        }
+        let time = moving(&rule, every: 1.5, times: 10)
         #expect(rule.threshold == 12, "eight of its own 1.5 s gaps")
         #expect(!rule.isStalled(at: time + 10))
         #expect(rule.isStalled(at: time + 12.5))
@@ -41,11 +43,7 @@ struct StallRuleTests {
 
     @Test func theCeilingBoundsEveryPace() {
         var rule = StallRule(ceiling: 5, start: 0)
-        var time = 0.0
-        for _ in 0..<5 {
-            time += 10
-            rule.progressed(at: time)
-        }
+        _ = moving(&rule, every: 10, times: 5)
         #expect(rule.threshold == 5)
     }
 }
