@@ -129,17 +129,17 @@ def main():
 
         tools = [
             ("pickup upload (tus)", lambda: [pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",
-                                             "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json"], None),
+                                             "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json", "--force"], None),
             ("tuspy", lambda: [os.path.join(PY, "python"), "-c", tuspy, f"http://127.0.0.1:{tus_port}/files/", source,
                                str(chunk)], None),
             ("curl (one PATCH)", curl_patch, None),
             ("pickup upload (form)", lambda: [pickup, "upload", source, "--to", f"http://127.0.0.1:{form_port}/upload",
-                                              "--journal", journal, "--json"], None),
+                                              "--journal", journal, "--json", "--force"], None),
             ("curl -F (form)", lambda: ["curl", "-s", "-f", "-o", "/dev/null", "-F", f"file=@{source}",
                                         f"http://127.0.0.1:{form_port}/upload"], None),
             ("pickup upload (S3)", lambda: [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
                                             f"http://127.0.0.1:{s3_port}", "--journal", journal,
-                                            "--chunk-size", str(max(5, args.chunk_mb)), "--json"], env),
+                                            "--chunk-size", str(max(5, args.chunk_mb)), "--json", "--force"], env),
             ("aws s3 cp", lambda: [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
                                    "--endpoint-url", f"http://127.0.0.1:{s3_port}", "--only-show-errors"], env),
         ]

@@ -126,8 +126,8 @@
                             Button("Upload") {
                                 for item in demo.loader.items.values {
                                     guard let file = item.primary else { continue }
-                                    let job = UploadQueue.Job.tus(
-                                        path: library.path(of: file), endpoint: endpoint,
+                                    let job = UploadQueue.Job.upload(
+                                        path: library.path(of: file), to: .tus(endpoint: endpoint),
                                         type: item.info.container.mimeType)
                                     Task { await uploads.add(job) }
                                 }

@@ -152,12 +152,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
             return UploadError(.badAnswer, "the server's answer is not valid HTTP: " + describe(error))
         case let error as NIOConnectionError:
-            let reasons = error.connectionErrors.map { String(describing: $0.error) }
+            let reasons = Array(Set(error.connectionErrors.map { reason($0.error) })).sorted()
             return UploadError(
                 .network, "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
             )
         case let error as IOError:
-            return UploadError(.network, "cannot connect to \(place): \(error.description)")
+            return UploadError(.network, "cannot connect to \(place): \(reason(error))")
         case let error as HTTPClientError:
             if error == .cancelled { return UploadError(.cancelled, "the upload was cancelled") }
             if error == .deadlineExceeded {
@@ -177,6 +177,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         default:
             return UploadError(.network, redacted(String(describing: error)))
         }
+    }
+
+    /// A socket error in words: "connection refused", not NIO's debug text.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return String(describing: error) }
+        return String(cString: strerror(error.errnoCode)).lowercased()
     }
 
     static func describe(_ error: HTTPParserError) -> String {

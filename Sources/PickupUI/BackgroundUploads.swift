@@ -108,7 +108,9 @@
                 do {
                     try send(following)
                 } catch {
-                    next = .stop(offset: following.offset, reason: "\(error)")
+                    next = .stop(
+                        offset: following.offset,
+                        error: (error as? UploadError) ?? UploadError(.network, error.localizedDescription))
                 }
             }
             let journal = self.journal
@@ -122,10 +124,10 @@
                 case .finished(let offset):
                     record.offset = offset
                     record.state = .done
-                case .stop(let offset, let reason):
+                case .stop(let offset, let error):
                     // The foreground Uploader asks the server's offset when it resumes.
                     if let offset { record.offset = max(record.offset, offset) }
-                    record.error = reason
+                    record.error = error
                 }
                 try? await journal.save(record)
             }

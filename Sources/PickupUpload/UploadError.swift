@@ -1,6 +1,6 @@
 /// Why an upload stopped: what happened, whether trying again can help, and
 /// what to do. Never carries credentials or signed URLs.
-public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, Codable {
         /// The connection failed or timed out.
         case network
@@ -54,29 +54,32 @@ public struct UploadError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What to do, in words that fit an app as well as a command line (the `pickup` tool
+    /// names its own commands instead).
     public var hint: String {
         switch code {
-        case .network: return "Check the connection; 'pickup uploads resume' goes on from the last confirmed byte."
-        case .server: return "The server failed; try again later with 'pickup uploads resume'."
+        case .network: return "Check the connection; resuming goes on from the last byte the server confirmed."
+        case .server: return "The server failed; try again later: resuming goes on from the last confirmed byte."
         case .gone: return "The server forgot the upload; it starts over."
         case .offsetConflict: return "Pickup asks the server where to go on."
         case .checksumMismatch: return "Pickup sends the chunk again."
         case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
         case .sourceUnreadable: return "Check that the file is still there and unchanged."
         case .journal: return "Check the journal's disk and permissions, as the message says."
-        case .cancelled: return "Resume it with 'pickup uploads resume'."
-        case .badTarget: return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
-        case .tooLarge: return "Export the file smaller (pickup export --max-size) or ask for a larger limit."
+        case .cancelled: return "Resume it to go on from the last byte the server confirmed."
+        case .badTarget:
+            return "Check where the upload goes: a tus endpoint, an S3 bucket and key, or a web form's URL."
+        case .tooLarge: return "Send a smaller export of the file, or ask for a larger limit."
         case .busy: return "Wait for the other process to finish (or stop it), then resume."
         case .badAnswer: return "The server is misbehaving or is not the server you meant; check the URL."
         case .certificate:
-            return
-                "Check the server's address; for a private certificate authority, trust it (SSL_CERT_FILE or --ca-file)."
+            return "Check the server's address; for a private certificate authority, trust it (SSL_CERT_FILE)."
         }
     }
 
+    /// What happened, with the HTTP status when there was one (no hint: see `hint`).
     public var description: String {
-        message + (status.map { " (HTTP \($0))" } ?? "") + ". " + hint
+        message + (status.map { " (HTTP \($0))" } ?? "")
     }
 }
 

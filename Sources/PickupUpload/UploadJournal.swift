@@ -12,8 +12,11 @@ public struct UploadRecord: Sendable, Hashable {
     public var size: Int64
     /// The file's modification time (ns) when the upload began; a changed file is not resumed.
     public var modified: Int64
-    /// Where it goes, without credentials, query or fragment.
+    /// Where it goes, as shown: without credentials, query or fragment.
     public var target: String
+    /// Where it goes, as the journal keeps it (no credentials, headers or query); nil only
+    /// for a row the journal cannot read back.
+    public var destination: UploadDestination?
     /// The file's MIME type, sent in `Upload-Metadata`.
     public var type: String
     /// The server's URL for this upload (tus `Location`), without query or fragment.
@@ -21,7 +24,8 @@ public struct UploadRecord: Sendable, Hashable {
     /// Bytes the server has confirmed.
     public var offset: Int64
     public var state: State
-    public var error: String?
+    /// Why it failed: the code, the message and the HTTP status, kept as they were.
+    public var error: UploadError?
     public var created: Double
     public var updated: Double
 }
@@ -81,6 +85,13 @@ public actor UploadJournal {
             // Which process sends an upload, until when (added to journals made before).
             try database.addColumnIfMissing("owner", "INTEGER", to: "uploads")
             try database.addColumnIfMissing("lease", "REAL", to: "uploads")
+            // Where it goes (UploadDestination as JSON) and why it failed, by code.
+            try database.addColumnIfMissing("destination", "TEXT", to: "uploads")
+            try database.addColumnIfMissing("error_code", "TEXT", to: "uploads")
+            try database.addColumnIfMissing("error_status", "INTEGER", to: "uploads")
+            // The SHA-256 of a finished upload's bytes: what lets a later upload of the same
+            // bytes to the same destination be skipped.
+            try database.addColumnIfMissing("sha256", "TEXT", to: "uploads")
             try database.checkIntegrity()
         } catch {
             throw UploadJournal.explain(error, path: path)
@@ -128,31 +139,82 @@ public actor UploadJournal {
 
     /// Starts a record for a new upload.
     public func begin(
-        path: String, size: Int64, modified: Int64, target: String, type: String
+        path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String
     ) throws(UploadError)
         -> UploadRecord
     {
         let now = Date().timeIntervalSince1970
         // A query (a token) is never stored; the target says that it had one, so that a resume
         // asks for the endpoint again instead of sending requests without it.
-        let hadQuery = URL(string: target)?.query.map { !$0.isEmpty } ?? false
-        let stored = redacted(target) + (hadQuery ? UploadJournal.queryNotStored : "")
+        let shown = destination.displayName + (destination.losesQuery ? UploadJournal.queryNotStored : "")
+        let stored = destination.stored
+        let json: String
+        do {
+            json = try UploadJournal.json(stored)
+        } catch {
+            throw UploadError(.journal, "cannot record where the upload goes: \(error)")
+        }
         let record = UploadRecord(
-            id: UploadJournal.newID(), path: path, size: size, modified: modified, target: stored, type: type,
-            remote: nil, offset: 0, state: .waiting, error: nil, created: now, updated: now)
+            id: UploadJournal.newID(), path: path, size: size, modified: modified, target: shown,
+            destination: stored, type: type, remote: nil, offset: 0, state: .waiting, error: nil, created: now,
+            updated: now)
         try call {
             try database.prepare(
                 """
-                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10)
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11)
                 """
             ).run([
                 .text(record.id), .text(path), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
-                .real(now + UploadJournal.leaseSeconds),
+                .real(now + UploadJournal.leaseSeconds), .text(json),
             ])
         }
         return record
+    }
+
+    /// The destination as the journal stores it: sorted keys, so that one destination is
+    /// always the same text.
+    static func json(_ destination: UploadDestination) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(destination), as: UTF8.self)
+    }
+
+    /// Records the SHA-256 of a finished upload's bytes.
+    public func recordSHA256(_ sha256: String, of id: String) throws(UploadError) {
+        try call {
+            try database.prepare("UPDATE uploads SET sha256 = ?2 WHERE id = ?1 AND state = 'done'").run([
+                .text(id), .text(sha256),
+            ])
+        }
+    }
+
+    /// A finished upload of bytes of this size and SHA-256 to this destination, if the
+    /// journal holds one: the bytes are already there.
+    public func finished(
+        to destination: UploadDestination, size: Int64, sha256: String
+    ) throws(UploadError) -> UploadRecord? {
+        let text: String
+        do {
+            text = try UploadJournal.json(destination.stored)
+        } catch {
+            return nil
+        }
+        return try records(
+            where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 = ?3",
+            [.text(text), .integer(size), .text(sha256)]
+        ).first
+    }
+
+    /// Whether the journal holds a finished upload of this size to this destination whose
+    /// SHA-256 is known: only then is a file worth hashing to see whether it is already there.
+    public func hasFinished(to destination: UploadDestination, size: Int64) throws(UploadError) -> Bool {
+        guard let text = try? UploadJournal.json(destination.stored) else { return false }
+        return try !records(
+            where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL",
+            [.text(text), .integer(size)]
+        ).isEmpty
     }
 
     /// Saves where an upload stands.
@@ -162,15 +224,17 @@ public actor UploadJournal {
                 // Saving a step renews this process's claim; a finished upload is nobody's.
                 """
                 UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6,
+                    error_code = ?9, error_status = ?10,
                     owner = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?7 ELSE NULL END,
                     lease = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?6 + ?8 ELSE NULL END
                 WHERE id = ?1
                 """
             ).run([
                 .text(record.id), record.remote.map { .text(redacted($0)) } ?? .null, .integer(record.offset),
-                .text(record.state.rawValue), record.error.map { .text($0) } ?? .null,
+                .text(record.state.rawValue), record.error.map { .text($0.message) } ?? .null,
                 .real(Date().timeIntervalSince1970), .integer(UploadJournal.processID),
-                .real(UploadJournal.leaseSeconds),
+                .real(UploadJournal.leaseSeconds), record.error.map { .text($0.code.rawValue) } ?? .null,
+                record.error?.status.map { .integer(Int64($0)) } ?? .null,
             ])
         }
     }
@@ -192,19 +256,35 @@ public actor UploadJournal {
     private func records(where condition: String, _ values: [SQLiteValue]) throws(UploadError) -> [UploadRecord] {
         try call {
             let statement = try database.prepare(
-                "SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type FROM uploads WHERE \(condition) ORDER BY created DESC"
+                """
+                SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
+                    destination, error_code, error_status
+                FROM uploads WHERE \(condition) ORDER BY created DESC
+                """
             )
             try statement.bind(values)
             var result: [UploadRecord] = []
             while try statement.step() {
+                let target = statement.text(4) ?? ""
+                // Rows written before destinations were kept as JSON are read from their target.
+                let destination =
+                    statement.text(12).flatMap {
+                        try? JSONDecoder().decode(UploadDestination.self, from: Data($0.utf8))
+                    }
+                    ?? UploadDestination(legacyTarget: target)
+                let error = statement.text(8).map { message in
+                    UploadError(
+                        statement.text(13).flatMap(UploadError.Code.init(rawValue:)) ?? .server, message,
+                        status: statement.isNull(14) ? nil : Int(statement.integer(14)))
+                }
                 result.append(
                     UploadRecord(
                         id: statement.text(0) ?? "", path: statement.text(1) ?? "", size: statement.integer(2),
-                        modified: statement.integer(3), target: statement.text(4) ?? "",
+                        modified: statement.integer(3), target: target, destination: destination,
                         type: statement.text(11) ?? "application/octet-stream", remote: statement.text(5),
                         offset: statement.integer(6),
                         state: UploadRecord.State(rawValue: statement.text(7) ?? "") ?? .failed,
-                        error: statement.text(8), created: statement.real(9), updated: statement.real(10)))
+                        error: error, created: statement.real(9), updated: statement.real(10)))
             }
             return result
         }
@@ -249,17 +329,19 @@ public actor UploadJournal {
 extension UploadRecord {
     /// A failed record for an upload that never reached the journal (the file or the journal could not be opened).
     static func failed(
-        path: String, target: String, type: String, size: Int64 = 0, modified: Int64 = 0, error: String
+        path: String, destination: UploadDestination?, type: String, size: Int64 = 0, modified: Int64 = 0,
+        error: UploadError
     ) -> UploadRecord {
         UploadRecord(
-            id: "-", path: path, size: size, modified: modified, target: target, type: type, remote: nil, offset: 0,
-            state: .failed, error: error, created: 0, updated: 0)
+            id: "-", path: path, size: size, modified: modified, target: destination?.displayName ?? "-",
+            destination: destination?.stored, type: type, remote: nil, offset: 0, state: .failed, error: error,
+            created: 0, updated: 0)
     }
 
     /// A failed record for an id the journal does not hold.
     public static func missing(id: String) -> UploadRecord {
         UploadRecord(
-            id: id, path: "", size: 0, modified: 0, target: "", type: "", remote: nil, offset: 0, state: .failed,
-            error: "no such upload in the journal", created: 0, updated: 0)
+            id: id, path: "", size: 0, modified: 0, target: "", destination: nil, type: "", remote: nil, offset: 0,
+            state: .failed, error: UploadError(.badTarget, "the journal has no upload \(id)"), created: 0, updated: 0)
     }
 }

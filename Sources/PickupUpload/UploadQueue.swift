@@ -7,11 +7,8 @@ import Foundation
 public actor UploadQueue {
     /// What to upload, and where.
     public enum Job: Sendable {
-        case tus(path: String, endpoint: URL, type: String)
-        /// Uses the uploader's `s3Credentials`, else its `s3Signer`.
-        case s3(path: String, location: S3Location, type: String)
-        case form(path: String, target: FormTarget, type: String)
-        /// An upload of the journal, by id.
+        /// A file and where it goes.
+        case upload(path: String, to: UploadDestination, type: String = "application/octet-stream")
         /// An upload the journal holds; `endpoint` when it must be given again (its query was not stored).
         case journal(id: String, endpoint: URL? = nil)
     }
@@ -44,6 +41,8 @@ public actor UploadQueue {
         public var record: UploadRecord?
         /// A failure being retried, and the delay before the next try.
         public var retrying: (error: UploadError, delay: Double)?
+        /// Retries so far (each one reported).
+        public var retries = 0
 
         public init(id: Int, path: String) {
             self.id = id
@@ -76,7 +75,7 @@ public actor UploadQueue {
         nextID += 1
         let path: String
         switch job {
-        case .tus(let file, _, _), .s3(let file, _, _), .form(let file, _, _): path = file
+        case .upload(let file, _, _): path = file
         case .journal(let id, _): path = id
         }
         jobs[nextID] = job
@@ -111,7 +110,7 @@ public actor UploadQueue {
         if let uploadID = item.uploadID {
             // The endpoint as given (its query too, which the journal does not keep).
             var endpoint: URL?
-            if case .tus(_, let given, _) = jobs[id] { endpoint = given }
+            if case .upload(_, let destination, _) = jobs[id] { endpoint = destination.url }
             if case .journal(_, let given) = jobs[id] { endpoint = given }
             jobs[id] = .journal(id: uploadID, endpoint: endpoint)
         }
@@ -173,26 +172,10 @@ public actor UploadQueue {
         _ job: Job, _ uploader: Uploader, _ events: AsyncStream<UploadEvent>.Continuation
     ) async -> UploadRecord {
         switch job {
-        case .tus(let path, let endpoint, let type):
-            return await uploader.upload(path: path, to: endpoint, type: type, events: events)
-        case .s3(let path, let location, let type):
-            if let credentials = uploader.s3Credentials {
-                return await uploader.upload(
-                    path: path, to: location, credentials: credentials, type: type, events: events)
-            }
-            if let signer = uploader.s3Signer {
-                return await uploader.upload(path: path, to: location, signer: signer, type: type, events: events)
-            }
-            return UploadRecord.failed(
-                path: path, target: location.journalTarget, type: type,
-                error: UploadError(.unauthorized, "no S3 credentials or signer were given to the uploader").description)
-        case .form(let path, let target, let type):
-            return await uploader.upload(path: path, toForm: target, type: type, events: events)
+        case .upload(let path, let destination, let type):
+            return await uploader.run(path: path, to: destination, type: type, events: events)
         case .journal(let id, let endpoint):
             return await uploader.resume(id: id, endpoint: endpoint, events: events)
-                ?? UploadRecord.failed(
-                    path: id, target: "-", type: "application/octet-stream",
-                    error: "the journal has no upload \(id); see 'pickup uploads list'")
         }
     }
 
@@ -210,6 +193,7 @@ public actor UploadQueue {
                 item.retrying = nil
             case .retrying(_, let error, let delay):
                 item.retrying = (error, delay)
+                item.retries += 1
             case .rewound(_, _, let to):
                 item.confirmed = to
             case .finished: break
@@ -237,7 +221,7 @@ public actor UploadQueue {
             case .done: item.state = .done
             case .paused: item.state = .paused
             case .cancelled: item.state = .cancelled
-            default: item.state = .failed(UploadError(.server, final.error ?? "the upload failed"))
+            default: item.state = .failed(final.error ?? UploadError(.server, "the upload failed"))
             }
         }
         startWaiting()

@@ -20,36 +20,39 @@ public struct UploadOptions: Sendable {
     /// What sends the requests; nil: `HTTPTransports.current` (URLSession unless a program
     /// installed another, as `pickup` installs AsyncHTTPClient's on Linux).
     public var transport: (any HTTPTransport)?
+    /// S3 parts of one file sent at once, as `aws s3 cp` does (memory holds none of them:
+    /// each is streamed from the file).
+    public var partConcurrency: Int
+    /// The clock retries wait on (a test's own, so that nothing sleeps).
+    public var clock: any UploadClock = SystemUploadClock()
+    /// Numbers in 0..<1 for the backoff's jitter (a test's own, so that delays are known).
+    public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
-        stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil
+        stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil,
+        partConcurrency: Int = 4
     ) {
         self.headers = headers
         self.transport = transport
+        self.partConcurrency = max(1, min(partConcurrency, 64))
         self.stallTimeout = max(0.5, stallTimeout)
         self.chunkSize = max(64 << 10, chunkSize)
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
     }
-
-    /// The delay before try number `attempt` (1-based): exponential, with jitter in [50%, 100%].
-    public func delay(attempt: Int) -> Double {
-        let full = min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20)))
-        return full * Double.random(in: 0.5...1)
-    }
 }
 
-/// Uploads files with tus 1.0, streamed from disk a chunk at a time, and
-/// resumes them — after a dropped connection, a server restart, or a new
-/// process — from the last byte the server confirmed, kept in the journal.
+/// Uploads files — to tus servers, S3-compatible stores or web forms — streamed from
+/// disk a chunk at a time, and resumes them after a dropped connection, a server restart
+/// or a new process, from the last byte the server confirmed, kept in the journal.
 public final class Uploader: Sendable {
     public let journal: UploadJournal
     public let options: UploadOptions
-    /// For S3 targets (resuming and cancelling them too).
+    /// For S3 destinations (resuming and cancelling them too).
     public let s3Credentials: S3Credentials?
-    /// For S3 targets through presigned URLs, when there are no credentials.
+    /// For presigned S3 destinations: an app's backend signs each request.
     public let s3Signer: (any S3URLSigner)?
 
     public init(
@@ -62,302 +65,166 @@ public final class Uploader: Sendable {
         self.s3Signer = s3Signer
     }
 
-    /// How this uploader authorizes S3 requests: credentials first, else the signer.
-    var s3Authorization: S3Authorization? {
-        if let s3Credentials { return .credentials(s3Credentials) }
-        return s3Signer.map { .presigned($0) }
+    /// Starts uploading a file; the task reports what happens and ends with the final record
+    /// (done, failed or cancelled). `type` is the file's MIME type (tus `Upload-Metadata`,
+    /// the S3 object's `Content-Type`, the form part's).
+    public func start(
+        path: String, to destination: UploadDestination, type: String = "application/octet-stream"
+    ) -> UploadTask {
+        UploadTask { events in await self.run(path: path, to: destination, type: type, events: events) }
     }
 
-    /// Uploads a file to a tus endpoint; returns its final record (done, failed or cancelled).
-    /// `type` is the file's MIME type, sent with its name in `Upload-Metadata`.
+    /// Uploads a file and waits for its final record.
     public func upload(
-        path: String, to endpoint: URL, type: String = "application/octet-stream",
-        events: AsyncStream<UploadEvent>.Continuation? = nil
+        path: String, to destination: UploadDestination, type: String = "application/octet-stream"
     ) async -> UploadRecord {
-        await start(path: path, target: endpoint.absoluteString, type: type, events: events) { record, source in
-            await self.run(record, endpoint: endpoint, source: source, events: events)
-        }
+        await run(path: path, to: destination, type: type, events: nil)
     }
 
-    /// Opens the file, records a new upload in the journal and runs it with `body`. A file that
-    /// cannot be opened or a journal that cannot be written ends as a failed record (its target
-    /// redacted, as everywhere), reported on `events`.
-    func start(
-        path: String, target: String, type: String, events: AsyncStream<UploadEvent>.Continuation?,
-        body: (UploadRecord, SourceFile) async -> UploadRecord
+    /// Resumes an upload of the journal, asking the server where it stands. `endpoint` gives a
+    /// tus endpoint or form URL again: one whose query (a token) the journal did not keep.
+    /// An id the journal does not hold ends in a failed record.
+    public func resume(id: String, endpoint: URL? = nil) -> UploadTask {
+        UploadTask { events in await self.resume(id: id, endpoint: endpoint, events: events) }
+    }
+
+    /// Opens the file, records a new upload in the journal and runs it. A file that cannot be
+    /// opened or a journal that cannot be written ends as a failed record, reported on `events`.
+    func run(
+        path: String, to destination: UploadDestination, type: String,
+        events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var source: SourceFile?
         do {
             let opened = try SourceFile(path: path)
             source = opened
             let record = try await journal.begin(
-                path: path, size: opened.size, modified: opened.modified, target: target, type: type)
-            return await body(record, opened)
+                path: path, size: opened.size, modified: opened.modified, destination: destination, type: type)
+            return await drive(record, to: destination, source: opened, events: events)
         } catch {
             let failed = UploadRecord.failed(
-                path: path, target: redacted(target), type: type, size: source?.size ?? 0,
-                modified: source?.modified ?? 0, error: error.description)
+                path: path, destination: destination, type: type, size: source?.size ?? 0,
+                modified: source?.modified ?? 0, error: error)
             events?.yield(.finished(failed))
             return failed
         }
     }
 
-    /// Resumes an upload from the journal, asking the server where it stands.
-    /// `endpoint` is needed when the server forgot the upload and it must start over.
-    public func resume(
-        id: String, endpoint: URL? = nil, events: AsyncStream<UploadEvent>.Continuation? = nil
-    ) async
-        -> UploadRecord?
-    {
-        guard let found = try? await journal.record(id: id) else { return nil }
-        var record = found
-        guard record.state != .done else { return record }
-        // One process sends an upload at a time: a second resume says who holds it and leaves
-        // the journal as that process keeps it.
+    func resume(id: String, endpoint: URL?, events: AsyncStream<UploadEvent>.Continuation?) async -> UploadRecord {
+        let found: UploadRecord?
         do {
-            try await journal.claim(id: record.id)
+            found = try await journal.record(id: id)
         } catch {
-            var refused = record
-            refused.state = .failed
-            refused.error = error.description
-            events?.yield(.finished(refused))
-            return refused
+            var failed = UploadRecord.missing(id: id)
+            failed.error = error
+            events?.yield(.finished(failed))
+            return failed
+        }
+        guard var record = found else {
+            events?.yield(.finished(.missing(id: id)))
+            return .missing(id: id)
+        }
+        guard record.state != .done else {
+            events?.yield(.finished(record))
+            return record
         }
         do {
+            // One process sends an upload at a time: a second resume says who holds it and
+            // leaves the journal as that process keeps it.
+            try await journal.claim(id: record.id)
+        } catch {
+            record.state = .failed
+            record.error = error
+            events?.yield(.finished(record))
+            return record
+        }
+        do throws(UploadError) {
             let source = try SourceFile(path: record.path)
             guard source.size == record.size, source.modified == record.modified else {
                 throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
             }
-            if let location = S3Location(journalTarget: record.target) {
-                guard let authorization = s3Authorization else {
-                    throw UploadError(
-                        .unauthorized, "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
-                }
-                return await runS3(
-                    record, location: location, authorization: authorization, source: source, events: events)
+            guard var destination = record.destination else {
+                throw UploadError(.badTarget, "the journal cannot read where upload \(record.id) goes")
             }
-            if let form = FormTarget(journalTarget: record.target) {
-                var target = form
-                if let endpoint { target.url = endpoint }
-                return await runForm(record, target: target, source: source, events: events)
-            }
-            if endpoint == nil, record.target.hasSuffix(UploadJournal.queryNotStored) {
+            if let endpoint {
+                destination = destination.moved(to: endpoint)
+            } else if record.target.hasSuffix(UploadJournal.queryNotStored) {
                 throw UploadError(
                     .badTarget,
                     "this upload's endpoint had a query (a token, say) that the journal does not keep; "
                         + "give the endpoint again to resume it")
             }
-            guard let target = endpoint ?? URL(string: record.target) else {
-                throw UploadError(.badTarget, "the journal's target \(record.target) is not a URL")
-            }
-            return await run(record, endpoint: target, source: source, events: events)
+            return await drive(record, to: destination, source: source, events: events)
         } catch {
             record.state = .failed
-            record.error = "\(error)"
+            record.error = error
             try? await journal.save(record)
             events?.yield(.finished(record))
             return record
         }
     }
 
-    private func run(
-        _ start: UploadRecord, endpoint: URL, source: SourceFile, events: AsyncStream<UploadEvent>.Continuation?
+    /// Runs an upload the journal holds with the steps of its protocol.
+    private func drive(
+        _ record: UploadRecord, to destination: UploadDestination, source: SourceFile,
+        events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
-        var record = start
-        var client = TusClient(
-            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers, transport: options.transport)
-        let began = Date()
-        let firstOffset = record.offset
-        events?.yield(.started(id: record.id, path: record.path, size: record.size))
-        var attempts = 0
-        // The most bytes the server ever confirmed: only going past it is progress, so a server
-        // that confirms bytes and then forgets them cannot keep the upload going forever.
-        var highWater = record.offset
-        var remote: URL? = record.remote.flatMap { URL(string: $0) }
-        var needsOffset = remote != nil  // after a restart or an error, ask the server
-        var capabilities: TusCapabilities?
-        while true {
-            do {
-                if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
-                if capabilities == nil {
-                    let found = try await client.capabilities()
-                    if let limit = found.maxSize, record.size > limit {
-                        throw UploadError(
-                            .tooLarge, "the server takes files up to \(limit) bytes; this one has \(record.size)")
-                    }
-                    capabilities = found
-                }
-                let checksum = options.tusChecksums ? capabilities?.preferredChecksum : nil
-                if remote == nil {
-                    let name = (record.path as NSString).lastPathComponent
-                    // creation-with-upload: the first chunk rides with the creation.
-                    let first =
-                        capabilities?.extensions.contains("creation-with-upload") == true
-                        ? TusChunk(
-                            source: source, offset: 0, length: Int(min(Int64(options.chunkSize), record.size)),
-                            checksum: checksum) : nil
-                    let created = try await client.create(
-                        length: record.size, metadata: ["filename": name, "filetype": record.type], first: first)
-                    remote = created.url
-                    record.remote = created.url.absoluteString
-                    record.offset = created.offset  // checked by the client: 0...size
-                    needsOffset = false
-                }
-                guard let upload = remote else { continue }
-                if needsOffset {
-                    let offset = try await client.offset(of: upload)
-                    guard (0...record.size).contains(offset) else {
-                        throw UploadError(
-                            .server, "the server says it holds \(offset) bytes of a \(record.size)-byte file",
-                            status: 200)
-                    }
-                    // Tries count failures in a row without progress: bytes the server kept from
-                    // a cut request are progress.
-                    if offset > highWater {
-                        attempts = 0
-                        highWater = offset
-                    }
-                    if offset < record.offset {
-                        events?.yield(.rewound(id: record.id, from: record.offset, to: offset))
-                    }
-                    record.offset = offset
-                    needsOffset = false
-                }
-                if record.state != .uploading {
-                    record.state = .uploading
-                    try await journal.save(record)
-                }
-                if record.offset >= record.size { break }
-                let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
-                let next = try await client.patch(
-                    upload, chunk: TusChunk(source: source, offset: record.offset, length: count, checksum: checksum))
-                guard next > record.offset, next <= record.size else {
-                    throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
-                }
-                record.offset = next
-                if next > highWater {
-                    attempts = 0
-                    highWater = next
-                }
-                try await journal.save(record)
-                Uploader.reportProgress(record, since: began, from: firstOffset, to: events)
-            } catch {
-                let failure = (error as? UploadError) ?? UploadError(.network, "\(error)")
-                switch failure.code {
-                case .gone:
-                    // The server forgot the upload (expired, restarted without storage): start over.
-                    remote = nil
-                    record.remote = nil
-                    record.offset = 0
-                    attempts += 1
-                case .offsetConflict:
-                    needsOffset = true
-                    attempts += 1
-                default:
-                    if failure.code == .network {
-                        // A connection cut under the session can leave a dead one in its pool,
-                        // which the next request would wait on: start with fresh connections.
-                        client = TusClient(
-                            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
-                            transport: options.transport)
-                    }
-                    guard failure.isRetryable else { return await finish(record, failure, events) }
-                    attempts += 1
-                    needsOffset = remote != nil
-                }
-                if attempts >= options.maxAttempts { return await finish(record, failure, events) }
-                let delay =
-                    failure.code == .gone || failure.code == .offsetConflict ? 0 : options.delay(attempt: attempts)
-                if delay > 0 {
-                    events?.yield(.retrying(id: record.id, error: failure, delay: delay))
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-                }
+        let driver = UploadDriver(journal: journal, options: options)
+        switch destination {
+        case .tus(let endpoint):
+            var steps = TusSteps(endpoint: endpoint, source: source, options: options)
+            return await driver.run(record, steps: &steps, events: events)
+        case .form(let target):
+            var steps = FormSteps(target: target, source: source, options: options)
+            return await driver.run(record, steps: &steps, events: events)
+        case .s3(let location), .s3Presigned(let location):
+            guard let authorization = s3Authorization(for: destination) else {
+                var failed = record
+                failed.state = .failed
+                failed.error = UploadError(
+                    .unauthorized,
+                    destination == .s3(location)
+                        ? "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+                        : "no S3 signer was given to the uploader for presigned URLs")
+                try? await journal.save(failed)
+                events?.yield(.finished(failed))
+                return failed
             }
+            var steps = S3Steps(location: location, authorization: authorization, source: source, options: options)
+            return await driver.run(record, steps: &steps, events: events)
         }
-        record.state = .done
-        record.error = nil
-        try? await journal.save(record)
-        events?.yield(.finished(record))
-        return record
-    }
-}
-
-extension Uploader {
-    /// Reports the bytes the server confirmed, and the rate since `began`.
-    static func reportProgress(
-        _ record: UploadRecord, since began: Date, from firstOffset: Int64,
-        to events: AsyncStream<UploadEvent>.Continuation?
-    ) {
-        let seconds = max(0.001, Date().timeIntervalSince(began))
-        events?.yield(
-            .progress(
-                id: record.id, confirmed: record.offset, size: record.size,
-                bytesPerSecond: Double(record.offset - firstOffset) / seconds))
     }
 
-    /// Ends an upload that failed (or was cancelled): records why, reports it.
-    func finish(
-        _ start: UploadRecord, _ failure: UploadError, _ events: AsyncStream<UploadEvent>.Continuation?
-    )
-        async -> UploadRecord
-    {
-        var record = start
-        record.state = failure.code == .cancelled ? .cancelled : .failed
-        record.error = failure.description
-        try? await journal.save(record)
-        events?.yield(.finished(record))
-        return record
+    /// How S3 requests to `destination` are authorized: with credentials, or presigned.
+    func s3Authorization(for destination: UploadDestination) -> S3Authorization? {
+        switch destination {
+        case .s3: return s3Credentials.map { .credentials($0) }
+        case .s3Presigned: return s3Signer.map { .presigned($0) }
+        case .tus, .form: return nil
+        }
     }
-}
 
-extension Uploader {
-    /// Cancels an upload: ends it on the server (tus termination) and marks it cancelled.
+    /// Cancels an upload: ends it on the server (tus termination, S3 abort) and marks it cancelled.
     public func cancel(id: String) async -> UploadRecord? {
         guard var record = try? await journal.record(id: id) else { return nil }
         guard record.state != .done else { return record }
-        if S3Location(journalTarget: record.target) != nil {
-            if let authorization = s3Authorization { await abortS3(record, authorization: authorization) }
-        } else if let remote = record.remote.flatMap({ URL(string: $0) }), let target = URL(string: record.target) {
-            try? await TusClient(endpoint: target, headers: options.headers, transport: options.transport).terminate(
-                remote)
+        switch record.destination {
+        case .tus(let endpoint):
+            if let remote = record.remote.flatMap({ URL(string: $0) }) {
+                try? await TusClient(endpoint: endpoint, headers: options.headers, transport: options.transport)
+                    .terminate(remote)
+            }
+        case .s3(let location), .s3Presigned(let location):
+            if let destination = record.destination, let authorization = s3Authorization(for: destination),
+                let uploadID = record.remote
+            {
+                try? await S3Client(location: location, authorization: authorization, options: options).abort(uploadID)
+            }
+        case .form, nil: break
         }
         record.state = .cancelled
         record.error = nil
         try? await journal.save(record)
         return record
-    }
-}
-
-/// Where `pickup upload --to` sends files.
-public enum UploadTarget: Sendable, Equatable {
-    case tus(URL)
-    /// A bucket and key prefix; the store's endpoint comes from `--endpoint`.
-    case s3(bucket: String, prefix: String)
-    /// A web form that takes the file in a `multipart/form-data` POST.
-    case form(URL)
-
-    /// Parses `tus+http://host/path`, `tus+https://...`, `s3://bucket/prefix` or
-    /// `http(s)://host/path` (a form).
-    public init(parsing text: String) throws(UploadError) {
-        if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
-            let url = URL(string: String(text.dropFirst(4))), url.host != nil
-        {
-            self = .tus(url)
-            return
-        }
-        if text.hasPrefix("s3://") {
-            let rest = text.dropFirst(5)
-            let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard let bucket = parts.first, !bucket.isEmpty else {
-                throw UploadError(.badTarget, "'\(text)' names no bucket; use s3://BUCKET/PREFIX")
-            }
-            self = .s3(bucket: bucket, prefix: parts.count > 1 ? parts[1] : "")
-            return
-        }
-        if text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text), url.host != nil {
-            self = .form(url)
-            return
-        }
-        throw UploadError(.badTarget, "'\(redacted(text))' is not an upload target")
     }
 }

@@ -45,19 +45,29 @@ struct UploadCommandTests {
         let info = try String(contentsOfFile: server.folder + "/" + id + ".info", encoding: .utf8)
         #expect(info.contains("video/quicktime"))
 
-        // Without --json, progress goes to standard error with rate and time left.
+        // The same bytes to the same place again: already there, nothing sent.
+        let again = try CLI.run([
+            "upload", movie, "--to", "tus+" + server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
+        ])
+        #expect(again.status == 0)
+        #expect(again.outputText.contains("already there \(movie)"))
+        #expect(again.outputText.contains("1 file: 0 uploaded, 1 already there, 0 failed."))
+        #expect(!again.errorText.contains("uploading"))
+
+        // --force sends it anyway; without --json, progress goes to standard error with rate and time left.
         let plain = try CLI.run([
             "upload", movie, "--to", "tus+" + server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
-            "--chunk-size", "0.25",
+            "--chunk-size", "0.25", "--force",
         ])
         #expect(plain.status == 0)
         #expect(plain.errorText.contains("/s, 0:0"))
         #expect(plain.errorText.contains("left"))
-        #expect(plain.outputText.contains("done \(movie)"))
+        #expect(plain.outputText.contains("done \(movie) -> tus+\(server.endpoint.absoluteString)"))
+        #expect(plain.outputText.contains("1 file: 1 uploaded, 0 already there, 0 failed."))
 
         #expect(try CLI.run(["upload", movie]).status == 2)
-        let noEndpoint = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"])
-        #expect(noEndpoint.status == 2 && noEndpoint.errorText.contains("--endpoint"))
+        let noCredentials = try CLI.run(["upload", movie, "--to", "s3://bucket/prefix"], environment: ["HOME": folder])
+        #expect(noCredentials.status == 2 && noCredentials.errorText.contains("~/.aws/credentials"))
         let notTarget = try CLI.run(["upload", movie, "--to", "ftp://example.com/upload"])
         #expect(notTarget.status == 2 && notTarget.errorText.contains("is not an upload target"))
         let notFile = try CLI.run(["upload", "no-such-item", "--to", "tus+" + server.endpoint.absoluteString])
@@ -85,7 +95,7 @@ struct UploadCommandTests {
         #expect(try server.stored(stored) == (try Data(contentsOf: URL(fileURLWithPath: photo))))
         #expect(!(result.outputText + result.errorText).contains("tok-123"))
         let listed = try CLI.run(["uploads", "list", "--journal", folder + "/j.sqlite", "--json"])
-        #expect(!listed.outputText.contains("tok-123") && listed.outputText.contains("form+http://127.0.0.1"))
+        #expect(!listed.outputText.contains("tok-123") && listed.outputText.contains("\"target\":\"http://127.0.0.1"))
         let unknown = try CLI.run([
             "upload", "ffffffffffff", "--library", folder + "/lib", "--to", server.url.absoluteString,
         ])
@@ -174,5 +184,95 @@ struct UploadCommandTests {
             folder + "/missing",
         ])
         #expect(bad.status == 2 && bad.errorText.contains("cannot read the credentials file"))
+    }
+
+    @Test("a folder with -r to S3, credentials and endpoint from ~/.aws and AWS_PROFILE, keys keep the folder's paths")
+    func recursiveToS3WithAWSProfile() throws {
+        let server = try SeaweedServer()
+        let home = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
+        try """
+        [default]
+        aws_access_key_id = wrong
+        aws_secret_access_key = wrong
+
+        [backup]
+        aws_access_key_id = \(server.accessKey)
+        aws_secret_access_key = \(server.secretKey)
+        """.write(toFile: home + "/.aws/credentials", atomically: true, encoding: .utf8)
+        try """
+        [profile backup]
+        region = eu-west-1
+        endpoint_url = \(server.endpoint.absoluteString)
+        """.write(toFile: home + "/.aws/config", atomically: true, encoding: .utf8)
+        let card = home + "/DCIM"
+        try FileManager.default.createDirectory(atPath: card + "/100APPLE", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4Large), toPath: card + "/100APPLE/IMG_0001.MP4")
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: card + "/IMG_0002.JPG")
+        let environment = ["HOME": home, "AWS_PROFILE": "backup"]
+        let arguments = [
+            "upload", "-r", card, "--to", "s3://photos/trip/", "--journal", home + "/j.sqlite", "--part-concurrency",
+            "3", "--chunk-size", "5",
+        ]
+        // A folder without -r is a usage mistake that says what to add.
+        let flat = try CLI.run(Array(arguments.filter { $0 != "-r" }), environment: environment)
+        #expect(flat.status == 2 && flat.errorText.contains("add --recursive"))
+
+        let sent = try CLI.run(arguments, environment: environment)
+        #expect(sent.status == 0, "\(sent.errorText)")
+        #expect(sent.outputText.contains("2 files: 2 uploaded, 0 already there, 0 failed."))
+        #expect(
+            try server.object("trip/100APPLE/IMG_0001.MP4")
+                == (try Data(contentsOf: URL(fileURLWithPath: card + "/100APPLE/IMG_0001.MP4"))))
+        #expect(
+            try server.object("trip/IMG_0002.JPG")
+                == (try Data(contentsOf: URL(fileURLWithPath: card + "/IMG_0002.JPG"))))
+        #expect(!(sent.outputText + sent.errorText).contains(server.secretKey))
+
+        let again = try CLI.run(arguments + ["--json"], environment: environment)
+        #expect(again.status == 0)
+        #expect(try CLI.jsonLines(again).map { $0["state"] as? String } == ["alreadyThere", "alreadyThere"])
+
+        // The default profile's wrong keys are refused, with a hint that names the credentials' places.
+        let refused = try CLI.run(
+            arguments + ["--force"], environment: ["HOME": home, "AWS_ENDPOINT_URL": server.endpoint.absoluteString])
+        #expect(refused.status == 1)
+        #expect(refused.outputText.contains("AWS_PROFILE"), "\(refused.outputText)")
+    }
+
+    @Test("-H headers reach the server and never the journal; every retry is shown; hints fit the cause")
+    func headersRetriesAndHints() throws {
+        let form = try FormServer(token: "tok-456")
+        let tus = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = try Fixtures.path(.jpegPlain)
+        let sent = try CLI.run([
+            "upload", photo, "--to", form.url.absoluteString, "-H", "Authorization: Bearer tok-456", "--journal",
+            journal,
+        ])
+        #expect(sent.status == 0, "\(sent.outputText)")
+        let listed = try CLI.run(["uploads", "list", "--journal", journal, "--json"])
+        #expect(!listed.outputText.contains("tok-456"))
+        #expect(try CLI.run(["upload", photo, "--to", form.url.absoluteString, "-H", "no colon"]).status == 2)
+
+        // Nobody listens on port 9: two retries, each on its own line, then a failure that says what to do.
+        let closed = try CLI.run([
+            "upload", photo, "--to", "tus+http://127.0.0.1:9/files", "--retries", "2", "--journal", journal,
+        ])
+        #expect(closed.status == 1)
+        #expect(closed.errorText.contains("retry 1 of 2") && closed.errorText.contains("retry 2 of 2"))
+        #expect(closed.outputText.contains("connection refused"))
+
+        // A tus server given as a form, and a wrong tus path: each says what to change.
+        let asForm = try CLI.run(["upload", photo, "--to", tus.endpoint.absoluteString, "--journal", journal])
+        #expect(asForm.status == 1 && asForm.outputText.contains("--to tus+http://"), "\(asForm.outputText)")
+        let wrongPath = try CLI.run([
+            "upload", photo, "--to", "tus+http://127.0.0.1:\(tus.port)/nope", "--journal", journal,
+        ])
+        #expect(wrongPath.status == 1 && wrongPath.outputText.contains("no tus endpoint"), "\(wrongPath.outputText)")
+        #expect(!wrongPath.outputText.contains("no longer knows"))
     }
 }

@@ -68,4 +68,13 @@ public final class FormServer: Sendable {
     public func stored(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
     }
+
+    /// The other fields that came with the file stored as `name`, and the name of its own field.
+    public func fields(of name: String) throws -> (fields: [String: String], fileField: String) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name + ".fields.json"))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let fields = object["fields"] as? [String: String], let field = object["fileField"] as? String
+        else { throw FixtureError(message: "the form server kept no fields for \(name)") }
+        return (fields, field)
+    }
 }

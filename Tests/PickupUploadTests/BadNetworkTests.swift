@@ -11,15 +11,10 @@ import Testing
 struct BadNetworkTests {
 
     /// Collects an upload's events while it runs.
-    func upload(
-        _ run: @escaping @Sendable (AsyncStream<UploadEvent>.Continuation) async -> UploadRecord
-    ) async -> (UploadRecord, [UploadEvent]) {
-        let (stream, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await run(continuation)
-        continuation.finish()
+    func upload(_ task: UploadTask) async -> (UploadRecord, [UploadEvent]) {
         var events: [UploadEvent] = []
-        for await event in stream { events.append(event) }
-        return (record, events)
+        for await event in task.events { events.append(event) }
+        return (await task.result(), events)
     }
 
     @Test("tus through 20 random cuts: the upload arrives whole, and each cut costs at most one chunk again")
@@ -33,8 +28,8 @@ struct BadNetworkTests {
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let endpoint = try #require(proxy.url("/files"))
         let started = Date()
-        let (record, events) = await upload { await uploader.upload(path: path, to: endpoint, events: $0) }
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let (record, events) = await upload(uploader.start(path: path, to: .tus(endpoint: endpoint)))
+        #expect(record.state == .done, "\(record.why)")
         #expect(proxy.cuts == 20)
         let retries = events.filter { if case .retrying = $0 { return true } else { return false } }.count
         #expect(retries >= 20, "each cut is noticed and retried")
@@ -55,9 +50,9 @@ struct BadNetworkTests {
         let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let endpoint = try #require(proxy.url("/files"))
-        let (record, events) = await upload { await uploader.upload(path: path, to: endpoint, events: $0) }
+        let (record, events) = await upload(uploader.start(path: path, to: .tus(endpoint: endpoint)))
         #expect(proxy.didCorrupt)
-        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(record.state == .done, "\(record.why)")
         let refused = events.contains {
             if case .retrying(_, let error, _) = $0 { return error.code == .checksumMismatch && error.status == 460 }
             return false
@@ -76,7 +71,7 @@ struct BadNetworkTests {
         var options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
         options.tusChecksums = false
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
-        let record = await uploader.upload(path: path, to: try #require(proxy.url("/files")))
+        let record = await uploader.upload(path: path, to: .tus(endpoint: try #require(proxy.url("/files"))))
         #expect(proxy.didCorrupt && record.state == .done)
         let remote = try #require(record.remote)
         #expect(UploadTestFiles.sha256(try server.stored(remote)) != (try UploadTestFiles.sha256(file: path)))
@@ -93,10 +88,8 @@ struct BadNetworkTests {
             chunkSize: 5 << 20, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 3)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options, s3Credentials: credentials)
         let location = S3Location(endpoint: try #require(proxy.url("")), bucket: server.bucket, key: "cut.bin")
-        let (record, _) = await upload {
-            await uploader.upload(path: path, to: location, credentials: credentials, events: $0)
-        }
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let (record, _) = await upload(uploader.start(path: path, to: .s3(location)))
+        #expect(record.state == .done, "\(record.why)")
         #expect(proxy.cuts == 5)
         #expect(UploadTestFiles.sha256(try server.object("cut.bin")) == (try UploadTestFiles.sha256(file: path)))
     }

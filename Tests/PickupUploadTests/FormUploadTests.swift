@@ -14,13 +14,36 @@ struct FormUploadTests {
         let uploader = Uploader(journal: try UploadTestFiles.journal())
         let target = FormTarget(
             url: server.url, field: "media", fields: [FormField(name: "album", value: "trip \"2026\"")])
-        let record = await uploader.upload(path: path, toForm: target, type: "video/mp4")
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let record = await uploader.upload(path: path, to: .form(target), type: "video/mp4")
+        #expect(record.state == .done, "\(record.why)")
         #expect(record.offset == record.size)
         let name = (path as NSString).lastPathComponent
         #expect(record.remote == "http://127.0.0.1:\(server.port)/files/\(name)")
-        #expect(record.target == "form+" + server.url.absoluteString)
+        #expect(record.target == server.url.absoluteString)
+        #expect(try server.fields(of: name).fields == ["album": "trip \"2026\""])
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("a form upload resumed from the journal sends its fields and file field again, not just the URL")
+    func resumedFormKeepsItsFields() async throws {
+        let server = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try UploadTestFiles.journal()
+        // Nobody listens on port 9: the first try fails and the upload waits in the journal.
+        let away = FormTarget(
+            url: try #require(URL(string: "http://127.0.0.1:9/upload")), field: "media",
+            fields: [FormField(name: "album", value: "trip"), FormField(name: "rating", value: "5")])
+        let failed = await Uploader(journal: journal, options: UploadOptions(maxAttempts: 1))
+            .upload(path: path, to: .form(away))
+        #expect(failed.state == .failed && failed.error?.code == .network)
+        // A new uploader, as in a new process: everything but the address comes from the journal.
+        let resumed = await Uploader(journal: try UploadJournal(path: await journal.path))
+            .resume(id: failed.id, endpoint: server.url).result()
+        #expect(resumed.state == .done, "\(resumed.why)")
+        let kept = try server.fields(of: (path as NSString).lastPathComponent)
+        #expect(kept.fields == ["album": "trip", "rating": "5"])
+        #expect(kept.fileField == "media")
     }
 
     @Test("the server failing (503) is retried with backoff; the file is sent again whole and arrives")
@@ -30,12 +53,12 @@ struct FormUploadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
-        let (stream, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await uploader.upload(path: path, toForm: FormTarget(url: server.url), events: continuation)
-        continuation.finish()
+        let task = uploader.start(path: path, to: .form(FormTarget(url: server.url)))
+        let record = await task.result()
+        let stream = task.events
         var retries = 0
         for await event in stream { if case .retrying(_, let error, _) = event, error.status == 503 { retries += 1 } }
-        #expect(record.state == .done, "\(record.error ?? "")")
+        #expect(record.state == .done, "\(record.why)")
         #expect(retries == 2)
         let name = (path as NSString).lastPathComponent
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
@@ -48,13 +71,13 @@ struct FormUploadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let journal = try UploadTestFiles.journal()
         let wrong = Uploader(journal: journal, options: UploadOptions(headers: ["Authorization": "Bearer nope"]))
-        let refused = await wrong.upload(path: path, toForm: FormTarget(url: server.url))
+        let refused = await wrong.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(refused.state == .failed)
-        #expect(refused.error?.contains("HTTP 401") == true, "\(refused.error ?? "")")
+        #expect(refused.why.contains("HTTP 401") == true, "\(refused.why)")
         let right = Uploader(
             journal: journal, options: UploadOptions(headers: ["Authorization": "Bearer s3cret-token"]))
-        let record = await right.upload(path: path, toForm: FormTarget(url: server.url))
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let record = await right.upload(path: path, to: .form(FormTarget(url: server.url)))
+        #expect(record.state == .done, "\(record.why)")
         for saved in try await journal.all() {
             #expect(!"\(saved)".contains("s3cret") && !"\(saved)".contains("nope"))
         }
@@ -72,7 +95,7 @@ struct UploadQueueTests {
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
         let queue = UploadQueue(uploader: uploader, concurrency: 1)
         let ids = await paths.asyncMap {
-            await queue.add(.tus(path: $0, endpoint: server.endpoint, type: "application/octet-stream"))
+            await queue.add(.upload(path: $0, to: .tus(endpoint: server.endpoint), type: "application/octet-stream"))
         }
         var mostAtOnce = 0
         var pausedAt: Int64?
@@ -111,8 +134,10 @@ struct UploadQueueTests {
         defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
         let queue = UploadQueue(uploader: uploader, concurrency: 1)
-        let first = await queue.add(.tus(path: paths[0], endpoint: server.endpoint, type: "application/octet-stream"))
-        let second = await queue.add(.tus(path: paths[1], endpoint: server.endpoint, type: "application/octet-stream"))
+        let first = await queue.add(
+            .upload(path: paths[0], to: .tus(endpoint: server.endpoint), type: "application/octet-stream"))
+        let second = await queue.add(
+            .upload(path: paths[1], to: .tus(endpoint: server.endpoint), type: "application/octet-stream"))
         await queue.cancel(second)
         for await item in queue.updates where item.id == first && item.confirmed > 0 {
             await queue.cancel(first)
@@ -170,7 +195,7 @@ struct UploadModelTests {
         let queue = UploadQueue(uploader: uploader, concurrency: 1)
         let model = UploadQueueModel(queue: queue)
         model.start()
-        await model.add(.tus(path: path, endpoint: server.endpoint, type: "application/octet-stream"))
+        await model.add(.upload(path: path, to: .tus(endpoint: server.endpoint), type: "application/octet-stream"))
         _ = await queue.waitUntilSettled()
         for _ in 0..<100 where model.rows.first?.status != "Uploaded" { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(model.rows.count == 1 && model.rows.first?.status == "Uploaded")

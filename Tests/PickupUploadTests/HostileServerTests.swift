@@ -33,7 +33,8 @@ struct HostileServerTests {
                 journal: try UploadTestFiles.journal(),
                 options: UploadOptions(
                     chunkSize: 64 << 10, maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.02, stallTimeout: stall,
-                    headers: ["Authorization": HostileServerTests.secret], transport: transport))
+                    headers: ["Authorization": HostileServerTests.secret], transport: transport),
+                s3Credentials: HostileServerTests.credentials)
         }
     }
 
@@ -47,12 +48,12 @@ struct HostileServerTests {
         let path = try file ?? Fixtures.path(.jpegPlain)
         let url = setting.server.url(behaviour)
         switch kind {
-        case .tus: return await uploader.upload(path: path, to: url)
-        case .form: return await uploader.upload(path: path, toForm: FormTarget(url: url))
+        case .tus: return await uploader.upload(path: path, to: .tus(endpoint: url))
+        case .form: return await uploader.upload(path: path, to: .form(FormTarget(url: url)))
         case .s3:
             let location = S3Location(
                 endpoint: URL(string: setting.server.origin + "/" + behaviour) ?? url, bucket: "b", key: "k.jpg")
-            return await uploader.upload(path: path, to: location, credentials: HostileServerTests.credentials)
+            return await uploader.upload(path: path, to: .s3(location))
         }
     }
 
@@ -74,8 +75,8 @@ struct HostileServerTests {
             for kind in Kind.allCases {
                 let record = try await upload(kind, "redirect-\(code)", in: setting)
                 #expect(record.state == .failed, "\(kind) \(code): \(record.state)")
-                #expect(record.error?.contains("redirect") == true, "\(kind) \(code): \(record.error ?? "")")
-                expectNoSecret(record.error ?? "", "\(kind) \(code)")
+                #expect(record.why.contains("redirect") == true, "\(kind) \(code): \(record.why)")
+                expectNoSecret(record.why, "\(kind) \(code)")
             }
         }
         #expect(setting.other.requests().isEmpty, "the other host was reached: \(setting.other.requests())")
@@ -86,10 +87,10 @@ struct HostileServerTests {
         let secure = try Setting(https: true)
         let downgraded = try await upload(.tus, "tus-http-location", in: secure)
         #expect(downgraded.state == .failed)
-        #expect(downgraded.error?.contains("in the clear") == true, "\(downgraded.error ?? "")")
+        #expect(downgraded.why.contains("in the clear") == true, "\(downgraded.why)")
         #expect(secure.other.requests().isEmpty)
         let ftp = try await upload(.tus, "tus-ftp-location", in: secure)
-        #expect(ftp.state == .failed && ftp.error?.contains("ftp") == true, "\(ftp.error ?? "")")
+        #expect(ftp.state == .failed && ftp.why.contains("ftp") == true, "\(ftp.why)")
         // Over http, a Location on another host gets the upload, never the endpoint's credentials.
         let plain = try Setting(https: false)
         _ = try await upload(.tus, "tus-http-location", in: plain)
@@ -107,7 +108,7 @@ struct HostileServerTests {
             let started = Date()
             let record = try await upload(.tus, behaviour, in: setting)
             #expect(record.state == .failed)
-            #expect(record.error?.contains("more than Pickup reads") == true, "\(behaviour): \(record.error ?? "")")
+            #expect(record.why.contains("more than Pickup reads") == true, "\(behaviour): \(record.why)")
             #expect(Date().timeIntervalSince(started) < 20)
         }
     }
@@ -118,9 +119,9 @@ struct HostileServerTests {
         let uploader = try setting.uploader(attempts: 3)
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await uploader.upload(path: path, to: setting.server.url("tus-rewind"), events: continuation)
-        continuation.finish()
+        let task = uploader.start(path: path, to: .tus(endpoint: setting.server.url("tus-rewind")))
+        let record = await task.result()
+        let events = task.events
         var rewinds: [(Int64, Int64)] = []
         for await event in events { if case .rewound(_, let from, let to) = event { rewinds.append((from, to)) } }
         #expect(record.state == .failed)
@@ -132,7 +133,7 @@ struct HostileServerTests {
         let setting = try Setting(https: https)
         let record = try await upload(.tus, "tus-big-offset", in: setting)
         #expect(record.state == .failed)
-        #expect(record.error?.contains("999999999") == true, "\(record.error ?? "")")
+        #expect(record.why.contains("999999999") == true, "\(record.why)")
         #expect(record.offset == 0)
     }
 
@@ -145,11 +146,11 @@ struct HostileServerTests {
             endpoint: URL(string: setting.server.origin + "/s3-echo") ?? setting.server.url("s3-echo"), bucket: "b",
             key: "k.jpg")
         let record = await uploader.upload(
-            path: try Fixtures.path(.jpegPlain), to: location, credentials: HostileServerTests.credentials)
+            path: try Fixtures.path(.jpegPlain), to: .s3(location))
         #expect(record.state == .failed)
-        expectNoSecret(record.error ?? "", "the error")
+        expectNoSecret(record.why, "the error")
         let saved = try #require(try await uploader.journal.record(id: record.id))
-        expectNoSecret((saved.error ?? "") + saved.target + (saved.remote ?? ""), "the journal")
+        expectNoSecret((saved.why) + saved.target + (saved.remote ?? ""), "the journal")
         let raw = try Data(contentsOf: URL(fileURLWithPath: await uploader.journal.path))
         expectNoSecret(String(decoding: raw, as: UTF8.self), "the journal file")
     }
@@ -160,7 +161,7 @@ struct HostileServerTests {
         for behaviour in ["s3-complete-error", "s3-complete-empty"] {
             let record = try await upload(.s3, behaviour, in: setting, attempts: 2)
             #expect(record.state == .failed, "\(behaviour)")
-            #expect(record.error?.contains("completing the upload failed") == true, "\(record.error ?? "")")
+            #expect(record.why.contains("completing the upload failed") == true, "\(record.why)")
         }
     }
 
@@ -186,10 +187,10 @@ struct HostileServerTests {
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(chunkSize: 64 << 20, maxAttempts: 1, stallTimeout: 20, transport: setting.transport))
         let started = Date()
-        let record = await uploader.upload(path: path, toForm: FormTarget(url: setting.server.url("silent")))
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: setting.server.url("silent"))))
         let seconds = Date().timeIntervalSince(started)
         #expect(record.state == .failed)
-        #expect(record.error?.contains("stalled") == true, "\(record.error ?? "")")
+        #expect(record.why.contains("stalled") == true, "\(record.why)")
         #expect(seconds < 8, "a silent link cost \(seconds) s")
     }
 
@@ -200,10 +201,11 @@ struct HostileServerTests {
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(maxAttempts: 5, baseDelay: 1, transport: AsyncHTTPTransport()))
         let started = Date()
-        let record = await uploader.upload(path: try Fixtures.path(.jpegPlain), to: setting.server.url("anything"))
+        let record = await uploader.upload(
+            path: try Fixtures.path(.jpegPlain), to: .tus(endpoint: setting.server.url("anything")))
         #expect(record.state == .failed)
-        #expect(record.error?.contains("not trusted") == true, "\(record.error ?? "")")
-        #expect(record.error?.contains("SSL_CERT_FILE") == true)
+        #expect(record.why.contains("not trusted") == true, "\(record.why)")
+        #expect(record.why.contains("SSL_CERT_FILE") == true)
         #expect(Date().timeIntervalSince(started) < 5, "not retried")
     }
 
@@ -232,23 +234,22 @@ struct SecretQueryTests {
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let uploader = Uploader(journal: journal, options: UploadOptions(chunkSize: 256 << 10))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await uploader.upload(path: path, to: endpoint, events: continuation) }
-        for await event in events {
+        let task = uploader.start(path: path, to: .tus(endpoint: endpoint))
+        for await event in task.events {
             if case .progress = event {
                 task.cancel()
                 break
             }
         }
-        let stopped = await task.value
+        let stopped = await task.result()
         let saved = try #require(try await journal.record(id: stopped.id))
         #expect(!saved.target.contains("hunter2"))
         #expect(saved.target.hasSuffix(UploadJournal.queryNotStored))
         let raw = try Data(contentsOf: URL(fileURLWithPath: await journal.path))
         #expect(!String(decoding: raw, as: UTF8.self).contains("hunter2"))
-        let refused = try #require(await uploader.resume(id: stopped.id))
-        #expect(refused.error?.contains("give the endpoint again") == true, "\(refused.error ?? "")")
-        let resumed = try #require(await uploader.resume(id: stopped.id, endpoint: endpoint))
-        #expect(resumed.state == .done, "\(resumed.error ?? "")")
+        let refused = await uploader.resume(id: stopped.id).result()
+        #expect(refused.why.contains("give the endpoint again") == true, "\(refused.why)")
+        let resumed = await uploader.resume(id: stopped.id, endpoint: endpoint).result()
+        #expect(resumed.state == .done, "\(resumed.why)")
     }
 }

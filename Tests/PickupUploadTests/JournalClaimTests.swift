@@ -17,7 +17,8 @@ struct JournalClaimTests {
         let (journal, path) = try journal()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let record = try await journal.begin(
-            path: "/tmp/x.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+            path: "/tmp/x.mov", size: 10, modified: 1, destination: UploadTestFiles.someTusServer,
+            type: "video/quicktime")
         try await journal.claim(id: record.id)  // begun here: ours already
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/bin/sleep")
@@ -44,7 +45,8 @@ struct JournalClaimTests {
         let (journal, path) = try journal()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let record = try await journal.begin(
-            path: "/tmp/y.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+            path: "/tmp/y.mov", size: 10, modified: 1, destination: UploadTestFiles.someTusServer,
+            type: "video/quicktime")
         let database = try SQLiteDatabase(path: path)
         try database.prepare("UPDATE uploads SET owner = 1, lease = ?1 WHERE id = ?2").run([
             .real(Date().timeIntervalSince1970 - 1), .text(record.id),
@@ -56,7 +58,8 @@ struct JournalClaimTests {
         let (journal, path) = try journal()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         _ = try await journal.begin(
-            path: "/tmp/z.mov", size: 10, modified: 1, target: "https://example.com/files/", type: "video/quicktime")
+            path: "/tmp/z.mov", size: 10, modified: 1, destination: UploadTestFiles.someTusServer,
+            type: "video/quicktime")
         #expect(try await journal.record(id: "%") == nil)
         #expect(try await journal.record(id: "_") == nil)
         #expect(try await journal.record(id: "") == nil)
@@ -68,7 +71,7 @@ struct JournalClaimTests {
         for index in 0..<300 {
             _ = try await journal.begin(
                 path: "/tmp/\(index)-" + String(repeating: "x", count: 100) + ".mov", size: 10, modified: 1,
-                target: "https://example.com/files/", type: "video/quicktime")
+                destination: UploadTestFiles.someTusServer, type: "video/quicktime")
         }
         journal = try UploadJournal(path: path + ".other")  // let go of the first connection
         let checkpoint = try SQLiteDatabase(path: path)

@@ -28,9 +28,10 @@ struct S3UploadTests {
             journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20),
             s3Credentials: credentials)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "2026/random.bin")
-        let record = await uploader.upload(path: path, to: location, credentials: credentials)
-        #expect(record.state == .done, "\(record.error ?? "")")
-        #expect(record.target == "s3+http://127.0.0.1:\(server.s3Port)/photos/2026/random.bin")
+        let record = await uploader.upload(path: path, to: .s3(location))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(record.target == "s3://photos/2026/random.bin at http://127.0.0.1:\(server.s3Port)")
+        #expect(record.destination == .s3(location))
         #expect(
             UploadTestFiles.sha256(try server.object("2026/random.bin")) == (try UploadTestFiles.sha256(file: path)))
     }
@@ -44,27 +45,27 @@ struct S3UploadTests {
         let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pickup-s3-j-\(UUID().uuidString).sqlite"
         ).path
+        // One part at a time, so that the cancel lands between parts.
         let first = Uploader(
-            journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 5 << 20),
+            journal: try UploadJournal(path: journalPath),
+            options: UploadOptions(chunkSize: 5 << 20, partConcurrency: 1),
             s3Credentials: credentials)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "resumed.bin")
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await first.upload(path: path, to: location, credentials: credentials, events: continuation) }
-        for await event in events {
+        let task = first.start(path: path, to: .s3(location))
+        for await event in task.events {
             if case .progress = event {
                 task.cancel()
                 break
             }
         }
-        let stopped = await task.value
-        continuation.finish()
+        let stopped = await task.result()
         #expect(stopped.state == .cancelled)
         #expect(stopped.offset >= 5 << 20 && stopped.offset < stopped.size)
         let second = Uploader(
             journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 5 << 20),
             s3Credentials: credentials)
-        let finished = try #require(await second.resume(id: stopped.id))
-        #expect(finished.state == .done, "\(finished.error ?? "")")
+        let finished = await second.resume(id: stopped.id).result()
+        #expect(finished.state == .done, "\(finished.why)")
         #expect(finished.remote == stopped.remote)
         #expect(UploadTestFiles.sha256(try server.object("resumed.bin")) == (try UploadTestFiles.sha256(file: path)))
     }
@@ -74,18 +75,17 @@ struct S3UploadTests {
         let server = try SeaweedServer()
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: "not-the-secret")
         let uploader = Uploader(
-            journal: try UploadTestFiles.journal(), options: UploadOptions(maxAttempts: 8, baseDelay: 1))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await uploader.upload(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(maxAttempts: 8, baseDelay: 1),
+            s3Credentials: credentials)
+        let task = uploader.start(
             path: try Fixtures.path(.jpegPlain),
-            to: S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "x.jpg"),
-            credentials: credentials, events: continuation)
-        continuation.finish()
+            to: .s3(S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "x.jpg")))
+        let record = await task.result()
         var retries = 0
-        for await event in events { if case .retrying = event { retries += 1 } }
+        for await event in task.events { if case .retrying = event { retries += 1 } }
         #expect(record.state == .failed)
-        #expect(record.error?.contains("refused") == true || record.error?.contains("credentials") == true)
-        #expect(record.error?.contains("not-the-secret") == false)
+        #expect(record.why.contains("refused") == true || record.why.contains("credentials") == true)
+        #expect(record.why.contains("not-the-secret") == false)
         #expect(retries == 0, "no retries with wrong credentials")
     }
 
@@ -117,8 +117,8 @@ struct S3UploadTests {
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20), s3Signer: backend)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "signed/movie.bin")
-        let record = await uploader.upload(path: path, to: location, signer: backend)
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let record = await uploader.upload(path: path, to: .s3Presigned(location))
+        #expect(record.state == .done, "\(record.why)")
         #expect(
             UploadTestFiles.sha256(try server.object("signed/movie.bin")) == (try UploadTestFiles.sha256(file: path)))
         let asked = await backend.asked
@@ -127,14 +127,14 @@ struct S3UploadTests {
         #expect(asked.last == "POST uploadId")
 
         let forged = Backend(S3Credentials(accessKey: server.accessKey, secretKey: "wrong"))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let refused = await Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 1))
-            .upload(path: path, to: location, signer: forged, events: continuation)
-        continuation.finish()
+        let task = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 1), s3Signer: forged
+        ).start(path: path, to: .s3Presigned(location))
+        let refused = await task.result()
         var retries = 0
-        for await event in events { if case .retrying = event { retries += 1 } }
-        #expect(refused.state == .failed && refused.error?.contains("HTTP 403") == true, "\(refused.error ?? "")")
+        for await event in task.events { if case .retrying = event { retries += 1 } }
+        #expect(refused.state == .failed && refused.why.contains("HTTP 403") == true, "\(refused.why)")
         #expect(retries == 0, "no retries with a bad signature")
-        #expect(refused.error?.contains("X-Amz-Signature") == false)
+        #expect(refused.why.contains("X-Amz-Signature") == false)
     }
 }

@@ -15,16 +15,14 @@ struct TusUploadTests {
     func uploadUntil(
         _ bytes: Int64, _ uploader: Uploader, path: String, server: TusServer, stop: (() -> Void)? = nil
     ) async -> UploadRecord {
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await uploader.upload(path: path, to: server.endpoint, events: continuation) }
-        for await event in events {
+        let task = uploader.start(path: path, to: .tus(endpoint: server.endpoint))
+        for await event in task.events {
             if case .progress(_, let confirmed, _, _) = event, confirmed >= bytes {
                 if let stop { stop() } else { task.cancel() }
                 break
             }
         }
-        let record = await task.value
-        continuation.finish()
+        let record = await task.result()
         return record
     }
 
@@ -33,8 +31,8 @@ struct TusUploadTests {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
         let uploader = Uploader(journal: try UploadTestFiles.journal())
-        let record = await uploader.upload(path: path, to: server.endpoint)
-        #expect(record.state == .done, "\(record.error ?? "")")
+        let record = await uploader.upload(path: path, to: .tus(endpoint: server.endpoint))
+        #expect(record.state == .done, "\(record.why)")
         #expect(record.offset == record.size)
         let remote = try #require(record.remote)
         #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
@@ -45,9 +43,9 @@ struct TusUploadTests {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Faststart)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 64 << 10))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await uploader.upload(path: path, to: server.endpoint, events: continuation)
-        continuation.finish()
+        let task = uploader.start(path: path, to: .tus(endpoint: server.endpoint))
+        let record = await task.result()
+        let events = task.events
         var confirmed: [Int64] = []
         for await event in events { if case .progress(_, let bytes, _, _) = event { confirmed.append(bytes) } }
         #expect(record.state == .done)
@@ -66,27 +64,24 @@ struct TusUploadTests {
         ).path
         let first = Uploader(
             journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 128 << 10))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let task = Task { await first.upload(path: path, to: server.endpoint, events: continuation) }
-        for await event in events {
+        let task = first.start(path: path, to: .tus(endpoint: server.endpoint))
+        for await event in task.events {
             if case .progress(_, let bytes, _, _) = event, bytes >= 256 << 10 {
                 task.cancel()
                 break
             }
         }
-        let stopped = await task.value
-        continuation.finish()
+        let stopped = await task.result()
         #expect(stopped.state == .cancelled)
         #expect(stopped.offset > 0 && stopped.offset < stopped.size)
 
         // A new process: a new journal connection and a new uploader.
         let second = Uploader(
             journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 128 << 10))
-        let (more, moreContinuation) = AsyncStream<UploadEvent>.makeStream()
-        let resumed = try #require(await second.resume(id: stopped.id, events: moreContinuation))
-        moreContinuation.finish()
+        let resuming = second.resume(id: stopped.id)
+        let resumed = await resuming.result()
         var firstConfirmed: Int64?
-        for await event in more {
+        for await event in resuming.events {
             if case .progress(_, let bytes, _, _) = event, firstConfirmed == nil { firstConfirmed = bytes }
         }
         #expect(resumed.state == .done)
@@ -110,8 +105,8 @@ struct TusUploadTests {
         try await Task.sleep(nanoseconds: 500_000_000)
         server.stop()
         try server.start()
-        let finished = try #require(await uploader.resume(id: stopped.id))
-        #expect(finished.state == .done, "\(finished.error ?? "")")
+        let finished = await uploader.resume(id: stopped.id).result()
+        #expect(finished.state == .done, "\(finished.why)")
         #expect(finished.remote == stopped.remote)
         #expect(
             UploadTestFiles.sha256(try server.stored(try #require(finished.remote)))
@@ -126,7 +121,7 @@ struct TusUploadTests {
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let broken = await uploadUntil(256 << 10, uploader, path: path, server: server, stop: { server.stop() })
         #expect(broken.state == .failed)
-        #expect(broken.error?.contains("failed") == true, "\(broken.error ?? "")")
+        #expect(broken.why.contains("failed") == true, "\(broken.why)")
         let saved = try #require(try await uploader.journal.record(id: broken.id))
         #expect(saved.state == .failed && saved.remote != nil)
     }
@@ -138,7 +133,7 @@ struct TusUploadTests {
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 128 << 10))
         let stopped = await uploadUntil(256 << 10, uploader, path: path, server: server)
         server.forget(try #require(stopped.remote))
-        let finished = try #require(await uploader.resume(id: stopped.id))
+        let finished = await uploader.resume(id: stopped.id).result()
         #expect(finished.state == .done)
         #expect(finished.remote != stopped.remote)
         #expect(
@@ -151,16 +146,15 @@ struct TusUploadTests {
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02))
-        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
-        let record = await uploader.upload(
-            path: try Fixtures.path(.jpegPlain), to: try #require(URL(string: "http://127.0.0.1:9/files")),
-            events: continuation)
-        continuation.finish()
+        let task = uploader.start(
+            path: try Fixtures.path(.jpegPlain),
+            to: .tus(endpoint: try #require(URL(string: "http://127.0.0.1:9/files"))))
+        let record = await task.result()
         var retries = 0
-        for await event in events { if case .retrying = event { retries += 1 } }
+        for await event in task.events { if case .retrying = event { retries += 1 } }
         #expect(record.state == .failed)
-        #expect(record.error?.contains("failed: cannot connect to 127.0.0.1:9") == true, "\(record.error ?? "")")
-        #expect(record.error?.contains("refused") == true, "\(record.error ?? "")")
+        #expect(record.why.contains("failed: cannot connect to 127.0.0.1:9") == true, "\(record.why)")
+        #expect(record.why.contains("refused") == true, "\(record.why)")
         #expect(retries == 2, "three tries in all, then a clear failure")
         let saved = try #require(try await uploader.journal.record(id: record.id))
         #expect(saved.state == .failed)

@@ -40,3 +40,13 @@ enum UploadTestFiles {
         return path
     }
 }
+
+extension UploadRecord {
+    /// Why it failed, in words, with the hint: "" when it did not.
+    var why: String { error.map { $0.description + ". " + $0.hint } ?? "" }
+}
+
+extension UploadTestFiles {
+    /// A tus destination for journal tests that send nothing.
+    static let someTusServer = UploadDestination.tus(endpoint: URL(fileURLWithPath: "/files"))
+}

@@ -2,7 +2,8 @@
 """A plain upload form for Pickup's tests and benchmark: POST /upload with a
 multipart/form-data body, listening on 127.0.0.1 only. The body is streamed to
 disk as it arrives; the file part is saved in --dir under its filename, and the
-answer (201) is JSON: name, size, sha256 and the other fields, with a Location.
+answer (201) is JSON: name, size, sha256 and the other fields, with a Location;
+the fields and the file field's name are also kept beside the file, in NAME.fields.json.
 --fail N answers 503 to the first N uploads; --token T wants
 "Authorization: Bearer T" (401 otherwise). GET /health answers 200.
 
@@ -58,7 +59,7 @@ class Handler(BaseHTTPRequestHandler):
             boundary = kind.split("boundary=", 1)[1].strip().strip('"').encode()
             body.seek(0)
             head = body.read(1 << 16)
-            fields, name, start = {}, None, None
+            fields, name, start, file_field = {}, None, None, None
             position = 0
             while True:
                 begin = head.find(b"--" + boundary + b"\r\n", position)
@@ -68,6 +69,7 @@ class Handler(BaseHTTPRequestHandler):
                 headers = head[begin:end].decode("utf-8", "replace")
                 field = headers.split('name="', 1)[1].split('"', 1)[0]
                 if 'filename="' in headers:
+                    file_field = field
                     name = headers.split('filename="', 1)[1].split('"', 1)[0]
                     start = end + 4
                     break
@@ -89,6 +91,9 @@ class Handler(BaseHTTPRequestHandler):
                     digest.update(block)
                     out.write(block)
                     left -= len(block)
+            # What came with the file, for the tests to read: the other fields and the file's field.
+            with open(os.path.join(self.server.folder, name + ".fields.json"), "w") as out:
+                json.dump({"fields": fields, "fileField": file_field}, out)
         self.answer(201, {"name": name, "size": size, "sha256": digest.hexdigest(), "fields": fields},
                     [("Location", "/files/" + name)])
 

@@ -32,20 +32,27 @@ public struct BackgroundChunk: Sendable, Equatable, Codable {
         /// The server holds the whole file: record the upload done.
         case finished(offset: Int64)
         /// Stop, and let the foreground uploader ask the server's offset when it resumes.
-        case stop(offset: Int64?, reason: String)
+        case stop(offset: Int64?, error: UploadError)
     }
 
     /// Decides the next step from what the server said: `status` and its `Upload-Offset`
     /// (nil when it sent none), or the transport `error`.
     public func next(status: Int?, serverOffset: Int64?, error: String?, chunkSize: Int64) -> Next {
-        if let error { return .stop(offset: nil, reason: error) }
+        if let error { return .stop(offset: nil, error: UploadError(.network, error)) }
         guard let status, (200..<300).contains(status) else {
-            return .stop(offset: nil, reason: "the server answered \(status.map(String.init) ?? "nothing")")
+            return .stop(
+                offset: nil,
+                error: UploadError(
+                    .server, "the server answered \(status.map(String.init) ?? "nothing")", status: status))
         }
-        guard let serverOffset else { return .stop(offset: nil, reason: "the server sent no Upload-Offset") }
+        guard let serverOffset else {
+            return .stop(offset: nil, error: UploadError(.badAnswer, "the server sent no Upload-Offset"))
+        }
         guard serverOffset > offset, serverOffset <= size else {
             return .stop(
-                offset: nil, reason: "the server's offset \(serverOffset) is outside \(offset + 1)...\(size)")
+                offset: nil,
+                error: UploadError(
+                    .badAnswer, "the server's offset \(serverOffset) is outside \(offset + 1)...\(size)"))
         }
         if serverOffset == size { return .finished(offset: serverOffset) }
         var chunk = self

@@ -34,7 +34,7 @@ public struct S3Credentials: Sendable, CustomStringConvertible {
 }
 
 /// Where an object goes: the store's endpoint, a bucket and a key.
-public struct S3Location: Sendable, Hashable {
+public struct S3Location: Sendable, Hashable, Codable {
     public var endpoint: URL
     public var bucket: String
     public var key: String
@@ -43,24 +43,5 @@ public struct S3Location: Sendable, Hashable {
         self.endpoint = endpoint
         self.bucket = bucket
         self.key = key
-    }
-
-    /// How the journal names it: `s3+http://host:port/bucket/key` (no credentials).
-    public var journalTarget: String {
-        "s3+" + redacted(endpoint.absoluteString).trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/" + bucket
-            + "/" + key
-    }
-
-    /// Reads a journal target back.
-    public init?(journalTarget: String) {
-        guard journalTarget.hasPrefix("s3+"), let url = URL(string: String(journalTarget.dropFirst(3))),
-            let scheme = url.scheme, let host = url.host
-        else { return nil }
-        let parts = url.path.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let endpoint = URL(string: "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? ""))
-        else {
-            return nil
-        }
-        self.init(endpoint: endpoint, bucket: parts[0], key: parts[1])
     }
 }

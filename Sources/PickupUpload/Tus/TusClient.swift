@@ -67,7 +67,15 @@ public struct TusClient: Sendable {
         }
         if !encoded.isEmpty { request.set("Upload-Metadata", encoded.joined(separator: ",")) }
         if let first { try attach(first, to: &request) }
-        let response = try await send(request, expecting: [201], what: "creating the upload")
+        let response: HTTPResponse
+        do {
+            response = try await send(request, expecting: [201], what: "creating the upload")
+        } catch  where error.code == .gone {
+            // No upload to forget yet: the endpoint itself is wrong.
+            throw UploadError(
+                .badTarget, "the server has no tus endpoint at \(redacted(endpoint.absoluteString))",
+                status: error.status)
+        }
         guard let location = response.value("Location"),
             let url = URL(string: location, relativeTo: endpoint)?.absoluteURL
         else {

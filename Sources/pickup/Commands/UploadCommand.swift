@@ -13,9 +13,10 @@ struct UploadCommand: Command {
         abstract:
             "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
         synopsis:
-            "FILE|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX --endpoint URL | http(s)://HOST/PATH [--library DIR] [--export PRESET] [--strip-location] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--chunk-size MB] [--journal PATH] [--ca-file FILE] [--json]",
+            "FILE|DIR|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX | http(s)://HOST/PATH [-r] [-H 'NAME: VALUE']... [--library DIR] [--export PRESET] [--strip-location] [--endpoint URL] [--profile NAME] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--part-concurrency N] [--chunk-size MB] [--retries N] [--timeout SECONDS] [--force] [--journal PATH] [--ca-file FILE] [--json]",
         arguments: [
             ("FILE", "Files to upload, streamed from disk."),
+            ("DIR", "With --recursive: every file below the folder (S3 keys keep the path inside it)."),
             ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
         ],
         options: [
@@ -25,15 +26,28 @@ struct UploadCommand: Command {
                     "A tus endpoint (tus+https://uploads.example.com/files), an S3 bucket and key prefix (s3://photos/2026/), or a web form's URL (https://example.com/upload)."
             ),
             .init(
+                names: ["--recursive", "-r"], value: nil,
+                help: "Upload what is in the folders named, and below them (hidden files skipped)."),
+            .init(
+                names: ["--header", "-H"], value: "'NAME: VALUE'",
+                help:
+                    "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored."),
+            .init(
                 names: ["--library"], value: "DIR",
                 help: "A library made by 'pickup import': arguments that are not files are its item ids."),
             .init(
                 names: ["--endpoint"], value: "URL",
-                help: "The S3-compatible store, e.g. https://s3.eu-west-1.amazonaws.com."),
+                help:
+                    "The S3-compatible store, e.g. http://127.0.0.1:8333 (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS in the region)."
+            ),
+            .init(
+                names: ["--profile"], value: "NAME",
+                help: "The profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default)."
+            ),
             .init(
                 names: ["--credentials"], value: "FILE",
                 help:
-                    "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment."
+                    "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment or ~/.aws."
             ),
             .init(
                 names: ["--export"], value: "PRESET",
@@ -56,8 +70,22 @@ struct UploadCommand: Command {
             ),
             .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
             .init(
+                names: ["--part-concurrency"], value: "N",
+                help: "S3: parts of one file sent at once (default 4), as aws s3 cp does."),
+            .init(
                 names: ["--chunk-size"], value: "MB",
                 help: "Megabytes a request or S3 part (default 8; S3 parts at least 5)."),
+            .init(
+                names: ["--retries"], value: "N",
+                help: "Failures in a row, without the server gaining bytes, before an upload fails (default 7)."),
+            .init(
+                names: ["--timeout"], value: "SECONDS",
+                help:
+                    "The longest a request may go without moving before it is retried (default 20; a link that was moving is judged by its own pace, within seconds)."
+            ),
+            .init(
+                names: ["--force"], value: nil,
+                help: "Send a file even when the journal says the same bytes are already at that destination."),
             .init(
                 names: ["--journal"], value: "PATH",
                 help: "The upload journal (default ~/.local/state/pickup/uploads.sqlite, or $PICKUP_STATE_DIR)."),
@@ -74,14 +102,19 @@ struct UploadCommand: Command {
             10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume.
             A form upload is one multipart/form-data POST streamed from the file; a failed try sends
             it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header
-            to tus and form servers. Credentials and signed URLs never reach the journal or the output.
+            to tus and form servers, as are -H headers. S3 credentials come from the environment, else
+            from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds
+            them. Credentials and signed URLs never reach the journal or the output.
+            A file whose bytes (size and SHA-256) the journal has already sent to the same destination
+            is not sent again ("already there"; --force sends it). Every retry is shown as it happens.
             On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
             Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when
             interrupted (the uploads stay resumable).
             """,
         examples: [
-            "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files",
+            "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H 'Authorization: Bearer TOKEN'",
+            "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
             "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
             "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
             "pickup upload 3f9a1c0b2d4e --library ~/Pictures/Picked --to https://example.com/upload --form-field album=trip",
@@ -103,6 +136,11 @@ struct UploadCommand: Command {
     let field: String
     let formFields: [FormField]
     let headers: [String: String]
+    let recursive: Bool
+    let retries: Int
+    let timeout: Double
+    let partConcurrency: Int
+    let force: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else {
@@ -116,18 +154,27 @@ struct UploadCommand: Command {
         } catch {
             throw UsageError(message: error.message, command: "upload")
         }
-        endpoint = arguments.value("--endpoint").flatMap { URL(string: $0) }
-        credentials = try UploadCommand.credentials(file: arguments.value("--credentials"))
-        if case .s3 = target {
-            guard endpoint?.host != nil else {
-                throw UsageError(message: "an S3 target needs --endpoint URL (the store's address)", command: "upload")
+        let aws = AWSConfiguration.load(profile: arguments.value("--profile"))
+        if let text = arguments.value("--endpoint") {
+            guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
+                throw UsageError(message: "--endpoint takes an http(s):// URL, not '\(text)'", command: "upload")
             }
-            guard credentials != nil else {
-                throw UsageError(
-                    message:
-                        "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or pass --credentials FILE",
-                    command: "upload")
-            }
+            endpoint = url
+        } else {
+            // As the AWS CLI: the configured endpoint, else AWS itself in the region.
+            endpoint = aws.endpoint ?? URL(string: "https://s3.\(aws.region).amazonaws.com")
+        }
+        if let file = arguments.value("--credentials") {
+            credentials = try UploadCommand.credentials(file: file)
+        } else {
+            credentials = aws.credentials
+        }
+        if case .s3 = target, credentials == nil {
+            throw UsageError(
+                message: "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put them in the "
+                    + "\(aws.profile) profile of ~/.aws/credentials (AWS_PROFILE or --profile picks another), "
+                    + "or pass --credentials FILE",
+                command: "upload")
         }
         guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...32).contains(parallel) else {
             throw UsageError(message: "--parallel takes a whole number from 1 to 32", command: "upload")
@@ -168,7 +215,31 @@ struct UploadCommand: Command {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        headers = UploadCommand.headersFromEnvironment()
+        var headers = UploadCommand.headersFromEnvironment()
+        for text in arguments.values["--header"] ?? [] {
+            guard let colon = text.firstIndex(of: ":"), !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
+                !text.contains("\r"), !text.contains("\n")
+            else {
+                throw UsageError(message: "-H takes 'NAME: VALUE' on one line, not '\(text)'", command: "upload")
+            }
+            headers[text[..<colon].trimmingCharacters(in: .whitespaces)] =
+                text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.headers = headers
+        recursive = arguments.has("--recursive")
+        force = arguments.has("--force")
+        guard let retries = Int(arguments.value("--retries") ?? "7"), (0...100).contains(retries) else {
+            throw UsageError(message: "--retries takes a whole number from 0 to 100", command: "upload")
+        }
+        self.retries = retries
+        guard let timeout = Double(arguments.value("--timeout") ?? "20"), timeout >= 1, timeout <= 3600 else {
+            throw UsageError(message: "--timeout takes seconds from 1 to 3600", command: "upload")
+        }
+        self.timeout = timeout
+        guard let parts = Int(arguments.value("--part-concurrency") ?? "4"), (1...64).contains(parts) else {
+            throw UsageError(message: "--part-concurrency takes a whole number from 1 to 64", command: "upload")
+        }
+        partConcurrency = parts
     }
 
     func run() async -> Int32 {
@@ -184,15 +255,18 @@ struct UploadCommand: Command {
         do {
             uploader = Uploader(
                 journal: try UploadJournal(path: journalPath),
-                options: UploadOptions(chunkSize: chunkSize, headers: headers, transport: transport),
+                options: UploadOptions(
+                    chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
+                    transport: transport, partConcurrency: partConcurrency),
                 s3Credentials: credentials)
         } catch {
-            Console.error("pickup upload: " + error.description)
+            Console.error("pickup upload: " + UploadHints.line(error))
             return ExitStatus.someFailed
         }
-        let resolved: [(path: String, item: String?)]
+        let resolved: [ResolvedFile]
+        var failedEarly = false
         do {
-            resolved = try await resolvedPaths()
+            (resolved, failedEarly) = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
@@ -204,11 +278,10 @@ struct UploadCommand: Command {
         }
         var facts = resolved.enumerated().map { index, file in
             RemoteKey.Facts(
-                relativePath: (file.path as NSString).lastPathComponent,
+                relativePath: file.relativePath,
                 taken: (try? probes[index].get())?.creationDate, itemID: file.item)
         }
         var sources = paths
-        var failedEarly = false
         if preset != nil || stripLocation {
             let files = prepared
             let exporting = Task { [self] in await exportForUpload(files) }
@@ -229,7 +302,7 @@ struct UploadCommand: Command {
             prepared = kept.map(\.0)
             facts = kept.map(\.1)
             sources = zip(exported, paths).compactMap { $0 == nil ? nil : $1 }
-            failedEarly = exported.contains { $0 == nil }
+            failedEarly = failedEarly || exported.contains { $0 == nil }
         }
         // Two sources never land on one key: refused before anything is sent.
         var keys: [String?] = Array(repeating: nil, count: prepared.count)
@@ -252,18 +325,42 @@ struct UploadCommand: Command {
                 return ExitStatus.usage
             }
         }
-        let queue = UploadQueue(uploader: uploader, concurrency: parallel)
-        for (index, file) in prepared.enumerated() {
-            await queue.add(job(path: file.path, type: file.type, key: keys[index]))
-        }
         let made = Dictionary(
             zip(prepared.map(\.path), sources).filter { $0 != $1 }, uniquingKeysWith: { first, _ in first })
-        let work = Task { await UploadRunner.run(queue, json: json, sources: made) }
+        let began = Date()
+        let queue = UploadQueue(uploader: uploader, concurrency: parallel)
+        var alreadyThere: [UploadRecord] = []
+        for (index, file) in prepared.enumerated() {
+            let destination = destination(path: file.path, key: keys[index])
+            if !force, let earlier = await UploadCommand.sent(file.path, to: destination, in: uploader.journal) {
+                alreadyThere.append(earlier)
+                Console.raw(
+                    json
+                        ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: file.path)
+                        : "\(earlier.id) already there \(file.path) (sent with the same bytes; --force sends it again)\n"
+                )
+                continue
+            }
+            await queue.add(.upload(path: file.path, to: destination, type: file.type))
+        }
+        let work = Task { await UploadRunner.run(queue, json: json, sources: made, tries: retries + 1) }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }
         }
         let items = await work.value
         interrupted.stop()
+        // The bytes of each finished upload are hashed (from the page cache, as a rule) so that
+        // sending them again to the same destination is skipped.
+        for item in items where item.state == .done {
+            guard let record = item.record, case .success(let found) = FileHash.sha256(ofFileAt: record.path) else {
+                continue
+            }
+            try? await uploader.journal.recordSHA256(found.sha256, of: record.id)
+        }
+        if !json {
+            Console.out(
+                UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+        }
         if interrupted.fired { return 130 }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.
         for item in items where item.state == .done {
@@ -358,29 +455,75 @@ struct UploadCommand: Command {
         prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
     }
 
-    func job(path: String, type: String, key: String?) -> UploadQueue.Job {
+    func destination(path: String, key: String?) -> UploadDestination {
         switch target {
         case .tus(let url):
-            return .tus(path: path, endpoint: url, type: type)
+            return .tus(endpoint: url)
         case .s3(let bucket, let prefix):
             let key = key ?? UploadCommand.s3Key(prefix: prefix, (path as NSString).lastPathComponent)
-            // init checked that an S3 target has an endpoint.
+            // init found an endpoint for every S3 target.
             let store = endpoint ?? URL(fileURLWithPath: "/")
-            return .s3(path: path, location: S3Location(endpoint: store, bucket: bucket, key: key), type: type)
+            return .s3(S3Location(endpoint: store, bucket: bucket, key: key))
         case .form(let url):
-            return .form(path: path, target: FormTarget(url: url, field: field, fields: formFields), type: type)
+            return .form(FormTarget(url: url, field: field, fields: formFields))
         }
     }
 
-    /// The files to send: each argument that is a file, and the stored files of each
-    /// library item named by its id (with --library; a Live Photo sends still and movie).
-    func resolvedPaths() async throws(UsageError) -> [(path: String, item: String?)] {
-        var paths: [(path: String, item: String?)] = []
+    /// The journal's finished upload of this file's bytes to `destination`, if there is one.
+    /// The file is hashed only when the journal holds a finished upload of its size there.
+    static func sent(
+        _ path: String, to destination: UploadDestination, in journal: UploadJournal
+    ) async
+        -> UploadRecord?
+    {
+        guard let status = FileStatus(path: path),
+            (try? await journal.hasFinished(to: destination, size: status.size)) == true,
+            case .success(let found) = FileHash.sha256(ofFileAt: path)
+        else { return nil }
+        return try? await journal.finished(to: destination, size: status.size, sha256: found.sha256)
+    }
+
+    /// A file to send, the library item it belongs to, and its path inside the folder named
+    /// (its name, for a file named itself).
+    struct ResolvedFile {
+        var path: String
+        var item: String?
+        var relativePath: String
+    }
+
+    /// The files to send: each argument that is a file, the files below each folder (with
+    /// --recursive), and the stored files of each library item named by its id (with
+    /// --library; a Live Photo sends still and movie). Also whether some could not be read
+    /// (reported).
+    func resolvedPaths() async throws(UsageError) -> ([ResolvedFile], unreadable: Bool) {
+        var paths: [ResolvedFile] = []
+        var unreadable = false
         var catalog: ImportCatalog?
         for argument in files {
-            var info = stat()
-            if stat(argument, &info) == 0 {
-                paths.append((argument, nil))
+            if let status = FileStatus(path: argument) {
+                if status.kind == .directory {
+                    guard recursive else {
+                        throw UsageError(
+                            message: "\(argument) is a folder; add --recursive (-r) to upload what is in it",
+                            command: "upload")
+                    }
+                    let base = argument.hasSuffix("/") ? argument : argument + "/"
+                    for entry in FileWalker(recursive: true).expand([argument]) {
+                        switch entry {
+                        case .file(let path):
+                            paths.append(
+                                ResolvedFile(path: path, item: nil, relativePath: String(path.dropFirst(base.count))))
+                        case .problem(let path, let message):
+                            unreadable = true
+                            Console.error("pickup upload: \(path): \(message); it is not sent")
+                        case .leftAlone(let path, let reason):
+                            Console.error("pickup upload: left alone \(path): \(reason)")
+                        }
+                    }
+                } else {
+                    paths.append(
+                        ResolvedFile(path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent))
+                }
                 continue
             }
             guard let library else {
@@ -406,7 +549,8 @@ struct UploadCommand: Command {
                                 + "again to restore it",
                             command: "upload")
                     }
-                    paths.append((path, item.id))
+                    paths.append(
+                        ResolvedFile(path: path, item: item.id, relativePath: (path as NSString).lastPathComponent))
                 }
             } catch let error as UsageError {
                 throw error
@@ -414,7 +558,7 @@ struct UploadCommand: Command {
                 throw UsageError(message: "cannot read the library \(library): \(error)", command: "upload")
             }
         }
-        return paths
+        return (paths, unreadable)
     }
 }
 
@@ -452,7 +596,9 @@ extension UploadCommand {
 enum UploadRunner {
     /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
     /// the file it was made from, printed beside it.
-    static func run(_ queue: UploadQueue, json: Bool, sources: [String: String] = [:]) async -> [UploadQueue.Item] {
+    static func run(
+        _ queue: UploadQueue, json: Bool, sources: [String: String] = [:], tries: Int = 8
+    ) async -> [UploadQueue.Item] {
         let terminal = !json && Console.errorIsTerminal
         let reporter = Task {
             var items: [Int: UploadQueue.Item] = [:]
@@ -464,7 +610,7 @@ enum UploadRunner {
                 let total = items.values.reduce(Int64(0)) { $0 + $1.size }
                 let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
                 if terminal, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
-                if let line = report(item, previous: previous, terminal: terminal) {
+                if let line = report(item, previous: previous, terminal: terminal, tries: tries) {
                     bar?.finish()
                     Console.error(line)
                 }
@@ -486,10 +632,12 @@ enum UploadRunner {
     }
 
     /// The line an update deserves, if any: starts, retries, ends; progress when not on a terminal.
-    static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, terminal: Bool) -> String? {
+    static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, terminal: Bool, tries: Int) -> String? {
         let id = item.uploadID ?? "#\(item.id)"
-        if let (error, delay) = item.retrying, previous?.retrying == nil {
-            return "\(id) retrying in \(Text.fixed(delay, 1)) s: \(error.message)"
+        // Every retry, as it happens: what failed, the wait, and which try comes next.
+        if let (error, delay) = item.retrying, item.retries != previous?.retries {
+            return "\(id) \(error.description); retrying in \(Text.fixed(delay, 1)) s "
+                + "(retry \(item.retries) of \(tries - 1))"
         }
         if item.uploadID != nil, previous?.uploadID == nil {
             return "\(id) uploading \(item.path) (\(Text.byteCount(item.size)))"
@@ -508,23 +656,50 @@ enum UploadRunner {
 
     static func summary(_ record: UploadRecord, source: String? = nil) -> String {
         var text =
-            "\(record.id) \(record.state.rawValue) \(record.path) \(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
+            "\(record.id) \(record.state.rawValue) \(record.path) -> \(record.target) "
+            + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if let source { text += " (from \(source))" }
-        if let error = record.error { text += ": " + error }
+        if let error = record.error { text += ": " + UploadHints.line(error) }
         return text + "\n"
     }
 
-    static func line(_ record: UploadRecord, source: String? = nil) -> String {
+    /// The closing line: how many files arrived, were already there or failed, and the bytes
+    /// sent, the time and the rate.
+    static func closing(
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date
+    ) -> String {
+        let done = items.filter { $0.state == .done }
+        let paused = items.filter { $0.state == .paused }.count
+        let failed = items.count - done.count - paused
+        let bytes = done.reduce(Int64(0)) { $0 + $1.size }
+        let seconds = max(0.001, Date().timeIntervalSince(began))
+        let total = items.count + alreadyThere
+        var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
+        if paused > 0 { parts.append("\(paused) paused") }
+        parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
+        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
+            + "\(Text.byteCount(bytes)) in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+    }
+
+    static func line(
+        _ record: UploadRecord, source: String? = nil, status: String? = nil, path: String? = nil
+    ) -> String {
         var object = JSONObject()
         object.add("id", record.id)
-        object.add("path", record.path)
-        object.add("source", source ?? record.path)
-        object.add("state", record.state.rawValue)
+        object.add("path", path ?? record.path)
+        object.add("source", source ?? path ?? record.path)
+        object.add("state", status ?? record.state.rawValue)
         object.add("confirmed", record.offset)
         object.add("size", record.size)
         object.add("target", record.target)
         if let remote = record.remote { object.add("remote", redacted(remote)) }
-        if let error = record.error { object.add("error", error) }
+        if let error = record.error {
+            var detail = JSONObject()
+            detail.add("code", error.code.rawValue)
+            detail.add("message", error.description)
+            detail.add("hint", UploadHints.hint(for: error))
+            object.add("error", object: detail)
+        }
         return object.text + "\n"
     }
 }

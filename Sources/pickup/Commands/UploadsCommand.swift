@@ -18,7 +18,8 @@ struct UploadsCommand: Command {
             .init(names: ["--journal"], value: "PATH", help: "The upload journal (default as for 'pickup upload')."),
             .init(
                 names: ["--to"], value: "URL",
-                help: "With resume ID: the tus endpoint again, when it had a query (a token) the journal does not keep."
+                help:
+                    "With resume ID: the tus endpoint or form URL again, when it had a query (a token) the journal does not keep."
             ),
             .init(
                 names: ["--ca-file"], value: "FILE",
@@ -57,7 +58,8 @@ struct UploadsCommand: Command {
                 ["http", "https"].contains(url.scheme?.lowercased() ?? "")
             else {
                 throw UsageError(
-                    message: "--to goes with 'resume ID' and takes an http(s) tus endpoint", command: "uploads")
+                    message: "--to goes with 'resume ID' and takes an http(s) tus endpoint or form URL",
+                    command: "uploads")
             }
             endpoint = url
         } else {
@@ -87,7 +89,7 @@ struct UploadsCommand: Command {
                 journal = try UploadJournal(path: journalPath)
             }
         } catch {
-            Console.error("pickup uploads: " + error.description)
+            Console.error("pickup uploads: " + UploadHints.line(error))
             return ExitStatus.someFailed
         }
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
@@ -101,7 +103,7 @@ struct UploadsCommand: Command {
             do {
                 records = try await journal.all()
             } catch {
-                Console.error("pickup uploads: " + error.description)
+                Console.error("pickup uploads: " + UploadHints.line(error))
                 return ExitStatus.someFailed
             }
             Console.raw(records.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Runs one upload: asks the machine what to do next, does it with the protocol's
+/// steps, saves each step in the journal and reports it on `events`. The one loop
+/// behind tus, S3 and form uploads.
+struct UploadDriver {
+    let journal: UploadJournal
+    let options: UploadOptions
+
+    func run(
+        _ start: UploadRecord, steps: inout some UploadSteps, events: AsyncStream<UploadEvent>.Continuation?
+    ) async -> UploadRecord {
+        var record = start
+        let clock = options.clock
+        let began = clock.now
+        let firstOffset = record.offset
+        var machine = UploadMachine(
+            size: record.size, confirmed: record.offset, maxAttempts: options.maxAttempts,
+            baseDelay: options.baseDelay, maxDelay: options.maxDelay, random: options.random)
+        events?.yield(.started(id: record.id, path: record.path, size: record.size))
+        var action = machine.start
+        while true {
+            var outcome: UploadMachine.Outcome
+            do throws(UploadError) {
+                // Stopping is checked before each step; ending (done or failed) always runs.
+                if Task.isCancelled, action != .done, !action.isFailure {
+                    throw UploadError(.cancelled, "the upload was cancelled")
+                }
+                switch action {
+                case .sync:
+                    let confirmed = try await steps.sync(&record)
+                    try check(confirmed, of: record)
+                    if confirmed < record.offset {
+                        events?.yield(.rewound(id: record.id, from: record.offset, to: confirmed))
+                    }
+                    record.offset = confirmed
+                    record.state = .uploading
+                    try await journal.save(record)
+                    outcome = .synced(confirmed: confirmed)
+                case .send:
+                    let confirmed = try await steps.send(&record)
+                    try check(confirmed, of: record)
+                    record.offset = confirmed
+                    try await journal.save(record)
+                    let seconds = max(0.001, clock.now - began)
+                    events?.yield(
+                        .progress(
+                            id: record.id, confirmed: confirmed, size: record.size,
+                            bytesPerSecond: Double(max(0, confirmed - firstOffset)) / seconds))
+                    outcome = .sent(confirmed: confirmed)
+                case .complete:
+                    try await steps.complete(&record)
+                    outcome = .completed
+                case .restart:
+                    steps.forget(&record)
+                    record.remote = nil
+                    outcome = .restarted
+                case .wait(let seconds, let error):
+                    events?.yield(.retrying(id: record.id, error: error, delay: seconds))
+                    if error.code == .network { steps.reconnect() }
+                    await clock.sleep(seconds: seconds)
+                    outcome = .waited
+                case .done:
+                    record.state = .done
+                    record.offset = record.size
+                    record.error = nil
+                    try? await journal.save(record)
+                    events?.yield(.finished(record))
+                    return record
+                case .fail(let error):
+                    record.state = error.code == .cancelled ? .cancelled : .failed
+                    record.error = error
+                    try? await journal.save(record)
+                    events?.yield(.finished(record))
+                    return record
+                }
+            } catch {
+                outcome = .failed(error)
+            }
+            action = machine.next(after: outcome)
+        }
+    }
+
+    /// A server's count of bytes must fit the file.
+    private func check(_ confirmed: Int64, of record: UploadRecord) throws(UploadError) {
+        guard (0...record.size).contains(confirmed) else {
+            throw UploadError(
+                .badAnswer, "the server says it holds \(confirmed) bytes of a \(record.size)-byte file")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// The upload driver's decisions, apart from the network and the clock: after each
+/// step's outcome, what to do next. One for tus, S3 and forms alike.
+///
+/// Tries count failures in a row without progress, and progress is only the server
+/// holding more bytes than it ever held: a server that confirms bytes and then forgets
+/// them cannot keep an upload going forever. A plain value with an injected random
+/// source, so retries and backoff are tested without servers and without sleeping.
+public struct UploadMachine: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// Make sure the upload exists on the server (create it) and ask what it holds.
+        case sync
+        /// Send the next chunk or part.
+        case send
+        /// Finish the upload on the server (S3: complete it).
+        case complete
+        /// The server forgot the upload: start a new one, from byte 0.
+        case restart
+        /// Wait this many seconds, then `sync`.
+        case wait(seconds: Double, after: UploadError)
+        case done
+        case fail(UploadError)
+
+        /// Whether it ends the upload as failed.
+        public var isFailure: Bool {
+            if case .fail = self { return true }
+            return false
+        }
+    }
+
+    public enum Outcome: Sendable {
+        /// The server holds `confirmed` bytes.
+        case synced(confirmed: Int64)
+        case sent(confirmed: Int64)
+        case completed
+        case restarted
+        case waited
+        case failed(UploadError)
+    }
+
+    public let size: Int64
+    public let maxAttempts: Int
+    public let baseDelay: Double
+    public let maxDelay: Double
+    /// Failures since the server last held more bytes than ever before.
+    public private(set) var attempts = 0
+    /// The most bytes the server ever held.
+    public private(set) var highWater: Int64
+    private var random: @Sendable () -> Double
+
+    /// `random` returns a number in 0..<1 for the backoff's jitter.
+    public init(
+        size: Int64, confirmed: Int64 = 0, maxAttempts: Int, baseDelay: Double, maxDelay: Double,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.size = size
+        highWater = confirmed
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.random = random
+    }
+
+    /// The first action: ask the server.
+    public var start: Action { .sync }
+
+    public mutating func next(after outcome: Outcome) -> Action {
+        switch outcome {
+        case .synced(let confirmed), .sent(let confirmed):
+            if confirmed > highWater {
+                highWater = confirmed
+                attempts = 0
+            }
+            return confirmed >= size ? .complete : .send
+        case .completed: return .done
+        case .restarted, .waited: return .sync
+        case .failed(let error): return failed(error)
+        }
+    }
+
+    private mutating func failed(_ error: UploadError) -> Action {
+        switch error.code {
+        case .cancelled: return .fail(error)
+        case .gone:
+            attempts += 1
+            return attempts >= maxAttempts ? .fail(error) : .restart
+        case .offsetConflict:
+            attempts += 1
+            return attempts >= maxAttempts ? .fail(error) : .sync
+        default:
+            guard error.isRetryable else { return .fail(error) }
+            attempts += 1
+            return attempts >= maxAttempts ? .fail(error) : .wait(seconds: delay(attempt: attempts), after: error)
+        }
+    }
+
+    /// The delay before try number `attempt` (1-based): doubling from `baseDelay` up to
+    /// `maxDelay`, with jitter in [50%, 100%].
+    public func delay(attempt: Int) -> Double {
+        let full = min(maxDelay, baseDelay * Double(1 << min(max(attempt, 1) - 1, 20)))
+        return full * (0.5 + 0.5 * min(max(random(), 0), 1))
+    }
+}

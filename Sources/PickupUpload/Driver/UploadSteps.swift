@@ -1,0 +1,40 @@
+import Dispatch
+
+/// One protocol's requests, as the driver calls them: tus, S3 or a form. Each step is
+/// a round trip or a few; the driver decides what follows. Steps keep what they learn
+/// (the server's extensions, the parts the store holds) and put the server's id for
+/// the upload in the record's `remote`.
+protocol UploadSteps {
+    /// Makes sure the upload exists on the server (creating it the first time, or after
+    /// `forget`) and returns the bytes the server holds.
+    mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64
+    /// Sends the next chunk or parts; returns the bytes the server holds after them.
+    mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64
+    /// Finishes the upload on the server, once it holds every byte.
+    mutating func complete(_ record: inout UploadRecord) async throws(UploadError)
+    /// The server forgot the upload: the next `sync` starts a new one.
+    mutating func forget(_ record: inout UploadRecord)
+    /// A connection failed: later requests go on fresh connections, not one the cut left dead.
+    mutating func reconnect()
+}
+
+/// Time, as the driver sees it: real, or a test's.
+public protocol UploadClock: Sendable {
+    /// Seconds since some fixed moment.
+    var now: Double { get }
+    /// Waits `seconds`, or less when the task is cancelled.
+    func sleep(seconds: Double) async
+}
+
+/// The machine's own clock.
+public struct SystemUploadClock: UploadClock {
+    public init() {}
+
+    public var now: Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+
+    public func sleep(seconds: Double) async {
+        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The form step: one `multipart/form-data` POST of the whole file, streamed from disk.
+/// A failed try sends it again whole (the protocol has no way to go on); the server's
+/// `Location`, if any, becomes the record's `remote`.
+struct FormSteps: UploadSteps {
+    let target: FormTarget
+    let source: SourceFile
+    let options: UploadOptions
+    private var http: HTTPClient
+
+    init(target: FormTarget, source: SourceFile, options: UploadOptions) {
+        self.target = target
+        self.source = source
+        self.options = options
+        http = HTTPClient(transport: options.transport, stall: options.stallTimeout)
+    }
+
+    func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 { 0 }
+
+    func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
+        let (boundary, body) = FormSteps.formBody(
+            target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
+        var request = HTTPRequest("POST", target.url, body: body)
+        let headers = options.headers.merging(target.headers) { $1 }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
+        request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+        let response = try await http.send(request, what: "posting the form")
+        let place = redacted(target.url.absoluteString)
+        switch response.status {
+        case 200..<300: break
+        case 401, 403: throw UploadError(.unauthorized, "the server refused the upload", status: response.status)
+        case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: 413)
+        case _ where response.value("Tus-Resumable") != nil || response.value("Tus-Version") != nil:
+            throw UploadError(
+                .badTarget, "\(place) is a tus server, not a web form: upload to it with tus",
+                status: response.status)
+        case 404: throw UploadError(.badTarget, "the server has nothing at \(place) to post a form to", status: 404)
+        default: throw UploadError(.server, "posting the form to \(place) failed", status: response.status)
+        }
+        record.remote = response.value("Location").flatMap { URL(string: $0, relativeTo: target.url) }?.absoluteString
+        return record.size
+    }
+
+    func complete(_ record: inout UploadRecord) async throws(UploadError) {}
+
+    func forget(_ record: inout UploadRecord) {}
+
+    mutating func reconnect() { http = HTTPClient(transport: options.transport, stall: options.stallTimeout) }
+
+    /// The multipart body: the fields, then the file streamed from disk, then the end.
+    static func formBody(
+        _ target: FormTarget, source: SourceFile, name: String, type: String
+    ) -> (boundary: String, body: HTTPBody) {
+        let boundary = "pickup-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var head = ""
+        for field in target.fields {
+            head += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(field.name))\"\r\n\r\n"
+            head += field.value + "\r\n"
+        }
+        head += "--\(boundary)\r\n"
+        head += "Content-Disposition: form-data; name=\"\(quoted(target.field))\"; filename=\"\(quoted(name))\"\r\n"
+        head += "Content-Type: \(type)\r\n\r\n"
+        let tail = "\r\n--\(boundary)--\r\n"
+        return (
+            boundary,
+            .parts([.data(Data(head.utf8)), .file(source, offset: 0, length: source.size), .data(Data(tail.utf8))])
+        )
+    }
+
+    /// A name inside a quoted header parameter, escaped as browsers do (HTML's form encoding).
+    static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// S3 settings found the way the AWS CLI finds them: the environment first
+/// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`,
+/// `AWS_DEFAULT_REGION`, `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`), then the profile
+/// (`AWS_PROFILE`, else `default`) of `~/.aws/credentials` and `~/.aws/config` (or
+/// `AWS_SHARED_CREDENTIALS_FILE` and `AWS_CONFIG_FILE`).
+public struct AWSConfiguration: Sendable {
+    public var credentials: S3Credentials?
+    /// The store's address when one was set (`endpoint_url`, `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`).
+    public var endpoint: URL?
+    public var region: String
+    /// The profile read, and the files it came from (for messages).
+    public var profile: String
+    public var sources: [String]
+
+    /// Reads the environment and the two files. A file that is missing is skipped; `profile`
+    /// overrides `AWS_PROFILE`.
+    public static func load(
+        profile chosen: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> AWSConfiguration {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let profile = chosen ?? environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        let credentialsPath = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? home + "/.aws/credentials"
+        let configPath = environment["AWS_CONFIG_FILE"] ?? home + "/.aws/config"
+        // In the config file every profile but `default` is `[profile NAME]`.
+        let fromCredentials = section(profile, in: credentialsPath)
+        let fromConfig =
+            section(profile == "default" ? "default" : "profile " + profile, in: configPath)
+        var sources: [String] = []
+        if !fromCredentials.isEmpty { sources.append(credentialsPath) }
+        if !fromConfig.isEmpty { sources.append(configPath) }
+        let value = { (environmentName: String?, key: String) -> String? in
+            if let environmentName, let found = environment[environmentName], !found.isEmpty { return found }
+            return fromCredentials[key] ?? fromConfig[key]
+        }
+        let region =
+            value("AWS_REGION", "region") ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "us-east-1"
+        let endpoint =
+            (environment["AWS_ENDPOINT_URL_S3"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? value("AWS_ENDPOINT_URL", "endpoint_url")).flatMap { URL(string: $0) }
+        var credentials: S3Credentials?
+        // Keys from the environment go together; a profile's keys go together: never one of each.
+        if let key = environment["AWS_ACCESS_KEY_ID"], !key.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"],
+            !secret.isEmpty
+        {
+            credentials = S3Credentials(
+                accessKey: key, secretKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"], region: region)
+        } else if let key = fromCredentials["aws_access_key_id"] ?? fromConfig["aws_access_key_id"],
+            let secret = fromCredentials["aws_secret_access_key"] ?? fromConfig["aws_secret_access_key"]
+        {
+            credentials = S3Credentials(
+                accessKey: key, secretKey: secret,
+                sessionToken: fromCredentials["aws_session_token"] ?? fromConfig["aws_session_token"], region: region)
+        }
+        return AWSConfiguration(
+            credentials: credentials, endpoint: endpoint, region: region, profile: profile, sources: sources)
+    }
+
+    /// The `key = value` lines of one `[name]` section of an INI file (keys lowercased); empty
+    /// when the file or the section is missing.
+    static func section(_ name: String, in path: String) -> [String: String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        var inside = false
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                inside = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces) == name
+                continue
+            }
+            guard inside, let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            // A nested block (`s3 =` then indented lines) has no value of its own.
+            if !value.isEmpty { values[key] = value }
+        }
+        return values
+    }
+}

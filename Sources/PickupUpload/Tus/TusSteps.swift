@@ -1,0 +1,67 @@
+import Foundation
+
+/// The tus 1.0 steps: ask the server's extensions once, create the upload (its first
+/// chunk riding along with creation-with-upload), ask its offset, send chunks.
+struct TusSteps: UploadSteps {
+    let endpoint: URL
+    let source: SourceFile
+    let options: UploadOptions
+    private var client: TusClient
+    private var capabilities: TusCapabilities?
+
+    init(endpoint: URL, source: SourceFile, options: UploadOptions) {
+        self.endpoint = endpoint
+        self.source = source
+        self.options = options
+        client = TusSteps.client(endpoint, options)
+    }
+
+    private static func client(_ endpoint: URL, _ options: UploadOptions) -> TusClient {
+        TusClient(
+            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers, transport: options.transport)
+    }
+
+    private var checksum: TusChecksum? { options.tusChecksums ? capabilities?.preferredChecksum : nil }
+
+    mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
+        if capabilities == nil {
+            let found = try await client.capabilities()
+            if let limit = found.maxSize, record.size > limit {
+                throw UploadError(.tooLarge, "the server takes files up to \(limit) bytes; this one has \(record.size)")
+            }
+            capabilities = found
+        }
+        if let remote = record.remote.flatMap({ URL(string: $0) }) {
+            return try await client.offset(of: remote)
+        }
+        let first =
+            capabilities?.extensions.contains("creation-with-upload") == true
+            ? TusChunk(
+                source: source, offset: 0, length: Int(min(Int64(options.chunkSize), record.size)), checksum: checksum)
+            : nil
+        let created = try await client.create(
+            length: record.size,
+            metadata: ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type], first: first)
+        record.remote = created.url.absoluteString
+        return created.offset
+    }
+
+    mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
+        guard let remote = record.remote.flatMap({ URL(string: $0) }) else {
+            throw UploadError(.gone, "the upload has no address on the server yet")
+        }
+        let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
+        let chunk = TusChunk(source: source, offset: record.offset, length: count, checksum: checksum)
+        let next = try await client.patch(remote, chunk: chunk)
+        guard next > record.offset, next <= record.size else {
+            throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
+        }
+        return next
+    }
+
+    func complete(_ record: inout UploadRecord) async throws(UploadError) {}
+
+    mutating func forget(_ record: inout UploadRecord) { record.remote = nil }
+
+    mutating func reconnect() { client = TusSteps.client(endpoint, options) }
+}

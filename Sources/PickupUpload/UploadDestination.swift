@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where one file goes, and by which protocol: what the command line, the queue
+/// and the journal all speak. `Codable`: the journal keeps it as JSON, with no
+/// credential, header, user, password or query in it.
+public enum UploadDestination: Sendable, Hashable, Codable {
+    /// A tus 1.0 endpoint: the upload is created there.
+    case tus(endpoint: URL)
+    /// An S3 object, its requests signed with the uploader's `s3Credentials`.
+    case s3(S3Location)
+    /// An S3 object, its requests presigned by the uploader's `s3Signer` (an app's backend).
+    case s3Presigned(S3Location)
+    /// A web form that takes the file in one `multipart/form-data` POST.
+    case form(FormTarget)
+
+    /// How it is shown and logged, as `pickup upload --to` takes it: `tus+https://...`,
+    /// `s3://bucket/key at https://store`, or a form's `https://...`; no credentials, query or
+    /// fragment.
+    public var displayName: String {
+        switch self {
+        case .tus(let endpoint): return "tus+" + redacted(endpoint.absoluteString)
+        case .s3(let location), .s3Presigned(let location): return location.displayName
+        case .form(let form): return redacted(form.url.absoluteString)
+        }
+    }
+
+    /// The URL a server was given as, for tus and forms (whose query may hold a token).
+    var url: URL? {
+        switch self {
+        case .tus(let endpoint): return endpoint
+        case .form(let form): return form.url
+        case .s3, .s3Presigned: return nil
+        }
+    }
+
+    /// The same destination at `url` (a tus endpoint or form given again); S3 is unchanged.
+    func moved(to url: URL) -> UploadDestination {
+        switch self {
+        case .tus: return .tus(endpoint: url)
+        case .form(var form):
+            form.url = url
+            return .form(form)
+        case .s3, .s3Presigned: return self
+        }
+    }
+
+    /// What the journal keeps: URLs without user, password, query or fragment.
+    var stored: UploadDestination {
+        func clean(_ url: URL) -> URL { URL(string: redacted(url.absoluteString)) ?? url }
+        switch self {
+        case .tus(let endpoint): return .tus(endpoint: clean(endpoint))
+        case .form(var form):
+            form.url = clean(form.url)
+            form.headers = [:]
+            return .form(form)
+        case .s3(var location):
+            location.endpoint = clean(location.endpoint)
+            return .s3(location)
+        case .s3Presigned(var location):
+            location.endpoint = clean(location.endpoint)
+            return .s3Presigned(location)
+        }
+    }
+
+    /// Whether storing it drops a query (a token, say) that a resume must be given again.
+    var losesQuery: Bool { url.map { !($0.query ?? "").isEmpty } ?? false }
+
+    /// Reads what journals made before destinations were stored as JSON kept:
+    /// `s3+http://host/bucket/key`, `form+https://...`, or a tus endpoint.
+    init?(legacyTarget target: String) {
+        if target.hasPrefix("s3+") {
+            guard let location = S3Location(legacyTarget: target) else { return nil }
+            self = .s3(location)
+        } else if target.hasPrefix("form+") {
+            guard let url = URL(string: String(target.dropFirst(5))) else { return nil }
+            self = .form(FormTarget(url: url))
+        } else {
+            let plain =
+                target.hasSuffix(UploadJournal.queryNotStored)
+                ? String(target.dropLast(UploadJournal.queryNotStored.count)) : target
+            guard let url = URL(string: plain), url.host != nil else { return nil }
+            self = .tus(endpoint: url)
+        }
+    }
+}
+
+extension S3Location {
+    /// `s3://bucket/key at endpoint`, without credentials.
+    public var displayName: String {
+        "s3://\(bucket)/\(key) at " + redacted(endpoint.absoluteString)
+    }
+
+    /// Reads a target of a journal made before destinations were stored as JSON.
+    init?(legacyTarget: String) {
+        guard legacyTarget.hasPrefix("s3+"), let url = URL(string: String(legacyTarget.dropFirst(3))),
+            let scheme = url.scheme, let host = url.host
+        else { return nil }
+        let parts = url.path.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let endpoint = URL(string: "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? ""))
+        else { return nil }
+        self.init(endpoint: endpoint, bucket: parts[0], key: parts[1])
+    }
+}

@@ -1,0 +1,24 @@
+/// One upload under way: what it reports as it goes, its final record, and a way to
+/// stop it. Stopping keeps its place in the journal: it is resumed from the last byte
+/// the server confirmed.
+public final class UploadTask: Sendable {
+    /// Started, progress, retries, and the final record; then the stream ends.
+    public let events: AsyncStream<UploadEvent>
+    private let task: Task<UploadRecord, Never>
+
+    init(_ body: @escaping @Sendable (AsyncStream<UploadEvent>.Continuation) async -> UploadRecord) {
+        let (events, continuation) = AsyncStream<UploadEvent>.makeStream()
+        self.events = events
+        task = Task {
+            let record = await body(continuation)
+            continuation.finish()
+            return record
+        }
+    }
+
+    /// The final record: done, failed (with why), or cancelled.
+    public func result() async -> UploadRecord { await task.value }
+
+    /// Stops the upload at once; its record ends `cancelled`, resumable.
+    public func cancel() { task.cancel() }
+}

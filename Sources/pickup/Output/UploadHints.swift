@@ -1,0 +1,37 @@
+import PickupUpload
+
+/// What to do about a failed upload, in the command line's own words: the library's
+/// hints fit an app, these name `pickup` commands and flags.
+enum UploadHints {
+    static func hint(for error: UploadError) -> String {
+        switch error.code {
+        case .network:
+            return "Check the connection; 'pickup uploads resume' goes on from the last byte the server confirmed."
+        case .server:
+            return "The server failed; try again later with 'pickup uploads resume' (it goes on from the last "
+                + "confirmed byte)."
+        case .cancelled: return "Resume it with 'pickup uploads resume'."
+        case .unauthorized:
+            return "Check the credentials (PICKUP_UPLOAD_AUTHORIZATION or -H for tus and forms; AWS_PROFILE, "
+                + "~/.aws/credentials or AWS_ACCESS_KEY_ID for S3); Pickup does not retry with wrong ones."
+        case .badTarget:
+            if error.message.contains("is a tus server") {
+                return
+                    "Give it as --to tus+http://HOST/PATH (or tus+https://): a plain http(s):// URL means a web form."
+            }
+            if error.message.contains("no tus endpoint") {
+                return "Check the endpoint's path (tusd serves /files/); --to tus+http(s)://HOST/PATH."
+            }
+            return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
+        case .tooLarge: return "Export the file smaller (pickup upload --export PRESET) or ask for a larger limit."
+        case .certificate:
+            return "Check the server's address; for a private certificate authority, trust it (--ca-file or "
+                + "SSL_CERT_FILE)."
+        case .journal, .busy, .gone, .offsetConflict, .checksumMismatch, .sourceUnreadable, .badAnswer:
+            return error.hint
+        }
+    }
+
+    /// The error as one line: what happened, then what to do.
+    static func line(_ error: UploadError) -> String { error.description + ". " + hint(for: error) }
+}

@@ -1,0 +1,101 @@
+import PickupUpload
+import Testing
+
+@Suite("The upload machine: retries, backoff and progress, without servers or sleeping")
+struct UploadMachineTests {
+    func machine(size: Int64 = 1000, attempts: Int = 4, random: Double = 0) -> UploadMachine {
+        UploadMachine(size: size, maxAttempts: attempts, baseDelay: 1, maxDelay: 5, random: { random })
+    }
+
+    static let cut = UploadError(.network, "the connection was reset")
+
+    @Test func aCleanUploadSyncsSendsCompletesAndIsDone() {
+        var machine = machine()
+        #expect(machine.start == .sync)
+        #expect(machine.next(after: .synced(confirmed: 0)) == .send)
+        #expect(machine.next(after: .sent(confirmed: 600)) == .send)
+        #expect(machine.next(after: .sent(confirmed: 1000)) == .complete)
+        #expect(machine.next(after: .completed) == .done)
+    }
+
+    @Test func aFileTheServerAlreadyHoldsGoesStraightToComplete() {
+        var machine = machine()
+        #expect(machine.next(after: .synced(confirmed: 1000)) == .complete)
+    }
+
+    @Test func backoffDoublesWithJitterUpToTheCeiling() {
+        var low = machine(attempts: 10, random: 0)
+        var high = machine(attempts: 10, random: 0.999_999)
+        var lows: [Double] = []
+        var highs: [Double] = []
+        for _ in 0..<5 {
+            if case .wait(let seconds, _) = low.next(after: .failed(Self.cut)) { lows.append(seconds) }
+            if case .wait(let seconds, _) = high.next(after: .failed(Self.cut)) { highs.append(seconds) }
+        }
+        // Half of 1, 2, 4, 5 (the ceiling), 5 with the lowest jitter; nearly all with the highest.
+        #expect(lows == [0.5, 1, 2, 2.5, 2.5])
+        #expect(highs.map { ($0 * 1000).rounded() / 1000 } == [1, 2, 4, 5, 5])
+        #expect(low.next(after: .waited) == .sync)
+    }
+
+    @Test func triesResetOnlyWhenTheServerHoldsMoreThanEver() {
+        var machine = machine(attempts: 3)
+        _ = machine.next(after: .synced(confirmed: 0))
+        _ = machine.next(after: .sent(confirmed: 500))
+        _ = machine.next(after: .failed(Self.cut))
+        #expect(machine.attempts == 1)
+        // The server went back to 200: not progress, so tries keep counting.
+        _ = machine.next(after: .synced(confirmed: 200))
+        _ = machine.next(after: .sent(confirmed: 500))
+        #expect(machine.attempts == 1)
+        _ = machine.next(after: .failed(Self.cut))
+        #expect(machine.attempts == 2)
+        // Past the most ever held: progress, tries start over.
+        _ = machine.next(after: .sent(confirmed: 700))
+        #expect(machine.attempts == 0)
+        #expect(machine.highWater == 700)
+    }
+
+    @Test func aServerThatKeepsForgettingCannotKeepAnUploadGoingForever() {
+        var machine = machine(attempts: 3)
+        var actions: [UploadMachine.Action] = []
+        for _ in 0..<10 {
+            _ = machine.next(after: .synced(confirmed: 0))
+            actions.append(machine.next(after: .sent(confirmed: 400)))
+            actions.append(machine.next(after: .failed(UploadError(.gone, "the server no longer knows the upload"))))
+            if case .fail = actions.last { break }
+        }
+        #expect(actions.filter { $0 == .restart }.count == 2)
+        if case .fail(let error) = actions.last { #expect(error.code == .gone) } else { Issue.record("no failure") }
+    }
+
+    @Test func aConflictAsksTheServerAtOnceAndAChecksumMismatchWaits() {
+        var machine = machine()
+        #expect(machine.next(after: .failed(UploadError(.offsetConflict, "409"))) == .sync)
+        guard case .wait = machine.next(after: .failed(UploadError(.checksumMismatch, "460"))) else {
+            Issue.record("a corrupted chunk is sent again after a wait")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        UploadError(.unauthorized, "refused", status: 403), UploadError(.cancelled, "cancelled"),
+        UploadError(.server, "bad request", status: 400), UploadError(.certificate, "not trusted"),
+        UploadError(.tooLarge, "too large", status: 413),
+    ])
+    func whatWaitingCannotMendFailsAtOnce(error: UploadError) {
+        var machine = machine()
+        #expect(machine.next(after: .failed(error)) == .fail(error))
+        #expect(machine.attempts == 0)
+    }
+
+    @Test func aServerErrorIsRetriedUntilTheTriesRunOut() {
+        var machine = machine(attempts: 3)
+        let error = UploadError(.server, "unavailable", status: 503)
+        guard case .wait = machine.next(after: .failed(error)), case .wait = machine.next(after: .failed(error)) else {
+            Issue.record("a 503 is retried")
+            return
+        }
+        #expect(machine.next(after: .failed(error)) == .fail(error))
+    }
+}
