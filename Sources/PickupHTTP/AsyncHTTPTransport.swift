@@ -24,6 +24,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public static let shared = AsyncHTTPTransport()
 
     private let client: HTTPClient
+    /// When each host (scheme, host, port) last moved bytes, for `RequestWatch`.
+    private let links = LockedValue<[String: LockedValue<Double>]>([:])
     /// Bytes read from a file per body piece.
     static let pieceSize = 1 << 20
 
@@ -61,7 +63,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
-        let watch = LockedValue(StallRule(ceiling: limits.stall, start: Self.now()))
+        let origin = "\(request.url.scheme ?? "")://\(request.url.host ?? ""):\(request.url.port ?? 0)"
+        let link = links.withValue { known in
+            if let found = known[origin] { return found }
+            let made = LockedValue(Self.now())
+            known[origin] = made
+            return made
+        }
+        let watch = RequestWatch(ceiling: limits.stall, link: link)
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask { try await self.exchange(request, limits: limits, watch: watch) }
@@ -69,7 +78,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                     while !Task.isCancelled {
                         try await Task.sleep(nanoseconds: 200_000_000)
                         let now = Self.now()
-                        if let silence = watch.withValue({ $0.isStalled(at: now) ? $0.silence(at: now) : nil }) {
+                        if let silence = watch.stalled(at: now) {
                             throw Stalled(seconds: silence)
                         }
                     }
@@ -87,7 +96,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private func exchange(
-        _ request: HTTPRequest, limits: HTTPLimits, watch: LockedValue<StallRule>
+        _ request: HTTPRequest, limits: HTTPLimits, watch: RequestWatch
     ) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
@@ -97,7 +106,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             outgoing.body = .stream(BodyPieces(body: request.body, watch: watch), length: .known(length))
         }
         let response = try await client.execute(outgoing, deadline: .now() + .seconds(Int64(limits.deadline)))
-        watch.withValue { $0.progressed(at: Self.now()) }
+        watch.progressed()
         // A HEAD's Content-Length (tus answers one) describes the upload, not a body to read.
         if request.method != "HEAD", response.status != .noContent, response.status != .notModified,
             let announced = response.headers.first(name: "content-length").flatMap(Int64.init),
@@ -111,7 +120,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 throw TooLarge(limit: limits.maxResponseBytes, announced: nil)
             }
             body.append(contentsOf: piece.readableBytesView)
-            watch.withValue { $0.progressed(at: Self.now()) }
+            watch.progressed()
         }
         var headers: [String: String] = [:]
         for (name, value) in response.headers {
@@ -157,7 +166,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 .network, "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
             )
         case let error as IOError:
-            return UploadError(.network, "cannot connect to \(place): \(reason(error))")
+            return UploadError(
+                .network,
+                (isConnecting(error) ? "cannot connect to \(place): " : "the connection to \(place) failed: ")
+                    + reason(error))
         case let error as HTTPClientError:
             if error == .cancelled { return UploadError(.cancelled, "the upload was cancelled") }
             if error == .deadlineExceeded {
@@ -185,6 +197,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         return String(cString: strerror(error.errnoCode)).lowercased()
     }
 
+    /// Whether a socket error means the connection was never made.
+    static func isConnecting(_ error: IOError) -> Bool {
+        [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(error.errnoCode)
+    }
+
     static func describe(_ error: HTTPParserError) -> String {
         switch error {
         case .headerOverflow: return "its headers are longer than 80 KB"
@@ -201,15 +218,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
 struct BodyPieces: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let body: HTTPBody
-    let watch: LockedValue<StallRule>
+    let watch: RequestWatch
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var pending: [HTTPBody]
-        let watch: LockedValue<StallRule>
+        let watch: RequestWatch
         let allocator = ByteBufferAllocator()
 
         mutating func next() async throws -> ByteBuffer? {
-            watch.withValue { $0.progressed(at: AsyncHTTPTransport.now()) }
+            watch.progressed()
             while let first = pending.first {
                 pending.removeFirst()
                 switch first {
@@ -243,7 +260,7 @@ struct BodyPieces: AsyncSequence, Sendable {
                     return buffer
                 }
             }
-            watch.withValue { $0.bodySent(at: AsyncHTTPTransport.now()) }
+            watch.bodySent()
             return nil
         }
     }

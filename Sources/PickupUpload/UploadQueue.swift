@@ -41,7 +41,7 @@ public actor UploadQueue {
         public var record: UploadRecord?
         /// A failure being retried, and the delay before the next try.
         public var retrying: (error: UploadError, delay: Double)?
-        /// Retries so far (each one reported).
+        /// Retries since the server last confirmed more bytes (each one reported).
         public var retries = 0
 
         public init(id: Int, path: String) {
@@ -187,6 +187,7 @@ public actor UploadQueue {
                 item.path = path
                 item.size = size
             case .progress(_, let confirmed, let size, let rate):
+                if confirmed > item.confirmed { item.retries = 0 }
                 item.confirmed = confirmed
                 item.size = size
                 item.bytesPerSecond = rate

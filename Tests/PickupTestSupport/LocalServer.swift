@@ -11,8 +11,8 @@ public enum LocalServer {
     }()
 
     /// Runs `Tests/Servers/<script>` with `arguments`; returns the process once
-    /// http://127.0.0.1:`port`/health answers 200.
-    public static func launch(script: String, arguments: [String], port: Int) throws -> Process {
+    /// http(s)://127.0.0.1:`port`/health answers 200.
+    public static func launch(script: String, arguments: [String], port: Int, https: Bool = false) throws -> Process {
         let python = projectRoot.appendingPathComponent(".build/python/bin/python").path
         let process = Process()
         process.executableURL = URL(
@@ -22,7 +22,7 @@ public enum LocalServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         for _ in 0..<300 {
-            if answers(port: port) { return process }
+            if answers(port: port, https: https) { return process }
             usleep(100_000)
         }
         kill(process.processIdentifier, SIGKILL)
@@ -30,8 +30,9 @@ public enum LocalServer {
         throw FixtureError(message: "\(script) did not start on port \(port); run scripts/setup.sh")
     }
 
-    static func answers(port: Int) -> Bool {
-        let result = try? Shell.run("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/health")
+    static func answers(port: Int, https: Bool) -> Bool {
+        let scheme = https ? "https" : "http"
+        let result = try? Shell.run("curl -s -k -o /dev/null -w '%{http_code}' \(scheme)://127.0.0.1:\(port)/health")
         return result?.outputText == "200"
     }
 }

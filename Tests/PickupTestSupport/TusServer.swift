@@ -23,15 +23,18 @@ public final class TusServer: @unchecked Sendable {
         case tuswsgi
     }
 
-    /// The tus endpoint, `http://127.0.0.1:PORT/files`.
+    /// The tus endpoint, `http://127.0.0.1:PORT/files` (https with a certificate).
     public let endpoint: URL
+    /// With it, the server speaks https only (tuspyserver).
+    public let certificate: TestCertificate?
 
-    public init(_ kind: Kind = .tuspyserver) throws {
+    public init(_ kind: Kind = .tuspyserver, certificate: TestCertificate? = nil) throws {
         self.kind = kind
+        self.certificate = certificate
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tus-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
-        guard let endpoint = URL(string: "http://127.0.0.1:\(port)/files") else {
+        guard let endpoint = URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/files") else {
             throw FixtureError(message: "no URL for port \(port)")
         }
         self.endpoint = endpoint
@@ -45,9 +48,11 @@ public final class TusServer: @unchecked Sendable {
 
     /// Starts the server (again, after `stop`: uploads on disk are kept) and waits until it answers.
     public func start() throws {
+        var arguments = ["--port", String(port), "--dir", folder]
+        if let certificate { arguments += ["--certificate", certificate.certificate, "--key", certificate.key] }
         process = try LocalServer.launch(
-            script: kind == .tuspyserver ? "tus_server.py" : "tus_checksum_server.py",
-            arguments: ["--port", String(port), "--dir", folder], port: port)
+            script: kind == .tuspyserver ? "tus_server.py" : "tus_checksum_server.py", arguments: arguments, port: port,
+            https: certificate != nil)
     }
 
     /// Stops the server at once, as a crash would.

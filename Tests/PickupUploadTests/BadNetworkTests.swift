@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupHTTP
 import PickupTestSupport
 import PickupUpload
 import Testing
@@ -36,6 +37,33 @@ struct BadNetworkTests {
         #expect(Date().timeIntervalSince(started) < 60, "cuts are noticed at once, not after a timeout")
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         #expect(proxy.forwardedBytes - size <= 20 * chunk + 200_000, "at most one chunk sent again per cut")
+        let remote = try #require(record.remote)
+        #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("tus over https through 10 random cuts of the encrypted stream: arrives whole, each cut noticed at once")
+    func cutsOverTLS() async throws {
+        let certificate = try TestCertificate.make()
+        let server = try TusServer(certificate: certificate)
+        let chunk = 256 << 10
+        let proxy = try CuttingProxy(to: server.port, cuts: 10, gap: 150_000...450_000)
+        let path = try UploadTestFiles.random(megabytes: 4)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let transport = AsyncHTTPTransport(caFile: certificate.certificate)
+        let options = UploadOptions(
+            chunkSize: chunk, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5, transport: transport)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let endpoint = try #require(URL(string: "https://127.0.0.1:\(proxy.port)/files"))
+        let (record, events) = await upload(uploader.start(path: path, to: .tus(endpoint: endpoint)))
+        await transport.shutdown()
+        #expect(record.state == .done, "\(record.why)")
+        #expect(proxy.cuts == 10)
+        let stalls = events.filter {
+            if case .retrying(_, let error, _) = $0 { return error.message.contains("stalled") }
+            return false
+        }
+        #expect(stalls.isEmpty, "a reset over TLS is noticed at once, not by waiting for a stall")
+        #expect(record.remote?.hasPrefix("https://") == true)
         let remote = try #require(record.remote)
         #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
     }

@@ -1,15 +1,18 @@
 /// When a request counts as stalled, judged from the link's own recent pace: no progress for
-/// several times the recent gap between progress reports, never sooner than `floor` (a slow
-/// link is not a dead one) and never later than `ceiling`. Before any pace is known, and while
+/// several times the longest recent gap between progress reports, never sooner than `floor`
+/// (a slow link is not a dead one) and never later than `ceiling`. The longest gap, not the
+/// typical one: the first pieces of a body fill the kernel's send buffer at once, and a
+/// connection sharing a link with others (S3 parts sent together) moves in uneven steps;
+/// neither is a dead link. Before any pace is known, and while
 /// the server works on a whole request (the body sent, no answer yet), the ceiling applies.
 ///
 /// A plain value with an injected clock (seconds), so it is tested without threads or sleeps.
 public struct StallRule: Sendable, Hashable {
     public let floor: Double
     public let ceiling: Double
-    /// How many recent gaps make the pace, and how many of them a silence may last.
+    /// How many recent gaps make the pace, and how many times the longest of them a silence may last.
     static let window = 16
-    static let multiple = 8.0
+    static let multiple = 4.0
 
     private var gaps: [Double] = []
     private var last: Double
@@ -41,9 +44,8 @@ public struct StallRule: Sendable, Hashable {
     /// Seconds of silence that count as a stall now.
     public var threshold: Double {
         guard !waitingForServer, gaps.count >= 3 else { return ceiling }
-        let sorted = gaps.sorted()
-        let median = sorted[sorted.count / 2]
-        return min(ceiling, max(floor, median * StallRule.multiple))
+        let longest = gaps.max() ?? ceiling
+        return min(ceiling, max(floor, longest * StallRule.multiple))
     }
 
     /// Whether the request has stalled at `time`.

@@ -635,7 +635,7 @@ enum UploadRunner {
     static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, terminal: Bool, tries: Int) -> String? {
         let id = item.uploadID ?? "#\(item.id)"
         // Every retry, as it happens: what failed, the wait, and which try comes next.
-        if let (error, delay) = item.retrying, item.retries != previous?.retries {
+        if let (error, delay) = item.retrying, item.retries > previous?.retries ?? 0 {
             return "\(id) \(error.description); retrying in \(Text.fixed(delay, 1)) s "
                 + "(retry \(item.retries) of \(tries - 1))"
         }

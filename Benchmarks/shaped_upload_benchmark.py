@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Uploads over a slow, distant link: Pickup against tuspy and `aws s3 cp` on the same
+shaped link (shaped_link.py: tbf rate in a network namespace, a proxy that holds each
+direction for half the RTT), over http and https, and the time a cut costs Pickup.
+
+  goodput:   each tool's bytes a second as a share of the link rate, for tus and S3
+  cuts:      pickup upload (tus) with three connection resets, and with three silent
+             links, over http and https: seconds lost per cut against a clean run
+
+Needs root (network namespaces). usage:
+  Benchmarks/shaped_upload_benchmark.py [--megabytes N] [--mbit N] [--rtt-ms N [N...]] [--chunk-mb N]
+"""
+import argparse, os, shutil, subprocess, sys, tempfile, threading, time
+
+import shaped_link
+from upload_benchmark import PY, ROOT, sha
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def wait_inside(url):
+    for _ in range(300):
+        if subprocess.run(shaped_link.inside(["curl", "-s", "-k", "-o", "/dev/null", url])).returncode == 0:
+            return
+        time.sleep(0.1)
+    sys.exit(f"shaped_upload_benchmark: {url} did not answer inside the namespace")
+
+
+def certificate(work):
+    """A CA and a certificate for INSIDE_IP that it signed: (ca, cert, key)."""
+    ca, ca_key = os.path.join(work, "ca.pem"), os.path.join(work, "ca.key")
+    cert, key, request = os.path.join(work, "cert.pem"), os.path.join(work, "cert.key"), os.path.join(work, "cert.csr")
+    quiet = dict(check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", ca_key, "-out", ca,
+                    "-days", "2", "-subj", "/CN=Pickup benchmark CA"], **quiet)
+    subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request,
+                    "-subj", f"/CN={shaped_link.INSIDE_IP}"], **quiet)
+    extensions = os.path.join(work, "san.cnf")
+    with open(extensions, "w") as handle:
+        handle.write(f"subjectAltName=IP:{shaped_link.INSIDE_IP}\n")
+    subprocess.run(["openssl", "x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+                    "-out", cert, "-days", "2", "-extfile", extensions], **quiet)
+    return ca, cert, key
+
+
+def timed(command, env=None, during=None):
+    """Seconds a command took; `during(process)` runs beside it (the cuts)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if during:
+        threading.Thread(target=during, daemon=True).start()
+    out, err = process.communicate()
+    if process.returncode != 0:
+        sys.exit(f"shaped_upload_benchmark: {command[0]} failed: {(out + err)[-600:]}")
+    return time.perf_counter() - started
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--megabytes", type=int, default=48)
+    parser.add_argument("--mbit", type=int, default=20)
+    parser.add_argument("--rtt-ms", type=int, nargs="+", default=[40, 150])
+    parser.add_argument("--chunk-mb", type=int, default=8)
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("shaped_upload_benchmark: needs root (it makes a network namespace)")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    pickup = os.path.join(ROOT, ".build", "release", "pickup")
+    work = tempfile.mkdtemp(prefix="pickup-shaped-")
+    servers = []
+    try:
+        shaped_link.create(args.mbit)
+        source = os.path.join(work, "movie.bin")
+        with open(source, "wb") as handle:
+            for _ in range(args.megabytes):
+                handle.write(os.urandom(1 << 20))
+        size, want = os.path.getsize(source), sha(source)
+        ca, cert, key = certificate(work)
+        python = os.path.join(PY, "python")
+        # Servers inside the namespace, on its own 127.0.0.1: tus over http, tus over https, S3.
+        tus_dir, tls_dir, s3_dir = (os.path.join(work, name) for name in ("tus", "tus-tls", "s3"))
+        for folder in (tus_dir, tls_dir, s3_dir):
+            os.makedirs(folder)
+        script = os.path.join(ROOT, "Tests/Servers/tus_server.py")
+        servers.append(subprocess.Popen(shaped_link.inside([python, script, "--port", "7001", "--dir", tus_dir]),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        servers.append(subprocess.Popen(shaped_link.inside([python, script, "--port", "7002", "--dir", tls_dir,
+                                                            "--certificate", cert, "--key", key]),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        with open(os.path.join(s3_dir, "s3.json"), "w") as handle:
+            handle.write('{"identities":[{"name":"b","credentials":[{"accessKey":"benchkey","secretKey":"benchsecret"}],'
+                         '"actions":["Admin","Read","Write","List","Tagging"]}]}')
+        servers.append(subprocess.Popen(shaped_link.inside([
+            os.path.join(PY, "weed"), "mini", f"-dir={s3_dir}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            f"-s3.config={s3_dir}/s3.json", "-s3.port=7003", "-filer.port=7004", "-master.port=7005",
+            "-volume.port=7006", "-webdav.port=7007", "-admin.port=7008", "-s3.port.iceberg=0", "-s3.port.lance=0",
+            "-bucket=bench"]), cwd=s3_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait_inside("http://127.0.0.1:7001/health")
+        wait_inside("https://127.0.0.1:7002/health")
+        wait_inside("http://127.0.0.1:7004/buckets/bench/")
+        env = dict(os.environ, AWS_ACCESS_KEY_ID="benchkey", AWS_SECRET_ACCESS_KEY="benchsecret",
+                   AWS_DEFAULT_REGION="us-east-1", AWS_CA_BUNDLE=ca, REQUESTS_CA_BUNDLE=ca, HOME=work)
+        subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
+                        f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
+        tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
+                 "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
+                 "u.upload()")
+        chunk = str(args.chunk_mb)
+        link = args.mbit * 1e6 / 8
+        journal = os.path.join(work, "journal.sqlite")
+        print(f"file: {size / 1e6:.0f} MB; link: {args.mbit} Mbit/s ({link / 1e6:.2f} MB/s) each way; "
+              f"chunks/parts of {args.chunk_mb} MB\n")
+        print(f"{'RTT':>6} {'scheme':6} {'tool':22} {'seconds':>8} {'MB/s':>6} {'of link':>8}")
+        figures = {}
+        for rtt in args.rtt_ms:
+            for scheme in ("http", "https"):
+                tls = (cert, key) if scheme == "https" else None
+                tus = shaped_link.LatencyProxy(7002 if tls else 7001, rtt)  # tus ends its TLS itself
+                s3 = shaped_link.LatencyProxy(7003, rtt, certificate=tls)
+                tus_url = f"{scheme}://{shaped_link.INSIDE_IP}:{tus.port}/files"
+                s3_url = f"{scheme}://{shaped_link.INSIDE_IP}:{s3.port}"
+                tools = [
+                    ("pickup upload (tus)", [pickup, "upload", source, "--to", "tus+" + tus_url, "--journal", journal,
+                                             "--chunk-size", chunk, "--ca-file", ca, "--force", "--json"]),
+                    ("tuspy", [python, "-c", tuspy, tus_url + "/", source, str(args.chunk_mb << 20)]),
+                    ("pickup upload (S3)", [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
+                                            s3_url, "--journal", journal, "--chunk-size", str(max(5, args.chunk_mb)),
+                                            "--ca-file", ca, "--force", "--json"]),
+                    ("aws s3 cp", [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
+                                   "--endpoint-url", s3_url, "--only-show-errors"]),
+                ]
+                for name, command in tools:
+                    seconds = timed(command, env=env)
+                    figures[(rtt, scheme, name)] = seconds
+                    print(f"{rtt:>4}ms {scheme:6} {name:22} {seconds:8.2f} {size / seconds / 1e6:6.2f} "
+                          f"{size / seconds / link * 100:7.1f}%", flush=True)
+        # Cuts on the first link: three resets, then three silent links, at even times through a run.
+        rtt = args.rtt_ms[0]
+        print(f"\ncuts on the {rtt} ms link (pickup upload, tus): seconds lost per cut against the clean run")
+        for scheme in ("http", "https"):
+            proxy = shaped_link.LatencyProxy(7002 if scheme == "https" else 7001, rtt)
+            url = f"tus+{scheme}://{shaped_link.INSIDE_IP}:{proxy.port}/files"
+            command = [pickup, "upload", source, "--to", url, "--journal", journal, "--chunk-size", chunk,
+                       "--ca-file", ca, "--force", "--json"]
+            clean = figures[(rtt, scheme, "pickup upload (tus)")]
+            for kind, act in (("reset", proxy.cut), ("silent", proxy.go_silent)):
+                def cuts():
+                    for moment in (0.25, 0.5, 0.75):
+                        time.sleep(clean * 0.25)
+                        act()
+                seconds = timed(command, env=env, during=cuts)
+                print(f"  {scheme:6} 3 x {kind:7} {seconds:7.2f} s against {clean:.2f} s clean: "
+                      f"{(seconds - clean) / 3:5.2f} s lost per cut", flush=True)
+        stored = [os.path.join(folder, name) for folder in (tus_dir, tls_dir) for name in os.listdir(folder)
+                  if not name.endswith(".info") and os.path.isfile(os.path.join(folder, name))]
+        intact = all(sha(path) == want for path in stored)
+        print(f"\nevery tus copy ({len(stored)}) equals the file: {intact}")
+    finally:
+        for server in servers:
+            server.kill()
+        shaped_link.remove()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
