@@ -1,6 +1,6 @@
 import Foundation
-import PickupStore
 import PickupHTTP
+import PickupStore
 import PickupTestSupport
 import PickupUpload
 import Testing
