@@ -25,7 +25,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     private let client: HTTPClient
     /// When each host (scheme, host, port) last moved bytes, for `RequestWatch`.
-    private let links = LockedValue<[String: LockedValue<Double>]>([:])
+    private let links = LockedValue<[String: LockedValue<LinkActivity>]>([:])
     /// Bytes read from a file per body piece.
     static let pieceSize = 1 << 20
 
@@ -66,11 +66,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let origin = "\(request.url.scheme ?? "")://\(request.url.host ?? ""):\(request.url.port ?? 0)"
         let link = links.withValue { known in
             if let found = known[origin] { return found }
-            let made = LockedValue(Self.now())
+            let made = LockedValue(LinkActivity(lastProgress: Self.now()))
             known[origin] = made
             return made
         }
         let watch = RequestWatch(ceiling: limits.stall, link: link)
+        defer { watch.settled() }
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask { try await self.exchange(request, limits: limits, watch: watch) }
@@ -106,6 +107,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             outgoing.body = .stream(BodyPieces(body: request.body, watch: watch), length: .known(length))
         }
         let response = try await client.execute(outgoing, deadline: .now() + .seconds(Int64(limits.deadline)))
+        watch.settled()
         watch.progressed()
         // A HEAD's Content-Length (tus answers one) describes the upload, not a body to read.
         if request.method != "HEAD", response.status != .noContent, response.status != .notModified,

@@ -1,17 +1,25 @@
 import Pickup
 import PickupUpload
 
-/// One request's stall watch, beside its link's: bytes moved by any request to the same
-/// host count for the link. A request is stalled when its own silence passes its pace's
-/// threshold and the link is silent too — a connection that waits its turn while others
-/// to the same host move (S3 parts sent together over one slow uplink) is not dead — or
-/// when its own silence passes the ceiling, whatever the link does.
-struct RequestWatch: Sendable {
-    let rule: LockedValue<StallRule>
-    /// When any request to this host last moved bytes.
-    let link: LockedValue<Double>
+/// What the requests to one host (scheme, host, port) share: when any last moved bytes, and
+/// how many have sent their whole body and wait for the answer (their bytes still drain from
+/// the send buffers onto the link, which is then busy though no request reports progress).
+struct LinkActivity: Sendable {
+    var lastProgress: Double
+    var draining = 0
+}
 
-    init(ceiling: Double, link: LockedValue<Double>) {
+/// One request's stall watch, beside its link's. A request is stalled when its own silence
+/// passes its pace's threshold and its link is idle too — silent, with no other request's
+/// body draining — or when its own silence passes the ceiling, whatever the link does. A
+/// connection that waits its turn while others to the same host move (S3 parts sent
+/// together over one slow uplink) is not dead.
+final class RequestWatch: Sendable {
+    let rule: LockedValue<StallRule>
+    let link: LockedValue<LinkActivity>
+    private let draining = LockedValue(false)
+
+    init(ceiling: Double, link: LockedValue<LinkActivity>) {
         rule = LockedValue(StallRule(ceiling: ceiling, start: AsyncHTTPTransport.now()))
         self.link = link
     }
@@ -19,21 +27,36 @@ struct RequestWatch: Sendable {
     func progressed() {
         let now = AsyncHTTPTransport.now()
         rule.withValue { $0.progressed(at: now) }
-        link.withValue { $0 = Swift.max($0, now) }
+        link.withValue { $0.lastProgress = Swift.max($0.lastProgress, now) }
     }
 
     func bodySent() {
         let now = AsyncHTTPTransport.now()
         rule.withValue { $0.bodySent(at: now) }
+        if draining.withValue({ was in
+            defer { was = true }; return !was
+        }) {
+            link.withValue { $0.draining += 1 }
+        }
+    }
+
+    /// The answer began, or the request ended: its body no longer drains.
+    func settled() {
+        if draining.withValue({ was in
+            defer { was = false }; return was
+        }) {
+            link.withValue { $0.draining -= 1 }
+        }
     }
 
     /// The request's silence in seconds when it counts as stalled at `now`, else nil.
     func stalled(at now: Double) -> Double? {
-        let linkSilence = now - link.current
+        let activity = link.current
         return rule.withValue { rule in
             guard rule.isStalled(at: now) else { return nil }
             let own = rule.silence(at: now)
-            return own > rule.ceiling || linkSilence > rule.threshold ? own : nil
+            let linkIdle = activity.draining == 0 && now - activity.lastProgress > rule.threshold
+            return own > rule.ceiling || linkIdle ? own : nil
         }
     }
 }

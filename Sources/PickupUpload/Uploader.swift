@@ -21,7 +21,8 @@ public struct UploadOptions: Sendable {
     /// installed another, as `pickup` installs AsyncHTTPClient's on Linux).
     public var transport: (any HTTPTransport)?
     /// S3 parts of one file sent at once, as `aws s3 cp` does (memory holds none of them:
-    /// each is streamed from the file).
+    /// each is streamed from the file). One by default: on a slow uplink, parts sent together
+    /// only share it, and one connection filled the 20 Mbit/s test link best (BENCHMARKS.md).
     public var partConcurrency: Int
     /// The clock retries wait on (a test's own, so that nothing sleeps).
     public var clock: any UploadClock = SystemUploadClock()
@@ -31,7 +32,7 @@ public struct UploadOptions: Sendable {
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
         stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil,
-        partConcurrency: Int = 4
+        partConcurrency: Int = 1
     ) {
         self.headers = headers
         self.transport = transport

@@ -71,7 +71,9 @@ struct UploadCommand: Command {
             .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
             .init(
                 names: ["--part-concurrency"], value: "N",
-                help: "S3: parts of one file sent at once (default 4), as aws s3 cp does."),
+                help:
+                    "S3: parts of one file sent at once, as aws s3 cp does (default 1: on a slow uplink they only share it; more helps on fast, distant links)."
+            ),
             .init(
                 names: ["--chunk-size"], value: "MB",
                 help: "Megabytes a request or S3 part (default 8; S3 parts at least 5)."),
@@ -236,7 +238,7 @@ struct UploadCommand: Command {
             throw UsageError(message: "--timeout takes seconds from 1 to 3600", command: "upload")
         }
         self.timeout = timeout
-        guard let parts = Int(arguments.value("--part-concurrency") ?? "4"), (1...64).contains(parts) else {
+        guard let parts = Int(arguments.value("--part-concurrency") ?? "1"), (1...64).contains(parts) else {
             throw UsageError(message: "--part-concurrency takes a whole number from 1 to 64", command: "upload")
         }
         partConcurrency = parts
