@@ -153,6 +153,31 @@ struct ProbeCommandTests {
         #expect(paths.contains { $0.hasSuffix("DCIM/100APPLE/IMG_0001.PNG") })
     }
 
+    @Test("sidecars in a folder are left alone, not failures; a folder of folders says to add -r")
+    func sidecarsAndSubfolders() throws {
+        let edit = Array("<?xml version=\"1.0\"?><plist><dict/></plist>\n".utf8)
+        let folder = try folder([(.jpegPlain, "IMG_0001.JPG")], extra: [("IMG_0001.AAE", edit)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let table = try pickup("probe", folder.path)
+        #expect(table.status == 0, "\(table.errorText)")
+        #expect(table.outputText.contains("2 files: 1 probed, 1 left alone (not photos or videos), 0 failed."))
+        let json = try jsonLines(try pickup("probe", "--json", folder.path))
+        let aside = try #require(json.first { ($0["path"] as? String)?.hasSuffix(".AAE") == true })
+        #expect(aside["status"] as? String == "leftAlone" && aside["error"] == nil)
+        // Named on the command line, a file must be media.
+        #expect(try pickup("probe", folder.appendingPathComponent("IMG_0001.AAE").path).status == 1)
+
+        let card = try self.folder([])
+        defer { try? FileManager.default.removeItem(at: card) }
+        try FileManager.default.createDirectory(
+            at: card.appendingPathComponent("100APPLE"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(.jpegPlain), toPath: card.appendingPathComponent("100APPLE/IMG_0002.JPG").path)
+        let flat = try pickup("probe", card.path)
+        #expect(flat.errorText.contains("only folders (100APPLE); add -r (--recursive)"), "\(flat.errorText)")
+        #expect(!(try pickup("probe", "-r", card.path)).errorText.contains("add -r"))
+    }
+
     @Test("paths with spaces, quotes and newlines are escaped in JSON")
     func awkwardNames() throws {
         let name = "trip \"day 1\"\nclip.mp4"

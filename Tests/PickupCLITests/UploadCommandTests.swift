@@ -139,7 +139,7 @@ struct UploadCommandTests {
         #expect(hasher.finalizeHex() == (try sha256(big)))
     }
 
-    @Test("cancel ends the upload on the server; list shows it")
+    @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")
     func cancel() throws {
         let server = try TusServer()
         let folder = try scratch()
@@ -151,11 +151,21 @@ struct UploadCommandTests {
             "--json",
         ])
         let id = try #require(try CLI.jsonLines(done).first?["id"] as? String)
-        let cancelled = try CLI.run(["uploads", "cancel", id, "--journal", journal])
-        #expect(cancelled.status == 0)
+        // A finished upload has nothing left to cancel: said so, not reported as cancelled.
+        let finished = try CLI.run(["uploads", "cancel", id, "--journal", journal])
+        #expect(finished.status == 1 && finished.errorText.contains("already done; there is nothing to cancel"))
         #expect(try CLI.run(["uploads", "cancel", "nosuchid", "--journal", journal]).status == 1)
         let list = try CLI.run(["uploads", "list", "--journal", journal])
         #expect(list.outputText.contains("1 upload in"))
+        #expect(list.outputText.contains("\(id) done "))
+        // Nobody listens on port 9: the upload fails and waits in the journal until cancelled.
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+http://127.0.0.1:9/files", "--retries", "0",
+            "--journal", journal, "--json",
+        ])
+        let unfinished = try #require(try CLI.jsonLines(failed).first?["id"] as? String)
+        let cancelled = try CLI.run(["uploads", "cancel", unfinished, "--journal", journal])
+        #expect(cancelled.status == 0 && cancelled.outputText.contains("\(unfinished) cancelled"))
     }
 
     @Test("S3: credentials from a file, parts to a real store, resumable from the journal")

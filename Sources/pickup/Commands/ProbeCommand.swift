@@ -1,5 +1,7 @@
+import Foundation
 import Pickup
 import PickupCommandLine
+import PickupStore
 
 #if canImport(Glibc)
     import Glibc
@@ -38,6 +40,10 @@ struct ProbeCommand: Command {
             message, offset, element, hint}}. Live Photos found among the files (a still and a movie
             with one content identifier) follow as {"livePhotoPair": {...}} objects.
 
+            Files found in a folder that are not photos or videos (an iPhone's .AAE edits, sidecars,
+            notes) are left alone ({"path", "status": "leftAlone", "reason"}), not failures; a file
+            named on the command line, or named as media (.mov, .jpg...), must be media.
+
             Exit status: 0 when every file was probed, 1 when any failed, 2 for a usage mistake.
             """,
         examples: [
@@ -65,6 +71,9 @@ struct ProbeCommand: Command {
         let entries = FileWalker(recursive: recursive, followLinks: followLinks).expand(paths)
         var files: [String] = []
         var failures = 0
+        if !recursive { ProbeCommand.hintAtSubfolders(paths, entries: entries) }
+        let named = Set(paths)
+        var leftAloneFiles: [String] = []
         for entry in entries {
             switch entry {
             case .file(let path): files.append(path)
@@ -101,6 +110,16 @@ struct ProbeCommand: Command {
                     probed += 1
                     if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
                     output += json ? ProbeCommand.jsonLine(path: path, info: info) : table.row(path: path, info: info)
+                case .failure(let error)
+                where error.code == .unrecognized && !named.contains(path) && !ProbeCommand.namedAsMedia(path):
+                    leftAloneFiles.append(path)
+                    if json {
+                        var object = JSONObject()
+                        object.add("path", path)
+                        object.add("status", "leftAlone")
+                        object.add("reason", "not a photo or video")
+                        output += object.text + "\n"
+                    }
                 case .failure(let error):
                     failures += 1
                     Console.raw(output)
@@ -127,9 +146,39 @@ struct ProbeCommand: Command {
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
             }
             let total = entries.count
-            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed, \(failures) failed.")
+            let aside = leftAloneFiles.isEmpty ? "" : ", \(leftAloneFiles.count) left alone (not photos or videos)"
+            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed.")
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// Extensions of the photos and videos Pickup reads: a file named so that holds something
+    /// else is a failure (misnamed or damaged), not a sidecar to leave alone.
+    static let mediaExtensions: Set<String> = [
+        "jpg", "jpeg", "heic", "heif", "hif", "avif", "png", "gif", "webp", "mov", "mp4", "m4v", "m4a", "3gp", "3g2",
+        "mkv", "webm",
+    ]
+
+    static func namedAsMedia(_ path: String) -> Bool {
+        mediaExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// A folder named without --recursive whose files are all in subfolders: says to add -r.
+    static func hintAtSubfolders(_ paths: [String], entries: [FileWalker.Entry]) {
+        for path in paths where FileStatus(path: path)?.kind == .directory {
+            let base = path.hasSuffix("/") ? path : path + "/"
+            let found = entries.contains {
+                if case .file(let file) = $0 { return file.hasPrefix(base) }
+                return false
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            let folders = names.filter { !$0.hasPrefix(".") && FileStatus(path: base + $0)?.kind == .directory }
+            if !found, !folders.isEmpty {
+                Console.error(
+                    "pickup probe: \(path) holds no files, only folders (\(folders.sorted().prefix(3).joined(separator: ", "))"
+                        + (folders.count > 3 ? ", ..." : "") + "); add -r (--recursive) to probe what is in them")
+            }
+        }
     }
 
     private func report(_ error: ProbeError, path: String) {

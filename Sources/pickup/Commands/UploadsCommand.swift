@@ -128,6 +128,12 @@ struct UploadsCommand: Command {
             if interrupted.fired { return 130 }
             return items.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
         case .cancel(let id):
+            if let found = try? await journal.record(id: id), found.state == .done {
+                Console.error(
+                    "pickup uploads: upload \(found.id) of \(found.path) is already done; there is nothing to cancel "
+                        + "(the server keeps the file: delete it there if it should go)")
+                return ExitStatus.someFailed
+            }
             guard let record = await uploader.cancel(id: id) else { return notFound(id) }
             Console.raw(json ? UploadRunner.line(record) : UploadRunner.summary(record))
             return ExitStatus.success
