@@ -19,6 +19,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
         let duration = decoder.duration ?? info.duration
+        try request.time.check(inside: duration, path: path)
         if request.time == .poster {
             return try poster(decoder, geometry, orientation, duration, request)
         }

@@ -25,6 +25,7 @@
                 return try encode(image, request, time: nil)
             }
             guard info.kind == .video else { throw RenderError(.noPicture, "the file has no picture", path: path) }
+            try request.time.check(inside: info.duration, path: path)
             let seconds =
                 request.time == .poster ? min(1, (info.duration ?? 0) / 10) : request.time.seconds(in: info.duration)
             return try await frame(path, at: seconds, request)

@@ -14,7 +14,9 @@ struct ThumbCommand: Command {
         options: [
             .init(
                 names: ["--at"], value: "T",
-                help: "Video frame: seconds (12.5), a share of the duration (25%), or poster (the default)."),
+                help:
+                    "Video frame: seconds (12.5), m:ss (1:05), a share of the duration (25%), or poster (the default); a time past the end is an error."
+            ),
             .init(names: ["--size"], value: "WxH", help: "The box to fill or fit (default 320x320)."),
             .init(names: ["--fill"], value: nil, help: "Cover the whole box, cropped around the center (the default)."),
             .init(names: ["--fit"], value: nil, help: "Fit inside the box, nothing cropped."),
@@ -61,7 +63,8 @@ struct ThumbCommand: Command {
             throw UsageError(message: "--size takes WxH, like 320x240", command: "thumb")
         }
         guard let time = FrameTime(parsing: arguments.value("--at") ?? "poster") else {
-            throw UsageError(message: "--at takes seconds (12.5), a share (25%) or poster", command: "thumb")
+            throw UsageError(
+                message: "--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster", command: "thumb")
         }
         guard let format = ImageFormat(rawValue: arguments.value("--format") ?? "jpeg") else {
             throw UsageError(message: "--format takes jpeg, png or webp", command: "thumb")

@@ -98,7 +98,7 @@ struct IntegrityCommandTests {
         #expect(again.status == 0, "\(again.errorText)")
         #expect(
             try CLI.jsonLines(again).compactMap { $0["status"] as? String } == [
-                "restored", "restored", "already there",
+                "restored", "restored", "alreadyThere",
             ])
         let after = try CLI.jsonLines(try pickup("library", library, "verify", "--json"))
         #expect(after.compactMap { $0["name"] as? String }.sorted() == ["IMG_0003.PNG", "stray.txt"])

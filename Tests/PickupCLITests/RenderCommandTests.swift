@@ -49,6 +49,12 @@ struct RenderCommandTests {
         for index in 1...3 {
             #expect(FileManager.default.fileExists(atPath: folder + "/strip/black-start-strip-0\(index).jpg"))
         }
+        // A time past the end is an error that says how long the video is, not a silent first frame.
+        let past = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--at", "9:59", "-o", folder + "/past.jpg"])
+        #expect(past.status == 1 && past.errorText.contains("there is no frame at 9:59"), "\(past.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/past.jpg"))
+        let inside = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--at", "0:01", "-o", folder + "/at.jpg"])
+        #expect(inside.status == 0, "\(inside.errorText)")
         #expect(try CLI.run(["thumb", portrait, "--size", "big"]).status == 2)
         #expect(try CLI.run(["thumb", portrait, "--fill", "--fit"]).status == 2)
         #expect(try CLI.run(["thumb", "--help"]).outputText.contains("--strip N"))

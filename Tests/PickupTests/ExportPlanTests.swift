@@ -110,6 +110,13 @@ struct ExportPlanTests {
                 source: PixelSize(width: 4000, height: 3000), scaled: PixelSize(width: 1500, height: 1125)) == 1)
         #expect(PixelSize(parsing: "320x240") == PixelSize(width: 320, height: 240) && PixelSize(parsing: "0x5") == nil)
         #expect(FrameTime(parsing: "25%") == .fraction(0.25) && FrameTime(parsing: "-1") == nil)
+        // --at takes m:ss and h:mm:ss as --trim does.
+        #expect(FrameTime(parsing: "1:05") == .seconds(65) && FrameTime(parsing: "0:01.5") == .seconds(1.5))
+        #expect(FrameTime(parsing: "1:02:03") == .seconds(3723) && FrameTime(parsing: "12.5") == .seconds(12.5))
+        #expect(FrameTime(parsing: "1:60") == nil && FrameTime(parsing: "1:75:00") == nil)
+        #expect(FrameTime(parsing: "a:05") == nil && FrameTime(parsing: "1::05") == nil)
+        #expect(FrameTime.seconds(99).isPastEnd(of: 10) && !FrameTime.seconds(9.9).isPastEnd(of: 10))
+        #expect(!FrameTime.fraction(1).isPastEnd(of: 10) && !FrameTime.seconds(99).isPastEnd(of: nil))
     }
 
     @Test("turning a picture: each orientation puts the top-left pixel where it belongs")

@@ -60,17 +60,49 @@ public enum FrameTime: Sendable, Hashable {
     /// A representative frame: the first of a few candidates that is neither black nor blank.
     case poster
 
-    /// Parses `12.5` (seconds), `25%` (of the duration) or `poster`.
+    /// Parses `12.5` (seconds), `1:05` or `1:02:03.5` (as `--trim` takes times), `25%` (of the
+    /// duration) or `poster`.
     public init?(parsing text: String) {
         if text == "poster" {
             self = .poster
         } else if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...100).contains(percent) {
             self = .fraction(percent / 100)
-        } else if let seconds = Double(text), seconds >= 0, seconds.isFinite {
+        } else if let seconds = FrameTime.clockSeconds(text) {
             self = .seconds(seconds)
         } else {
             return nil
         }
+    }
+
+    /// `12.5`, `m:ss(.f)` or `h:mm:ss(.f)` in seconds; nil for anything else.
+    static func clockSeconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard (1...3).contains(parts.count), let last = Double(parts[parts.count - 1]), last >= 0, last.isFinite
+        else { return nil }
+        if parts.count > 1, last >= 60 { return nil }
+        var seconds = last
+        for (index, part) in parts.dropLast().reversed().enumerated() {
+            guard let value = Int(part), value >= 0, index == 1 || parts.count == 2 || value < 60 else { return nil }
+            seconds += Double(value) * (index == 0 ? 60 : 3600)
+        }
+        return seconds
+    }
+
+    /// Whether a time of a video of `duration` seconds lies past its end (only a time in
+    /// seconds can: a fraction and the poster are inside by definition).
+    public func isPastEnd(of duration: Double?) -> Bool {
+        guard case .seconds(let seconds) = self, let duration else { return false }
+        return seconds >= duration
+    }
+
+    /// Refuses a time past the end of a video of `duration` seconds, saying how long it is:
+    /// every renderer (FFmpeg's, AVFoundation's) fails the same way.
+    public func check(inside duration: Double?, path: String) throws(RenderError) {
+        guard isPastEnd(of: duration), case .seconds(let asked) = self, let duration else { return }
+        throw RenderError(
+            .impossible,
+            "the video is \(DurationLabel.string(seconds: duration)) long; there is no frame at "
+                + DurationLabel.string(seconds: asked), path: path)
     }
 
     /// The time in seconds for a video of `duration` seconds (nil: unknown), kept inside it.

@@ -263,6 +263,12 @@ struct ImportCommand: Command {
             + (clones.isEmpty ? "" : " (" + clones.joined(separator: ", ") + ", no new space)") + ". "
     }
 
+    /// The status as `--json` gives it: camelCase, as every command's statuses.
+    static func jsonStatus(_ result: ImportResult) -> String {
+        if case .reused = result { return "alreadyThere" }
+        return status(result)
+    }
+
     static func status(_ result: ImportResult) -> String {
         switch result {
         case .imported: return "imported"
@@ -287,7 +293,7 @@ struct ImportCommand: Command {
         }
         var object = ItemJSON.object(item)
         object.add("path", request.path)
-        object.add("status", status(result))
+        object.add("status", ImportCommand.jsonStatus(result))
         return object.text + "\n"
     }
 
