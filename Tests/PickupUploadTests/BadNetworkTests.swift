@@ -59,7 +59,7 @@ struct BadNetworkTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let transport = AsyncHTTPTransport(caFile: certificate.certificate)
         let options = UploadOptions(
-            chunkSize: chunk, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5, transport: transport)
+            chunkSize: chunk, maxAttempts: 12, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5, transport: transport)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let endpoint = try #require(URL(string: "https://127.0.0.1:\(proxy.port)/files"))
         let (record, events) = await upload(uploader.start(path: path, to: .tus(endpoint: endpoint)))
