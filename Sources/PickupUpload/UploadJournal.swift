@@ -195,26 +195,28 @@ public actor UploadJournal {
     public func finished(
         to destination: UploadDestination, size: Int64, sha256: String
     ) throws(UploadError) -> UploadRecord? {
-        let text: String
-        do {
-            text = try UploadJournal.json(destination.stored)
-        } catch {
-            return nil
-        }
-        return try records(
-            where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 = ?3",
-            [.text(text), .integer(size), .text(sha256)]
-        ).first
+        try finishedRecords(to: destination, size: size, sha256: sha256).first
     }
 
     /// Whether the journal holds a finished upload of this size to this destination whose
     /// SHA-256 is known: only then is a file worth hashing to see whether it is already there.
     public func hasFinished(to destination: UploadDestination, size: Int64) throws(UploadError) -> Bool {
-        guard let text = try? UploadJournal.json(destination.stored) else { return false }
-        return try !records(
-            where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL",
-            [.text(text), .integer(size)]
-        ).isEmpty
+        try !finishedRecords(to: destination, size: size, sha256: nil).isEmpty
+    }
+
+    /// Finished uploads of `size` bytes to `destination` with this SHA-256, or (nil) with any known one.
+    private func finishedRecords(
+        to destination: UploadDestination, size: Int64, sha256: String?
+    ) throws(UploadError) -> [UploadRecord] {
+        guard let text = try? UploadJournal.json(destination.stored) else { return [] }
+        guard let sha256 else {
+            return try records(
+                where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL",
+                [.text(text), .integer(size)])
+        }
+        return try records(
+            where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 = ?3",
+            [.text(text), .integer(size), .text(sha256)])
     }
 
     /// Saves where an upload stands.

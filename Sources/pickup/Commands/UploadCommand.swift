@@ -273,6 +273,8 @@ struct UploadCommand: Command {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
         }
+        var digests = FileDigests()
+        for file in resolved { if let sha256 = file.sha256 { digests.note(sha256, of: file.path) } }
         let paths = resolved.map(\.path)
         let probes = await ParallelProbe.probe(paths)
         var prepared = probes.enumerated().map { index, result in
@@ -311,9 +313,7 @@ struct UploadCommand: Command {
         if case .s3(_, let prefix) = target {
             for (index, file) in prepared.enumerated() {
                 var fact = facts[index]
-                if keyTemplate.needsSHA256, case .success(let found) = FileHash.sha256(ofFileAt: file.path) {
-                    fact.sha256 = found.sha256
-                }
+                if keyTemplate.needsSHA256 { fact.sha256 = digests.sha256(of: file.path) }
                 keys[index] = UploadCommand.s3Key(prefix: prefix, keyTemplate.render(fact))
             }
             let collisions = RemoteKey.collisions(
@@ -334,7 +334,12 @@ struct UploadCommand: Command {
         var alreadyThere: [UploadRecord] = []
         for (index, file) in prepared.enumerated() {
             let destination = destination(path: file.path, key: keys[index])
-            if !force, let earlier = await UploadCommand.sent(file.path, to: destination, in: uploader.journal) {
+            // The file is hashed only when the journal holds a finished upload of its size there.
+            if !force, let size = FileStatus(path: file.path)?.size,
+                (try? await uploader.journal.hasFinished(to: destination, size: size)) == true,
+                let sha256 = digests.sha256(of: file.path),
+                let earlier = try? await uploader.journal.finished(to: destination, size: size, sha256: sha256)
+            {
                 alreadyThere.append(earlier)
                 Console.raw(
                     json
@@ -354,10 +359,8 @@ struct UploadCommand: Command {
         // The bytes of each finished upload are hashed (from the page cache, as a rule) so that
         // sending them again to the same destination is skipped.
         for item in items where item.state == .done {
-            guard let record = item.record, case .success(let found) = FileHash.sha256(ofFileAt: record.path) else {
-                continue
-            }
-            try? await uploader.journal.recordSHA256(found.sha256, of: record.id)
+            guard let record = item.record, let sha256 = digests.sha256(of: record.path) else { continue }
+            try? await uploader.journal.recordSHA256(sha256, of: record.id)
         }
         if !json {
             Console.out(
@@ -471,26 +474,13 @@ struct UploadCommand: Command {
         }
     }
 
-    /// The journal's finished upload of this file's bytes to `destination`, if there is one.
-    /// The file is hashed only when the journal holds a finished upload of its size there.
-    static func sent(
-        _ path: String, to destination: UploadDestination, in journal: UploadJournal
-    ) async
-        -> UploadRecord?
-    {
-        guard let status = FileStatus(path: path),
-            (try? await journal.hasFinished(to: destination, size: status.size)) == true,
-            case .success(let found) = FileHash.sha256(ofFileAt: path)
-        else { return nil }
-        return try? await journal.finished(to: destination, size: status.size, sha256: found.sha256)
-    }
-
     /// A file to send, the library item it belongs to, and its path inside the folder named
-    /// (its name, for a file named itself).
+    /// (its name, for a file named itself); a library file's SHA-256, checked against the catalog.
     struct ResolvedFile {
         var path: String
         var item: String?
         var relativePath: String
+        var sha256: String? = nil
     }
 
     /// The files to send: each argument that is a file, the files below each folder (with
@@ -552,7 +542,9 @@ struct UploadCommand: Command {
                             command: "upload")
                     }
                     paths.append(
-                        ResolvedFile(path: path, item: item.id, relativePath: (path as NSString).lastPathComponent))
+                        ResolvedFile(
+                            path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
+                            sha256: found.sha256))
                 }
             } catch let error as UsageError {
                 throw error
