@@ -33,20 +33,23 @@ final class RequestWatch: Sendable {
     func bodySent() {
         let now = AsyncHTTPTransport.now()
         rule.withValue { $0.bodySent(at: now) }
-        if draining.withValue({ was in
-            defer { was = true }; return !was
-        }) {
-            link.withValue { $0.draining += 1 }
+        // Counted once, however often the body sequence is asked to end.
+        let first = draining.withValue { isDraining in
+            let wasDraining = isDraining
+            isDraining = true
+            return !wasDraining
         }
+        if first { link.withValue { $0.draining += 1 } }
     }
 
     /// The answer began, or the request ended: its body no longer drains.
     func settled() {
-        if draining.withValue({ was in
-            defer { was = false }; return was
-        }) {
-            link.withValue { $0.draining -= 1 }
+        let wasDraining = draining.withValue { isDraining in
+            let was = isDraining
+            isDraining = false
+            return was
         }
+        if wasDraining { link.withValue { $0.draining -= 1 } }
     }
 
     /// The request's silence in seconds when it counts as stalled at `now`, else nil.

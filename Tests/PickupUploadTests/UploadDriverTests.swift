@@ -28,9 +28,15 @@ struct UploadDriverTests {
         var script: [UploadError?]
         var log: [String] = []
 
+        /// Without an upload on the server (the first time, or after it forgot), a new one, empty.
         mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
-            log.append("sync")
-            if record.remote == nil { record.remote = "upload-1" }
+            guard record.remote == nil else {
+                log.append("sync")
+                return held
+            }
+            log.append("create")
+            record.remote = "upload-\(log.count)"
+            held = 0
             return held
         }
 
@@ -42,11 +48,6 @@ struct UploadDriverTests {
         }
 
         mutating func complete(_ record: inout UploadRecord) async throws(UploadError) { log.append("complete") }
-
-        mutating func forget(_ record: inout UploadRecord) {
-            log.append("forget")
-            held = 0
-        }
 
         mutating func reconnect() { log.append("reconnect") }
     }
@@ -106,7 +107,7 @@ struct UploadDriverTests {
         var steps = ScriptedSteps(chunk: 100, script: [nil, UploadError(.gone, "forgotten", status: 404)])
         let final = await UploadDriver(journal: journal, options: options).run(start, steps: &steps, events: nil)
         #expect(final.state == .done)
-        #expect(steps.log == ["sync", "send", "send", "forget", "sync", "send", "send", "complete"])
+        #expect(steps.log == ["create", "send", "send", "create", "send", "send", "complete"])
         #expect(clock.waits.all.isEmpty)
     }
 

@@ -52,7 +52,7 @@ struct UploadDriver {
                     try await steps.complete(&record)
                     outcome = .completed
                 case .restart:
-                    steps.forget(&record)
+                    // Without a `remote`, the next sync starts a new upload on the server.
                     record.remote = nil
                     outcome = .restarted
                 case .wait(let seconds, let error):

@@ -5,15 +5,14 @@ import Dispatch
 /// (the server's extensions, the parts the store holds) and put the server's id for
 /// the upload in the record's `remote`.
 protocol UploadSteps {
-    /// Makes sure the upload exists on the server (creating it the first time, or after
-    /// `forget`) and returns the bytes the server holds.
+    /// Makes sure the upload exists on the server (creating it when the record has no
+    /// `remote`: the first time, or after the server forgot it) and returns the bytes the
+    /// server holds.
     mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64
     /// Sends the next chunk or parts; returns the bytes the server holds after them.
     mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64
     /// Finishes the upload on the server, once it holds every byte.
     mutating func complete(_ record: inout UploadRecord) async throws(UploadError)
-    /// The server forgot the upload: the next `sync` starts a new one.
-    mutating func forget(_ record: inout UploadRecord)
     /// A connection failed: later requests go on fresh connections, not one the cut left dead.
     mutating func reconnect()
 }

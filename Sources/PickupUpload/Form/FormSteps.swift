@@ -44,8 +44,6 @@ struct FormSteps: UploadSteps {
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
 
-    func forget(_ record: inout UploadRecord) {}
-
     mutating func reconnect() { http = HTTPClient(transport: options.transport, stall: options.stallTimeout) }
 
     /// The multipart body: the fields, then the file streamed from disk, then the end.

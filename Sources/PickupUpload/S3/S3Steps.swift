@@ -85,11 +85,6 @@ struct S3Steps: UploadSteps {
         try await client.complete(uploadID, parts: listed)
     }
 
-    mutating func forget(_ record: inout UploadRecord) {
-        record.remote = nil
-        held = [:]
-    }
-
     mutating func reconnect() {
         client = S3Client(location: location, authorization: authorization, options: options)
     }

@@ -61,7 +61,5 @@ struct TusSteps: UploadSteps {
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
 
-    mutating func forget(_ record: inout UploadRecord) { record.remote = nil }
-
     mutating func reconnect() { client = TusSteps.client(endpoint, options) }
 }
