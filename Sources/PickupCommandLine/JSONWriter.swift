@@ -57,6 +57,16 @@ public struct JSONObject {
         return object
     }
 
+    /// `{"path": path, "status": "leftAlone", "reason": reason}`: how every command reports a
+    /// file it passed over on purpose (a sidecar, a link out of the folder named).
+    public static func leftAlone(path: String, reason: String) -> JSONObject {
+        var object = JSONObject()
+        object.add("path", path)
+        object.add("status", "leftAlone")
+        object.add("reason", reason)
+        return object
+    }
+
     /// A JSON string literal. Invalid UTF-8 in a path shows as U+FFFD.
     public static func quote(_ text: String) -> String {
         var out = "\""

@@ -132,7 +132,7 @@ struct ImportCommand: Command {
                 report(path: path, error: ImportError(.sourceUnreadable, message, path: path))
             case .leftAlone(let path, let reason):
                 linksLeftAlone.append(path)
-                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path, reason: reason)) }
+                if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
             }
         }
         var probed: [(path: String, info: MediaInfo)] = []
@@ -145,7 +145,7 @@ struct ImportCommand: Command {
             case .success(let info): probed.append((path, info))
             case .failure(let error) where error.code == .unrecognized && !named.contains(path):
                 leftAlone.append(path)
-                if json { Console.raw(ImportCommand.jsonLeftAlone(path: path, reason: "not a photo or video")) }
+                if json { Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text) }
             case .failure(let error):
                 failures += 1
                 report(path: path, error: ImportError(probeError: error, path: path))
@@ -298,14 +298,6 @@ struct ImportCommand: Command {
     }
 
     /// A file found in a folder that is not media: not imported, not a failure.
-    static func jsonLeftAlone(path: String, reason: String) -> String {
-        var object = JSONObject()
-        object.add("path", path)
-        object.add("status", "leftAlone")
-        object.add("reason", reason)
-        return object.text + "\n"
-    }
-
     static func jsonError(path: String, error: ImportError) -> String {
         var object = JSONObject.failure(
             path: path, code: error.code.rawValue, message: error.message, hint: error.hint)

@@ -82,11 +82,7 @@ struct ProbeCommand: Command {
                 report(ProbeError(.unreadable, message, path: path), path: path)
             case .leftAlone(let path, let reason):
                 if json {
-                    var object = JSONObject()
-                    object.add("path", path)
-                    object.add("status", "leftAlone")
-                    object.add("reason", reason)
-                    Console.out(object.text)
+                    Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
                 } else {
                     Console.error("pickup probe: left alone \(path): \(reason)")
                 }
@@ -113,13 +109,7 @@ struct ProbeCommand: Command {
                 case .failure(let error)
                 where error.code == .unrecognized && !named.contains(path) && !ProbeCommand.namedAsMedia(path):
                     leftAloneFiles.append(path)
-                    if json {
-                        var object = JSONObject()
-                        object.add("path", path)
-                        object.add("status", "leftAlone")
-                        object.add("reason", "not a photo or video")
-                        output += object.text + "\n"
-                    }
+                    if json { output += JSONObject.leftAlone(path: path, reason: "not a photo or video").text + "\n" }
                 case .failure(let error):
                     failures += 1
                     Console.raw(output)
@@ -171,9 +161,11 @@ struct ProbeCommand: Command {
                 if case .file(let file) = $0 { return file.hasPrefix(base) }
                 return false
             }
+            // Listed again only when the walk found no file in it: the rare case the hint is for.
+            if found { continue }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             let folders = names.filter { !$0.hasPrefix(".") && FileStatus(path: base + $0)?.kind == .directory }
-            if !found, !folders.isEmpty {
+            if !folders.isEmpty {
                 Console.error(
                     "pickup probe: \(path) holds no files, only folders (\(folders.sorted().prefix(3).joined(separator: ", "))"
                         + (folders.count > 3 ? ", ..." : "") + "); add -r (--recursive) to probe what is in them")
