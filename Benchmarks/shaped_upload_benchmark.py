@@ -13,7 +13,7 @@ Needs root (network namespaces). usage:
 import argparse, os, shutil, subprocess, sys, tempfile, threading, time
 
 import shaped_link
-from upload_benchmark import PY, ROOT, sha
+from upload_benchmark import PY, ROOT, S3_KEY, S3_SECRET, TUSPY, random_file, release_pickup, sha, weed_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -64,18 +64,13 @@ def main():
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("shaped_upload_benchmark: needs root (it makes a network namespace)")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    pickup = os.path.join(ROOT, ".build", "release", "pickup")
+    pickup = release_pickup()
     work = tempfile.mkdtemp(prefix="pickup-shaped-")
     servers = []
     try:
         shaped_link.create(args.mbit)
         source = os.path.join(work, "movie.bin")
-        with open(source, "wb") as handle:
-            for _ in range(args.megabytes):
-                handle.write(os.urandom(1 << 20))
-        size, want = os.path.getsize(source), sha(source)
+        size, want = random_file(source, args.megabytes)
         ca, cert, key = certificate(work)
         python = os.path.join(PY, "python")
         # Servers inside the namespace, on its own 127.0.0.1: tus over http, tus over https, S3.
@@ -88,24 +83,15 @@ def main():
         servers.append(subprocess.Popen(shaped_link.inside([python, script, "--port", "7002", "--dir", tls_dir,
                                                             "--certificate", cert, "--key", key]),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        with open(os.path.join(s3_dir, "s3.json"), "w") as handle:
-            handle.write('{"identities":[{"name":"b","credentials":[{"accessKey":"benchkey","secretKey":"benchsecret"}],'
-                         '"actions":["Admin","Read","Write","List","Tagging"]}]}')
-        servers.append(subprocess.Popen(shaped_link.inside([
-            os.path.join(PY, "weed"), "mini", f"-dir={s3_dir}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-            f"-s3.config={s3_dir}/s3.json", "-s3.port=7003", "-filer.port=7004", "-master.port=7005",
-            "-volume.port=7006", "-webdav.port=7007", "-admin.port=7008", "-s3.port.iceberg=0", "-s3.port.lance=0",
-            "-bucket=bench"]), cwd=s3_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        servers.append(subprocess.Popen(shaped_link.inside(weed_command(s3_dir, 7003, [7004, 7005, 7006, 7007, 7008])),
+                                        cwd=s3_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_inside("http://127.0.0.1:7001/health")
         wait_inside("https://127.0.0.1:7002/health")
         wait_inside("http://127.0.0.1:7004/buckets/bench/")
-        env = dict(os.environ, AWS_ACCESS_KEY_ID="benchkey", AWS_SECRET_ACCESS_KEY="benchsecret",
+        env = dict(os.environ, AWS_ACCESS_KEY_ID=S3_KEY, AWS_SECRET_ACCESS_KEY=S3_SECRET,
                    AWS_DEFAULT_REGION="us-east-1", AWS_CA_BUNDLE=ca, REQUESTS_CA_BUNDLE=ca, HOME=work)
         subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
                         f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
-        tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
-                 "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
-                 "u.upload()")
         chunk = str(args.chunk_mb)
         link = args.mbit * 1e6 / 8
         journal = os.path.join(work, "journal.sqlite")
@@ -123,7 +109,7 @@ def main():
                 tools = [
                     ("pickup upload (tus)", [pickup, "upload", source, "--to", "tus+" + tus_url, "--journal", journal,
                                              "--chunk-size", chunk, "--ca-file", ca, "--force", "--json"]),
-                    ("tuspy", [python, "-c", tuspy, tus_url + "/", source, str(args.chunk_mb << 20)]),
+                    ("tuspy", [python, "-c", TUSPY, tus_url + "/", source, str(args.chunk_mb << 20)]),
                     ("pickup upload (S3)", [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
                                             s3_url, "--journal", journal, "--chunk-size", str(max(5, args.chunk_mb)),
                                             "--ca-file", ca, "--force", "--json"]),

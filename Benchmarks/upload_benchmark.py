@@ -58,6 +58,43 @@ def sha(path):
     return digest.hexdigest()
 
 
+def release_pickup():
+    """Builds `pickup` for release; its path."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(ROOT, ".build", "release", "pickup")
+
+
+def random_file(path, megabytes):
+    """Writes `megabytes` MiB of random bytes to `path`; its size and SHA-256."""
+    with open(path, "wb") as handle:
+        for _ in range(megabytes):
+            handle.write(os.urandom(1 << 20))
+    return os.path.getsize(path), sha(path)
+
+
+# S3 credentials the benchmarks' SeaweedFS takes (and gives the clients).
+S3_KEY, S3_SECRET = "benchkey", "benchsecret"
+
+# tuspy (tusclient) uploading argv[2] to the endpoint argv[1] in chunks of argv[3] bytes.
+TUSPY = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
+         "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
+         "u.upload(); print(u.url)")
+
+
+def weed_command(folder, s3_port, ports):
+    """SeaweedFS (`weed mini`) on 127.0.0.1 storing in `folder`, S3 on `s3_port`, its other
+    services on the five `ports` (filer first), with the bucket `bench` and the benchmark's
+    credentials (written into `folder`)."""
+    with open(os.path.join(folder, "s3.json"), "w") as handle:
+        handle.write('{"identities":[{"name":"b","credentials":[{"accessKey":"%s","secretKey":"%s"}],'
+                     '"actions":["Admin","Read","Write","List","Tagging"]}]}' % (S3_KEY, S3_SECRET))
+    return [os.path.join(PY, "weed"), "mini", f"-dir={folder}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            f"-s3.config={folder}/s3.json", f"-s3.port={s3_port}", f"-filer.port={ports[0]}",
+            f"-master.port={ports[1]}", f"-volume.port={ports[2]}", f"-webdav.port={ports[3]}",
+            f"-admin.port={ports[4]}", "-s3.port.iceberg=0", "-s3.port.lance=0", "-bucket=bench"]
+
+
 def timed(command, env=None):
     started = time.perf_counter()
     result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.PIPE,
@@ -74,36 +111,23 @@ def main():
     parser.add_argument("--chunk-mb", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    pickup = os.path.join(ROOT, ".build", "release", "pickup")
+    pickup = release_pickup()
     work = tempfile.mkdtemp(prefix="pickup-upload-bench-")
     servers = []
     try:
         source = os.path.join(work, "movie.bin")
-        with open(source, "wb") as handle:
-            for _ in range(args.megabytes):
-                handle.write(os.urandom(1 << 20))
-        size = os.path.getsize(source)
-        want = sha(source)
+        size, want = random_file(source, args.megabytes)
 
         tus_server, tus_port, tus_dir = start_test_server("tus_server.py", work, "tus")
         servers.append(tus_server)
         s3_port = free_port()
         s3_dir = os.path.join(work, "s3")
         os.makedirs(s3_dir)
-        with open(os.path.join(s3_dir, "s3.json"), "w") as handle:
-            handle.write('{"identities":[{"name":"b","credentials":[{"accessKey":"benchkey","secretKey":"benchsecret"}],'
-                         '"actions":["Admin","Read","Write","List","Tagging"]}]}')
         ports = [free_port() for _ in range(5)]
-        servers.append(subprocess.Popen([os.path.join(PY, "weed"), "mini", f"-dir={s3_dir}", "-ip=127.0.0.1",
-                                         "-ip.bind=127.0.0.1", f"-s3.config={s3_dir}/s3.json", f"-s3.port={s3_port}",
-                                         f"-filer.port={ports[0]}", f"-master.port={ports[1]}", f"-volume.port={ports[2]}",
-                                         f"-webdav.port={ports[3]}", f"-admin.port={ports[4]}", "-s3.port.iceberg=0",
-                                         "-s3.port.lance=0", "-bucket=bench"], cwd=s3_dir,
+        servers.append(subprocess.Popen(weed_command(s3_dir, s3_port, ports), cwd=s3_dir,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait(f"http://127.0.0.1:{ports[0]}/buckets/bench/")
-        env = dict(os.environ, AWS_ACCESS_KEY_ID="benchkey", AWS_SECRET_ACCESS_KEY="benchsecret",
+        env = dict(os.environ, AWS_ACCESS_KEY_ID=S3_KEY, AWS_SECRET_ACCESS_KEY=S3_SECRET,
                    AWS_DEFAULT_REGION="us-east-1")
         chunk = args.chunk_mb << 20
         results = {}
@@ -113,9 +137,6 @@ def main():
         servers.append(form_server)
         subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
                         f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
-        tuspy = ("from tusclient import client; import sys; c = client.TusClient(sys.argv[1]); "
-                 "u = c.uploader(sys.argv[2], chunk_size=int(sys.argv[3]), metadata={'filename': 'm', 'filetype': 'b'}); "
-                 "u.upload(); print(u.url)")
 
         def curl_patch():
             created = subprocess.run(["curl", "-s", "-i", "-X", "POST", f"http://127.0.0.1:{tus_port}/files",
@@ -130,7 +151,7 @@ def main():
         tools = [
             ("pickup upload (tus)", lambda: [pickup, "upload", source, "--to", f"tus+http://127.0.0.1:{tus_port}/files",
                                              "--journal", journal, "--chunk-size", str(args.chunk_mb), "--json", "--force"], None),
-            ("tuspy", lambda: [os.path.join(PY, "python"), "-c", tuspy, f"http://127.0.0.1:{tus_port}/files/", source,
+            ("tuspy", lambda: [os.path.join(PY, "python"), "-c", TUSPY, f"http://127.0.0.1:{tus_port}/files/", source,
                                str(chunk)], None),
             ("curl (one PATCH)", curl_patch, None),
             ("pickup upload (form)", lambda: [pickup, "upload", source, "--to", f"http://127.0.0.1:{form_port}/upload",
