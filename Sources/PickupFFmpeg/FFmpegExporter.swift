@@ -7,8 +7,10 @@ import Pickup
 /// identifying metadata when asked, sized to fit a limit. The output appears
 /// whole or not at all.
 public struct FFmpegExporter: MediaExporter {
+    /// The bounds on the pictures it decodes.
     public var limits: RenderLimits
 
+    /// An exporter that refuses pictures past `limits`.
     public init(limits: RenderLimits = RenderLimits()) { self.limits = limits }
 
     /// Plans an export without doing it.
@@ -81,6 +83,7 @@ public struct FFmpegExporter: MediaExporter {
     }
 }
 
+/// Writing a rendered image to a file.
 extension RenderedImage {
     /// Writes the image to `path` atomically (a hidden temporary beside it, flushed, renamed).
     public func write(to path: String) throws(RenderError) {

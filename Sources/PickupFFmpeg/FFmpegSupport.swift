@@ -15,6 +15,7 @@ public struct RenderLimits: Sendable, Hashable {
     /// The largest picture decoded, in pixels (100 megapixels by default).
     public var maxPixels: Int
 
+    /// Limits of `maxPixels` pixels a picture (100 million by default: a 10,000 × 10,000 photo).
     public init(maxPixels: Int = 100_000_000) { self.maxPixels = maxPixels }
 }
 

@@ -4,8 +4,10 @@ import Pickup
 /// Thumbnails and poster frames through FFmpeg's libraries (video, JPEG, PNG,
 /// WebP, GIF) and libheif (HEIC, AVIF), always upright.
 public struct FFmpegThumbnailer: ThumbnailRenderer {
+    /// The bounds on the pictures it decodes.
     public var limits: RenderLimits
 
+    /// A thumbnailer that refuses pictures past `limits`.
     public init(limits: RenderLimits = RenderLimits()) { self.limits = limits }
 
     public func thumbnail(of path: String, _ request: ThumbnailRequest) async throws(RenderError) -> RenderedImage {

@@ -13,21 +13,42 @@ public enum CopyMethod: String, Sendable, Hashable, Codable {
 
 /// The file system a folder lives on, as far as copying cares.
 public enum FileSystemKind: String, Sendable, Hashable, CaseIterable {
-    case apfs, btrfs, xfs, nfs, smb, other
+    /// Apple's file system: clones (`clonefile`) share blocks.
+    case apfs
+    /// Btrfs: reflinks (`FICLONE`) share blocks.
+    case btrfs
+    /// XFS: reflinks share blocks when the file system was made with them.
+    case xfs
+    /// A network share (NFS): copied on the server when it can (`copy_file_range`).
+    case nfs
+    /// A network share (SMB): copied on the server when it can.
+    case smb
+    /// Any other file system: a streamed copy.
+    case other
 }
 
 /// Which way to copy a file, decided from facts alone (tested on Linux for every case); the
 /// copier tries it and falls back to a streamed copy when the system refuses (`ENOTSUP`,
 /// `EXDEV`, ...).
 public struct CopyMethodPlan: Sendable, Hashable {
-    public enum Platform: Sendable, Hashable { case apple, linux, other }
+    /// The operating system, which decides the system calls there are.
+    public enum Platform: Sendable, Hashable {
+        /// iOS, macOS and their siblings (`clonefile`, `fcopyfile`).
+        case apple
+        /// Linux (`FICLONE`, `copy_file_range`).
+        case linux
+        /// Anything else: a streamed copy.
+        case other
+    }
 
+    /// The operating system.
     public var platform: Platform
     /// The destination folder's file system.
     public var fileSystem: FileSystemKind
     /// Whether source and destination are on one volume (the same `st_dev`).
     public var sameVolume: Bool
 
+    /// The facts a plan is decided from.
     public init(platform: Platform, fileSystem: FileSystemKind, sameVolume: Bool) {
         self.platform = platform
         self.fileSystem = fileSystem

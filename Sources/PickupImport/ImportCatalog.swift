@@ -7,6 +7,7 @@ import PickupStore
 /// `DEST/.pickup/catalog.sqlite`; an actor owns the connection.
 public actor ImportCatalog {
     private let database: SQLiteDatabase
+    /// The library folder the catalog describes.
     public let folder: String
 
     static let schema = """
@@ -103,8 +104,11 @@ public actor ImportCatalog {
 
     /// Where a source file came from, to recognise it when it is picked again.
     public struct SourceKey: Sendable, Hashable {
+        /// The source file's path when it was imported.
         public var path: String
+        /// Its size in bytes.
         public var size: Int64
+        /// Its modification time, in nanoseconds since 1970.
         public var modified: Int64
     }
 

@@ -8,6 +8,7 @@ import Pickup
 
 /// Why one item could not be imported: what happened, to which file, and what to do.
 public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it is, for a program to act on.
     public enum Code: String, Sendable, Hashable, Codable {
         /// The source could not be read (missing, vanished, a folder, an I/O error).
         case sourceUnreadable
@@ -33,7 +34,9 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case cancelled
     }
 
+    /// What kind of problem it is.
     public var code: Code
+    /// What happened, in a sentence.
     public var message: String
     /// The file involved.
     public var path: String?
@@ -41,6 +44,7 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What to do, when the cause knows better than the code (a probe's hint).
     private var specificHint: String?
 
+    /// An error with its kind and message, its file, and a hint when the kind's own does not fit.
     public init(_ code: Code, _ message: String, path: String? = nil, hint: String? = nil) {
         self.code = code
         self.message = message
@@ -61,6 +65,7 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code, probeError.message, path: path, hint: probeError.hint)
     }
 
+    /// What to do about it, in a sentence.
     public var hint: String {
         if let specificHint { return specificHint }
         switch code {

@@ -23,8 +23,10 @@ public enum ImportResult: Sendable {
     /// In the catalog, but a stored file was missing or damaged: copied again from the source
     /// to its recorded name, checked against its recorded SHA-256.
     case restored(ImportedItem)
+    /// Not imported; the error says why and what to do.
     case failed(ImportError)
 
+    /// The item, unless it failed.
     public var item: ImportedItem? {
         switch self {
         case .imported(let item), .reused(let item), .restored(let item): return item
@@ -32,6 +34,7 @@ public enum ImportResult: Sendable {
         }
     }
 
+    /// The error, if it failed.
     public var error: ImportError? {
         if case .failed(let error) = self { return error }
         return nil

@@ -4,10 +4,13 @@ import Pickup
 /// joined into one item, the filter applied, the order and limit kept, and
 /// files listed twice reported once.
 public struct ImportPlan: Sendable {
+    /// What to import, in order: one request an item.
     public var requests: [ImportRequest]
     /// Files left out, and why (listed twice).
     public var skipped: [(path: String, error: ImportError)]
 
+    /// A plan for probed files: Live Photos joined, `filter` applied, sorted by `order`, at most `limit` items (0:
+    /// all).
     public init(
         files: [(path: String, info: MediaInfo)], filter: MediaFilter? = nil, order: ImportOrder = .selected,
         limit: Int = 0

@@ -2,11 +2,14 @@ import Pickup
 
 /// One item to import: a photo or video file, or a Live Photo's still with its movie.
 public struct ImportRequest: Sendable, Hashable {
+    /// The file to import (a Live Photo's still).
     public var path: String
+    /// Its probed facts.
     public var info: MediaInfo
     /// The movie of a Live Photo whose still is `path`.
     public var livePhotoMovie: String?
 
+    /// A request for a file and, for a Live Photo, its movie.
     public init(path: String, info: MediaInfo, livePhotoMovie: String? = nil) {
         self.path = path
         self.info = info

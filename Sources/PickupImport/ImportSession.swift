@@ -11,6 +11,7 @@ public struct ImportOptions: Sendable {
     /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
     public var thumbnails: ImportThumbnails?
 
+    /// Options: `concurrency` items copied at once, thumbnails when asked for.
     public init(concurrency: Int = 2, thumbnails: ImportThumbnails? = nil) {
         self.concurrency = max(1, concurrency)
         self.thumbnails = thumbnails
@@ -19,9 +20,12 @@ public struct ImportOptions: Sendable {
 
 /// The thumbnails an import makes: who renders them, and how.
 public struct ImportThumbnails: Sendable {
+    /// What makes the thumbnails (FFmpeg's on Linux, AVFoundation's on Apple platforms).
     public var renderer: any ThumbnailRenderer
+    /// The thumbnails' size, mode and format.
     public var request: ThumbnailRequest
 
+    /// Thumbnails made by `renderer` as `request` says.
     public init(renderer: any ThumbnailRenderer, request: ThumbnailRequest) {
         self.renderer = renderer
         self.request = request
@@ -48,7 +52,9 @@ public struct ImportThumbnails: Sendable {
 public final class ImportSession: Sendable {
     /// The destination folder, as an absolute path without symbolic links.
     public let destination: String
+    /// The library's catalog: what is stored, under which names, with which hashes.
     public let catalog: ImportCatalog
+    /// The options the session was opened with.
     public let options: ImportOptions
 
     /// Opens a destination, creating it (and its parents) when missing, and

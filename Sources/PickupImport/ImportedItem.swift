@@ -5,12 +5,15 @@ import Pickup
 public struct ImportedItem: Sendable, Hashable, Codable {
     /// The stable identifier: the first 12 hex digits of the primary file's SHA-256.
     public var id: String
+    /// Image, video or audio.
     public var kind: MediaKind
     /// The name the primary file had where it came from.
     public var originalName: String
+    /// Where the source was when it was imported.
     public var originalPath: String
     /// Seconds since 1970 (UTC).
     public var importedAt: Double
+    /// The stored files: the primary file and, for a Live Photo, its movie.
     public var files: [StoredFile]
     /// What the primary file is.
     public var info: MediaInfo
@@ -19,21 +22,29 @@ public struct ImportedItem: Sendable, Hashable, Codable {
 
     /// The primary file (the photo, the movie, or a Live Photo's still).
     public var primary: StoredFile? { files.first { $0.role == .primary } }
+    /// Whether it holds a Live Photo's movie beside its still.
     public var isLivePhoto: Bool { files.contains { $0.role == .livePhotoMovie } }
 }
 
 /// One file the destination holds for an item.
 public struct StoredFile: Sendable, Hashable, Codable {
+    /// What a stored file is to its item.
     public enum Role: String, Sendable, Hashable, Codable {
+        /// The item's main file (a Live Photo's still).
         case primary
+        /// A Live Photo's movie.
         case livePhotoMovie
     }
 
+    /// The primary file or a Live Photo's movie.
     public var role: Role
     /// The file's name inside the destination folder.
     public var name: String
+    /// Where its source was when it was imported.
     public var originalPath: String
+    /// Its size in bytes.
     public var size: Int64
+    /// Its SHA-256, in lowercase hex, computed while it was copied.
     public var sha256: String
     /// How it was stored: cloned or reflinked (no new space) or copied; nil where the catalog
     /// does not say (an older catalog, or a file found already there).
@@ -47,9 +58,12 @@ public struct StoredFile: Sendable, Hashable, Codable {
 public struct ItemThumbnail: Sendable, Hashable, Codable {
     /// The file's path inside the destination folder.
     public var name: String
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A thumbnail stored under `name`, of `width` × `height` pixels.
     public init(name: String, width: Int, height: Int) {
         self.name = name
         self.width = width

@@ -6,9 +6,12 @@ import PickupStore
 /// its recorded size and SHA-256 (all its bytes read), and no file in the folder that the
 /// catalog does not know. It reads; it changes nothing.
 public struct LibraryVerifier: Sendable {
+    /// The library folder.
     public let folder: String
+    /// Its catalog.
     public let catalog: ImportCatalog
 
+    /// A verifier of the library in `folder`, described by `catalog`.
     public init(folder: String, catalog: ImportCatalog) {
         self.folder = folder
         self.catalog = catalog
@@ -28,21 +31,29 @@ public struct LibraryVerifier: Sendable {
         case outsideLibrary
     }
 
+    /// One problem found, with the file it concerns.
     public struct Finding: Sendable, Hashable {
         /// The item it belongs to (nil for an unknown file).
         public var itemID: String?
         /// The file's name in the library.
         public var name: String
+        /// What is wrong.
         public var problem: Problem
         /// What was found, in words.
         public var detail: String
     }
 
+    /// What a verification read and found.
     public struct Report: Sendable {
+        /// Items checked.
         public var items = 0
+        /// Files checked.
         public var files = 0
+        /// Bytes read back.
         public var bytesRead: Int64 = 0
+        /// The problems found (none: the library is whole).
         public var findings: [Finding] = []
+        /// Whether nothing is wrong.
         public var isClean: Bool { findings.isEmpty }
     }
 

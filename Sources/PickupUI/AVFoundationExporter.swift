@@ -13,6 +13,7 @@
     /// the calling task is cancelled. The session never leaves the calling task.
     @available(iOS 16.0, macOS 13.0, *)
     public struct AVFoundationExporter: MediaExporter {
+        /// An exporter on AVAssetExportSession.
         public init() {}
 
         static func presetName(_ plan: ExportPlan, _ preset: ExportPreset) -> String {
@@ -33,6 +34,8 @@
             }
         }
 
+        /// Exports `path` to `output` as the plan for `options` says, reporting to `events`; the output appears whole
+        /// or not at all.
         public func export(
             _ path: String, to output: String, _ options: ExportOptions, events: AsyncStream<ExportEvent>.Continuation?
         ) async throws(RenderError) -> ExportResult {

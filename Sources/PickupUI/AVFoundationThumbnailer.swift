@@ -9,8 +9,10 @@
     /// through UIImage (which applies EXIF orientation). JPEG and PNG out.
     @available(iOS 16.0, *)
     public struct AVFoundationThumbnailer: ThumbnailRenderer {
+        /// A thumbnailer on AVAssetImageGenerator and ImageIO.
         public init() {}
 
+        /// An upright image of a photo, or of a video's frame, as `request` says.
         public func thumbnail(of path: String, _ request: ThumbnailRequest) async throws(RenderError) -> RenderedImage {
             let info: MediaInfo
             do {
@@ -31,6 +33,7 @@
             return try await frame(path, at: seconds, request)
         }
 
+        /// `count` frames spread over a video, for scrubbing.
         public func strip(
             of path: String, count: Int, _ request: ThumbnailRequest
         ) async throws(RenderError) -> [RenderedImage] {

@@ -18,12 +18,15 @@
         @State private var libraryItem: PhotosPickerItem?
         @State private var message: String?
 
+        /// A round picker showing `image` (a placeholder when nil) at `size` points; `onPicked` gets the imported
+        /// photo.
         public init(image: UIImage?, size: CGFloat = 96, onPicked: @escaping @MainActor (ImportedItem) -> Void) {
             self.image = image
             self.size = size
             self.onPicked = onPicked
         }
 
+        /// The avatar, and the picker it opens when tapped.
         public var body: some View {
             Button {
                 choosing = true

@@ -16,8 +16,11 @@
     /// `@unchecked Sendable` is safe: the mutable state (`finishEvents`) is only touched
     /// under `lock`; `session` is set once in `init`; everything else is immutable.
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        /// The background session's identifier.
         public let identifier: String
+        /// The journal the uploads are recorded in.
         public let journal: UploadJournal
+        /// Bytes sent in one background request (at least 256 KB).
         public let chunkSize: Int
         private let queue: OperationQueue
         private var session: URLSession?
@@ -25,6 +28,7 @@
         private let lock = NSLock()
         private let folder: URL
 
+        /// Background uploads on a session named `identifier`, recording in `journal`.
         public init(identifier: String = "pickup.uploads", journal: UploadJournal, chunkSize: Int = 8 << 20) {
             self.identifier = identifier
             self.journal = journal
@@ -94,6 +98,7 @@
             folder.appendingPathComponent("\(chunk.id)-\(chunk.offset).chunk")
         }
 
+        /// Records the chunk's outcome in the journal and starts the next one (URLSession calls it).
         public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
             guard let chunk = BackgroundChunk(taskDescription: task.taskDescription) else { return }
             try? FileManager.default.removeItem(at: chunkFile(chunk))
@@ -133,6 +138,7 @@
             }
         }
 
+        /// Calls the completion handler iOS gave with the session's events (URLSession calls it).
         public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
             lock.lock()
             let finish = finishEvents

@@ -44,6 +44,7 @@
         /// Asks for camera access (the system asks once; afterwards only Settings can change it).
         public static func requestAccess() async -> Bool { await AVCaptureDevice.requestAccess(for: .video) }
 
+        /// Makes the system camera, set up from the options.
         public func makeUIViewController(context: Context) -> UIImagePickerController {
             let picker = UIImagePickerController()
             picker.sourceType = .camera
@@ -74,10 +75,13 @@
             return picker
         }
 
+        /// Nothing to update: the options are fixed when the camera opens.
         public func updateUIViewController(_ controller: UIImagePickerController, context: Context) {}
 
+        /// The delegate that imports the capture.
         public func makeCoordinator() -> Coordinator { Coordinator(onFinish: onFinish) }
 
+        /// Receives the capture from UIImagePickerController and imports it.
         public final class Coordinator: NSObject, UIImagePickerControllerDelegate, UINavigationControllerDelegate {
             let onFinish: @MainActor (Result<ImportedItem, ImportError>?) -> Void
 
@@ -85,6 +89,7 @@
                 self.onFinish = onFinish
             }
 
+            /// Imports the photo or movie taken, then reports it.
             public func imagePickerController(
                 _ picker: UIImagePickerController,
                 didFinishPickingMediaWithInfo info: [UIImagePickerController.InfoKey: Any]
@@ -121,6 +126,7 @@
                 }
             }
 
+            /// Reports that the person cancelled.
             public func imagePickerControllerDidCancel(_ picker: UIImagePickerController) {
                 picker.dismiss(animated: true)
                 onFinish(nil)

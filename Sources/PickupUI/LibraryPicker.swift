@@ -5,15 +5,18 @@
 
     /// How the library picker looks and behaves.
     public struct LibraryPickerOptions: Sendable {
+        /// What the picker shows (nil: everything).
         public var filter: MediaFilter?
         /// 0: no limit.
         public var limit: Int
+        /// Whether order badges are shown (the order is kept either way).
         public var ordered: Bool
         /// Selection updates while the picker is open (iOS 17; ignored before).
         public var continuous: Bool
         /// Shown inside the screen rather than as a sheet (iOS 17; ignored before).
         public var inline: Bool
 
+        /// Options: a filter, a limit (0: none), ordered, continuous, inline.
         public init(
             filter: MediaFilter? = nil, limit: Int = 0, ordered: Bool = true, continuous: Bool = false,
             inline: Bool = false
@@ -37,6 +40,7 @@
         let options: LibraryPickerOptions
         let label: () -> Label
 
+        /// A picker that puts what is picked in `selection`, opened by `label`.
         public init(
             selection: Binding<[PhotosPickerItem]>, options: LibraryPickerOptions,
             @ViewBuilder label: @escaping () -> Label
@@ -46,6 +50,7 @@
             self.label = label
         }
 
+        /// Photos' picker, set up from the options.
         public var body: some View {
             let picker = PhotosPicker(
                 selection: $selection, maxSelectionCount: options.limit == 0 ? nil : options.limit,

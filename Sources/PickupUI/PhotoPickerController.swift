@@ -16,6 +16,7 @@
         let preselected: [String]
         let onPicked: @MainActor ([Result<ImportedItem, ImportError>]) -> Void
 
+        /// A picker with a filter, a limit, preselected items and order, reporting what is picked to `onPicked`.
         public init(
             options: LibraryPickerOptions, preselected: [String] = [],
             onPicked: @escaping @MainActor ([Result<ImportedItem, ImportError>]) -> Void
@@ -25,6 +26,7 @@
             self.onPicked = onPicked
         }
 
+        /// Makes PHPickerViewController, set up from the plan.
         public func makeUIViewController(context: Context) -> PHPickerViewController {
             var configuration = PHPickerConfiguration(photoLibrary: .shared())
             configuration.filter = PickerFilterPlan(options.filter).phPickerFilter
@@ -39,10 +41,13 @@
             return controller
         }
 
+        /// Nothing to update: the configuration is fixed when the picker opens.
         public func updateUIViewController(_ controller: PHPickerViewController, context: Context) {}
 
+        /// The delegate that takes the results.
         public func makeCoordinator() -> Coordinator { Coordinator(onPicked: onPicked) }
 
+        /// Receives PHPickerViewController's results.
         public final class Coordinator: NSObject, PHPickerViewControllerDelegate {
             let onPicked: @MainActor ([Result<ImportedItem, ImportError>]) -> Void
 
@@ -50,6 +55,7 @@
                 self.onPicked = onPicked
             }
 
+            /// Hands the results over and closes the picker.
             public func picker(_ picker: PHPickerViewController, didFinishPicking results: [PHPickerResult]) {
                 picker.dismiss(animated: true)
                 let providers = results.map { ProviderBox(provider: $0.itemProvider) }

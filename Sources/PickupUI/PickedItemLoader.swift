@@ -18,11 +18,13 @@
     public final class PickedItemLoader {
         /// Each picked item's state, by the picker's item identifier (or its index).
         public private(set) var states: [String: PickedItemTile<String>.State] = [:]
+        /// The items loaded, by the same keys: their facts and stored files.
         public private(set) var items: [String: ImportedItem] = [:]
         @ObservationIgnored private var loaded: Set<String> = []
         @ObservationIgnored private var running: Task<Void, Never>?
         let concurrency: Int
 
+        /// A loader that loads `concurrency` items at once.
         public init(concurrency: Int = 3) { self.concurrency = concurrency }
 
         /// Loads the items not loaded yet (items kept from an earlier pick are not loaded again).

@@ -10,10 +10,12 @@
     ///
     /// `@unchecked Sendable` is safe: `session` is only read and written under `lock`.
     public final class PickedMediaStore: @unchecked Sendable {
+        /// The one store, used by the transfer types.
         public static let shared = PickedMediaStore()
         private let lock = NSLock()
         private var session: ImportSession?
 
+        /// Sets the session picked files are imported into.
         public func use(_ session: ImportSession) {
             lock.lock()
             self.session = session
@@ -53,8 +55,10 @@
     /// A picked movie, imported into the app's library as Photos hands it over
     /// (`FileRepresentation`: no whole video in memory, no vanished temporary file).
     public struct PickedMovie: Transferable, Sendable {
+        /// The imported movie.
         public let item: ImportedItem
 
+        /// A movie file, imported as it is received.
         public static var transferRepresentation: some TransferRepresentation {
             FileRepresentation(importedContentType: .movie) { received in
                 PickedMovie(item: try await PickedMediaStore.shared.keep(received.file))
@@ -64,8 +68,10 @@
 
     /// A picked photo (HEIC, JPEG, PNG...), imported the same way, in its own encoding.
     public struct PickedPhoto: Transferable, Sendable {
+        /// The imported photo (a Live Photo's still, when only the still is handed over).
         public let item: ImportedItem
 
+        /// An image file, imported as it is received.
         public static var transferRepresentation: some TransferRepresentation {
             FileRepresentation(importedContentType: .image) { received in
                 PickedPhoto(item: try await PickedMediaStore.shared.keep(received.file))

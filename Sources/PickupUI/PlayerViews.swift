@@ -11,11 +11,13 @@
         let onClose: () -> Void
         @State private var player: AVPlayer?
 
+        /// A player for the movie at `url`, with a close button that calls `onClose`.
         public init(url: URL, onClose: @escaping () -> Void) {
             self.url = url
             self.onClose = onClose
         }
 
+        /// The player, full screen, with its controls.
         public var body: some View {
             VideoPlayer(player: player)
                 .task(id: url) {
@@ -42,11 +44,13 @@
         let still: URL
         let movie: URL
 
+        /// A Live Photo from its still and movie files.
         public init(still: URL, movie: URL) {
             self.still = still
             self.movie = movie
         }
 
+        /// Makes the Live Photo view and loads the pair into it.
         public func makeUIView(context: Context) -> PHLivePhotoView {
             let view = PHLivePhotoView()
             view.contentMode = .scaleAspectFit
@@ -58,6 +62,7 @@
             return view
         }
 
+        /// Nothing to update: the pair is loaded once.
         public func updateUIView(_ view: PHLivePhotoView, context: Context) {}
     }
 #endif

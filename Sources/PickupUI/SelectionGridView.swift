@@ -13,6 +13,7 @@
         let onRetry: (ID) -> Void
         let onOpen: (ID) -> Void
 
+        /// A grid of `tiles`, with each tile's image from `thumbnail` and its remove, retry and open actions.
         public init(
             tiles: [PickedItemTile<ID>], thumbnail: @escaping (ID) -> UIImage?, onRemove: @escaping (ID) -> Void,
             onRetry: @escaping (ID) -> Void = { _ in }, onOpen: @escaping (ID) -> Void = { _ in }
@@ -24,6 +25,7 @@
             self.onOpen = onOpen
         }
 
+        /// The tiles in an adaptive grid.
         public var body: some View {
             LazyVGrid(columns: [GridItem(.adaptive(minimum: 100), spacing: 4)], spacing: 4) {
                 ForEach(tiles) { tile in

@@ -8,8 +8,10 @@
     public struct UploadQueueView: View {
         let model: UploadQueueModel
 
+        /// A view of the uploads `model` follows.
         public init(model: UploadQueueModel) { self.model = model }
 
+        /// One row per upload, with its progress and buttons.
         public var body: some View {
             List {
                 if model.total > 0 {

@@ -11,11 +11,16 @@ import Pickup
 public struct RemoteKey: Sendable, Hashable {
     /// What a template may name about one source file.
     public struct Facts: Sendable, Hashable {
+        /// The file's path relative to what was named on the command line (its name, for a file named itself).
         public var relativePath: String
+        /// When the media was taken, if it says.
         public var taken: MediaDate?
+        /// The library item's id, when it came from a library.
         public var itemID: String?
+        /// The file's SHA-256 in lowercase hex, when known.
         public var sha256: String?
 
+        /// What a template may name about one file.
         public init(relativePath: String, taken: MediaDate? = nil, itemID: String? = nil, sha256: String? = nil) {
             self.relativePath = relativePath
             self.taken = taken
@@ -24,8 +29,10 @@ public struct RemoteKey: Sendable, Hashable {
         }
     }
 
+    /// The placeholders a template may use, without their braces.
     public static let placeholders = ["name", "stem", "ext", "relpath", "date", "id", "sha256"]
 
+    /// The template, as given.
     public let template: String
     private let parts: [Part]
 
@@ -120,6 +127,7 @@ public struct RemoteKey: Sendable, Hashable {
 
 /// A key template that cannot be used, and why.
 public struct RemoteKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the template, and what to do.
     public var message: String
     public var description: String { message }
 }

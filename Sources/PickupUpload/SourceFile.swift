@@ -8,10 +8,14 @@ import PickupStore
 /// file position), and it is closed in `deinit`.
 public final class SourceFile: @unchecked Sendable {
     let descriptor: Int32
+    /// The file's size in bytes when it was opened.
     public let size: Int64
+    /// Its modification time when it was opened, in nanoseconds since 1970.
     public let modified: Int64
+    /// The file's path.
     public let path: String
 
+    /// Opens a file for reading; a file that cannot be opened is an `UploadError` that says why.
     public init(path: String) throws(UploadError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on

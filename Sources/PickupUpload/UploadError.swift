@@ -1,6 +1,7 @@
 /// Why an upload stopped: what happened, whether trying again can help, and
 /// what to do. Never carries credentials or signed URLs.
 public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What kind of failure it is, for a program to act on.
     public enum Code: String, Sendable, Hashable, Codable {
         /// The connection failed or timed out.
         case network
@@ -32,11 +33,14 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case badAnswer
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// What happened, in a sentence.
     public var message: String
     /// The HTTP status, when the server answered.
     public var status: Int?
 
+    /// An error with its kind, its message and the HTTP status when a server answered.
     public init(_ code: Code, _ message: String, status: Int? = nil) {
         self.code = code
         self.message = message

@@ -1,5 +1,6 @@
 /// What an upload reports as it goes.
 public enum UploadEvent: Sendable {
+    /// The upload began: its id in the journal, its file and its size.
     case started(id: String, path: String, size: Int64)
     /// Bytes the server has confirmed, and the rate over the upload so far (bytes a second).
     case progress(id: String, confirmed: Int64, size: Int64, bytesPerSecond: Double)
@@ -8,5 +9,6 @@ public enum UploadEvent: Sendable {
     case rewound(id: String, from: Int64, to: Int64)
     /// A failure that will be retried after `delay` seconds.
     case retrying(id: String, error: UploadError, delay: Double)
+    /// The upload ended (done, failed or cancelled): its final record.
     case finished(UploadRecord)
 }

@@ -3,12 +3,27 @@ import PickupStore
 
 /// One upload as the journal keeps it, so that a new process resumes what an old one left.
 public struct UploadRecord: Sendable, Hashable {
+    /// Where the upload stands.
     public enum State: String, Sendable, Hashable, Codable {
-        case waiting, uploading, paused, done, failed, cancelled
+        /// Not started yet.
+        case waiting
+        /// Being sent (or was, when a process died: resume it).
+        case uploading
+        /// Stopped by the person; resumable.
+        case paused
+        /// Every byte is on the server and the upload is finished there.
+        case done
+        /// Stopped by an error (`error` says which); resumable when it can help.
+        case failed
+        /// Stopped for good; the server was asked to forget it.
+        case cancelled
     }
 
+    /// The upload's id in the journal (a UUID).
     public var id: String
+    /// The file being uploaded.
     public var path: String
+    /// The file's size in bytes.
     public var size: Int64
     /// The file's modification time (ns) when the upload began; a changed file is not resumed.
     public var modified: Int64
@@ -23,10 +38,13 @@ public struct UploadRecord: Sendable, Hashable {
     public var remote: String?
     /// Bytes the server has confirmed.
     public var offset: Int64
+    /// Where the upload stands.
     public var state: State
     /// Why it failed: the code, the message and the HTTP status, kept as they were.
     public var error: UploadError?
+    /// When the upload was added, in seconds since 1970.
     public var created: Double
+    /// When it last changed, in seconds since 1970.
     public var updated: Double
 }
 
@@ -34,6 +52,7 @@ public struct UploadRecord: Sendable, Hashable {
 /// `~/.local/state/pickup/uploads.sqlite` by default. An actor owns the connection.
 public actor UploadJournal {
     private let database: SQLiteDatabase
+    /// The journal file's path.
     public let path: String
 
     /// The default journal: `$PICKUP_STATE_DIR`, else `$XDG_STATE_HOME/pickup`, else
@@ -241,6 +260,7 @@ public actor UploadJournal {
         }
     }
 
+    /// The upload with this id, if the journal has it.
     public func record(id: String) throws(UploadError) -> UploadRecord? {
         // A prefix compared as text: the user's words never become a LIKE pattern.
         guard !id.isEmpty else { return nil }

@@ -13,8 +13,19 @@ public actor UploadQueue {
         case journal(id: String, endpoint: URL? = nil)
     }
 
+    /// Where an item stands in the queue.
     public enum State: Sendable, Hashable {
-        case waiting, uploading, paused, done, cancelled
+        /// Waiting for a free slot.
+        case waiting
+        /// Being sent.
+        case uploading
+        /// Stopped by `pause`; `resume` goes on from the server's offset.
+        case paused
+        /// On the server, finished.
+        case done
+        /// Stopped for good by `cancel`.
+        case cancelled
+        /// Stopped by this error; `resume` tries again.
         case failed(UploadError)
 
         /// Whether the queue is done with it (paused uploads wait for `resume`).
@@ -25,13 +36,17 @@ public actor UploadQueue {
     public struct Item: Sendable, Identifiable {
         /// The queue's number for it, in the order added.
         public let id: Int
+        /// The file being uploaded.
         public var path: String
+        /// Where it stands.
         public var state: State = .waiting
         /// The journal's id, once the upload began.
         public var uploadID: String?
         /// Bytes the server confirmed, of `size` (0 until known).
         public var confirmed: Int64 = 0
+        /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
+        /// The rate over the upload so far, in bytes a second.
         public var bytesPerSecond: Double = 0
         /// Seconds left at the current rate; nil until there is a rate.
         public var secondsLeft: Double? {
@@ -44,13 +59,16 @@ public actor UploadQueue {
         /// Retries since the server last confirmed more bytes (each one reported).
         public var retries = 0
 
+        /// An item that waits, numbered `id`, for the file at `path`.
         public init(id: Int, path: String) {
             self.id = id
             self.path = path
         }
     }
 
+    /// What sends each upload.
     public let uploader: Uploader
+    /// How many uploads run at once.
     public let concurrency: Int
     /// Every change of an item, in order.
     public nonisolated let updates: AsyncStream<Item>
@@ -63,6 +81,7 @@ public actor UploadQueue {
     private var nextID = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
+    /// A queue that runs `concurrency` uploads at once with `uploader`.
     public init(uploader: Uploader, concurrency: Int = 2) {
         self.uploader = uploader
         self.concurrency = max(1, concurrency)
@@ -84,6 +103,7 @@ public actor UploadQueue {
         return nextID
     }
 
+    /// The item numbered `id`, if the queue has it.
     public func item(_ id: Int) -> Item? { items[id] }
 
     /// Every item, in the order added.

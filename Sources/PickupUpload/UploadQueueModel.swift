@@ -7,14 +7,18 @@ import Observation
 @MainActor
 @Observable
 public final class UploadQueueModel {
+    /// One row per upload, in the order they were added.
     public private(set) var rows: [UploadRow] = []
     /// Bytes confirmed and total, over every upload not cancelled.
     public private(set) var confirmed: Int64 = 0
+    /// Bytes to send in all, over every upload not cancelled.
     public private(set) var total: Int64 = 0
+    /// The queue it follows.
     @ObservationIgnored public let queue: UploadQueue
     @ObservationIgnored private var items: [Int: UploadQueue.Item] = [:]
     @ObservationIgnored private var watcher: Task<Void, Never>?
 
+    /// A model of `queue`; call `start()` to follow it.
     public init(queue: UploadQueue) {
         self.queue = queue
     }
@@ -31,18 +35,24 @@ public final class UploadQueueModel {
         }
     }
 
+    /// Stops following the queue (the uploads go on).
     public func stop() {
         watcher?.cancel()
         watcher = nil
     }
 
+    /// The share of all bytes confirmed, 0...1.
     public var fractionDone: Double { total > 0 ? Double(confirmed) / Double(total) : 0 }
 
+    /// Adds an upload to the queue.
     public func add(_ job: UploadQueue.Job) async { await queue.add(job) }
+    /// Pauses a row's upload; the journal keeps its place.
     public func pause(_ id: Int) async { await queue.pause(id) }
+    /// Resumes a paused row, from the server's offset.
     public func resume(_ id: Int) async { await queue.resume(id) }
     /// "Try Again" on a failed row: back in line, from the server's offset.
     public func retry(_ id: Int) async { await queue.resume(id) }
+    /// Cancels a row's upload for good.
     public func cancel(_ id: Int) async { await queue.cancel(id) }
 
     func apply(_ item: UploadQueue.Item) {

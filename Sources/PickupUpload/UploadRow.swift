@@ -4,18 +4,26 @@ import Pickup
 /// Linux): the words, the progress, and which buttons make sense.
 public struct UploadRow: Sendable, Hashable, Identifiable {
     public let id: Int
+    /// The file's name.
     public var title: String
+    /// Where it stands, in words: "Waiting", its progress and rate, "Paused at …", "Uploaded", "Failed: …".
     public var status: String
     /// 0...1 of the bytes the server confirmed.
     public var progress: Double
+    /// Whether it is done (no buttons but removal).
     public var isFinished: Bool
+    /// Whether a Pause button makes sense.
     public var canPause: Bool
+    /// Whether a Resume button makes sense.
     public var canResume: Bool
     /// A failed upload offers "Try Again" (it goes on from the server's offset).
     public var canRetry: Bool
+    /// Whether a Cancel button makes sense.
     public var canCancel: Bool
+    /// What VoiceOver reads: the name, the state and the progress.
     public var accessibilityLabel: String
 
+    /// The row of a queue item.
     public init(_ item: UploadQueue.Item) {
         id = item.id
         let name = item.path.split(separator: "/").last.map(String.init) ?? item.path

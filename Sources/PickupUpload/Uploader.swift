@@ -8,6 +8,7 @@ public struct UploadOptions: Sendable {
     public var maxAttempts: Int
     /// First retry delay in seconds; it doubles each time, with jitter, up to `maxDelay`.
     public var baseDelay: Double
+    /// The longest delay between tries, in seconds.
     public var maxDelay: Double
     /// Seconds a request may go without progress before it counts as stalled and is retried.
     public var stallTimeout: Double
@@ -29,6 +30,7 @@ public struct UploadOptions: Sendable {
     /// Numbers in 0..<1 for the backoff's jitter (a test's own, so that delays are known).
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
+    /// Options; the defaults suit a phone: 8 MB chunks, 8 tries, waits from 0.5 to 30 s, 20 s stall ceiling.
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
         stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil,
@@ -49,13 +51,16 @@ public struct UploadOptions: Sendable {
 /// disk a chunk at a time, and resumes them after a dropped connection, a server restart
 /// or a new process, from the last byte the server confirmed, kept in the journal.
 public final class Uploader: Sendable {
+    /// Where every upload's progress is recorded.
     public let journal: UploadJournal
+    /// How uploads behave.
     public let options: UploadOptions
     /// For S3 destinations (resuming and cancelling them too).
     public let s3Credentials: S3Credentials?
     /// For presigned S3 destinations: an app's backend signs each request.
     public let s3Signer: (any S3URLSigner)?
 
+    /// An uploader that records in `journal`, with S3 credentials or a signer when S3 destinations are used.
     public init(
         journal: UploadJournal, options: UploadOptions = UploadOptions(), s3Credentials: S3Credentials? = nil,
         s3Signer: (any S3URLSigner)? = nil

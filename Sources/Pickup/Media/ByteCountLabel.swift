@@ -1,6 +1,7 @@
 /// Formats byte counts the way Finder and Photos show them: `912 B`, `22 KB`,
 /// `1.4 MB`, `3.2 GB` (powers of 1000). Shared by the CLI and the UI.
 public enum ByteCountLabel {
+    /// The size in decimal units, as Finder and the command line show it: "824 B", "27 KB", "1.8 MB", "2.1 GB".
     public static func string(_ bytes: Int64) -> String {
         if bytes < 1000 { return "\(max(0, bytes)) B" }
         let units = ["KB", "MB", "GB", "TB"]

@@ -12,5 +12,6 @@ public struct CaptureHints: Sendable, Hashable, Codable {
     /// The PNG carries Apple's `iDOT` chunk, which iOS and macOS screenshots have.
     public var hasAppleScreenshotChunk = false
 
+    /// No hints: nothing is known about how the file was made.
     public init() {}
 }

@@ -1,10 +1,16 @@
 /// The file format that wraps the media, named as exiftool and ffprobe users know it.
 public enum Container: String, Sendable, Hashable, Codable, CaseIterable {
+    /// ISO base media files from cameras and phones: MPEG-4, QuickTime, M4A audio and M4V video.
     case mp4, mov, m4a, m4v
+    /// 3GPP, the MPEG-4 variant of older phones.
     case threeGP = "3gp"
+    /// 3GPP2, the CDMA phones' variant.
     case threeG2 = "3g2"
+    /// HEIF stills: HEIC (HEVC-coded), other HEIF, and AVIF (AV1-coded).
     case heic, heif, avif
+    /// Still and animated images: JPEG, PNG, GIF and WebP.
     case jpeg, png, gif, webp
+    /// Matroska files: WebM (VP8, VP9, AV1 with Opus or Vorbis) and MKV.
     case webm, mkv
 }
 

@@ -7,6 +7,7 @@ public struct GeoLocation: Sendable, Hashable, Codable {
     /// Metres above sea level, when the file gives it.
     public var altitude: Double?
 
+    /// A place in degrees (WGS 84) and, when known, an altitude in metres above sea level.
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude

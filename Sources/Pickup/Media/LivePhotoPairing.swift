@@ -1,8 +1,11 @@
 /// A Live Photo found among probed files: a still and a movie that share a
 /// content identifier.
 public struct LivePhotoPair<Item>: CustomStringConvertible {
+    /// The identifier the still and the movie share.
     public var contentIdentifier: String
+    /// The photo.
     public var still: Item
+    /// The short movie that plays when the photo is pressed.
     public var movie: Item
 
     public var description: String { "Live Photo \(contentIdentifier): \(still) + \(movie)" }
@@ -11,6 +14,7 @@ public struct LivePhotoPair<Item>: CustomStringConvertible {
 extension LivePhotoPair: Sendable where Item: Sendable {}
 extension LivePhotoPair: Equatable where Item: Equatable {}
 
+/// Finds Live Photos among probed files: stills and movies that share a content identifier.
 public enum LivePhotoPairing {
     /// Pairs stills and movies that carry the same content identifier.
     ///

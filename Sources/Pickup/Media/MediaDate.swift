@@ -15,14 +15,22 @@ public struct MediaDate: Sendable, Hashable, Codable, CustomStringConvertible {
         case unspecified
     }
 
+    /// The year, such as 2026.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, 1 to 31.
     public var day: Int
+    /// The hour, 0 to 23, in the file's own time.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 59.
     public var second: Int
+    /// How the time relates to UTC: an offset, UTC itself, or not said (EXIF dates without an offset).
     public var zone: Zone
 
+    /// A date and time as the file states it.
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: Zone) {
         self.year = year
         self.month = month

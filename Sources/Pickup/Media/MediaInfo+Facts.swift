@@ -1,9 +1,13 @@
 /// One fact in the flat, named form shared by `pickup probe --json` and the
 /// corpus manifests (`kind`, `width`, `duration`, `latitude`...).
 public enum Fact: Sendable, Hashable {
+    /// A text value.
     case string(String)
+    /// A whole number.
     case int(Int64)
+    /// A number with a fraction.
     case double(Double)
+    /// A yes or no.
     case bool(Bool)
 }
 

@@ -7,7 +7,9 @@
 /// makes the stored picture stand upright; ``duration`` is what a player
 /// shows; ``creationDate`` keeps the zone the file gives.
 public struct MediaInfo: Sendable, Hashable, Codable {
+    /// Image, video or audio, from the content.
     public var kind: MediaKind
+    /// The file format that wraps the media.
     public var container: Container
     /// Size of the file in bytes.
     public var fileSize: Int64
@@ -47,8 +49,11 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var creationDate: MediaDate?
     /// Where it was taken.
     public var location: GeoLocation?
+    /// The camera's maker, such as "Apple".
     public var make: String?
+    /// The camera's model, such as "iPhone 16 Pro".
     public var model: String?
+    /// The software that wrote the file, such as "17.4" or an editor's name.
     public var software: String?
     /// Apple's Live Photo content identifier, shared by a still and its movie.
     public var contentIdentifier: String?
@@ -64,6 +69,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Whether the picture has an alpha channel.
     public var alpha: Bool = false
 
+    /// Facts with only the kind, the container and the file's size known; the probe fills in the rest.
     public init(kind: MediaKind, container: Container, fileSize: Int64) {
         self.kind = kind
         self.container = container
@@ -74,6 +80,7 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var displayWidth: Int? { orientation.rotation.swapsDimensions ? height : width }
     /// Height once the picture stands upright.
     public var displayHeight: Int? { orientation.rotation.swapsDimensions ? width : height }
+    /// The clockwise turn the stored picture needs to stand upright.
     public var rotation: Rotation { orientation.rotation }
 
     /// The part this file plays in a Live Photo, when it carries a content identifier.

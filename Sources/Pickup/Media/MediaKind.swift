@@ -13,6 +13,8 @@ public enum MediaKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// A still and a movie belong to one Live Photo when they carry the same
 /// content identifier (see ``MediaInfo/contentIdentifier``).
 public enum LivePhotoRole: String, Sendable, Hashable, Codable {
+    /// The photo of a Live Photo.
     case still
+    /// The movie of a Live Photo.
     case movie
 }

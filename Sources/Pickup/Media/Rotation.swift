@@ -4,9 +4,13 @@
 /// WebP) or a HEIF `irot` property. Mirroring is kept apart, in
 /// ``Orientation/mirrored``.
 public enum Rotation: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// Stored upright.
     case none = 0
+    /// Turn a quarter clockwise to stand upright.
     case clockwise90 = 90
+    /// Turn half a turn.
     case upsideDown = 180
+    /// Turn three quarters clockwise (a quarter counterclockwise).
     case clockwise270 = 270
 
     /// Degrees clockwise: 0, 90, 180 or 270.
@@ -35,11 +39,13 @@ public struct Orientation: Sendable, Hashable, Codable {
     /// Whether the picture is flipped left to right before the turn.
     public var mirrored: Bool
 
+    /// An orientation from a turn and whether the picture is mirrored first.
     public init(rotation: Rotation = .none, mirrored: Bool = false) {
         self.rotation = rotation
         self.mirrored = mirrored
     }
 
+    /// Stored upright and not mirrored.
     public static let upright = Orientation()
 
     /// The orientation an EXIF/TIFF `Orientation` tag (1...8) describes,

@@ -1,19 +1,62 @@
 /// What the camera picker is asked for, in UIImagePickerController's terms but
 /// as plain values, and what to show when it cannot open.
 public struct CameraOptions: Sendable, Hashable {
-    public enum Mode: String, Sendable, Hashable { case photo, video }
-    public enum Quality: String, Sendable, Hashable { case high, medium, low, vga640x480, hd1280x720, hd1920x1080 }
-    public enum Flash: String, Sendable, Hashable { case auto, on, off }
-    public enum Device: String, Sendable, Hashable { case rear, front }
+    /// What the camera takes.
+    public enum Mode: String, Sendable, Hashable {
+        /// Still photos.
+        case photo
+        /// Movies, with sound when the microphone is allowed.
+        case video
+    }
 
+    /// The video quality, as UIImagePickerController's `videoQuality` names it.
+    public enum Quality: String, Sendable, Hashable {
+        /// The camera's best, the largest files.
+        case high
+        /// A medium size, for sharing.
+        case medium
+        /// The smallest files, for a slow uplink.
+        case low
+        /// 640 × 480.
+        case vga640x480
+        /// 1280 × 720.
+        case hd1280x720
+        /// 1920 × 1080.
+        case hd1920x1080
+    }
+
+    /// The flash.
+    public enum Flash: String, Sendable, Hashable {
+        /// The camera decides.
+        case auto
+        /// Always fired.
+        case on
+        /// Never fired.
+        case off
+    }
+
+    /// Which camera opens first.
+    public enum Device: String, Sendable, Hashable {
+        /// The camera on the back.
+        case rear
+        /// The camera facing the person (selfies).
+        case front
+    }
+
+    /// Photo or video.
     public var mode: Mode
+    /// The video quality (ignored for photos).
     public var quality: Quality
     /// Seconds (video); UIImagePickerController's default is 10 minutes.
     public var maximumDuration: Double
+    /// The flash mode the camera opens with.
     public var flash: Flash
+    /// The camera that opens first.
     public var device: Device
+    /// Whether the system's crop and trim screen follows the capture.
     public var allowsEditing: Bool
 
+    /// Options for the camera picker; by default, a photo from the rear camera with the flash on auto.
     public init(
         mode: Mode = .photo, quality: Quality = .high, maximumDuration: Double = 600, flash: Flash = .auto,
         device: Device = .rear, allowsEditing: Bool = false
@@ -32,6 +75,7 @@ public struct CameraOptions: Sendable, Hashable {
 
 /// Whether the camera can open, and if not, what the person is told.
 public enum CameraAvailability: Sendable, Hashable {
+    /// The camera can open now.
     case ready
     /// No camera (the simulator, some iPads), or it cannot take this kind of media.
     case unavailable(String)
@@ -40,7 +84,17 @@ public enum CameraAvailability: Sendable, Hashable {
     /// The person has not been asked yet: asking comes first.
     case mustAsk
 
-    public enum Permission: Sendable, Hashable { case notDetermined, authorized, denied, restricted }
+    /// The app's camera permission, as AVCaptureDevice reports it.
+    public enum Permission: Sendable, Hashable {
+        /// Not asked yet.
+        case notDetermined
+        /// Allowed.
+        case authorized
+        /// Refused by the person.
+        case denied
+        /// Refused by a device policy (Screen Time, management).
+        case restricted
+    }
 
     /// Decides from what UIImagePickerController and AVCaptureDevice report.
     public static func decide(
@@ -71,6 +125,7 @@ public enum CameraAvailability: Sendable, Hashable {
 
 /// The Info.plist keys an app using Pickup's pickers must have, and why.
 public enum InfoPlistKeys {
+    /// Each key, with the feature that needs it.
     public static let all: [(key: String, when: String)] = [
         ("NSCameraUsageDescription", "the camera picker (photo or video)"),
         ("NSMicrophoneUsageDescription", "the camera picker recording video with sound"),

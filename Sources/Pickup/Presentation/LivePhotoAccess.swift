@@ -6,7 +6,16 @@
 public enum LivePhotoAccess: Sendable, Hashable {
     /// The app's library access, as Photos reports it.
     public enum Status: Sendable, Hashable {
-        case notDetermined, restricted, denied, authorized, limited
+        /// Not asked yet; the person's answer comes first.
+        case notDetermined
+        /// Refused by a device policy.
+        case restricted
+        /// Refused by the person.
+        case denied
+        /// The whole library.
+        case authorized
+        /// Only the items the person chose.
+        case limited
     }
 
     /// Read the still and movie from the library.
@@ -16,6 +25,7 @@ public enum LivePhotoAccess: Sendable, Hashable {
     /// Access was refused: the item fails with this reason.
     case refused(PickProblem)
 
+    /// What to do with the app's current access.
     public init(_ status: Status) {
         switch status {
         case .authorized, .limited: self = .read

@@ -3,14 +3,19 @@
 /// reach the app. A failure is that item's result; it never stops the others
 /// and never leaves a spinner waiting.
 public struct OrderedLoader<Input: Sendable, Output: Sendable>: Sendable {
+    /// How many items load at once (at least one).
     public let concurrency: Int
     private let load: @Sendable (Input) async -> Result<Output, LoadFailure>
 
+    /// Why one item could not be loaded, in words a person can act on.
     public struct LoadFailure: Error, Sendable, Hashable {
+        /// What happened, and what to do.
         public var message: String
+        /// A failure with its message.
         public init(_ message: String) { self.message = message }
     }
 
+    /// A loader that runs `load` on at most `concurrency` items at a time.
     public init(concurrency: Int = 3, load: @escaping @Sendable (Input) async -> Result<Output, LoadFailure>) {
         self.concurrency = max(1, concurrency)
         self.load = load

@@ -1,25 +1,34 @@
 /// What one picked item shows in a selection grid, decided here (and tested on
 /// Linux): its badges, its state, and what VoiceOver says and offers.
 public struct PickedItemTile<ID: Hashable & Sendable>: Sendable, Hashable, Identifiable {
+    /// Where a picked item stands.
     public enum State: Sendable, Hashable {
         /// Being copied out of the library (iCloud downloads report a fraction).
         case loading(fraction: Double?)
+        /// Loaded into the app's library.
         case ready
+        /// Could not be loaded; the message says why and what to do.
         case failed(message: String)
     }
 
+    /// The picked item's identifier.
     public let id: ID
+    /// Image, video or audio, as far as known before it loaded.
     public var kind: MediaKind
+    /// Whether it is a Live Photo (a badge on its tile).
     public var isLivePhoto: Bool
     /// `m:ss` for videos.
     public var durationBadge: String?
     /// The place in an ordered selection, from 1.
     public var orderBadge: Int?
+    /// Loading, ready or failed.
     public var state: State
+    /// What VoiceOver reads: the kind, the duration, the place in the order and the state.
     public var accessibilityLabel: String
     /// The actions VoiceOver offers: remove, and retry when loading failed.
     public var accessibilityActions: [String]
 
+    /// A tile from an item's facts (nil while loading), its place in the order, the selection's size and its state.
     public init(
         id: ID, info: MediaInfo?, kind: MediaKind, isLivePhoto: Bool, orderBadge: Int?, count: Int, state: State
     ) {

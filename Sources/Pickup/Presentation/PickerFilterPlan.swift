@@ -7,9 +7,13 @@
 public struct PickerFilterPlan: Sendable, Hashable {
     /// A PHPickerFilter, as a tree of its named filters.
     public indirect enum Node: Sendable, Hashable {
+        /// PHPickerFilter's named filters.
         case images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas
+        /// Any of these (PHPickerFilter's `any(of:)`).
         case any([Node])
+        /// All of these (`all(of:)`).
         case all([Node])
+        /// Not this (`not(_:)`).
         case not(Node)
     }
 
@@ -20,6 +24,7 @@ public struct PickerFilterPlan: Sendable, Hashable {
     /// The lowest iOS version whose PHPickerFilter has every filter used.
     public var minimumIOS: Int
 
+    /// The plan for a filter (nil: everything).
     public init(_ filter: MediaFilter?) {
         guard let filter else {
             self.init(node: nil, needsCheckAfterLoading: false, minimumIOS: 14)

@@ -10,6 +10,7 @@ public struct PickerSelectionPlan: Sendable, Hashable {
     /// Whether order badges are shown.
     public var ordered: Bool
 
+    /// The plan for a limit (0: none), the items already picked, and whether the order counts.
     public init(limit: Int, preselected: [String], ordered: Bool) {
         self.limit = max(0, limit)
         self.ordered = ordered

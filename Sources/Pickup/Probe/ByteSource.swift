@@ -34,6 +34,7 @@ public final class MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
     public private(set) var bytesRead: Int64 = 0
 
+    /// A source over these bytes.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public var size: Int64 { Int64(bytes.count) }

@@ -9,8 +9,10 @@
 /// print(info.kind, info.displayWidth ?? 0, info.duration ?? 0)
 /// ```
 public struct MediaProbe: Sendable {
+    /// The bounds on the work done for one file.
     public var limits: ProbeLimits
 
+    /// A probe with these bounds.
     public init(limits: ProbeLimits = .default) {
         self.limits = limits
     }

@@ -4,6 +4,7 @@
 /// the problem was found, so that a person can read it and a program can act
 /// on ``code``.
 public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it is, for a program to act on.
     public enum Code: String, Sendable, Hashable, Codable {
         /// The file has no bytes.
         case empty
@@ -19,6 +20,7 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable
     }
 
+    /// What kind of problem it is.
     public var code: Code
     /// What happened, in a sentence.
     public var message: String
@@ -31,6 +33,7 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The system's error number, when a system call failed (``Code/unreadable``).
     public var systemError: Int32?
 
+    /// An error with its kind, its message and where it was found.
     public init(_ code: Code, _ message: String, offset: Int64? = nil, element: String? = nil, path: String? = nil) {
         self.code = code
         self.message = message

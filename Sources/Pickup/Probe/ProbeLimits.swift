@@ -17,7 +17,9 @@ public struct ProbeLimits: Sendable, Hashable {
     /// The most bytes read from one file in all (GIF frame counting reads the whole file).
     public var maxBytesRead: Int64 = 1 << 30
 
+    /// The default bounds: generous for real files, small enough for hostile ones.
     public init() {}
 
+    /// The default bounds.
     public static let `default` = ProbeLimits()
 }

@@ -1,6 +1,8 @@
 /// What an export is asked to do.
 public struct ExportOptions: Sendable, Hashable {
+    /// The preset: codec, size box and bit rate, as AVAssetExportSession names them.
     public var preset: ExportPreset
+    /// MP4 or QuickTime.
     public var container: ExportContainer
     /// Keep only this part, in seconds from the start.
     public var trim: ClosedRange<Double>?
@@ -12,6 +14,7 @@ public struct ExportOptions: Sendable, Hashable {
     /// Turn HEVC into H.264 for players that lack HEVC, even when the source would fit.
     public var compatible: Bool
 
+    /// Options for an export with this preset; by default, the whole file to MP4, metadata kept.
     public init(
         preset: ExportPreset, container: ExportContainer = .mp4, trim: ClosedRange<Double>? = nil,
         stripLocation: Bool = false, maxBytes: Int64? = nil, compatible: Bool = false
@@ -29,6 +32,7 @@ public struct ExportOptions: Sendable, Hashable {
 /// remux when the source already fits the preset (smart passthrough), encode
 /// otherwise, with the size and bit rate planned.
 public struct ExportPlan: Sendable, Hashable {
+    /// What happens to the video stream.
     public enum Video: Sendable, Hashable {
         /// Packets copied as they are.
         case copy
@@ -37,7 +41,9 @@ public struct ExportPlan: Sendable, Hashable {
         case encode(codec: ExportPreset.Codec, size: PixelSize, quality: Int, maxBitRate: Int?)
     }
 
+    /// What happens to the audio stream.
     public enum Audio: Sendable, Hashable {
+        /// Packets copied as they are.
         case copy
         /// AAC at this bit rate.
         case encode(bitRate: Int)
@@ -52,6 +58,7 @@ public struct ExportPlan: Sendable, Hashable {
     /// Why it was planned so, for people (`pickup export` prints it).
     public var reason: String
 
+    /// Whether nothing is encoded: the output is a remux of the source.
     public var isPassthrough: Bool { video != nil && video == .copy && (audio == nil || audio == .copy) }
 
     /// Plans the export of a file described by `info`.
@@ -151,16 +158,22 @@ public enum ExportEvent: Sendable {
     case planned(ExportPlan)
     /// The part of the output written (0...1), by media time.
     case progress(Double)
+    /// The export is written, in place and complete.
     case finished(ExportResult)
 }
 
 /// A finished export.
 public struct ExportResult: Sendable, Hashable {
+    /// Where the output was written.
     public var path: String
+    /// How it was made.
     public var plan: ExportPlan
+    /// The output's size in bytes.
     public var bytes: Int64
+    /// How long the export took, in seconds.
     public var seconds: Double
 
+    /// A finished export's facts.
     public init(path: String, plan: ExportPlan, bytes: Int64, seconds: Double) {
         self.path = path
         self.plan = plan

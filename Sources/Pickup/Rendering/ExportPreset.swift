@@ -13,18 +13,37 @@
 /// Boxes do not care which way a video stands: a portrait 1080 × 1920 video fits
 /// 1920x1080 as it is. Nothing is ever scaled up.
 public enum ExportPreset: String, Sendable, Hashable, CaseIterable {
-    case passthrough, low, medium, highest
+    /// The streams copied as they are (a remux), nothing encoded.
+    case passthrough
+    /// H.264 in 480 × 360, at most 0.6 Mbit/s.
+    case low
+    /// H.264 in 640 × 480, at most 1.5 Mbit/s.
+    case medium
+    /// H.264 at the source's size, quality-driven.
+    case highest
+    /// H.264 in 640 × 480, at most 2 Mbit/s.
     case p640x480 = "640x480"
+    /// H.264 in 960 × 540, at most 3.5 Mbit/s.
     case p960x540 = "960x540"
+    /// H.264 in 1280 × 720, at most 6 Mbit/s.
     case p1280x720 = "1280x720"
+    /// H.264 in 1920 × 1080, at most 10 Mbit/s.
     case p1920x1080 = "1920x1080"
+    /// H.264 in 3840 × 2160, at most 35 Mbit/s.
     case p3840x2160 = "3840x2160"
+    /// HEVC in 1920 × 1080, at most 6 Mbit/s.
     case hevc1920x1080 = "hevc-1920x1080"
+    /// HEVC in 3840 × 2160, at most 22 Mbit/s.
     case hevc3840x2160 = "hevc-3840x2160"
+    /// HEVC at the source's size, quality-driven.
     case hevcHighest = "hevc-highest"
 
+    /// A video codec an export encodes to.
     public enum Codec: String, Sendable, Hashable {
-        case h264, hevc
+        /// H.264 (AVC): plays everywhere.
+        case h264
+        /// HEVC (H.265): half the size for the same quality, on newer players.
+        case hevc
     }
 
     /// The video codec it encodes to (nil: passthrough).
@@ -79,7 +98,11 @@ public enum ExportPreset: String, Sendable, Hashable, CaseIterable {
 
 /// The container an export writes.
 public enum ExportContainer: String, Sendable, Hashable, CaseIterable {
-    case mp4, mov
+    /// MPEG-4 (`.mp4`): what every player and server takes.
+    case mp4
+    /// QuickTime (`.mov`): what Apple's cameras write.
+    case mov
 
+    /// The file name extension: "mp4" or "mov".
     public var fileExtension: String { rawValue }
 }

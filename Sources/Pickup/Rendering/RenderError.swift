@@ -1,5 +1,6 @@
 /// Why a thumbnail or an export failed: what happened, and what to do.
 public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is, for a program to act on.
     public enum Code: String, Sendable, Hashable {
         /// The file cannot be opened or read.
         case unreadable
@@ -15,13 +16,18 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case impossible
         /// Writing the output failed.
         case writeFailed
+        /// Stopped because it was cancelled; nothing was written.
         case cancelled
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// What happened, in a sentence.
     public var message: String
+    /// The file, when known.
     public var path: String?
 
+    /// An error with its kind, its message and its file.
     public init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message
@@ -41,6 +47,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code, probeError.message, path: path)
     }
 
+    /// What to do about it, in a sentence.
     public var hint: String {
         switch code {
         case .unreadable: return "Check that the file exists and can be read."

@@ -3,9 +3,11 @@
 public struct ThumbnailGeometry: Sendable, Hashable {
     /// The stored picture scaled to this (its own orientation, before rotation).
     public var scaled: PixelSize
-    /// The crop of the upright scaled picture: origin and size.
+    /// The crop of the upright scaled picture: its left edge (with `cropY` and `output`, the crop).
     public var cropX: Int
+    /// The crop's top edge in the upright scaled picture.
     public var cropY: Int
+    /// The crop's size: the thumbnail's pixel size.
     public var output: PixelSize
 
     /// For a stored picture of `source` pixels that must be turned by `orientation`,
@@ -48,10 +50,14 @@ public struct ThumbnailGeometry: Sendable, Hashable {
 
 /// An RGB picture in memory, 3 bytes a pixel, rows packed.
 public struct RGBImage: Sendable, Hashable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// The pixels, row by row, red, green and blue bytes.
     public var pixels: [UInt8]
 
+    /// A picture from its size and packed pixels.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height

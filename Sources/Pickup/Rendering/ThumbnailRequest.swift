@@ -1,8 +1,11 @@
 /// A size in pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` × `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -21,6 +24,7 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
+    /// Width times height.
     public var pixels: Int { width * height }
     public var description: String { "\(width)x\(height)" }
 }
@@ -35,9 +39,12 @@ public enum ContentMode: String, Sendable, Hashable, CaseIterable {
 
 /// The file format of a rendered image.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    /// JPEG, PNG or WebP.
     case jpeg, png, webp
 
+    /// The file name extension: "jpg", "png" or "webp".
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    /// The MIME type, such as "image/jpeg".
     public var mimeType: String { "image/" + rawValue }
 
     /// The format a file name's extension names, if any.
@@ -119,6 +126,7 @@ public enum FrameTime: Sendable, Hashable {
 /// `requestedTimeToleranceBefore/After`: the nearest keyframe (fast) or exact
 /// (decoded forward from the keyframe before it).
 public enum FrameTolerance: String, Sendable, Hashable {
+    /// The nearest keyframe (fast), or the exact frame (decoded forward from the keyframe before it).
     case keyframe, exact
 }
 
@@ -126,13 +134,18 @@ public enum FrameTolerance: String, Sendable, Hashable {
 public struct ThumbnailRequest: Sendable, Hashable {
     /// The target box; the image's pixel size follows from `mode`.
     public var size: PixelSize
+    /// Fill (cropped) or fit (nothing cropped).
     public var mode: ContentMode
+    /// The encoded format.
     public var format: ImageFormat
     /// 0...1, for JPEG and WebP.
     public var quality: Double
+    /// Which frame of a video: a time, a share of the duration, or the poster.
     public var time: FrameTime
+    /// How near the asked time the frame must be.
     public var tolerance: FrameTolerance
 
+    /// A request for a `size` box; by default a JPEG that fills it, from a video's poster frame.
     public init(
         size: PixelSize, mode: ContentMode = .fill, format: ImageFormat = .jpeg, quality: Double = 0.8,
         time: FrameTime = .poster, tolerance: FrameTolerance = .keyframe
@@ -148,12 +161,16 @@ public struct ThumbnailRequest: Sendable, Hashable {
 
 /// An encoded image, upright.
 public struct RenderedImage: Sendable, Hashable {
+    /// The encoded bytes.
     public var data: [UInt8]
+    /// The image's size in pixels, upright.
     public var size: PixelSize
+    /// The encoded format.
     public var format: ImageFormat
     /// For video frames: the time of the frame taken, in seconds.
     public var time: Double?
 
+    /// An image from its encoded bytes and facts.
     public init(data: [UInt8], size: PixelSize, format: ImageFormat, time: Double? = nil) {
         self.data = data
         self.size = size

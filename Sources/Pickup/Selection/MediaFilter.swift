@@ -15,14 +15,23 @@
 ///   camera image at least 2.5 times as wide as tall once upright.
 /// - `depthPhotos`: a HEIF image with a depth map or portrait matte auxiliary image.
 public indirect enum MediaFilter: Sendable, Hashable, CustomStringConvertible {
+    /// Stills of every kind (Live Photos' stills included).
     case images
+    /// Movies.
     case videos
+    /// Live Photos: a still with a paired movie.
     case livePhotos
+    /// Screenshots.
     case screenshots
+    /// Screen recordings.
     case screenRecordings
+    /// Slow-motion videos (high frame rate from the camera).
     case slomoVideos
+    /// Photos taken in a burst.
     case bursts
+    /// Panoramas.
     case panoramas
+    /// Portrait photos with depth (Photos has no picker filter for these: checked on the loaded file).
     case depthPhotos
     /// Matches when any of the filters matches (`PHPickerFilter.any(of:)`).
     case any(of: [MediaFilter])
@@ -31,6 +40,7 @@ public indirect enum MediaFilter: Sendable, Hashable, CustomStringConvertible {
     /// Matches when the filter does not (`PHPickerFilter.not(_:)`).
     case not(MediaFilter)
 
+    /// Whether a probed file passes this filter.
     public func matches(_ info: MediaInfo) -> Bool {
         switch self {
         case .images: return info.kind == .image
@@ -100,6 +110,7 @@ public indirect enum MediaFilter: Sendable, Hashable, CustomStringConvertible {
 
 /// A filter name Pickup does not know.
 public struct MediaFilterError: Error, Sendable, CustomStringConvertible {
+    /// The name that was given.
     public let name: String
     public var description: String {
         "unknown filter '\(name)'; use " + MediaFilter.named.keys.sorted().joined(separator: ", ")

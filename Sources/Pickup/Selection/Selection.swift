@@ -21,10 +21,12 @@ public struct Selection<ID: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// The rules this selection keeps: limit, order, items already picked.
     public let policy: SelectionPolicy<ID>
     /// The selected items, in selection order.
     public private(set) var items: [ID]
 
+    /// A selection that starts with the policy's preselected items (once each, up to the limit).
     public init(policy: SelectionPolicy<ID>) {
         self.policy = policy
         var seen: Set<ID> = []
@@ -37,8 +39,11 @@ public struct Selection<ID: Hashable & Sendable>: Sendable {
         self.items = items
     }
 
+    /// How many items are selected.
     public var count: Int { items.count }
+    /// Whether the limit is reached (never, without a limit).
     public var isFull: Bool { policy.limit > 0 && items.count >= policy.limit }
+    /// Whether an item is selected.
     public func contains(_ id: ID) -> Bool { items.contains(id) }
 
     /// The 1-based number to show on an item's badge, when the order matters.

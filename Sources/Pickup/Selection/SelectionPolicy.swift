@@ -8,6 +8,7 @@ public struct SelectionPolicy<ID: Hashable & Sendable>: Sendable {
     /// Items selected when the session opens (kept, not loaded again).
     public var preselected: [ID]
 
+    /// A policy of `limit` items (0: no limit), ordered or not, starting with `preselected`.
     public init(limit: Int = 1, ordered: Bool = false, preselected: [ID] = []) {
         self.limit = max(0, limit)
         self.ordered = ordered

@@ -10,6 +10,7 @@ public final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
+    /// A lock around a first value.
     public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, holding the lock; what `body` returns is handed out.

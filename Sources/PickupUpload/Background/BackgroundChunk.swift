@@ -8,13 +8,16 @@ public struct BackgroundChunk: Sendable, Equatable, Codable {
     public var id: String
     /// The file being uploaded, and its size.
     public var path: String
+    /// The file's size in bytes.
     public var size: Int64
     /// The upload's URL on the tus server.
     public var remote: URL
     /// Where this chunk starts, and how long it is.
     public var offset: Int64
+    /// The chunk's length in bytes.
     public var length: Int64
 
+    /// A chunk of a journaled tus upload.
     public init(id: String, path: String, size: Int64, remote: URL, offset: Int64, length: Int64) {
         self.id = id
         self.path = path

@@ -6,6 +6,7 @@
 /// them cannot keep an upload going forever. A plain value with an injected random
 /// source, so retries and backoff are tested without servers and without sleeping.
 public struct UploadMachine: Sendable {
+    /// What to do next.
     public enum Action: Sendable, Equatable {
         /// Make sure the upload exists on the server (create it) and ask what it holds.
         case sync
@@ -17,7 +18,9 @@ public struct UploadMachine: Sendable {
         case restart
         /// Wait this many seconds, then `sync`.
         case wait(seconds: Double, after: UploadError)
+        /// The server holds every byte and the upload is finished.
         case done
+        /// Give up: the error says why.
         case fail(UploadError)
 
         /// Whether it ends the upload as failed.
@@ -27,19 +30,29 @@ public struct UploadMachine: Sendable {
         }
     }
 
+    /// How the last step ended.
     public enum Outcome: Sendable {
         /// The server holds `confirmed` bytes.
         case synced(confirmed: Int64)
+        /// A chunk or part was sent; the server holds `confirmed` bytes.
         case sent(confirmed: Int64)
+        /// The upload was finished on the server.
         case completed
+        /// A new upload was started on the server.
         case restarted
+        /// The wait is over.
         case waited
+        /// The step failed with this error.
         case failed(UploadError)
     }
 
+    /// The file's size in bytes.
     public let size: Int64
+    /// Failures in a row, without progress, before the upload fails.
     public let maxAttempts: Int
+    /// The first retry's delay in seconds; it doubles each time, with jitter.
     public let baseDelay: Double
+    /// The longest delay between tries, in seconds.
     public let maxDelay: Double
     /// Failures since the server last held more bytes than ever before.
     public private(set) var attempts = 0
@@ -63,6 +76,7 @@ public struct UploadMachine: Sendable {
     /// The first action: ask the server.
     public var start: Action { .sync }
 
+    /// The action after a step's outcome.
     public mutating func next(after outcome: Outcome) -> Action {
         switch outcome {
         case .synced(let confirmed), .sent(let confirmed):

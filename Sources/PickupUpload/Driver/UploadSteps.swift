@@ -27,6 +27,7 @@ public protocol UploadClock: Sendable {
 
 /// The machine's own clock.
 public struct SystemUploadClock: UploadClock {
+    /// The clock of the machine the upload runs on.
     public init() {}
 
     public var now: Double {

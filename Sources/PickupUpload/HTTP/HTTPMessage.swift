@@ -3,11 +3,16 @@ import Foundation
 /// What a request sends after its headers. File bodies are streamed from the
 /// file (never loaded whole); `parts` joins pieces, as a form upload does.
 public enum HTTPBody: Sendable {
+    /// No body.
     case none
+    /// Bytes in memory (small: a tus creation, an S3 completion).
     case data(Data)
+    /// Bytes of a file, streamed from it.
     case file(SourceFile, offset: Int64, length: Int64)
+    /// Several bodies, one after the other.
     case parts([HTTPBody])
 
+    /// The body's length in bytes.
     public var length: Int64 {
         switch self {
         case .none: return 0
@@ -33,11 +38,16 @@ public enum HTTPBody: Sendable {
 
 /// One HTTP request. Header names keep their case; they are compared without it.
 public struct HTTPRequest: Sendable {
+    /// The method, such as "PATCH".
     public var method: String
+    /// The address.
     public var url: URL
+    /// The headers, in order; names keep their case.
     public var headers: [(String, String)] = []
+    /// What is sent after the headers.
     public var body: HTTPBody = .none
 
+    /// A request with its method, address, headers and body.
     public init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: HTTPBody = .none) {
         self.method = method
         self.url = url
@@ -45,11 +55,13 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
+    /// Sets a header, replacing any of that name.
     public mutating func set(_ name: String, _ value: String) {
         headers.removeAll { $0.0.caseInsensitiveCompare(name) == .orderedSame }
         headers.append((name, value))
     }
 
+    /// A header's value (the name is compared without case).
     public func value(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
@@ -64,16 +76,22 @@ public struct HTTPRequest: Sendable {
 
 /// A server's answer: status, headers (names lowercased, repeats joined with ", "), body.
 public struct HTTPResponse: Sendable {
+    /// The status code, such as 204.
     public var status: Int
+    /// The headers, names lowercased.
     public var headers: [String: String]
+    /// The body, at most the limit's bytes.
     public var body: Data
 
+    /// An answer with its status, headers and body.
     public init(status: Int, headers: [String: String], body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
+    /// A header's value (the name is compared without case).
     public func value(_ name: String) -> String? { headers[name.lowercased()] }
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -10,6 +10,7 @@ import Pickup
 /// answer, gives up at `limits.deadline`, and throws `UploadError` (`.network` for a
 /// connection that failed or stalled, `.certificate` for a certificate not trusted).
 public protocol HTTPTransport: Sendable {
+    /// Sends a request and returns the answer, within `limits`.
     func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse
 }
 
@@ -23,6 +24,7 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Bytes of an answer's body read, at most: a longer answer is an error.
     public var maxResponseBytes: Int
 
+    /// Bounds: a stall ceiling and a deadline in seconds, and the longest answer in bytes.
     public init(stall: Double = 20, deadline: Double = 600, maxResponseBytes: Int = 4 << 20) {
         self.stall = stall
         self.deadline = deadline

@@ -8,7 +8,9 @@
 ///
 /// A plain value with an injected clock (seconds), so it is tested without threads or sleeps.
 public struct StallRule: Sendable, Hashable {
+    /// The shortest silence, in seconds, that counts as a stall.
     public let floor: Double
+    /// The longest silence, in seconds, before a request counts as stalled whatever the pace.
     public let ceiling: Double
     /// How many recent gaps make the pace, and how many times the longest of them a silence may last.
     static let window = 16
@@ -18,6 +20,7 @@ public struct StallRule: Sendable, Hashable {
     private var last: Double
     private var waitingForServer = false
 
+    /// A rule with these bounds, its clock starting at `start` seconds.
     public init(floor: Double = 3, ceiling: Double, start: Double) {
         self.floor = min(floor, ceiling)
         self.ceiling = ceiling

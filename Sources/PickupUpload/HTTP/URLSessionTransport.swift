@@ -8,14 +8,17 @@ import Foundation
 /// answer is a 3xx the upload reports, so no credential follows to another host); the
 /// body is one chunk in memory, as URLSession takes it.
 public final class URLSessionTransport: HTTPTransport {
+    /// One transport for the whole app, on an ephemeral session.
     public static let shared = URLSessionTransport()
 
     private let session: URLSession
 
+    /// A transport on a session made with `configuration`.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
+    /// Sends a request through URLSession and returns the answer, within `limits`.
     public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method

@@ -6,12 +6,15 @@ import Foundation
 /// (`AWS_PROFILE`, else `default`) of `~/.aws/credentials` and `~/.aws/config` (or
 /// `AWS_SHARED_CREDENTIALS_FILE` and `AWS_CONFIG_FILE`).
 public struct AWSConfiguration: Sendable {
+    /// The keys found (nil: none, so requests cannot be signed).
     public var credentials: S3Credentials?
     /// The store's address when one was set (`endpoint_url`, `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`).
     public var endpoint: URL?
+    /// The region requests are signed for.
     public var region: String
     /// The profile read, and the files it came from (for messages).
     public var profile: String
+    /// The files the settings came from.
     public var sources: [String]
 
     /// Reads the environment and the two files. A file that is missing is skipped; `profile`

@@ -3,8 +3,11 @@ import PickupStore
 
 /// One part of a multipart upload, as the store lists it.
 public struct S3Part: Sendable, Hashable {
+    /// The part's number, from 1.
     public var number: Int
+    /// The part's ETag, as the store returned it.
     public var etag: String
+    /// The part's size in bytes.
     public var size: Int64
 }
 

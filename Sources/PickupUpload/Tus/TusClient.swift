@@ -3,13 +3,17 @@ import PickupStore
 
 /// A checksum a tus server can check a chunk against (`Upload-Checksum`).
 public enum TusChecksum: String, Sendable, CaseIterable {
+    /// SHA-1 and SHA-256.
     case sha1, sha256
 }
 
 /// What a tus server says it supports (`OPTIONS`).
 public struct TusCapabilities: Sendable, Equatable {
+    /// The tus extensions it lists (`Tus-Extension`), such as "creation" and "checksum".
     public var extensions: Set<String> = []
+    /// The checksum algorithms it accepts (`Tus-Checksum-Algorithm`).
     public var checksums: [TusChecksum] = []
+    /// The largest upload it takes (`Tus-Max-Size`), when it says.
     public var maxSize: Int64?
 
     /// The checksum Pickup sends: sha256 when offered, else sha1, else none.
@@ -22,6 +26,7 @@ public struct TusCapabilities: Sendable, Equatable {
 /// checksum, termination). Each request is one round trip; the upload loop
 /// decides what follows. Chunks are streamed from the file.
 public struct TusClient: Sendable {
+    /// The server's creation URL.
     public let endpoint: URL
     let http: HTTPClient
     let headers: [String: String]
@@ -178,8 +183,11 @@ public struct TusClient: Sendable {
 /// A range of the file sent in one request, with the checksum to send beside it.
 public struct TusChunk: Sendable {
     let source: SourceFile
+    /// Where the chunk starts in the file.
     public let offset: Int64
+    /// The chunk's length in bytes.
     public let length: Int
+    /// The checksum sent with it, if any.
     public let checksum: TusChecksum?
 
     init(source: SourceFile, offset: Int64, length: Int, checksum: TusChecksum?) {
