@@ -13,6 +13,7 @@
 # bodies, so the Swift 6 isolation and "sending" diagnostics run):
 #   Pickup, PickupStore, PickupImport, PickupUpload, PickupUI
 #   Examples/PickupDemo       at its own deployment target, iOS 17
+#   Snippets/ (the SwiftUI ones) the documentation's examples, iOS 17
 #   PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
 #   members that 17.4 lacks (../shared/ios-sdk/AVFoundation-iOS18.swift).
 #   Tests/AppleStandIns       each stand-in's declarations, used the way the
@@ -53,7 +54,7 @@ shim=${PICKUP_IOS18_SHIM:-../shared/ios-sdk/AVFoundation-iOS18.swift}
 
 out=.build/ios-check
 rm -rf "$out"
-mkdir -p "$out/modules" "$out/CPickupSystem"
+mkdir -p "$out/modules" "$out/CPickupSystem" "$out/symbol-graphs"
 log=$out/diagnostics.txt
 : >"$log"
 # The 17.4 standard library (Swift 5.10) lacks `_willThrowTyped`, the debugger hook that Swift 6
@@ -113,8 +114,15 @@ module Pickup $ios16 $(find Sources/Pickup -name '*.swift' | sort)
 module PickupStore $ios16 $(find Sources/PickupStore -name '*.swift' | sort)
 module PickupImport $ios16 $(find Sources/PickupImport -name '*.swift' | sort)
 module PickupUpload $ios16 $(find Sources/PickupUpload -name '*.swift' | sort)
-module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$shim"
+# PickupUI also leaves its symbol graph, from which scripts/docs.sh builds its DocC pages.
+module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$shim" \
+  -emit-symbol-graph -emit-symbol-graph-dir "$out/symbol-graphs" -symbol-graph-skip-synthesized-members
 module PickupDemo arm64-apple-ios17.0 Examples/PickupDemo/*.swift
+# The documentation's SwiftUI snippets (on Linux, `swift build` compiles them empty).
+mapfile -t ui_snippets < <(grep -l '^import PickupUI' Snippets/*.swift | sort)
+if ((${#ui_snippets[@]})); then
+  module PickupSnippets arm64-apple-ios17.0 "${ui_snippets[@]}"
+fi
 
 # The stand-ins against the real SDK: a file that uses every stand-in declaration.
 probe=Tests/AppleStandIns/RealSDKProbe.swift

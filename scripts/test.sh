@@ -2,14 +2,15 @@
 # Sets up, builds and runs every test: the format check, unit and conformance
 # tests and the end-to-end tests of the built tool (swift test), the type-check
 # of the Apple-only sources against their stand-ins and against Apple's real
-# iPhoneOS SDK when one is there (scripts/check-ios.sh), then a one-minute
-# fuzzing smoke run.
+# iPhoneOS SDK when one is there (scripts/check-ios.sh), the DocC documentation
+# (scripts/docs.sh: warnings as errors, every public symbol documented, every
+# snippet compiled), then a one-minute fuzzing smoke run.
 #   FUZZ_SECONDS=0 scripts/test.sh    skips the fuzzing smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-swift format lint --strict -r Sources Tests Fuzz Examples Package.swift
+swift format lint --strict -r Sources Tests Fuzz Examples Snippets Package.swift
 swift build --build-tests
 scripts/check-apple-ui.sh
 # The real-SDK check (Apple's iPhoneOS SDK); exit 2 means no SDK is on this machine, said in one line.
@@ -28,6 +29,8 @@ if [ "$status" -ne 0 ]; then
   echo "test.sh: swift test failed (status $status)" >&2
   exit "$status"
 fi
+# The DocC documentation: every catalog built, warnings as errors, every public symbol documented.
+scripts/docs.sh
 count=$(sed -nE 's/.*Test run with ([0-9]+) tests? .* passed.*/\1/p' .build/test-output.txt | tail -1)
 
 seconds=${FUZZ_SECONDS:-60}
