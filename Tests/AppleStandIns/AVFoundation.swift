@@ -1,5 +1,5 @@
 // Stand-in for Apple's AVFoundation and the CoreMedia types it re-exports
-// (test-only; see README.md).
+// (test-only; see scripts/check-apple-ui.sh).
 @_exported import CoreGraphics
 import Foundation
 

@@ -1,5 +1,5 @@
 // Stand-in for Apple's AVKit, with the SwiftUI VideoPlayer it offers when both
-// are imported (test-only; see README.md).
+// are imported (test-only; see scripts/check-apple-ui.sh).
 @_exported import AVFoundation
 import SwiftUI
 

@@ -1,4 +1,4 @@
-// Stand-in for Apple's CoreGraphics (test-only; see README.md). CGFloat, CGSize,
+// Stand-in for Apple's CoreGraphics (test-only; see scripts/check-apple-ui.sh). CGFloat, CGSize,
 // CGPoint and CGRect come from swift-corelibs-foundation on Linux.
 @_exported import Foundation
 

@@ -1,4 +1,4 @@
-// Stand-in for Apple's CoreTransferable (test-only; see README.md).
+// Stand-in for Apple's CoreTransferable (test-only; see scripts/check-apple-ui.sh).
 import Foundation
 import UniformTypeIdentifiers
 

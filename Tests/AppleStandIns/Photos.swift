@@ -1,4 +1,4 @@
-// Stand-in for Apple's Photos (test-only; see README.md).
+// Stand-in for Apple's Photos (test-only; see scripts/check-apple-ui.sh).
 @_exported import CoreGraphics
 import Foundation
 

@@ -1,5 +1,5 @@
 // Stand-in for Apple's PhotosUI, with the SwiftUI PhotosPicker it offers
-// (test-only; see README.md).
+// (test-only; see scripts/check-apple-ui.sh).
 import CoreTransferable
 import Foundation
 @_exported import Photos

@@ -1,4 +1,4 @@
-// Stand-in for Apple's SwiftUI (test-only; see README.md): the views, modifiers
+// Stand-in for Apple's SwiftUI (test-only; see scripts/check-apple-ui.sh): the views, modifiers
 // and property wrappers PickupUI and the demo use, with the documented signatures.
 @_exported import CoreGraphics
 import Foundation

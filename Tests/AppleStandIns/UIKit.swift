@@ -1,4 +1,4 @@
-// Stand-in for Apple's UIKit (test-only; see README.md). NSItemProvider is
+// Stand-in for Apple's UIKit (test-only; see scripts/check-apple-ui.sh). NSItemProvider is
 // Foundation's on Apple platforms; it is here because Linux Foundation lacks it.
 @_exported import CoreGraphics
 import Foundation

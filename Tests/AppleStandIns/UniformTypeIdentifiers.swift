@@ -1,4 +1,4 @@
-// Stand-in for Apple's UniformTypeIdentifiers (test-only; see README.md).
+// Stand-in for Apple's UniformTypeIdentifiers (test-only; see scripts/check-apple-ui.sh).
 public struct UTType: Hashable, Sendable {
     public let identifier: String
     public init?(_ identifier: String) { self.identifier = identifier }
