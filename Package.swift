@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // Both command-line tools' arguments, help, completion scripts (PickupCommandLine only).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation`: the DocC catalogs (a command plugin, linked into nothing).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.3"),
     ],
@@ -68,8 +70,13 @@ let package = Package(
         // Everything in it sits behind `#if canImport(...)`; on Linux it is type-checked against
         // test-only stand-ins by scripts/check-apple-ui.sh.
         .target(name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
-        // What both command-line tools share: argument parsing, command specs, console output.
-        .target(name: "PickupCommandLine", dependencies: ["Pickup", "PickupStore"]),
+        // What both command-line tools share: the front door on swift-argument-parser, option
+        // groups, the render commands' options, console and JSON output.
+        .target(
+            name: "PickupCommandLine",
+            dependencies: [
+                "Pickup", "PickupStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and
         // 90 ms to every start): thumbnails and exports run in `pickup-render`, beside it.
         .executableTarget(
@@ -86,7 +93,10 @@ let package = Package(
             name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupHTTP", "PickupStore", "PickupTestSupport"]),
         .testTarget(name: "PickupFFmpegTests", dependencies: ["PickupFFmpeg", "Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
-        .testTarget(name: "PickupCLITests", dependencies: ["pickup", "pickup-render", "PickupTestSupport"]),
+        .testTarget(
+            name: "PickupCLITests", dependencies: ["pickup", "pickup-render", "PickupTestSupport"],
+            // Each command's whole help text, compared by HelpTests.
+            exclude: ["Help"]),
     ],
     swiftLanguageModes: [.v6]
 )

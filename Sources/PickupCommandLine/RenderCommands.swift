@@ -14,9 +14,6 @@ public enum RenderCommands {
     public static let exportAbstract =
         "Export a video for upload: presets as AVAssetExportSession's, trim, strip location, size limit."
 
-    /// Name and abstract of each, for `pickup --help`.
-    public static let all: [(name: String, abstract: String)] = [("thumb", thumbAbstract), ("export", exportAbstract)]
-
     /// `pickup-render` beside the running executable, or on the PATH.
     public static func helperPath() -> String? {
         var candidates: [String] = []

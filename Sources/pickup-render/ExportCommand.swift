@@ -1,93 +1,68 @@
+import ArgumentParser
 import Foundation
 import Pickup
 import PickupCommandLine
 import PickupFFmpeg
 
 /// `pickup export`: a video made ready for upload.
-struct ExportCommand: Command {
-    static let spec = CommandSpec(
-        name: "export",
-        abstract: RenderCommands.exportAbstract,
-        synopsis:
-            "FILE --preset NAME [-o OUT] [--trim START-END] [--strip-location] [--max-size SIZE] [--mov] [--compatible] [--force] [--json]",
-        arguments: [("FILE", "A video (MP4, MOV, M4V, 3GP, WebM, MKV).")],
-        options: [
-            .init(
-                names: ["--preset"], value: "NAME",
-                help: "passthrough, low, medium, highest, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, "
-                    + "hevc-1920x1080, hevc-3840x2160 or hevc-highest."),
-            .init(names: ["--output", "-o"], value: "OUT", help: "The file to write (default NAME-PRESET.mp4 here)."),
-            .init(
-                names: ["--trim"], value: "START-END",
-                help: "Keep only this part: seconds or m:ss, like 1.5-10 or 0:05-1:30."),
-            .init(
-                names: ["--strip-location"], value: nil,
-                help: "Leave out the location, make, model, software and content identifier."),
-            .init(names: ["--max-size"], value: "SIZE", help: "The largest file to write: 25MB, 800k, 1.5G or bytes."),
-            .init(names: ["--mov"], value: nil, help: "Write QuickTime (.mov) instead of MP4."),
-            .init(names: ["--compatible"], value: nil, help: "Turn HEVC into H.264 even when it would fit."),
-            .init(names: ["--force"], value: nil, help: "Replace the output if it exists already."),
-            .init(names: ["--json"], value: nil, help: "Print the plan and the result as JSON objects."),
-        ],
-        discussion: """
-            When the video already fits the preset (codec, size, bit rate) it is remuxed, not encoded:
-            fast and lossless. Otherwise it is encoded with x264 or x265 at constant quality, capped at
-            the preset's bit rate, and audio that is not AAC becomes AAC. The creation date and the
-            rotation are kept. With --max-size the bit rate is planned to fit. The output is written
-            to a hidden file beside it and renamed when complete: a failure or Ctrl-C leaves nothing.
-            An output that exists is not replaced without --force, and the input is never written over.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = RenderCommands.export
 
-            Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake,
-            130 when interrupted.
-            """,
-        examples: [
-            "pickup export IMG_0001.MOV --preset 1920x1080 -o upload.mp4",
-            "pickup export clip.mov --preset passthrough --trim 0:05-0:20 --strip-location",
-            "pickup export long.mp4 --preset highest --max-size 25MB --compatible",
-        ])
+    @OptionGroup var options: ExportArguments
 
+    func validate() throws {
+        _ = try ExportJob(options)
+    }
+
+    func run() async throws {
+        try finish(await ExportJob(options).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct ExportJob {
     let file: String
     let options: ExportOptions
     let output: String
     let json: Bool
     let force: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
-            throw UsageError(message: "name one video to export", command: "export")
+    init(_ command: ExportArguments) throws(ValidationError) {
+        guard command.arguments.count == 1, let file = command.arguments.first else {
+            throw ValidationError("name one video to export")
         }
-        guard let name = arguments.value("--preset") else {
-            throw UsageError(message: "choose a --preset (passthrough, 1920x1080, hevc-highest...)", command: "export")
+        guard let name = command.preset else {
+            throw ValidationError("choose a --preset (passthrough, 1920x1080, hevc-highest...)")
         }
         guard let preset = ExportPreset(rawValue: name) else {
-            throw UsageError(
-                message: "no preset '\(name)'; choose one of "
-                    + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "), command: "export")
+            throw ValidationError(
+                "no preset '\(name)'; choose one of "
+                    + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var trim: ClosedRange<Double>?
-        if let text = arguments.value("--trim") {
-            let parts = text.split(separator: "-", maxSplits: 1).map { ExportCommand.seconds(String($0)) }
+        if let text = command.trim {
+            let parts = text.split(separator: "-", maxSplits: 1).map { ExportJob.seconds(String($0)) }
             guard parts.count == 2, let start = parts[0], let end = parts[1], end > start else {
-                throw UsageError(message: "--trim takes START-END in seconds or m:ss, like 1.5-10", command: "export")
+                throw ValidationError("--trim takes START-END in seconds or m:ss, like 1.5-10")
             }
             trim = start...end
         }
         var maxBytes: Int64?
-        if let text = arguments.value("--max-size") {
-            guard let bytes = ExportCommand.bytes(text), bytes > 0 else {
-                throw UsageError(message: "--max-size takes a size like 25MB, 800k or 1.5G", command: "export")
+        if let text = command.maxSize {
+            guard let bytes = ExportJob.bytes(text), bytes > 0 else {
+                throw ValidationError("--max-size takes a size like 25MB, 800k or 1.5G")
             }
             maxBytes = bytes
         }
-        let container: ExportContainer = arguments.has("--mov") ? .mov : .mp4
+        let container: ExportContainer = command.mov ? .mov : .mp4
         options = ExportOptions(
-            preset: preset, container: container, trim: trim, stripLocation: arguments.has("--strip-location"),
-            maxBytes: maxBytes, compatible: arguments.has("--compatible"))
+            preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
+            maxBytes: maxBytes, compatible: command.compatible)
         self.file = file
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        output = arguments.value("--output") ?? "\(base)-\(preset.rawValue).\(container.fileExtension)"
-        json = arguments.has("--json")
-        force = arguments.has("--force")
+        output = command.output ?? "\(base)-\(preset.rawValue).\(container.fileExtension)"
+        json = command.json
+        force = command.force
     }
 
     /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.

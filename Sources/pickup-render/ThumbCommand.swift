@@ -1,53 +1,26 @@
+import ArgumentParser
 import Foundation
 import Pickup
 import PickupCommandLine
 import PickupFFmpeg
 
 /// `pickup thumb`: thumbnails, poster frames and strips, upright.
-struct ThumbCommand: Command {
-    static let spec = CommandSpec(
-        name: "thumb",
-        abstract: RenderCommands.thumbAbstract,
-        synopsis:
-            "FILE... [--at T] [--size WxH] [--fill|--fit] [--exact] [--strip N] [--format jpeg|png|webp] [--quality Q] [-o PATH] [--json]",
-        arguments: [("FILE", "Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos.")],
-        options: [
-            .init(
-                names: ["--at"], value: "T",
-                help:
-                    "Video frame: seconds (12.5), m:ss (1:05), a share of the duration (25%), or poster (the default); a time past the end is an error."
-            ),
-            .init(names: ["--size"], value: "WxH", help: "The box to fill or fit (default 320x320)."),
-            .init(names: ["--fill"], value: nil, help: "Cover the whole box, cropped around the center (the default)."),
-            .init(names: ["--fit"], value: nil, help: "Fit inside the box, nothing cropped."),
-            .init(
-                names: ["--exact"], value: nil,
-                help: "The frame at that very time (decoded forward), not the keyframe before it."),
-            .init(names: ["--strip"], value: "N", help: "N frames spread over a video's duration instead of one."),
-            .init(names: ["--format"], value: "FORMAT", help: "jpeg (default), png or webp."),
-            .init(names: ["--quality"], value: "Q", help: "JPEG and WebP quality from 0 to 1 (default 0.8)."),
-            .init(
-                names: ["--output", "-o"], value: "PATH",
-                help: "The image (one file, one frame) or a folder (default: the current folder)."),
-            .init(names: ["--force"], value: nil, help: "Replace images that exist already."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
-        ],
-        discussion: """
-            Rotation and mirroring are applied: a portrait iPhone video stored sideways gives a
-            portrait thumbnail. The poster frame is the first of a few candidates that is neither
-            black nor blank. JPEGs are decoded at 1/2, 1/4 or 1/8 scale when the box is that much
-            smaller; HEIC and AVIF use their embedded thumbnail when it is big enough. Images are
-            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips). An image
-            that exists is not replaced without --force, and an input is never written over.
+struct ThumbCommand: AsyncParsableCommand {
+    static let configuration = RenderCommands.thumb
 
-            Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
-            """,
-        examples: [
-            "pickup thumb IMG_0001.MOV --size 512x512",
-            "pickup thumb clip.mp4 --at 25% --fit --size 640x360 --format webp -o clip.webp",
-            "pickup thumb clip.mp4 --strip 10 --size 160x90 -o strip/",
-        ])
+    @OptionGroup var options: ThumbArguments
 
+    func validate() throws {
+        _ = try ThumbJob(options)
+    }
+
+    func run() async throws {
+        try finish(await ThumbJob(options).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct ThumbJob {
     let files: [String]
     let request: ThumbnailRequest
     let strip: Int?
@@ -55,41 +28,40 @@ struct ThumbCommand: Command {
     let json: Bool
     let force: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "name at least one photo or video", command: "thumb")
+    init(_ command: ThumbArguments) throws(ValidationError) {
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name at least one photo or video")
         }
-        guard let size = PixelSize(parsing: arguments.value("--size") ?? "320x320"), size.pixels <= 64_000_000 else {
-            throw UsageError(message: "--size takes WxH, like 320x240", command: "thumb")
+        guard let size = PixelSize(parsing: command.size ?? "320x320"), size.pixels <= 64_000_000 else {
+            throw ValidationError("--size takes WxH, like 320x240")
         }
-        guard let time = FrameTime(parsing: arguments.value("--at") ?? "poster") else {
-            throw UsageError(
-                message: "--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster", command: "thumb")
+        guard let time = FrameTime(parsing: command.at ?? "poster") else {
+            throw ValidationError("--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
-        guard let format = ImageFormat(rawValue: arguments.value("--format") ?? "jpeg") else {
-            throw UsageError(message: "--format takes jpeg, png or webp", command: "thumb")
+        guard let format = ImageFormat(rawValue: command.format ?? "jpeg") else {
+            throw ValidationError("--format takes jpeg, png or webp")
         }
-        guard let quality = Double(arguments.value("--quality") ?? "0.8"), (0...1).contains(quality) else {
-            throw UsageError(message: "--quality takes a number from 0 to 1", command: "thumb")
+        guard let quality = Double(command.quality ?? "0.8"), (0...1).contains(quality) else {
+            throw ValidationError("--quality takes a number from 0 to 1")
         }
-        if arguments.has("--fill") && arguments.has("--fit") {
-            throw UsageError(message: "choose --fill or --fit, not both", command: "thumb")
+        if command.fill && command.fit {
+            throw ValidationError("choose --fill or --fit, not both")
         }
-        if let text = arguments.value("--strip") {
+        if let text = command.strip {
             guard let count = Int(text), (1...200).contains(count) else {
-                throw UsageError(message: "--strip takes a number of frames from 1 to 200", command: "thumb")
+                throw ValidationError("--strip takes a number of frames from 1 to 200")
             }
             strip = count
         } else {
             strip = nil
         }
         request = ThumbnailRequest(
-            size: size, mode: arguments.has("--fit") ? .fit : .fill, format: format, quality: quality, time: time,
-            tolerance: arguments.has("--exact") ? .exact : .keyframe)
-        files = arguments.positionals
-        output = arguments.value("--output")
-        json = arguments.has("--json")
-        force = arguments.has("--force")
+            size: size, mode: command.fit ? .fit : .fill, format: format, quality: quality, time: time,
+            tolerance: command.exact ? .exact : .keyframe)
+        files = command.arguments
+        output = command.output
+        json = command.json
+        force = command.force
     }
 
     func run() async -> Int32 {

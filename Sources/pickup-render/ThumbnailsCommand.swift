@@ -1,3 +1,4 @@
+import ArgumentParser
 import Pickup
 import PickupCommandLine
 import PickupFFmpeg
@@ -5,37 +6,56 @@ import PickupImport
 
 /// `pickup-render thumbnails`: the missing thumbnails of a library's items,
 /// recorded in its catalog (what `pickup import --thumbnails` asks for).
-struct ThumbnailsCommand: Command {
-    static let spec = CommandSpec(
-        name: "thumbnails",
+struct ThumbnailsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnails",
         abstract: "Make the missing thumbnails of a library's items and record them in its catalog.",
-        synopsis: "DIR [ID...] --size WxH [--json]",
-        arguments: [("DIR", "A library made by 'pickup import'."), ("ID", "Only these items (default: all).")],
-        options: [
-            .init(names: ["--size"], value: "WxH", help: "The box each thumbnail fills (default 256x256)."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line: item id and thumbnail."),
-        ],
         discussion: """
-            Thumbnails are upright JPEGs in DIR/.pickup/thumbnails, named by item id. Audio items have
+            Thumbnails are upright JPEGs in DIR/.pickup/thumbnails, named by item id. Audio items have \
             none. Exit status: 0 when every item has its thumbnail, 1 when any failed, 2 for a usage mistake.
-            """)
+            """
+                + Examples.text([]))
 
+    @Argument(
+        help: ArgumentHelp(
+            "DIR: A library made by 'pickup import'. ID: Only these items (default: all).", valueName: "DIR"))
+    var arguments: [String] = []
+
+    @Option(
+        name: [.customLong("size")],
+        help: ArgumentHelp("The box each thumbnail fills (default 256x256).", valueName: "WxH"))
+    var size: String?
+
+    @Flag(name: [.customLong("json")], help: "Print one JSON object a line: item id and thumbnail.")
+    var json = false
+
+    func validate() throws {
+        _ = try ThumbnailsJob(self)
+    }
+
+    func run() async throws {
+        try finish(await ThumbnailsJob(self).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct ThumbnailsJob {
     let folder: String
     let ids: [String]
     let size: PixelSize
     let json: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let folder = arguments.positionals.first else {
-            throw UsageError(message: "name the library folder", command: "thumbnails")
+    init(_ command: ThumbnailsCommand) throws(ValidationError) {
+        guard let folder = command.arguments.first else {
+            throw ValidationError("name the library folder")
         }
-        guard let size = PixelSize(parsing: arguments.value("--size") ?? "256x256"), size.pixels <= 16_000_000 else {
-            throw UsageError(message: "--size takes WxH, like 256x256", command: "thumbnails")
+        guard let size = PixelSize(parsing: command.size ?? "256x256"), size.pixels <= 16_000_000 else {
+            throw ValidationError("--size takes WxH, like 256x256")
         }
         self.folder = folder
-        ids = Array(arguments.positionals.dropFirst())
+        ids = Array(command.arguments.dropFirst())
         self.size = size
-        json = arguments.has("--json")
+        json = command.json
     }
 
     func run() async -> Int32 {

@@ -1,4 +1,6 @@
+import ArgumentParser
 import PickupCommandLine
+import PickupFFmpeg
 
 #if canImport(Glibc)
     import Glibc
@@ -8,18 +10,19 @@ import PickupCommandLine
 
 /// `pickup-render`: the commands of `pickup` that need FFmpeg's libraries.
 /// `pickup thumb` and `pickup export` start it; it also runs on its own.
-let overview = """
-    pickup-render — thumbnails, poster frames and exports for pickup (through FFmpeg and libheif).
+struct RenderTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        // `pickup thumb` and `pickup export` start it as "pickup": its help then names that tool.
+        commandName: CommandLine.arguments.first.map { $0.split(separator: "/").last == "pickup" } == true
+            ? "pickup" : "pickup-render",
+        abstract: "Thumbnails, poster frames and exports for pickup (through FFmpeg and libheif).",
+        discussion: "'pickup thumb' and 'pickup export' run these; 'pickup import --thumbnails' runs thumbnails.",
+        subcommands: [ThumbCommand.self, ExportCommand.self, ThumbnailsCommand.self])
+}
 
-    Usage: pickup COMMAND [ARGUMENTS] [OPTIONS]   (or pickup-render COMMAND ...)
-
-    Commands:
-      thumb      \(RenderCommands.thumbAbstract)
-      export     \(RenderCommands.exportAbstract)
-      thumbnails Make the missing thumbnails of a library's items (pickup import --thumbnails runs it).
-    """
-let status = await CommandTool.run(
-    Array(CommandLine.arguments.dropFirst()),
-    commands: [ThumbCommand.self, ExportCommand.self, ThumbnailsCommand.self],
-    overview: overview)
-exit(status)
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--version"] {
+    Console.out("pickup-render \(ToolVersion.pickup)\n\(LibraryVersions.ffmpeg)\n\(LibraryVersions.heif)")
+    exit(ExitStatus.success)
+}
+exit(await ToolMain.run(RenderTool.self, arguments))

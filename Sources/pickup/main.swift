@@ -4,5 +4,5 @@
     import Darwin
 #endif
 
-let status = await Tool.main(Array(CommandLine.arguments.dropFirst()))
+let status = await Tool.start(Array(CommandLine.arguments.dropFirst()))
 exit(status)

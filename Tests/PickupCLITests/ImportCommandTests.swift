@@ -25,7 +25,7 @@ struct ImportCommandTests {
     func help() throws {
         let help = try pickup("import", "--help")
         #expect(help.status == 0)
-        for text in ["--into DIR", "--filter", "--order", "--limit", "Ctrl-C"] {
+        for text in ["--into <DIR>", "--filter", "--order", "--limit", "Ctrl-C"] {
             #expect(help.outputText.contains(text))
         }
         #expect(try pickup("import", "x").errorText.contains("--into"))

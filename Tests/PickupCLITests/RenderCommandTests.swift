@@ -57,7 +57,7 @@ struct RenderCommandTests {
         #expect(inside.status == 0, "\(inside.errorText)")
         #expect(try CLI.run(["thumb", portrait, "--size", "big"]).status == 2)
         #expect(try CLI.run(["thumb", portrait, "--fill", "--fit"]).status == 2)
-        #expect(try CLI.run(["thumb", "--help"]).outputText.contains("--strip N"))
+        #expect(try CLI.run(["thumb", "--help"]).outputText.contains("--strip <N>"))
     }
 
     @Test("thumb and export never write over an input, and replace an existing output only with --force")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Pickup
 import PickupCommandLine
 import PickupImport
@@ -9,55 +10,87 @@ import PickupImport
 #endif
 
 /// `pickup import`: takes photos and videos into a library folder.
-struct ImportCommand: Command {
-    static let spec = CommandSpec(
-        name: "import",
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Copy photos and videos into a library folder, safely, once, in order.",
-        synopsis:
-            "SOURCE... --into DIR [--filter F] [--limit N] [--order selected|newest|oldest|name] [--thumbnails WxH] [--json]",
-        arguments: [("SOURCE", "Files or folders to import; folders are scanned with everything below them.")],
-        options: [
-            .init(names: ["--into", "-o"], value: "DIR", help: "The library folder (created when missing)."),
-            .init(
-                names: ["--filter"], value: "F",
-                help:
-                    "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one; repeat --filter to require all."
-            ),
-            .init(names: ["--limit"], value: "N", help: "Import at most N items (0: no limit)."),
-            .init(
-                names: ["--order"], value: "ORDER",
-                help:
-                    "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10)."
-            ),
-            .init(
-                names: ["--parallel"], value: "N",
-                help: "Large items copied at once (default 2); small ones, up to four times as many."),
-            .init(
-                names: ["--thumbnails"], value: "WxH",
-                help: "Make an upright JPEG thumbnail of each item (filling WxH), kept in DIR/.pickup/thumbnails."),
-            .init(
-                names: ["--follow-links"], value: nil,
-                help: "Follow symbolic links that lead out of the folders named (not followed by default)."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each item's result, in order."),
-        ],
         discussion: """
-            Each file is copied to a temporary file in the library (unnamed on Linux), hashed (SHA-256)
-            while it is copied, flushed to disk, then given a readable name that never overwrites another
-            (IMG_0001.JPG, IMG_0001 2.JPG...). A Live Photo's still and movie are one item. An item the
-            library already holds (the same file, or the same content) is kept, not copied again. The
+            Each file is copied to a temporary file in the library (unnamed on Linux), hashed (SHA-256) \
+            while it is copied, flushed to disk, then given a readable name that never overwrites another \
+            (IMG_0001.JPG, IMG_0001 2.JPG...). A Live Photo's still and movie are one item. An item the \
+            library already holds (the same file, or the same content) is kept, not copied again. The \
             catalog lives in DIR/.pickup/catalog.sqlite; see 'pickup library'.
 
-            A file that fails gets its own error line; the others go on. Files in a folder that are not
-            photos or videos (.AAE edits, sidecars, notes) are left alone. Ctrl-C stops cleanly: copies in
-            flight are undone, finished items stay. Exit status: 0 when every item was imported or already
+            A file that fails gets its own error line; the others go on. Files in a folder that are not \
+            photos or videos (.AAE edits, sidecars, notes) are left alone. Ctrl-C stops cleanly: copies in \
+            flight are undone, finished items stay. Exit status: 0 when every item was imported or already \
             there, 1 when any failed, 2 for a usage mistake, 130 when interrupted.
-            """,
-        examples: [
-            "pickup import /media/card/DCIM --into ~/Pictures/Library",
-            "pickup import Downloads/*.mov --into Library --order newest --limit 10",
-            "pickup import Phone/ --into Library --filter 'images,!screenshots' --json",
-        ])
+            """
+                + Examples.text([
+                    "pickup import /media/card/DCIM --into ~/Pictures/Library",
+                    "pickup import Downloads/*.mov --into Library --order newest --limit 10",
+                    "pickup import Phone/ --into Library --filter 'images,!screenshots' --json",
+                ]))
 
+    @Argument(
+        help: ArgumentHelp(
+            "Files or folders to import; folders are scanned with everything below them.", valueName: "SOURCE"))
+    var arguments: [String] = []
+
+    @Option(
+        name: [.customLong("into"), .customShort("o")],
+        help: ArgumentHelp("The library folder (created when missing).", valueName: "DIR"))
+    var into: String?
+
+    @Option(
+        name: [.customLong("filter")],
+        help: ArgumentHelp(
+            "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one; repeat --filter to require all.",
+            valueName: "F"))
+    var filter: [String] = []
+
+    @Option(name: [.customLong("limit")], help: ArgumentHelp("Import at most N items (0: no limit).", valueName: "N"))
+    var limit: String?
+
+    @Option(
+        name: [.customLong("order")],
+        help: ArgumentHelp(
+            "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10).",
+            valueName: "ORDER"))
+    var order: String?
+
+    @Option(
+        name: [.customLong("parallel")],
+        help: ArgumentHelp(
+            "Large items copied at once (default 2); small ones, up to four times as many.", valueName: "N"))
+    var parallel: String?
+
+    @Option(
+        name: [.customLong("thumbnails")],
+        help: ArgumentHelp(
+            "Make an upright JPEG thumbnail of each item (filling WxH), kept in DIR/.pickup/thumbnails.",
+            valueName: "WxH"))
+    var thumbnails: String?
+
+    @Flag(
+        name: [.customLong("follow-links")],
+        help: "Follow symbolic links that lead out of the folders named (not followed by default).")
+    var followLinks = false
+
+    @Flag(name: [.customLong("json")], help: "Print one JSON object a line: each item's result, in order.")
+    var json = false
+
+    func validate() throws {
+        _ = try ImportJob(self)
+    }
+
+    func run() async throws {
+        try finish(await ImportJob(self).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct ImportJob {
     let sources: [String]
     let destination: String
     let filter: MediaFilter?
@@ -68,46 +101,46 @@ struct ImportCommand: Command {
     let followLinks: Bool
     let thumbnails: PixelSize?
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "name at least one file or folder to import", command: "import")
+    init(_ command: ImportCommand) throws(ValidationError) {
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name at least one file or folder to import")
         }
-        guard let destination = arguments.value("--into") else {
-            throw UsageError(message: "say where to import with --into DIR", command: "import")
+        guard let destination = command.into else {
+            throw ValidationError("say where to import with --into DIR")
         }
-        sources = arguments.positionals
+        sources = command.arguments
         self.destination = destination
         var filters: [MediaFilter] = []
-        for text in arguments.values["--filter"] ?? [] {
+        for text in command.filter {
             do {
                 filters.append(try MediaFilter(parsing: text))
             } catch {
-                throw UsageError(message: error.description, command: "import")
+                throw ValidationError(error.description)
             }
         }
         filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
-        guard let limit = Int(arguments.value("--limit") ?? "0"), limit >= 0 else {
-            throw UsageError(message: "--limit takes a whole number, 0 or more", command: "import")
+        guard let limit = Int(command.limit ?? "0"), limit >= 0 else {
+            throw ValidationError("--limit takes a whole number, 0 or more")
         }
         self.limit = limit
-        guard let order = ImportOrder(rawValue: arguments.value("--order") ?? "selected") else {
-            throw UsageError(message: "--order takes selected, newest, oldest or name", command: "import")
+        guard let order = ImportOrder(rawValue: command.order ?? "selected") else {
+            throw ValidationError("--order takes selected, newest, oldest or name")
         }
         self.order = order
-        if let text = arguments.value("--thumbnails") {
+        if let text = command.thumbnails {
             guard let size = PixelSize(parsing: text), size.pixels <= 16_000_000 else {
-                throw UsageError(message: "--thumbnails takes WxH, like 256x256", command: "import")
+                throw ValidationError("--thumbnails takes WxH, like 256x256")
             }
             thumbnails = size
         } else {
             thumbnails = nil
         }
-        guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...64).contains(parallel) else {
-            throw UsageError(message: "--parallel takes a whole number from 1 to 64", command: "import")
+        guard let parallel = Int(command.parallel ?? "2"), (1...64).contains(parallel) else {
+            throw ValidationError("--parallel takes a whole number from 1 to 64")
         }
         self.parallel = parallel
-        json = arguments.has("--json")
-        followLinks = arguments.has("--follow-links")
+        json = command.json
+        followLinks = command.followLinks
     }
 
     func run() async -> Int32 {
@@ -192,7 +225,7 @@ struct ImportCommand: Command {
                 bytesBefore += result.item?.files.reduce(0) { $0 + $1.size } ?? 0
                 current.bytes = 0
                 bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
-                if !showBar, !json { Console.error(ImportCommand.progressLine(plan.requests[index], result)) }
+                if !showBar, !json { Console.error(ImportJob.progressLine(plan.requests[index], result)) }
             case .thumbnailFailed(let index, let message):  // not asked for here: pickup-render makes them
                 Console.error("pickup import: no thumbnail for \(plan.requests[index].path): \(message)")
             case .completed: bar?.finish()
@@ -201,14 +234,14 @@ struct ImportCommand: Command {
         var results = await run.results()
         interrupted.stop()
         if let thumbnails, !interrupted.fired {
-            results = await ImportCommand.addThumbnails(results, size: thumbnails, session: session)
+            results = await ImportJob.addThumbnails(results, size: thumbnails, session: session)
         }
         var output = json ? "" : ItemTable.header
         for (request, result) in zip(plan.requests, results) {
             if json {
-                output += ImportCommand.jsonLine(request, result)
+                output += ImportJob.jsonLine(request, result)
             } else if let item = result.item {
-                output += ItemTable.row(item, note: ImportCommand.status(result))
+                output += ItemTable.row(item, note: ImportJob.status(result))
             }
             if let error = result.error {
                 failures += 1
@@ -227,7 +260,7 @@ struct ImportCommand: Command {
                 + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
-                + ". " + ImportCommand.written(results) + "Library: \(session.destination)\n"
+                + ". " + ImportJob.written(results) + "Library: \(session.destination)\n"
         }
         Console.raw(output)
         if interrupted.fired { return 130 }
@@ -236,7 +269,7 @@ struct ImportCommand: Command {
 
     private func report(path: String, error: ImportError) {
         if json {
-            Console.raw(ImportCommand.jsonError(path: path, error: error))
+            Console.raw(ImportJob.jsonError(path: path, error: error))
         } else {
             Console.error("pickup import: " + error.description)
         }
@@ -293,7 +326,7 @@ struct ImportCommand: Command {
         }
         var object = ItemJSON.object(item)
         object.add("path", request.path)
-        object.add("status", ImportCommand.jsonStatus(result))
+        object.add("status", ImportJob.jsonStatus(result))
         return object.text + "\n"
     }
 
@@ -306,7 +339,7 @@ struct ImportCommand: Command {
     }
 }
 
-extension ImportCommand {
+extension ImportJob {
     /// Makes the items' thumbnails in `pickup-render` (which links FFmpeg), then reads the
     /// items back from the catalog with their thumbnails.
     static func addThumbnails(

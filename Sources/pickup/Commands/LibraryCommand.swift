@@ -1,3 +1,4 @@
+import ArgumentParser
 import Pickup
 import PickupCommandLine
 import PickupImport
@@ -9,33 +10,47 @@ import PickupImport
 #endif
 
 /// `pickup library`: what a library folder holds.
-struct LibraryCommand: Command {
-    static let spec = CommandSpec(
-        name: "library",
+struct LibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
         abstract: "List, show, verify or remove the items of a library folder made by 'pickup import'.",
-        synopsis: "DIR list|show ID|verify|remove ID [--json]",
-        arguments: [
-            ("DIR", "The library folder."),
-            ("list", "Every item: id, kind, duration, size, stored files."),
-            ("show ID", "One item in full (an id prefix is enough when it is unique)."),
-            ("verify", "Read every stored file: missing, damaged and unknown files are listed."),
-            ("remove ID", "Remove an item from the catalog, then its files."),
-        ],
-        options: [.init(names: ["--json"], value: nil, help: "Print JSON (one object a line for list and verify).")],
+        usage: "pickup library DIR list|show ID|verify|remove ID [--json]",
         discussion: """
-            list, show and verify only read: they work on a library you may not write (another
-            user's, a read-only disk) and change nothing in it. verify checks each stored file's
-            size and SHA-256 against the catalog; 'pickup import' of the same sources puts back a
+            list, show and verify only read: they work on a library you may not write (another \
+            user's, a read-only disk) and change nothing in it. verify checks each stored file's \
+            size and SHA-256 against the catalog; 'pickup import' of the same sources puts back a \
             missing or damaged file.
 
-            Exit status: 0 on success, 1 when the library or the item is not found or verify finds
+            Exit status: 0 on success, 1 when the library or the item is not found or verify finds \
             a problem, 2 for a usage mistake.
-            """,
-        examples: [
-            "pickup library ~/Pictures/Library list", "pickup library Library show 3f2a9c",
-            "pickup library Library verify", "pickup library Library remove 3f2a9c",
-        ])
+            """
+                + Examples.text([
+                    "pickup library ~/Pictures/Library list", "pickup library Library show 3f2a9c",
+                    "pickup library Library verify", "pickup library Library remove 3f2a9c",
+                ]))
 
+    @Argument(
+        help: ArgumentHelp(
+            "The library folder, then what to do: list (every item: id, kind, duration, size, stored files), "
+                + "show ID (one item in full; a unique id prefix is enough), verify (read every stored file: "
+                + "missing, damaged and unknown files are listed) or remove ID (from the catalog, then its files).",
+            valueName: "DIR list|show ID|verify|remove ID"))
+    var arguments: [String] = []
+
+    @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list and verify).")
+    var json = false
+
+    func validate() throws {
+        _ = try LibraryJob(self)
+    }
+
+    func run() async throws {
+        try finish(await LibraryJob(self).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct LibraryJob {
     enum Action {
         case list
         case show(String)
@@ -47,12 +62,10 @@ struct LibraryCommand: Command {
     let action: Action
     let json: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let words = arguments.positionals
+    init(_ command: LibraryCommand) throws(ValidationError) {
+        let words = command.arguments
         guard words.count >= 2 else {
-            throw UsageError(
-                message: "name the library folder and what to do: list, show ID, verify or remove ID",
-                command: "library")
+            throw ValidationError("name the library folder and what to do: list, show ID, verify or remove ID")
         }
         folder = words[0]
         switch (words[1], words.count) {
@@ -61,10 +74,9 @@ struct LibraryCommand: Command {
         case ("verify", 2): action = .verify
         case ("remove", 3): action = .remove(words[2])
         default:
-            throw UsageError(
-                message: "expected 'list', 'show ID', 'verify' or 'remove ID' after the folder", command: "library")
+            throw ValidationError("expected 'list', 'show ID', 'verify' or 'remove ID' after the folder")
         }
-        json = arguments.has("--json")
+        json = command.json
     }
 
     func run() async -> Int32 {
@@ -79,7 +91,7 @@ struct LibraryCommand: Command {
                     Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
                 } else {
                     var text = ItemTable.headerRow(note: "IMPORTED (UTC)")
-                    for item in items { text += ItemTable.row(item, note: LibraryCommand.date(item.importedAt)) }
+                    for item in items { text += ItemTable.row(item, note: LibraryJob.date(item.importedAt)) }
                     let bytes = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
                     Console.raw(
                         text + "\n\(items.count) item\(items.count == 1 ? "" : "s"), \(Text.byteCount(bytes)).\n")
@@ -89,7 +101,7 @@ struct LibraryCommand: Command {
                 if json {
                     Console.out(ItemJSON.object(item).text)
                 } else {
-                    Console.raw(LibraryCommand.details(item))
+                    Console.raw(LibraryJob.details(item))
                 }
             case .verify:
                 return try await verify(catalog)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Pickup
 import PickupCommandLine
@@ -10,68 +11,86 @@ import PickupStore
 #endif
 
 /// `pickup probe`: tells what each photo or video is.
-struct ProbeCommand: Command {
-    static let spec = CommandSpec(
-        name: "probe",
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
         abstract: "Tell what photos and videos are: kind, size, duration, codecs, rotation, date, place.",
-        synopsis: "FILE|DIR... [--recursive] [--follow-links] [--json]",
-        arguments: [("FILE|DIR", "Files to probe; a folder stands for the files in it (hidden files are skipped).")],
-        options: [
-            .init(
-                names: ["--recursive", "-r"], value: nil,
-                help: "Also probe the files in folders below the folders given."),
-            .init(
-                names: ["--follow-links"], value: nil,
-                help: "Follow symbolic links that lead out of the folders named (not followed by default)."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line (JSON Lines) instead of a table."),
-        ],
         discussion: """
-            A file's kind comes from its bytes, never its name. Pickup reads MP4, MOV, M4A/M4V, 3GP,
-            HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP and WebM/Matroska, and only the parts of a file that
+            A file's kind comes from its bytes, never its name. Pickup reads MP4, MOV, M4A/M4V, 3GP, \
+            HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP and WebM/Matroska, and only the parts of a file that \
             describe it (never the whole file).
 
-            With --json each file gives one object with its "path" and facts named as in the corpus
-            manifests: kind, container, videoCodec, audioCodec, imageCodec, width, height (stored),
-            rotation (degrees clockwise to stand upright), mirrored, orientation (EXIF), displayWidth,
-            displayHeight, duration (s), frameRate, bitDepth, hdr, creationDate (ISO 8601, with the
-            zone the file gives; creationDateZone says offset, utc or unspecified), latitude,
-            longitude, altitude (m), make, model, software, contentIdentifier, livePhoto (still or
-            movie), animated, frameCount, alpha. A file that fails gives {"path", "error": {code,
-            message, offset, element, hint}}. Live Photos found among the files (a still and a movie
+            With --json each file gives one object with its "path" and facts named as in the corpus \
+            manifests: kind, container, videoCodec, audioCodec, imageCodec, width, height (stored), \
+            rotation (degrees clockwise to stand upright), mirrored, orientation (EXIF), displayWidth, \
+            displayHeight, duration (s), frameRate, bitDepth, hdr, creationDate (ISO 8601, with the \
+            zone the file gives; creationDateZone says offset, utc or unspecified), latitude, \
+            longitude, altitude (m), make, model, software, contentIdentifier, livePhoto (still or \
+            movie), animated, frameCount, alpha. A file that fails gives {"path", "error": {code, \
+            message, offset, element, hint}}. Live Photos found among the files (a still and a movie \
             with one content identifier) follow as {"livePhotoPair": {...}} objects.
 
-            Files found in a folder that are not photos or videos (an iPhone's .AAE edits, sidecars,
-            notes) are left alone ({"path", "status": "leftAlone", "reason"}), not failures; a file
+            Files found in a folder that are not photos or videos (an iPhone's .AAE edits, sidecars, \
+            notes) are left alone ({"path", "status": "leftAlone", "reason"}), not failures; a file \
             named on the command line, or named as media (.mov, .jpg...), must be media.
 
             Exit status: 0 when every file was probed, 1 when any failed, 2 for a usage mistake.
-            """,
-        examples: [
-            "pickup probe IMG_0001.HEIC IMG_0001.MOV",
-            "pickup probe --recursive /media/card/DCIM",
-            "pickup probe --json Movies/ | jq 'select(.rotation == 90) | .path'",
-        ])
+            """
+                + Examples.text([
+                    "pickup probe IMG_0001.HEIC IMG_0001.MOV",
+                    "pickup probe --recursive /media/card/DCIM",
+                    "pickup probe --json Movies/ | jq 'select(.rotation == 90) | .path'",
+                ]))
 
+    @Argument(
+        help: ArgumentHelp(
+            "Files to probe; a folder stands for the files in it (hidden files are skipped).", valueName: "FILE|DIR"))
+    var arguments: [String] = []
+
+    @Flag(
+        name: [.customLong("recursive"), .customShort("r")],
+        help: "Also probe the files in folders below the folders given.")
+    var recursive = false
+
+    @Flag(
+        name: [.customLong("follow-links")],
+        help: "Follow symbolic links that lead out of the folders named (not followed by default).")
+    var followLinks = false
+
+    @Flag(name: [.customLong("json")], help: "Print one JSON object a line (JSON Lines) instead of a table.")
+    var json = false
+
+    func validate() throws {
+        _ = try ProbeJob(self)
+    }
+
+    func run() async throws {
+        try finish(await ProbeJob(self).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct ProbeJob {
     let paths: [String]
     let recursive: Bool
     let followLinks: Bool
     let json: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "name at least one file or folder to probe", command: "probe")
+    init(_ command: ProbeCommand) throws(ValidationError) {
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name at least one file or folder to probe")
         }
-        paths = arguments.positionals
-        recursive = arguments.has("--recursive")
-        followLinks = arguments.has("--follow-links")
-        json = arguments.has("--json")
+        paths = command.arguments
+        recursive = command.recursive
+        followLinks = command.followLinks
+        json = command.json
     }
 
     func run() async -> Int32 {
         let entries = FileWalker(recursive: recursive, followLinks: followLinks).expand(paths)
         var files: [String] = []
         var failures = 0
-        if !recursive { ProbeCommand.hintAtSubfolders(paths, entries: entries) }
+        if !recursive { ProbeJob.hintAtSubfolders(paths, entries: entries) }
         let named = Set(paths)
         var leftAloneFiles: [String] = []
         for entry in entries {
@@ -105,9 +124,9 @@ struct ProbeCommand: Command {
                 case .success(let info):
                     probed += 1
                     if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
-                    output += json ? ProbeCommand.jsonLine(path: path, info: info) : table.row(path: path, info: info)
+                    output += json ? ProbeJob.jsonLine(path: path, info: info) : table.row(path: path, info: info)
                 case .failure(let error)
-                where error.code == .unrecognized && !named.contains(path) && !ProbeCommand.namedAsMedia(path):
+                where error.code == .unrecognized && !named.contains(path) && !ProbeJob.namedAsMedia(path):
                     leftAloneFiles.append(path)
                     if json { output += JSONObject.leftAlone(path: path, reason: "not a photo or video").text + "\n" }
                 case .failure(let error):
@@ -175,7 +194,7 @@ struct ProbeCommand: Command {
 
     private func report(_ error: ProbeError, path: String) {
         if json {
-            Console.raw(ProbeCommand.jsonLine(path: path, error: error))
+            Console.raw(ProbeJob.jsonLine(path: path, error: error))
         } else {
             Console.error("pickup probe: " + error.description)
         }

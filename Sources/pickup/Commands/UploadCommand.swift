@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Pickup
 import PickupCommandLine
@@ -7,121 +8,166 @@ import PickupStore
 import PickupUpload
 
 /// `pickup upload`: sends files to a server, resumably.
-struct UploadCommand: Command {
-    static let spec = CommandSpec(
-        name: "upload",
+struct UploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
         abstract:
             "Upload photos and videos (tus, S3 multipart, form POST); resumable after lost connections and killed processes.",
-        synopsis:
-            "FILE|DIR|ITEM... --to tus+http(s)://HOST/PATH | s3://BUCKET/PREFIX | http(s)://HOST/PATH [-r] [-H 'NAME: VALUE']... [--library DIR] [--export PRESET] [--strip-location] [--endpoint URL] [--profile NAME] [--credentials FILE] [--key TEMPLATE] [--field NAME] [--form-field NAME=VALUE]... [--parallel N] [--part-concurrency N] [--chunk-size MB] [--retries N] [--timeout SECONDS] [--force] [--journal PATH] [--ca-file FILE] [--json]",
-        arguments: [
-            ("FILE", "Files to upload, streamed from disk."),
-            ("DIR", "With --recursive: every file below the folder (S3 keys keep the path inside it)."),
-            ("ITEM", "With --library: the id of an imported item (a Live Photo sends its still and its movie)."),
-        ],
-        options: [
-            .init(
-                names: ["--to"], value: "TARGET",
-                help:
-                    "A tus endpoint (tus+https://uploads.example.com/files), an S3 bucket and key prefix (s3://photos/2026/), or a web form's URL (https://example.com/upload)."
-            ),
-            .init(
-                names: ["--recursive", "-r"], value: nil,
-                help: "Upload what is in the folders named, and below them (hidden files skipped)."),
-            .init(
-                names: ["--header", "-H"], value: "'NAME: VALUE'",
-                help:
-                    "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored."),
-            .init(
-                names: ["--library"], value: "DIR",
-                help: "A library made by 'pickup import': arguments that are not files are its item ids."),
-            .init(
-                names: ["--endpoint"], value: "URL",
-                help:
-                    "The S3-compatible store, e.g. http://127.0.0.1:8333 (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS in the region)."
-            ),
-            .init(
-                names: ["--profile"], value: "NAME",
-                help: "The profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default)."
-            ),
-            .init(
-                names: ["--credentials"], value: "FILE",
-                help:
-                    "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment or ~/.aws."
-            ),
-            .init(
-                names: ["--export"], value: "PRESET",
-                help: "Export videos first (as 'pickup export --preset'); photos go as they are."),
-            .init(
-                names: ["--strip-location"], value: nil,
-                help:
-                    "Leave the location and identifying metadata out: videos re-muxed, JPEGs rewritten; other photos are held back."
-            ),
-            .init(
-                names: ["--field"], value: "NAME", help: "Form uploads: the field that carries the file (default file)."
-            ),
-            .init(
-                names: ["--form-field"], value: "NAME=VALUE",
-                help: "Form uploads: another field sent before the file; repeat for more."),
-            .init(
-                names: ["--key"], value: "TEMPLATE",
-                help:
-                    "S3: each object's key after the prefix (default {relpath}); also {name}, {stem}, {ext}, {date}, {id}, {sha256}."
-            ),
-            .init(names: ["--parallel"], value: "N", help: "Files uploaded at once (default 2)."),
-            .init(
-                names: ["--part-concurrency"], value: "N",
-                help:
-                    "S3: parts of one file sent at once, as aws s3 cp does (default 1: on a slow uplink they only share it; more helps on fast, distant links)."
-            ),
-            .init(
-                names: ["--chunk-size"], value: "MB",
-                help: "Megabytes a request or S3 part (default 8; S3 parts at least 5)."),
-            .init(
-                names: ["--retries"], value: "N",
-                help: "Failures in a row, without the server gaining bytes, before an upload fails (default 7)."),
-            .init(
-                names: ["--timeout"], value: "SECONDS",
-                help:
-                    "The longest a request may go without moving before it is retried (default 20; a link that was moving is judged by its own pace, within seconds)."
-            ),
-            .init(
-                names: ["--force"], value: nil,
-                help: "Send a file even when the journal says the same bytes are already at that destination."),
-            .init(
-                names: ["--journal"], value: "PATH",
-                help: "The upload journal (default ~/.local/state/pickup/uploads.sqlite, or $PICKUP_STATE_DIR)."),
-            .init(
-                names: ["--ca-file"], value: "FILE",
-                help: "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does)."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line: each upload's final record."),
-        ],
         discussion: """
-            Each upload is recorded in the journal with the bytes the server has confirmed. A dropped
-            connection is retried with exponential backoff and jitter, asking the server where to go on;
-            an upload the server forgot starts over; a killed process is resumed with
-            'pickup uploads resume'. S3 uploads are multipart: parts planned for the file (5 MiB at least,
-            10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume.
-            A form upload is one multipart/form-data POST streamed from the file; a failed try sends
-            it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header
-            to tus and form servers, as are -H headers. S3 credentials come from the environment, else
-            from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds
-            them. Credentials and signed URLs never reach the journal or the output.
-            A file whose bytes (size and SHA-256) the journal has already sent to the same destination
-            is not sent again ("already there"; --force sends it). Every retry is shown as it happens.
+            Each upload is recorded in the journal with the bytes the server has confirmed. A dropped \
+            connection is retried with exponential backoff and jitter, asking the server where to go on; \
+            an upload the server forgot starts over; a killed process is resumed with \
+            'pickup uploads resume'. S3 uploads are multipart: parts planned for the file (5 MiB at least, \
+            10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume. \
+            A form upload is one multipart/form-data POST streamed from the file; a failed try sends \
+            it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header \
+            to tus and form servers, as are -H headers. S3 credentials come from the environment, else \
+            from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds \
+            them. Credentials and signed URLs never reach the journal or the output. \
+            A file whose bytes (size and SHA-256) the journal has already sent to the same destination \
+            is not sent again ("already there"; --force sends it). Every retry is shown as it happens. \
             On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
-            Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when
+            Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when \
             interrupted (the uploads stay resumable).
-            """,
-        examples: [
-            "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H 'Authorization: Bearer TOKEN'",
-            "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
-            "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
-            "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
-            "pickup upload 3f9a1c0b2d4e --library ~/Pictures/Picked --to https://example.com/upload --form-field album=trip",
-        ])
+            """
+                + Examples.text([
+                    "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H 'Authorization: Bearer TOKEN'",
+                    "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
+                    "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
+                    "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
+                    "pickup upload 3f9a1c0b2d4e --library ~/Pictures/Picked --to https://example.com/upload --form-field album=trip",
+                ]))
 
+    @Argument(
+        help: ArgumentHelp(
+            "FILE: Files to upload, streamed from disk. DIR: With --recursive: every file below the folder (S3 keys keep the path inside it). ITEM: With --library: the id of an imported item (a Live Photo sends its still and its movie).",
+            valueName: "FILE"))
+    var arguments: [String] = []
+
+    @Option(
+        name: [.customLong("to")],
+        help: ArgumentHelp(
+            "A tus endpoint (tus+https://uploads.example.com/files), an S3 bucket and key prefix (s3://photos/2026/), or a web form's URL (https://example.com/upload).",
+            valueName: "TARGET"))
+    var to: String?
+
+    @Flag(
+        name: [.customLong("recursive"), .customShort("r")],
+        help: "Upload what is in the folders named, and below them (hidden files skipped).")
+    var recursive = false
+
+    @Option(
+        name: [.customLong("header"), .customShort("H")],
+        help: ArgumentHelp(
+            "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored.",
+            valueName: "'NAME: VALUE'"))
+    var header: [String] = []
+
+    @Option(
+        name: [.customLong("library")],
+        help: ArgumentHelp(
+            "A library made by 'pickup import': arguments that are not files are its item ids.", valueName: "DIR"))
+    var library: String?
+
+    @Option(
+        name: [.customLong("endpoint")],
+        help: ArgumentHelp(
+            "The S3-compatible store, e.g. http://127.0.0.1:8333 (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS in the region).",
+            valueName: "URL"))
+    var endpoint: String?
+
+    @Option(
+        name: [.customLong("profile")],
+        help: ArgumentHelp(
+            "The profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default).",
+            valueName: "NAME"))
+    var profile: String?
+
+    @Option(
+        name: [.customLong("credentials")],
+        help: ArgumentHelp(
+            "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment or ~/.aws.",
+            valueName: "FILE"))
+    var credentials: String?
+
+    @Option(
+        name: [.customLong("export")],
+        help: ArgumentHelp(
+            "Export videos first (as 'pickup export --preset'); photos go as they are.", valueName: "PRESET"))
+    var export: String?
+
+    @Flag(
+        name: [.customLong("strip-location")],
+        help:
+            "Leave the location and identifying metadata out: videos re-muxed, JPEGs rewritten; other photos are held back."
+    )
+    var stripLocation = false
+
+    @Option(
+        name: [.customLong("field")],
+        help: ArgumentHelp("Form uploads: the field that carries the file (default file).", valueName: "NAME"))
+    var field: String?
+
+    @Option(
+        name: [.customLong("form-field")],
+        help: ArgumentHelp(
+            "Form uploads: another field sent before the file; repeat for more.", valueName: "NAME=VALUE"))
+    var formField: [String] = []
+
+    @Option(
+        name: [.customLong("key")],
+        help: ArgumentHelp(
+            "S3: each object's key after the prefix (default {relpath}); also {name}, {stem}, {ext}, {date}, {id}, {sha256}.",
+            valueName: "TEMPLATE"))
+    var key: String?
+
+    @Option(name: [.customLong("parallel")], help: ArgumentHelp("Files uploaded at once (default 2).", valueName: "N"))
+    var parallel: String?
+
+    @Option(
+        name: [.customLong("part-concurrency")],
+        help: ArgumentHelp(
+            "S3: parts of one file sent at once, as aws s3 cp does (default 1: on a slow uplink they only share it; more helps on fast, distant links).",
+            valueName: "N"))
+    var partConcurrency: String?
+
+    @Option(
+        name: [.customLong("chunk-size")],
+        help: ArgumentHelp("Megabytes a request or S3 part (default 8; S3 parts at least 5).", valueName: "MB"))
+    var chunkSize: String?
+
+    @Option(
+        name: [.customLong("retries")],
+        help: ArgumentHelp(
+            "Failures in a row, without the server gaining bytes, before an upload fails (default 7).", valueName: "N"))
+    var retries: String?
+
+    @Option(
+        name: [.customLong("timeout")],
+        help: ArgumentHelp(
+            "The longest a request may go without moving before it is retried (default 20; a link that was moving is judged by its own pace, within seconds).",
+            valueName: "SECONDS"))
+    var timeout: String?
+
+    @Flag(
+        name: [.customLong("force")],
+        help: "Send a file even when the journal says the same bytes are already at that destination.")
+    var force = false
+
+    @OptionGroup var shared: JournalOptions
+
+    func validate() throws {
+        _ = try UploadJob(self)
+    }
+
+    func run() async throws {
+        try finish(await UploadJob(self).run())
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct UploadJob {
     let files: [String]
     let target: UploadTarget
     let endpoint: URL?
@@ -144,102 +190,101 @@ struct UploadCommand: Command {
     let partConcurrency: Int
     let force: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard !arguments.positionals.isEmpty else {
-            throw UsageError(message: "name at least one file to upload", command: "upload")
+    init(_ command: UploadCommand) throws(ValidationError) {
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name at least one file to upload")
         }
-        guard let text = arguments.value("--to") else {
-            throw UsageError(message: "say where to upload with --to tus+http(s)://HOST/PATH", command: "upload")
+        guard let text = command.to else {
+            throw ValidationError("say where to upload with --to tus+http(s)://HOST/PATH")
         }
         do {
             target = try UploadTarget(parsing: text)
         } catch {
-            throw UsageError(message: error.message, command: "upload")
+            throw ValidationError(error.message)
         }
-        let aws = AWSConfiguration.load(profile: arguments.value("--profile"))
-        if let text = arguments.value("--endpoint") {
+        let aws = AWSConfiguration.load(profile: command.profile)
+        if let text = command.endpoint {
             guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
-                throw UsageError(message: "--endpoint takes an http(s):// URL, not '\(text)'", command: "upload")
+                throw ValidationError("--endpoint takes an http(s):// URL, not '\(text)'")
             }
             endpoint = url
         } else {
             // As the AWS CLI: the configured endpoint, else AWS itself in the region.
             endpoint = aws.endpoint ?? URL(string: "https://s3.\(aws.region).amazonaws.com")
         }
-        if let file = arguments.value("--credentials") {
-            credentials = try UploadCommand.credentials(file: file)
+        if let file = command.credentials {
+            credentials = try UploadJob.credentials(file: file)
         } else {
             credentials = aws.credentials
         }
         if case .s3 = target, credentials == nil {
-            throw UsageError(
-                message: "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put them in the "
+            throw ValidationError(
+                "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put them in the "
                     + "\(aws.profile) profile of ~/.aws/credentials (AWS_PROFILE or --profile picks another), "
-                    + "or pass --credentials FILE",
-                command: "upload")
+                    + "or pass --credentials FILE")
         }
-        guard let parallel = Int(arguments.value("--parallel") ?? "2"), (1...32).contains(parallel) else {
-            throw UsageError(message: "--parallel takes a whole number from 1 to 32", command: "upload")
+        guard let parallel = Int(command.parallel ?? "2"), (1...32).contains(parallel) else {
+            throw ValidationError("--parallel takes a whole number from 1 to 32")
         }
-        guard let megabytes = Double(arguments.value("--chunk-size") ?? "8"), megabytes >= 0.0625, megabytes <= 1024
+        guard let megabytes = Double(command.chunkSize ?? "8"), megabytes >= 0.0625, megabytes <= 1024
         else {
-            throw UsageError(message: "--chunk-size takes megabytes from 0.0625 to 1024", command: "upload")
+            throw ValidationError("--chunk-size takes megabytes from 0.0625 to 1024")
         }
-        files = arguments.positionals
+        files = command.arguments
         self.parallel = parallel
-        switch RemoteKey.parse(arguments.value("--key") ?? "{relpath}") {
+        switch RemoteKey.parse(command.key ?? "{relpath}") {
         case .success(let template): keyTemplate = template
-        case .failure(let error): throw UsageError(message: error.message, command: "upload")
+        case .failure(let error): throw ValidationError(error.message)
         }
         chunkSize = Int(megabytes * 1_048_576)
-        journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
-        caFile = arguments.value("--ca-file")
-        json = arguments.has("--json")
-        library = arguments.value("--library")
-        if let name = arguments.value("--export") {
+        journalPath = command.shared.journal ?? UploadJournal.defaultPath
+        caFile = command.shared.caFile
+        json = command.shared.json
+        library = command.library
+        if let name = command.export {
             guard let preset = ExportPreset(rawValue: name) else {
-                throw UsageError(
-                    message: "no preset '\(name)'; choose one of "
-                        + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "), command: "upload")
+                throw ValidationError(
+                    "no preset '\(name)'; choose one of "
+                        + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
             }
             self.preset = preset
         } else {
             preset = nil
         }
-        stripLocation = arguments.has("--strip-location")
-        field = arguments.value("--field") ?? "file"
+        stripLocation = command.stripLocation
+        field = command.field ?? "file"
         var formFields: [FormField] = []
-        for text in arguments.values["--form-field"] ?? [] {
+        for text in command.formField {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw UsageError(message: "--form-field takes NAME=VALUE, not '\(text)'", command: "upload")
+                throw ValidationError("--form-field takes NAME=VALUE, not '\(text)'")
             }
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        var headers = UploadCommand.headersFromEnvironment()
-        for text in arguments.values["--header"] ?? [] {
+        var headers = UploadJob.headersFromEnvironment()
+        for text in command.header {
             guard let colon = text.firstIndex(of: ":"), !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
                 !text.contains("\r"), !text.contains("\n")
             else {
-                throw UsageError(message: "-H takes 'NAME: VALUE' on one line, not '\(text)'", command: "upload")
+                throw ValidationError("-H takes 'NAME: VALUE' on one line, not '\(text)'")
             }
             headers[text[..<colon].trimmingCharacters(in: .whitespaces)] =
                 text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         self.headers = headers
-        recursive = arguments.has("--recursive")
-        force = arguments.has("--force")
-        guard let retries = Int(arguments.value("--retries") ?? "7"), (0...100).contains(retries) else {
-            throw UsageError(message: "--retries takes a whole number from 0 to 100", command: "upload")
+        recursive = command.recursive
+        force = command.force
+        guard let retries = Int(command.retries ?? "7"), (0...100).contains(retries) else {
+            throw ValidationError("--retries takes a whole number from 0 to 100")
         }
         self.retries = retries
-        guard let timeout = Double(arguments.value("--timeout") ?? "20"), timeout >= 1, timeout <= 3600 else {
-            throw UsageError(message: "--timeout takes seconds from 1 to 3600", command: "upload")
+        guard let timeout = Double(command.timeout ?? "20"), timeout >= 1, timeout <= 3600 else {
+            throw ValidationError("--timeout takes seconds from 1 to 3600")
         }
         self.timeout = timeout
-        guard let parts = Int(arguments.value("--part-concurrency") ?? "1"), (1...64).contains(parts) else {
-            throw UsageError(message: "--part-concurrency takes a whole number from 1 to 64", command: "upload")
+        guard let parts = Int(command.partConcurrency ?? "1"), (1...64).contains(parts) else {
+            throw ValidationError("--part-concurrency takes a whole number from 1 to 64")
         }
         partConcurrency = parts
     }
@@ -314,7 +359,7 @@ struct UploadCommand: Command {
             for (index, file) in prepared.enumerated() {
                 var fact = facts[index]
                 if keyTemplate.needsSHA256 { fact.sha256 = digests.sha256(of: file.path) }
-                keys[index] = UploadCommand.s3Key(prefix: prefix, keyTemplate.render(fact))
+                keys[index] = UploadJob.s3Key(prefix: prefix, keyTemplate.render(fact))
             }
             let collisions = RemoteKey.collisions(
                 zip(keys, sources).map { (key: $0 ?? "", source: $1) })
@@ -419,7 +464,7 @@ struct UploadCommand: Command {
         for file in files {
             if Task.isCancelled { break }
             guard file.type.hasPrefix("video/") else {
-                if stripLocation, let strip = UploadCommand.photoStripper(for: file.type) {
+                if stripLocation, let strip = UploadJob.photoStripper(for: file.type) {
                     result.append(strippedCopy(of: file, using: strip))
                 } else if stripLocation {
                     Console.error(
@@ -465,7 +510,7 @@ struct UploadCommand: Command {
         case .tus(let url):
             return .tus(endpoint: url)
         case .s3(let bucket, let prefix):
-            let key = key ?? UploadCommand.s3Key(prefix: prefix, (path as NSString).lastPathComponent)
+            let key = key ?? UploadJob.s3Key(prefix: prefix, (path as NSString).lastPathComponent)
             // init found an endpoint for every S3 target.
             let store = endpoint ?? URL(fileURLWithPath: "/")
             return .s3(S3Location(endpoint: store, bucket: bucket, key: key))
@@ -487,7 +532,7 @@ struct UploadCommand: Command {
     /// --recursive), and the stored files of each library item named by its id (with
     /// --library; a Live Photo sends still and movie). Also whether some could not be read
     /// (reported).
-    func resolvedPaths() async throws(UsageError) -> ([ResolvedFile], unreadable: Bool) {
+    func resolvedPaths() async throws(ValidationError) -> ([ResolvedFile], unreadable: Bool) {
         var paths: [ResolvedFile] = []
         var unreadable = false
         var catalog: ImportCatalog?
@@ -495,9 +540,7 @@ struct UploadCommand: Command {
             if let status = FileStatus(path: argument) {
                 if status.kind == .directory {
                     guard recursive else {
-                        throw UsageError(
-                            message: "\(argument) is a folder; add --recursive (-r) to upload what is in it",
-                            command: "upload")
+                        throw ValidationError("\(argument) is a folder; add --recursive (-r) to upload what is in it")
                     }
                     let base = argument.hasSuffix("/") ? argument : argument + "/"
                     for entry in FileWalker(recursive: true).expand([argument]) {
@@ -519,44 +562,39 @@ struct UploadCommand: Command {
                 continue
             }
             guard let library else {
-                throw UsageError(
-                    message: "\(argument) is not a file (to upload a library item, add --library DIR)",
-                    command: "upload")
+                throw ValidationError("\(argument) is not a file (to upload a library item, add --library DIR)")
             }
             do {
                 if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
                 guard let item = try await catalog?.item(id: argument) else {
-                    throw UsageError(
-                        message: "\(argument) is neither a file nor an item of the library \(library)",
-                        command: "upload")
+                    throw ValidationError("\(argument) is neither a file nor an item of the library \(library)")
                 }
                 // Only the bytes the catalog records are sent: a stored file that changed is refused.
                 for file in item.files {
                     let path = library + "/" + file.name
                     guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
                     else {
-                        throw UsageError(
-                            message: "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
+                        throw ValidationError(
+                            "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
                                 + "so it is not sent; run 'pickup library \(library) verify', then import its source "
-                                + "again to restore it",
-                            command: "upload")
+                                + "again to restore it")
                     }
                     paths.append(
                         ResolvedFile(
                             path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
                             sha256: found.sha256))
                 }
-            } catch let error as UsageError {
+            } catch let error as ValidationError {
                 throw error
             } catch {
-                throw UsageError(message: "cannot read the library \(library): \(error)", command: "upload")
+                throw ValidationError("cannot read the library \(library): \(error)")
             }
         }
         return (paths, unreadable)
     }
 }
 
-extension UploadCommand {
+extension UploadJob {
     /// `Authorization` for tus and form servers, from `PICKUP_UPLOAD_AUTHORIZATION`: never stored or printed.
     static func headersFromEnvironment() -> [String: String] {
         let authorization = ProcessInfo.processInfo.environment["PICKUP_UPLOAD_AUTHORIZATION"] ?? ""
@@ -564,10 +602,10 @@ extension UploadCommand {
     }
 
     /// S3 credentials from a file of `KEY=value` lines, else from the environment.
-    static func credentials(file: String?) throws(UsageError) -> S3Credentials? {
+    static func credentials(file: String?) throws(ValidationError) -> S3Credentials? {
         guard let file else { return S3Credentials.fromEnvironment() }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw UsageError(message: "cannot read the credentials file \(file)", command: "upload")
+            throw ValidationError("cannot read the credentials file \(file)")
         }
         var values: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
@@ -575,9 +613,7 @@ extension UploadCommand {
             if parts.count == 2, !parts[0].hasPrefix("#") { values[parts[0]] = parts[1] }
         }
         guard let credentials = S3Credentials.fromEnvironment(values) else {
-            throw UsageError(
-                message: "\(file) lacks AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY (KEY=value lines)", command: "upload"
-            )
+            throw ValidationError("\(file) lacks AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY (KEY=value lines)")
         }
         return credentials
     }

@@ -1,34 +1,74 @@
+import ArgumentParser
 import Foundation
 import PickupCommandLine
 import PickupHTTP
 import PickupUpload
 
 /// `pickup uploads`: the journal's uploads — list, resume, cancel.
-struct UploadsCommand: Command {
-    static let spec = CommandSpec(
-        name: "uploads",
+struct UploadsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uploads",
         abstract: "List, resume or cancel the uploads in the journal.",
-        synopsis: "list|resume [ID [--to URL]]|cancel ID [--journal PATH] [--ca-file FILE] [--json]",
-        arguments: [
-            ("list", "Every upload: id, state, bytes the server confirmed, file, target."),
-            ("resume [ID]", "Go on with one upload, or with every unfinished one, from the server's offset."),
-            ("cancel ID", "End an upload on the server and mark it cancelled."),
-        ],
-        options: [
-            .init(names: ["--journal"], value: "PATH", help: "The upload journal (default as for 'pickup upload')."),
-            .init(
-                names: ["--to"], value: "URL",
-                help:
-                    "With resume ID: the tus endpoint or form URL again, when it had a query (a token) the journal does not keep."
-            ),
-            .init(
-                names: ["--ca-file"], value: "FILE",
-                help: "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does)."),
-            .init(names: ["--json"], value: nil, help: "Print one JSON object a line."),
-        ],
-        discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake.",
-        examples: ["pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q"])
+        discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake."
+            + Examples.text(["pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q"]),
+        subcommands: [List.self, Resume.self, Cancel.self])
 
+    /// `pickup uploads list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every upload: id, state, bytes the server confirmed, file, target.")
+
+        @OptionGroup var shared: JournalOptions
+
+        func run() async throws {
+            try finish(await UploadsJob(.list, shared).run())
+        }
+    }
+
+    /// `pickup uploads resume [ID]`.
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Go on with one upload, or with every unfinished one, from the server's offset.")
+
+        @Argument(help: ArgumentHelp("The upload's id (default: every unfinished upload).", valueName: "ID"))
+        var id: String?
+
+        @Option(
+            name: .customLong("to"),
+            help: ArgumentHelp(
+                "With an ID: the tus endpoint or form URL again, when it had a query (a token) the journal does "
+                    + "not keep.", valueName: "URL"))
+        var to: String?
+
+        @OptionGroup var shared: JournalOptions
+
+        func validate() throws {
+            _ = try UploadsJob(.resume(id), shared, to: to)
+        }
+
+        func run() async throws {
+            try finish(await UploadsJob(.resume(id), shared, to: to).run())
+        }
+    }
+
+    /// `pickup uploads cancel ID`.
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "End an upload on the server and mark it cancelled.")
+
+        @Argument(help: ArgumentHelp("The upload's id.", valueName: "ID"))
+        var id: String
+
+        @OptionGroup var shared: JournalOptions
+
+        func run() async throws {
+            try finish(await UploadsJob(.cancel(id), shared).run())
+        }
+    }
+}
+
+/// What the command does, from its checked arguments.
+struct UploadsJob {
     enum Action {
         case list
         case resume(String?)
@@ -41,31 +81,22 @@ struct UploadsCommand: Command {
     let endpoint: URL?
     let json: Bool
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let words = arguments.positionals
-        switch (words.first, words.count) {
-        case ("list", 1): action = .list
-        case ("resume", 1): action = .resume(nil)
-        case ("resume", 2): action = .resume(words[1])
-        case ("cancel", 2): action = .cancel(words[1])
-        default: throw UsageError(message: "expected 'list', 'resume [ID]' or 'cancel ID'", command: "uploads")
-        }
-        journalPath = arguments.value("--journal") ?? UploadJournal.defaultPath
-        caFile = arguments.value("--ca-file")
-        if let text = arguments.value("--to") {
+    init(_ action: Action, _ shared: JournalOptions, to: String? = nil) throws(ValidationError) {
+        self.action = action
+        journalPath = shared.journal ?? UploadJournal.defaultPath
+        caFile = shared.caFile
+        if let text = to {
             guard case .resume(.some) = action,
                 let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
                 ["http", "https"].contains(url.scheme?.lowercased() ?? "")
             else {
-                throw UsageError(
-                    message: "--to goes with 'resume ID' and takes an http(s) tus endpoint or form URL",
-                    command: "uploads")
+                throw ValidationError("--to goes with 'resume ID' and takes an http(s) tus endpoint or form URL")
             }
             endpoint = url
         } else {
             endpoint = nil
         }
-        json = arguments.has("--json")
+        json = shared.json
     }
 
     func run() async -> Int32 {
@@ -95,7 +126,7 @@ struct UploadsCommand: Command {
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
         let uploader = Uploader(
             journal: journal,
-            options: UploadOptions(headers: UploadCommand.headersFromEnvironment(), transport: transport),
+            options: UploadOptions(headers: UploadJob.headersFromEnvironment(), transport: transport),
             s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:

@@ -1,0 +1,39 @@
+import ArgumentParser
+
+/// The front door of both tools: parses the arguments with swift-argument-parser, runs
+/// the command, and maps what it throws to the exit statuses every command shares: 0 for
+/// help and version, the command's own status, 2 for a usage mistake (swift-argument-parser
+/// says 64), with its message on standard error.
+public enum ToolMain {
+    /// Parses `arguments` (without the program's name) against `root` and its
+    /// subcommands, runs the command, and returns the exit status.
+    public static func run<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) async -> Int32 {
+        do {
+            var command = try root.parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            return ExitStatus.success
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            let code = root.exitCode(for: error)
+            let message = root.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { Console.out(message) }
+                return ExitStatus.success
+            }
+            Console.error(message)
+            return code == .validationFailure ? ExitStatus.usage : code.rawValue
+        }
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Ends the command with `status` (nothing is thrown for success).
+    public func finish(_ status: Int32) throws {
+        if status != ExitStatus.success { throw ExitCode(status) }
+    }
+}
