@@ -104,6 +104,15 @@ struct ImportCommandTests {
             try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
         // Zones count: the same wall-clock time in Brazil is later than in Adelaide.
         #expect(newest.compactMap { $0["originalName"] as? String } == ["b.jpg"])
+        // The help's example: exclusions apply to the whole selection (not "images, or anything
+        // that is not a screenshot", which took the videos too).
+        var tiff = TIFFBuilder()
+        tiff.exif = [(0x9286, .undefined(Array("ASCII\0\0\0Screenshot".utf8)))]
+        try Data(TIFFBuilder.jpeg(width: 1179, height: 2556, exif: tiff.build())).write(
+            to: folder.appendingPathComponent("card/DCIM/shot.jpg"))
+        let photos = try jsonLines(
+            try pickup("import", card, "--into", library + "3", "--filter", "images,!screenshots", "--json"))
+        #expect(photos.compactMap { $0["originalName"] as? String } == ["b.jpg"])
     }
 
     @Test("Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files")

@@ -77,25 +77,32 @@ public indirect enum MediaFilter: Sendable, Hashable, CustomStringConvertible {
         "panoramas": .panoramas, "depthPhotos": .depthPhotos,
     ]
 
-    /// Parses the CLI's form: names joined by commas match any of them, and a
-    /// leading `!` negates one: `videos`, `images,livePhotos`, `!screenshots`.
+    /// Parses the CLI's form: names joined by commas, each one kept (any of them), or excluded
+    /// with a leading `!`. Exclusions apply to the whole selection, whatever their place:
+    /// `images,!screenshots` is images that are not screenshots, and `!screenshots` alone is
+    /// everything but screenshots. `videos`, `images,livePhotos`, `videos,!slomoVideos`.
     public init(parsing text: String) throws(MediaFilterError) {
-        var parts: [MediaFilter] = []
+        var kept: [MediaFilter] = []
+        var excluded: [MediaFilter] = []
         for raw in text.split(separator: ",", omittingEmptySubsequences: true) {
-            var name = Substring(raw)
-            var negate = false
-            if name.hasPrefix("!") {
-                negate = true
-                name = name.dropFirst()
-            }
+            var name = raw.drop { $0 == " " }
+            while name.last == " " { name = name.dropLast() }
+            let negate = name.hasPrefix("!")
+            if negate { name = name.dropFirst() }
             let key = MediaFilter.named.keys.first { $0.lowercased() == name.lowercased() }
             guard let key, let filter = MediaFilter.named[key] else {
                 throw MediaFilterError(name: String(name))
             }
-            parts.append(negate ? .not(filter) : filter)
+            if negate { excluded.append(filter) } else { kept.append(filter) }
         }
-        guard let first = parts.first else { throw MediaFilterError(name: text) }
-        self = parts.count == 1 ? first : .any(of: parts)
+        let keep: MediaFilter? = kept.isEmpty ? nil : (kept.count == 1 ? kept[0] : .any(of: kept))
+        let drop: MediaFilter? = excluded.isEmpty ? nil : .not(excluded.count == 1 ? excluded[0] : .any(of: excluded))
+        switch (keep, drop) {
+        case (let keep?, let drop?): self = .all(of: [keep, drop])
+        case (let keep?, nil): self = keep
+        case (nil, let drop?): self = drop
+        case (nil, nil): throw MediaFilterError(name: text)
+        }
     }
 
     public var description: String {

@@ -45,7 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("filter")],
         help: ArgumentHelp(
-            "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one; repeat --filter to require all.",
+            "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one from the whole selection (images,!screenshots: images that are not screenshots); repeat --filter to require all.",
             valueName: "F"))
     var filter: [String] = []
 
