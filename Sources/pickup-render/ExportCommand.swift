@@ -54,7 +54,29 @@ struct ExportJob {
             }
             maxBytes = bytes
         }
-        let container: ExportContainer = command.mov ? .mov : .mp4
+        if command.compatible, preset.codec == .hevc {
+            throw ValidationError(
+                "--compatible makes H.264 for players without HEVC, but \(preset.rawValue) encodes HEVC; "
+                    + "choose an H.264 preset (such as \(preset == .hevc3840x2160 ? "3840x2160" : "1920x1080")) "
+                    + "or leave out --compatible")
+        }
+        // The output's extension says the container; a name that says another format is refused.
+        var container: ExportContainer = command.mov ? .mov : .mp4
+        if let output = command.output, !(output as NSString).pathExtension.isEmpty {
+            let named = (output as NSString).pathExtension.lowercased()
+            switch named {
+            case "mp4", "m4v":
+                guard !command.mov else {
+                    throw ValidationError("-o \(output) names an MP4 file but --mov asks for QuickTime; give one")
+                }
+                container = .mp4
+            case "mov", "qt": container = .mov
+            default:
+                throw ValidationError(
+                    "-o \(output): pickup export writes MP4 or QuickTime (.mov), not .\(named); "
+                        + "name the output .mp4 or .mov")
+            }
+        }
         options = ExportOptions(
             preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
             maxBytes: maxBytes, compatible: command.compatible)

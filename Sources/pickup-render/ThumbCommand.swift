@@ -38,8 +38,26 @@ struct ThumbJob {
         guard let time = FrameTime(parsing: command.at ?? "poster") else {
             throw ValidationError("--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
-        guard let format = ImageFormat(rawValue: command.format ?? "jpeg") else {
+        guard let asked = command.format.map(ImageFormat.init(rawValue:)) ?? .some(nil) else {
             throw ValidationError("--format takes jpeg, png or webp")
+        }
+        // One image to a named file: its extension says the format; a name that says another is refused.
+        var format = asked ?? .jpeg
+        if command.arguments.count == 1, command.strip == nil, let output = command.output, !output.hasSuffix("/"),
+            !ThumbJob.isFolder(output), !(output as NSString).pathExtension.isEmpty
+        {
+            let named = (output as NSString).pathExtension
+            guard let fromName = ImageFormat(fileExtension: named) else {
+                throw ValidationError(
+                    "-o \(output): pickup thumb writes JPEG, PNG or WebP, not .\(named); name the image "
+                        + ".jpg, .png or .webp")
+            }
+            if let asked, asked != fromName {
+                throw ValidationError(
+                    "-o \(output) names a \(fromName.rawValue.uppercased()) image but --format is \(asked.rawValue); "
+                        + "give one of them")
+            }
+            format = fromName
         }
         guard let quality = Double(command.quality ?? "0.8"), (0...1).contains(quality) else {
             throw ValidationError("--quality takes a number from 0 to 1")
@@ -67,7 +85,7 @@ struct ThumbJob {
     func run() async -> Int32 {
         let renderer = FFmpegThumbnailer()
         // One file and one image: -o names the image; otherwise -o is a folder.
-        let single = files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !isFolder($0) } ?? false
+        let single = files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !ThumbJob.isFolder($0) } ?? false
         if !single, let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -76,13 +94,7 @@ struct ThumbJob {
                 return ExitStatus.someFailed
             }
         }
-        // Two files of one name (from two folders) get "NAME 2-thumb.jpg", never one over the other.
-        var taken: [String: Int] = [:]
-        let bases = files.map { file -> String in
-            let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            taken[name, default: 0] += 1
-            return taken[name] == 1 ? name : "\(name) \(taken[name] ?? 2)"
-        }
+        let bases = ThumbJob.outputNames(files)
         // Files render on every core at once; results print in the order given.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
         var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
@@ -157,7 +169,34 @@ struct ThumbJob {
         }
     }
 
-    private func isFolder(_ path: String) -> Bool {
+    /// The name each file's images are made from: its own, or, when two files share a name (from
+    /// two folders), "NAME (FOLDER)", with the folder's name: never one over the other, and the same
+    /// whatever order the files were given in. Two folders of one name add a short hash of the path.
+    static func outputNames(_ files: [String]) -> [String] {
+        func stem(_ file: String) -> String { ((file as NSString).lastPathComponent as NSString).deletingPathExtension }
+        func folder(_ file: String) -> String {
+            let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            return parent.isEmpty ? "." : parent
+        }
+        var count: [String: Int] = [:]
+        for file in files { count[stem(file), default: 0] += 1 }
+        var withFolder: [String: Int] = [:]
+        for file in files where count[stem(file), default: 0] > 1 {
+            withFolder[stem(file) + "\u{0}" + folder(file), default: 0] += 1
+        }
+        return files.map { file in
+            let name = stem(file)
+            guard count[name, default: 0] > 1 else { return name }
+            let parent = folder(file)
+            guard withFolder[name + "\u{0}" + parent, default: 0] > 1 else { return "\(name) (\(parent))" }
+            // FNV-1a of the path: stable from run to run, unlike Hasher.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
+        }
+    }
+
+    static func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
     }

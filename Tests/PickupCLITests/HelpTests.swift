@@ -4,7 +4,7 @@ import Testing
 
 /// The tools' help, compared whole against the texts in `Help/` (100 columns wide, as
 /// `COLUMNS=100 pickup COMMAND --help` prints it), their version, completion scripts
-/// and usage mistakes.
+/// and usage mistakes. `Help/update.sh` writes the texts again after a help text changes.
 @Suite("help, version and completions")
 struct HelpTests {
     static let commands = [

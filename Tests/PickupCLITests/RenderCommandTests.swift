@@ -94,6 +94,52 @@ struct RenderCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)).starts(with: [0xFF, 0xD8]))
     }
 
+    @Test("an output's name says its format, or is refused; same-named inputs never depend on argument order")
+    func outputNames() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = try Fixtures.path(.jpegPlain)
+        #expect(try CLI.run(["thumb", photo, "-o", folder + "/t.png"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/t.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try CLI.run(["thumb", photo, "-o", folder + "/t.webp"]).status == 0)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/t.webp")).dropFirst(8).starts(with: Array("WEBP".utf8))
+        )
+        let mismatch = try CLI.run(["thumb", photo, "-o", folder + "/m.png", "--format", "jpeg"])
+        #expect(mismatch.status == 2 && mismatch.errorText.contains("names a PNG image but --format is jpeg"))
+        let gif = try CLI.run(["thumb", photo, "-o", folder + "/t.gif"])
+        #expect(gif.status == 2 && gif.errorText.contains("name the image .jpg, .png or .webp"))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder + "/m.png")
+                && !FileManager.default.fileExists(atPath: folder + "/t.gif"))
+
+        let movie = try Fixtures.path(.mp4PortraitStored)
+        let mkv = try CLI.run(["export", movie, "--preset", "low", "-o", folder + "/out.mkv"])
+        #expect(mkv.status == 2 && mkv.errorText.contains("name the output .mp4 or .mov"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.mkv"))
+        #expect(try CLI.run(["export", movie, "--preset", "low", "-o", folder + "/out.mov"]).status == 0)
+        let facts = try #require(try CLI.jsonLines(try CLI.run(["probe", folder + "/out.mov", "--json"])).first)
+        #expect(facts["container"] as? String == "mov")
+        let hevc = try CLI.run(["export", movie, "--preset", "hevc-1920x1080", "--compatible", "-o", folder + "/h.mp4"])
+        #expect(hevc.status == 2 && hevc.errorText.contains("choose an H.264 preset"))
+
+        // Two IMG_0001.jpg from two folders: each named after its folder, whatever the order.
+        for name in ["A", "B"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: photo, toPath: folder + "/\(name)/IMG_0001.jpg")
+        }
+        for order in [["A", "B"], ["B", "A"]] {
+            let out = folder + "/thumbs-" + order.joined()
+            let result = try CLI.run(["thumb"] + order.map { folder + "/\($0)/IMG_0001.jpg" } + ["-o", out, "--json"])
+            #expect(result.status == 0, "\(result.errorText)")
+            let outputs = try CLI.jsonLines(result).compactMap {
+                ($0["output"] as? String).map { ($0 as NSString).lastPathComponent }
+            }
+            #expect(Set(outputs) == ["IMG_0001 (A)-thumb.jpg", "IMG_0001 (B)-thumb.jpg"])
+            #expect(outputs.first == "IMG_0001 (\(order[0]))-thumb.jpg")
+        }
+    }
+
     @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
     func export() throws {
         let folder = try scratch()
