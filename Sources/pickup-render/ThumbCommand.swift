@@ -85,7 +85,8 @@ struct ThumbJob {
     func run() async -> Int32 {
         let renderer = FFmpegThumbnailer()
         // One file and one image: -o names the image; otherwise -o is a folder.
-        let single = files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !ThumbJob.isFolder($0) } ?? false
+        let single =
+            files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !ThumbJob.isFolder($0) } ?? false
         if !single, let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -119,8 +119,10 @@ struct SelectionTests {
             // Exclusions apply to the whole selection, wherever they stand (the help's example).
             ("images,!screenshots", .all(of: [.images, .not(.screenshots)])),
             ("!screenshots,images", .all(of: [.images, .not(.screenshots)])),
-            ("videos,images,!slomoVideos,!screenRecordings",
-             .all(of: [.any(of: [.videos, .images]), .not(.any(of: [.slomoVideos, .screenRecordings]))])),
+            (
+                "videos,images,!slomoVideos,!screenRecordings",
+                .all(of: [.any(of: [.videos, .images]), .not(.any(of: [.slomoVideos, .screenRecordings]))])
+            ),
         ])
     func parsing(_ text: String, _ filter: MediaFilter) throws {
         #expect(try MediaFilter(parsing: text) == filter)
