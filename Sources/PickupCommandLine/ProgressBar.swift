@@ -1,3 +1,5 @@
+import Pickup
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +7,7 @@
 #endif
 
 /// A one-line progress bar on standard error, redrawn in place: items done,
-/// a bar, percent, throughput and the current file. Drawn only on a terminal.
+/// a bar, percent, throughput, time left and the current file. Drawn only on a terminal.
 public struct ProgressBar: Sendable {
     public let totalItems: Int
     public let totalBytes: Int64
@@ -28,9 +30,14 @@ public struct ProgressBar: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let seconds = Double(now - started) / 1_000_000_000
         let rate = seconds > 0.2 ? Text.byteCount(Int64(Double(bytesDone) / seconds)) + "/s" : ""
-        var name = current
+        // Time left at the rate so far, once there is a rate worth trusting.
+        var left = ""
+        if fraction > 0.01, fraction < 1, seconds > 1 {
+            left = ", " + DurationLabel.string(seconds: seconds * (1 - fraction) / fraction) + " left"
+        }
+        var name = Text.clean(current)
         if name.count > 32 { name = "..." + String(name.suffix(29)) }
-        let line = "\(itemsDone)/\(totalItems) [\(bar)] \(Int(fraction * 100))% \(rate) \(name)"
+        let line = "\(itemsDone)/\(totalItems) [\(bar)] \(Int(fraction * 100))% \(rate)\(left) \(name)"
         Console.errorRaw("\r\u{1B}[2K" + line)
     }
 

@@ -146,6 +146,8 @@ public struct ExportArguments: ParsableArguments {
     @Flag(name: [.customLong("json")], help: "Print the plan and the result as JSON objects.")
     public var json = false
 
+    @OptionGroup public var progress: ProgressOptions
+
     /// No options given.
     public init() {}
 }

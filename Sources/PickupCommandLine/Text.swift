@@ -12,6 +12,36 @@ public enum Text {
         return count >= width ? text : String(repeating: " ", count: width - count) + text
     }
 
+    /// A name as every table, progress line and message shows it: control characters (a newline,
+    /// a tab, an escape) written as `\n`, `\t`, `\x1B`, so that a file's name cannot break a
+    /// line, forge a row or drive the terminal.
+    public static func clean(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: shown += "\\n"
+            case 0x0D: shown += "\\r"
+            case 0x09: shown += "\\t"
+            case 0..<0x20, 0x7F, 0x80..<0xA0:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    /// A name fit to be part of a file's name: control characters and path separators become
+    /// `_`, as `pickup import` names stored copies.
+    public static func fileNamePart(_ text: String) -> String {
+        var cleaned = ""
+        for scalar in text.unicodeScalars {
+            let unsafe = scalar.value < 0x20 || scalar.value == 0x7F || scalar == "/" || scalar == "\\"
+            cleaned.unicodeScalars.append(unsafe ? "_" : scalar)
+        }
+        return cleaned
+    }
+
     /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
     public static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 

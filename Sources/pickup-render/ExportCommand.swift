@@ -26,6 +26,7 @@ struct ExportJob {
     let output: String
     let json: Bool
     let force: Bool
+    let progress: ProgressOptions
 
     init(_ command: ExportArguments) throws(ValidationError) {
         guard command.arguments.count == 1, let file = command.arguments.first else {
@@ -81,10 +82,11 @@ struct ExportJob {
             preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
             maxBytes: maxBytes, compatible: command.compatible)
         self.file = file
-        let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = Text.fileNamePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
         output = command.output ?? "\(base)-\(preset.rawValue).\(container.fileExtension)"
         json = command.json
         force = command.force
+        progress = command.progress
     }
 
     /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
@@ -118,7 +120,11 @@ struct ExportJob {
             return try await exporter.export(file, to: output, options, events: continuation)
         }
         let interrupted = InterruptWatch { work.cancel() }
-        var bar: ProgressBar? = !json && Console.errorIsTerminal ? ProgressBar(totalItems: 1, totalBytes: 1000) : nil
+        // The bar counts the source's bytes, by media time, so that its rate is the source read a second.
+        let sourceBytes = max(1, FFmpegExporter.sizeOnDisk(file))
+        var bar: ProgressBar? =
+            !json && progress.showsProgress && Console.errorIsTerminal
+            ? ProgressBar(totalItems: 1, totalBytes: sourceBytes) : nil
         var lastTenth = -1
         for await event in events {
             switch event {
@@ -128,16 +134,17 @@ struct ExportJob {
                     object.add("plan", plan.isPassthrough ? "remux" : "encode")
                     object.add("reason", plan.reason)
                     Console.out(object.text)
-                } else {
-                    Console.error("\(file): \(plan.reason)")
+                } else if !progress.quiet {
+                    Console.error(Text.clean("\(file): \(plan.reason)"))
                 }
             case .progress(let fraction):
                 if bar != nil {
                     bar?.draw(
-                        itemsDone: 0, bytesDone: Int64(fraction * 1000), current: (file as NSString).lastPathComponent)
-                } else if !json, Int(fraction * 10) > lastTenth {
+                        itemsDone: 0, bytesDone: Int64(fraction * Double(sourceBytes)),
+                        current: (file as NSString).lastPathComponent)
+                } else if !json, progress.showsProgress, Int(fraction * 10) > lastTenth {
                     lastTenth = Int(fraction * 10)
-                    Console.error("\(file): \(lastTenth * 10)%")
+                    Console.error(Text.clean("\(file): \(lastTenth * 10)%"))
                 }
             case .finished: break
             }
@@ -159,7 +166,9 @@ struct ExportJob {
                 object.add("seconds", (done.seconds * 100).rounded() / 100)
                 Console.out(object.text)
             } else {
-                Console.out("\(file) → \(done.path) \(Text.byteCount(done.bytes)) in \(Text.fixed(done.seconds, 2)) s")
+                Console.out(
+                    Text.clean(
+                        "\(file) → \(done.path) \(Text.byteCount(done.bytes)) in \(Text.fixed(done.seconds, 2)) s"))
             }
             return ExitStatus.success
         case .failure(let failure):
@@ -173,7 +182,7 @@ struct ExportJob {
                 JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
             )
         } else {
-            Console.error("pickup export: \(file): \(error.message). \(error.hint)")
+            Console.error(Text.clean("pickup export: \(file): \(error.message). \(error.hint)"))
         }
         return ExitStatus.someFailed
     }

@@ -91,7 +91,8 @@ struct ThumbJob {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             } catch {
-                Console.error("pickup thumb: cannot make the folder \(output): \(error.localizedDescription)")
+                Console.error(
+                    Text.clean("pickup thumb: cannot make the folder \(output): \(error.localizedDescription)"))
                 return ExitStatus.someFailed
             }
         }
@@ -166,7 +167,7 @@ struct ThumbJob {
                 JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
             )
         } else {
-            Console.error("pickup thumb: \(file): \(error.message). \(error.hint)")
+            Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))
         }
     }
 
@@ -174,10 +175,12 @@ struct ThumbJob {
     /// two folders), "NAME (FOLDER)", with the folder's name: never one over the other, and the same
     /// whatever order the files were given in. Two folders of one name add a short hash of the path.
     static func outputNames(_ files: [String]) -> [String] {
-        func stem(_ file: String) -> String { ((file as NSString).lastPathComponent as NSString).deletingPathExtension }
+        func stem(_ file: String) -> String {
+            Text.fileNamePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+        }
         func folder(_ file: String) -> String {
             let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
-            return parent.isEmpty ? "." : parent
+            return parent.isEmpty ? "." : Text.fileNamePart(parent)
         }
         var count: [String: Int] = [:]
         for file in files { count[stem(file), default: 0] += 1 }
@@ -222,7 +225,7 @@ struct ThumbJob {
         } else {
             let at =
                 image.time.map { " at " + DurationLabel.string(seconds: $0) + " (" + Text.fixed($0, 2) + " s)" } ?? ""
-            Console.out("\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))")
+            Console.out(Text.clean("\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))"))
         }
     }
 }

@@ -75,7 +75,7 @@ struct ThumbnailsJob {
                 }
             }
         } catch {
-            Console.error("pickup thumbnails: " + error.description)
+            Console.error(Text.clean("pickup thumbnails: " + error.description))
             return ExitStatus.someFailed
         }
         let using = ImportThumbnails(renderer: FFmpegThumbnailer(), request: ThumbnailRequest(size: size, mode: .fill))

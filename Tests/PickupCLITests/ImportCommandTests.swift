@@ -115,6 +115,43 @@ struct ImportCommandTests {
         #expect(photos.compactMap { $0["originalName"] as? String } == ["b.jpg"])
     }
 
+    @Test("library list --sort taken|size|name; library show aligns its keys and values")
+    func librarySortAndShow() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.mp4AndroidLocation, "a.mp4", to: folder)  // taken 2022
+        try add(.jpegEXIF, "b.jpg", to: folder)  // 2024-05-06 13:20:30 UTC
+        try add(.movAppleKeys, "c.mov", to: folder)  // 2024-05-06 00:50:30 UTC
+        let library = folder.appendingPathComponent("Library").path
+        #expect(try pickup("import", folder.appendingPathComponent("card").path, "--into", library).status == 0)
+        func names(_ sort: String) throws -> [String] {
+            try jsonLines(try pickup("library", library, "list", "--sort", sort, "--json")).compactMap {
+                $0["originalName"] as? String
+            }
+        }
+        #expect(try names("taken") == ["a.mp4", "c.mov", "b.jpg"])
+        #expect(try names("name") == ["a.mp4", "b.jpg", "c.mov"])
+        let sizes = try jsonLines(try pickup("library", library, "list", "--sort", "size", "--json")).map { line in
+            ((line["files"] as? [[String: Any]]) ?? []).reduce(0) { $0 + ($1["size"] as? Int ?? 0) }
+        }
+        #expect(sizes == sizes.sorted(by: >) && sizes.count == 3)
+        let bad = try pickup("library", library, "list", "--sort", "random")
+        #expect(bad.status == 2 && bad.errorText.contains("--sort takes imported, taken, size, name"))
+        #expect(try pickup("library", library, "verify", "--sort", "size").status == 2)
+        // show: every value starts in one column, however long its key (audioSampleRate).
+        let id = try #require(try jsonLines(try pickup("library", library, "list", "--json")).first?["id"] as? String)
+        let shown = try pickup("library", library, "show", id)
+        #expect(shown.status == 0)
+        let lines = shown.outputText.split(separator: "\n").map(String.init)
+        let columns = Set(
+            lines.map { line in
+                let key = line.prefix { $0 != " " }
+                return key.count + line.dropFirst(key.count).prefix { $0 == " " }.count
+            })
+        #expect(columns.count == 1, "\(shown.outputText)")
+        #expect(lines.contains { $0.hasPrefix("audioSampleRate") } || lines.contains { $0.hasPrefix("displayWidth") })
+    }
+
     @Test("Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files")
     func interrupt() throws {
         let folder = try scratch()
@@ -195,6 +232,15 @@ struct ImportCommandTests {
         let plain = try pickup("import", card, "--into", folder.appendingPathComponent("B").path)
         #expect(plain.errorText.contains("imported \(card)/DCIM/clip.mp4 -> clip.mp4"))
         #expect(!plain.errorText.contains("["))
+        // --no-progress: no bar on a terminal, the item lines instead; --quiet: neither.
+        let noBar = try Shell.run(
+            "script -qec \"\\\"$TOOL\\\" import \\\"$CARD\\\" --into \\\"$LIB\\\" --no-progress\" /dev/null",
+            environment: ["TOOL": CLI.tool, "CARD": card, "LIB": folder.appendingPathComponent("C").path])
+        #expect(noBar.status == 0 && !noBar.outputText.contains("2/2 ["))
+        #expect(noBar.outputText.contains("imported \(card)/DCIM/clip.mp4 -> clip.mp4"))
+        let quiet = try pickup("import", card, "--into", folder.appendingPathComponent("D").path, "--quiet")
+        #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
+        #expect(quiet.outputText.contains("2 items: 2 imported"))
     }
 
     @Test(

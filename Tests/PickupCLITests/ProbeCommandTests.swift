@@ -162,6 +162,23 @@ struct ProbeCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = try jsonLines(try pickup("probe", "--json", folder.appendingPathComponent(name).path))
         #expect((lines.first?["path"] as? String)?.hasSuffix(name) == true)
+        // A table row stays one row: the newline (and an escape that would drive the terminal) is
+        // shown as \n and \x1B, as every table, progress line and message shows it.
+        let table = try pickup("probe", folder.appendingPathComponent(name).path)
+        #expect(table.outputText.contains("trip \"day 1\"\\nclip.mp4"), "\(table.outputText)")
+        #expect(table.outputText.split(separator: "\n").count == 3)  // header, row, closing line
+        // thumb and export name their outputs as import names stored copies: '_' for a newline.
+        let out = folder.appendingPathComponent("out").path
+        let thumb = try CLI.run(["thumb", folder.appendingPathComponent(name).path, "-o", out + "/"])
+        #expect(thumb.status == 0, "\(thumb.errorText)")
+        #expect(FileManager.default.fileExists(atPath: out + "/trip \"day 1\"_clip-thumb.jpg"))
+        #expect(thumb.outputText.split(separator: "\n").count == 1 && thumb.outputText.contains("\\nclip.mp4"))
+        let escape = "bell\u{1B}[31m.jpg"
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(.jpegPlain), toPath: folder.appendingPathComponent(escape).path)
+        let failing = try pickup("probe", folder.appendingPathComponent(escape).path, "/nonexistent\u{1B}[2J.jpg")
+        #expect(failing.outputText.contains("bell\\x1B[31m.jpg") && !failing.outputText.contains("\u{1B}"))
+        #expect(failing.errorText.contains("\\x1B[2J") && !failing.errorText.contains("\u{1B}"))
     }
 
     @Test("a name that is not valid UTF-8 gets a clear error; the other files go on")

@@ -182,6 +182,8 @@ struct RenderCommandTests {
             let id = try #require(line["id"] as? String)
             let shown = try CLI.run(["library", folder + "/lib", "show", id, "--json"])
             #expect(shown.outputText.contains(name))
+            let table = try CLI.run(["library", folder + "/lib", "show", id])
+            #expect(table.outputText.contains("thumbnail") && table.outputText.contains(name + "  64x"))
         }
     }
 

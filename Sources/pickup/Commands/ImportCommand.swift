@@ -80,6 +80,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line: each item's result, in order.")
     var json = false
 
+    @OptionGroup var progress: ProgressOptions
+
     func validate() throws {
         _ = try ImportJob(self)
     }
@@ -100,6 +102,7 @@ struct ImportJob {
     let json: Bool
     let followLinks: Bool
     let thumbnails: PixelSize?
+    let progress: ProgressOptions
 
     init(_ command: ImportCommand) throws(ValidationError) {
         guard !command.arguments.isEmpty else {
@@ -141,6 +144,7 @@ struct ImportJob {
         self.parallel = parallel
         json = command.json
         followLinks = command.followLinks
+        progress = command.progress
     }
 
     func run() async -> Int32 {
@@ -148,7 +152,7 @@ struct ImportJob {
         do {
             session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
         } catch {
-            Console.error("pickup import: " + error.description)
+            Console.error(Text.clean("pickup import: " + error.description))
             return ExitStatus.someFailed
         }
         var failures = 0
@@ -207,7 +211,7 @@ struct ImportJob {
         let run = session.start(plan.requests)
         let interrupted = InterruptWatch { run.cancel() }
         var bar: ProgressBar?
-        let showBar = !json && Console.errorIsTerminal
+        let showBar = !json && progress.showsProgress && Console.errorIsTerminal
         var done = 0
         var bytesBefore: Int64 = 0
         var current: (name: String, bytes: Int64) = ("", 0)
@@ -225,9 +229,11 @@ struct ImportJob {
                 bytesBefore += result.item?.files.reduce(0) { $0 + $1.size } ?? 0
                 current.bytes = 0
                 bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
-                if !showBar, !json { Console.error(ImportJob.progressLine(plan.requests[index], result)) }
+                if !showBar, !json, !progress.quiet {
+                    Console.error(Text.clean(ImportJob.progressLine(plan.requests[index], result)))
+                }
             case .thumbnailFailed(let index, let message):  // not asked for here: pickup-render makes them
-                Console.error("pickup import: no thumbnail for \(plan.requests[index].path): \(message)")
+                Console.error(Text.clean("pickup import: no thumbnail for \(plan.requests[index].path): \(message)"))
             case .completed: bar?.finish()
             }
         }
@@ -245,7 +251,7 @@ struct ImportJob {
             }
             if let error = result.error {
                 failures += 1
-                if !json { Console.error("pickup import: " + error.description) }
+                if !json { Console.error(Text.clean("pickup import: " + error.description)) }
             }
         }
         let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
@@ -271,7 +277,7 @@ struct ImportJob {
         if json {
             Console.raw(ImportJob.jsonError(path: path, error: error))
         } else {
-            Console.error("pickup import: " + error.description)
+            Console.error(Text.clean("pickup import: " + error.description))
         }
     }
 

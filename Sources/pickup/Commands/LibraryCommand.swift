@@ -37,6 +37,14 @@ struct LibraryCommand: AsyncParsableCommand {
             valueName: "DIR list|show ID|verify|remove ID"))
     var arguments: [String] = []
 
+    @Option(
+        name: .customLong("sort"),
+        help: ArgumentHelp(
+            "list: the order of the items: imported (the default, oldest import first), taken (the date the "
+                + "media was taken, oldest first, undated last), size (largest first) or name.",
+            valueName: "KEY"))
+    var sort: String?
+
     @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list and verify).")
     var json = false
 
@@ -58,8 +66,14 @@ struct LibraryJob {
         case remove(String)
     }
 
+    /// The orders `list --sort` knows.
+    enum Order: String, CaseIterable {
+        case imported, taken, size, name
+    }
+
     let folder: String
     let action: Action
+    let order: Order
     let json: Bool
 
     init(_ command: LibraryCommand) throws(ValidationError) {
@@ -76,7 +90,43 @@ struct LibraryJob {
         default:
             throw ValidationError("expected 'list', 'show ID', 'verify' or 'remove ID' after the folder")
         }
+        guard let order = Order(rawValue: command.sort ?? "imported") else {
+            throw ValidationError(
+                "--sort takes " + Order.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", not '\(command.sort ?? "")'")
+        }
+        if command.sort != nil, case .list = action {
+        } else if command.sort != nil {
+            throw ValidationError("--sort goes with 'list'")
+        }
+        self.order = order
         json = command.json
+    }
+
+    /// The items in the order asked for; ties keep the catalog's order.
+    static func sorted(_ items: [ImportedItem], by order: Order) -> [ImportedItem] {
+        let indexed = Array(items.enumerated())
+        func size(_ item: ImportedItem) -> Int64 { item.files.reduce(0) { $0 + $1.size } }
+        let sorted: [(offset: Int, element: ImportedItem)]
+        switch order {
+        case .imported:
+            sorted = indexed.sorted { ($0.element.importedAt, $0.offset) < ($1.element.importedAt, $1.offset) }
+        case .taken:
+            // Undated items last, in the catalog's order.
+            sorted = indexed.sorted { left, right in
+                let a = left.element.info.creationDate?.secondsSince1970 ?? Int.max
+                let b = right.element.info.creationDate?.secondsSince1970 ?? Int.max
+                return (a, left.offset) < (b, right.offset)
+            }
+        case .size: sorted = indexed.sorted { (-size($0.element), $0.offset) < (-size($1.element), $1.offset) }
+        case .name:
+            sorted = indexed.sorted {
+                let a = $0.element.originalName.lowercased()
+                let b = $1.element.originalName.lowercased()
+                return a != b ? a < b : $0.offset < $1.offset
+            }
+        }
+        return sorted.map(\.element)
     }
 
     func run() async -> Int32 {
@@ -86,7 +136,7 @@ struct LibraryJob {
             let catalog = try ImportCatalog(folder: folder, readOnly: readOnly)
             switch action {
             case .list:
-                let items = try await catalog.items()
+                let items = LibraryJob.sorted(try await catalog.items(), by: order)
                 if json {
                     Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
                 } else {
@@ -117,7 +167,7 @@ struct LibraryJob {
             }
             return ExitStatus.success
         } catch {
-            Console.error("pickup library: " + error.description)
+            Console.error(Text.clean("pickup library: " + error.description))
             return ExitStatus.someFailed
         }
     }
@@ -179,11 +229,16 @@ struct LibraryJob {
     }
 
     static func details(_ item: ImportedItem) -> String {
-        var text = "item        \(item.id)\nkind        \(item.isLivePhoto ? "live photo" : item.kind.rawValue)\n"
-        text += "from        \(item.originalPath)\nimported    \(date(item.importedAt))\n"
+        var rows: [(String, String)] = [
+            ("item", item.id), ("kind", item.isLivePhoto ? "live photo" : item.kind.rawValue),
+            ("from", item.originalPath), ("imported", date(item.importedAt)),
+        ]
         for file in item.files {
-            text +=
-                "file        \(file.name)  \(Text.byteCount(file.size))  sha256 \(file.sha256)  (\(file.role.rawValue))\n"
+            rows.append(
+                ("file", "\(file.name)  \(Text.byteCount(file.size))  sha256 \(file.sha256)  (\(file.role.rawValue))"))
+        }
+        if let thumbnail = item.thumbnail {
+            rows.append(("thumbnail", "\(thumbnail.name)  \(thumbnail.width)x\(thumbnail.height)"))
         }
         for (name, value) in item.info.facts {
             let shown: String
@@ -193,9 +248,11 @@ struct LibraryJob {
             case .double(let number): shown = String(number)
             case .bool(let flag): shown = flag ? "yes" : "no"
             }
-            text += Text.pad(name, 12) + shown + "\n"
+            rows.append((name, shown))
         }
-        return text
+        // Keys in one column, as wide as the longest key, values beside them.
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        return rows.map { Text.pad($0.0, width) + Text.clean($0.1) + "\n" }.joined()
     }
 
     static func date(_ seconds: Double) -> String {

@@ -103,7 +103,7 @@ struct ProbeJob {
                 if json {
                     Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
                 } else {
-                    Console.error("pickup probe: left alone \(path): \(reason)")
+                    Console.error(Text.clean("pickup probe: left alone \(path): \(reason)"))
                 }
             }
         }
@@ -196,7 +196,7 @@ struct ProbeJob {
         if json {
             Console.raw(ProbeJob.jsonLine(path: path, error: error))
         } else {
-            Console.error("pickup probe: " + error.description)
+            Console.error(Text.clean("pickup probe: " + error.description))
         }
     }
 

@@ -157,6 +157,8 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup var shared: JournalOptions
 
+    @OptionGroup var progress: ProgressOptions
+
     func validate() throws {
         _ = try UploadJob(self)
     }
@@ -189,6 +191,7 @@ struct UploadJob {
     let timeout: Double
     let partConcurrency: Int
     let force: Bool
+    let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
         guard !command.arguments.isEmpty else {
@@ -275,6 +278,7 @@ struct UploadJob {
         self.headers = headers
         recursive = command.recursive
         force = command.force
+        progress = command.progress
         guard let retries = Int(command.retries ?? "7"), (0...100).contains(retries) else {
             throw ValidationError("--retries takes a whole number from 0 to 100")
         }
@@ -307,7 +311,7 @@ struct UploadJob {
                     transport: transport, partConcurrency: partConcurrency),
                 s3Credentials: credentials)
         } catch {
-            Console.error("pickup upload: " + UploadHints.line(error))
+            Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
         let resolved: [ResolvedFile]
@@ -395,7 +399,9 @@ struct UploadJob {
             }
             await queue.add(.upload(path: file.path, to: destination, type: file.type))
         }
-        let work = Task { await UploadRunner.run(queue, json: json, sources: made, tries: retries + 1) }
+        let work = Task {
+            await UploadRunner.run(queue, json: json, progress: progress, sources: made, tries: retries + 1)
+        }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }
         }
@@ -448,7 +454,8 @@ struct UploadJob {
             try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
         } catch {
-            Console.error("pickup upload: \(file.path): cannot strip its location (\(error)); it is not sent")
+            Console.error(
+                Text.clean("pickup upload: \(file.path): cannot strip its location (\(error)); it is not sent"))
             return nil
         }
     }
@@ -489,11 +496,11 @@ struct UploadJob {
             let (status, text) = await RenderCommands.run(arguments)
             let lines = text.split(separator: "\n").map(String.init)
             if status == 0, FileManager.default.fileExists(atPath: output) {
-                if !json, let plan = lines.first { Console.error("\(file.path): exported \(plan)") }
+                if !json, let plan = lines.first { Console.error(Text.clean("\(file.path): exported \(plan)")) }
                 result.append((output, "video/mp4"))
             } else {
                 let reason = lines.last ?? "pickup-render did not run"
-                Console.error("pickup upload: \(file.path): the export failed: \(reason)")
+                Console.error(Text.clean("pickup upload: \(file.path): the export failed: \(reason)"))
                 result.append(nil)
             }
         }
@@ -550,9 +557,9 @@ struct UploadJob {
                                 ResolvedFile(path: path, item: nil, relativePath: String(path.dropFirst(base.count))))
                         case .problem(let path, let message):
                             unreadable = true
-                            Console.error("pickup upload: \(path): \(message); it is not sent")
+                            Console.error(Text.clean("pickup upload: \(path): \(message); it is not sent"))
                         case .leftAlone(let path, let reason):
-                            Console.error("pickup upload: left alone \(path): \(reason)")
+                            Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
                         }
                     }
                 } else {
@@ -627,9 +634,10 @@ enum UploadRunner {
     /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
     /// the file it was made from, printed beside it.
     static func run(
-        _ queue: UploadQueue, json: Bool, sources: [String: String] = [:], tries: Int = 8
+        _ queue: UploadQueue, json: Bool, progress: ProgressOptions, sources: [String: String] = [:], tries: Int = 8
     ) async -> [UploadQueue.Item] {
         let terminal = !json && Console.errorIsTerminal
+        let showBar = terminal && progress.showsProgress
         let reporter = Task {
             var items: [Int: UploadQueue.Item] = [:]
             var bar: ProgressBar?
@@ -639,14 +647,17 @@ enum UploadRunner {
                 if json { continue }
                 let total = items.values.reduce(Int64(0)) { $0 + $1.size }
                 let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
-                if terminal, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
-                if let line = report(item, previous: previous, terminal: terminal, tries: tries) {
+                if showBar, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
+                if !progress.quiet,
+                    let line = report(
+                        item, previous: previous, percent: !terminal && progress.showsProgress, tries: tries)
+                {
                     bar?.finish()
-                    Console.error(line)
+                    Console.error(Text.clean(line))
                 }
                 bar?.draw(
                     itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: confirmed,
-                    current: (item.path as NSString).lastPathComponent, force: true)
+                    current: Text.clean((item.path as NSString).lastPathComponent), force: true)
             }
             bar?.finish()
         }
@@ -661,8 +672,9 @@ enum UploadRunner {
         return items
     }
 
-    /// The line an update deserves, if any: starts, retries, ends; progress when not on a terminal.
-    static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, terminal: Bool, tries: Int) -> String? {
+    /// The line an update deserves, if any: starts, retries, ends; with `percent` (not on a terminal),
+    /// progress too.
+    static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, percent: Bool, tries: Int) -> String? {
         let id = item.uploadID ?? "#\(item.id)"
         // Every retry, as it happens: what failed, the wait, and which try comes next.
         if let (error, delay) = item.retrying, item.retries > previous?.retries ?? 0 {
@@ -675,7 +687,7 @@ enum UploadRunner {
         if item.state == .paused, previous?.state != .paused {
             return "\(id) paused at \(Text.byteCount(item.confirmed))"
         }
-        if !terminal, item.state == .uploading, item.confirmed != previous?.confirmed {
+        if percent, item.state == .uploading, item.confirmed != previous?.confirmed {
             let percent = item.size > 0 ? Int(Double(item.confirmed) * 100 / Double(item.size)) : 100
             let left = item.secondsLeft.map { ", " + DurationLabel.string(seconds: $0) + " left" } ?? ""
             return "\(id) \(percent)% \(Text.byteCount(item.confirmed)) of \(Text.byteCount(item.size)), "
@@ -690,7 +702,7 @@ enum UploadRunner {
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if let source { text += " (from \(source))" }
         if let error = record.error { text += ": " + UploadHints.line(error) }
-        return text + "\n"
+        return Text.clean(text) + "\n"
     }
 
     /// The closing line: how many files arrived, were already there or failed, and the bytes

@@ -42,12 +42,14 @@ struct UploadsCommand: AsyncParsableCommand {
 
         @OptionGroup var shared: JournalOptions
 
+        @OptionGroup var progress: ProgressOptions
+
         func validate() throws {
             _ = try UploadsJob(.resume(id), shared, to: to)
         }
 
         func run() async throws {
-            try finish(await UploadsJob(.resume(id), shared, to: to).run())
+            try finish(await UploadsJob(.resume(id), shared, to: to, progress: progress).run())
         }
     }
 
@@ -80,9 +82,13 @@ struct UploadsJob {
     let caFile: String?
     let endpoint: URL?
     let json: Bool
+    let progress: ProgressOptions
 
-    init(_ action: Action, _ shared: JournalOptions, to: String? = nil) throws(ValidationError) {
+    init(
+        _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions()
+    ) throws(ValidationError) {
         self.action = action
+        self.progress = progress
         journalPath = shared.journal ?? UploadJournal.defaultPath
         caFile = shared.caFile
         if let text = to {
@@ -120,7 +126,7 @@ struct UploadsJob {
                 journal = try UploadJournal(path: journalPath)
             }
         } catch {
-            Console.error("pickup uploads: " + UploadHints.line(error))
+            Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
@@ -134,7 +140,7 @@ struct UploadsJob {
             do {
                 records = try await journal.all()
             } catch {
-                Console.error("pickup uploads: " + UploadHints.line(error))
+                Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
                 return ExitStatus.someFailed
             }
             Console.raw(records.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
@@ -150,7 +156,7 @@ struct UploadsJob {
             }
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
-            let work = Task { await UploadRunner.run(queue, json: json) }
+            let work = Task { await UploadRunner.run(queue, json: json, progress: progress) }
             let interrupted = InterruptWatch {
                 Task { for item in await queue.all() { await queue.pause(item.id) } }
             }

@@ -31,7 +31,7 @@ struct ProbeTable {
         }
         return line([
             kind, Text.byteCount(info.fileSize), info.duration.map { DurationLabel.string(seconds: $0) } ?? "-",
-            pixels, codecs.isEmpty ? "-" : codecs.joined(separator: "/"), taken, place, path,
+            pixels, codecs.isEmpty ? "-" : codecs.joined(separator: "/"), taken, place, Text.clean(path),
         ])
     }
 
