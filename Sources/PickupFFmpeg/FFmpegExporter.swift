@@ -46,7 +46,8 @@ public struct FFmpegExporter: MediaExporter {
             if let maxBytes = options.maxBytes, bytes > maxBytes {
                 guard attempt == 0, let rate = bitRate else {
                     throw RenderError(
-                        .impossible, "the export came out at \(bytes) bytes, over the limit of \(maxBytes)", path: path)
+                        .impossible, "the export came out at \(bytes) bytes, over the limit of \(maxBytes)", path: path,
+                        hint: "Allow a larger size, choose a smaller preset, or trim the video shorter.")
                 }
                 bitRate = rate * 8 / 10 * Int(Double(maxBytes) / Double(bytes) * 100) / 100
                 continue
@@ -56,7 +57,9 @@ public struct FFmpegExporter: MediaExporter {
             events?.yield(.finished(result))
             return result
         }
-        throw RenderError(.impossible, "the export could not meet the size limit", path: path)
+        throw RenderError(
+            .impossible, "the export could not meet the size limit", path: path,
+            hint: "Allow a larger size, choose a smaller preset, or trim the video shorter.")
     }
 
     /// The size of a file, 0 when it is not there.

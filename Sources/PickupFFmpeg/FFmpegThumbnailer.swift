@@ -41,7 +41,11 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             throw RenderError(.impossible, "a strip has 1 to 200 frames, not \(count)")
         }
         let info = try facts(path)
-        guard info.kind == .video else { throw RenderError(.noPicture, "a strip needs a video", path: path) }
+        guard info.kind == .video else {
+            throw RenderError(
+                .noPicture, "a strip is made of a video's frames, and this is not a video", path: path,
+                hint: "Make one thumbnail of a photo instead.")
+        }
         let decoder = try PictureDecoder(
             path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container))
         let geometry = ThumbnailGeometry(

@@ -52,6 +52,10 @@ struct RenderCommandTests {
         // A time past the end is an error that says how long the video is, not a silent first frame.
         let past = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--at", "9:59", "-o", folder + "/past.jpg"])
         #expect(past.status == 1 && past.errorText.contains("there is no frame at 9:59"), "\(past.errorText)")
+        // Its hint fits the case (it named export's --max-size).
+        #expect(past.errorText.contains("Ask for a time inside the video") && !past.errorText.contains("--max-size"))
+        let photoStrip = try CLI.run(["thumb", try Fixtures.path(.heic), "--strip", "3", "-o", folder + "/hs/"])
+        #expect(photoStrip.status == 1 && photoStrip.errorText.contains("Make one thumbnail of a photo instead"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/past.jpg"))
         let inside = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--at", "0:01", "-o", folder + "/at.jpg"])
         #expect(inside.status == 0, "\(inside.errorText)")
@@ -163,6 +167,10 @@ struct RenderCommandTests {
             try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", "lots"]).status == 2)
         let audio = try CLI.run(["export", try Fixtures.path(.m4aAudio), "--preset", "low", "-o", folder + "/a.mp4"])
         #expect(audio.status == 1 && audio.errorText.contains("no video"))
+        // A photo is not "audio-only": its message and hint say what it is and what to do.
+        let photo = try CLI.run(["export", try Fixtures.path(.heic), "--preset", "low", "-o", folder + "/p.mp4"])
+        #expect(photo.status == 1 && photo.errorText.contains("the file is a photo, not a video"))
+        #expect(photo.errorText.contains("a photo can be sent as it is") && !photo.errorText.contains("Audio-only"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/a.mp4"))
     }
 

@@ -64,7 +64,10 @@ public struct ExportPlan: Sendable, Hashable {
     /// Plans the export of a file described by `info`.
     public static func make(for info: MediaInfo, _ options: ExportOptions) throws(RenderError) -> ExportPlan {
         guard info.kind == .video, let width = info.width, let height = info.height, width > 0, height > 0 else {
-            throw RenderError(.noPicture, info.kind == .audio ? "the file has no video" : "the file is not a video")
+            if info.kind == .audio { throw RenderError(.noPicture, "the file has no video") }
+            throw RenderError(
+                .noPicture, "the file is a \(info.kind == .image ? "photo" : info.kind.rawValue), not a video",
+                hint: "Export makes videos ready; a photo can be sent as it is, or as a smaller thumbnail.")
         }
         let full = info.duration ?? 0
         var duration = full
@@ -85,7 +88,8 @@ public struct ExportPlan: Sendable, Hashable {
             if let maxBytes = options.maxBytes, full > 0, Double(info.fileSize) * duration / full > Double(maxBytes) {
                 throw RenderError(
                     .impossible,
-                    "passthrough keeps the bit rate, so the output would exceed \(maxBytes) bytes; pick a preset")
+                    "passthrough keeps the bit rate, so the output would exceed \(maxBytes) bytes",
+                    hint: "Choose a preset that encodes (such as 1280x720), or allow a larger size.")
             }
             return ExportPlan(
                 video: .copy, audio: info.audioCodec == nil ? nil : .copy, duration: duration,
@@ -96,14 +100,17 @@ public struct ExportPlan: Sendable, Hashable {
         var cap = preset.maxBitRate
         if let maxBytes = options.maxBytes {
             guard duration > 0 else {
-                throw RenderError(.impossible, "the video's duration is unknown; --max-size needs it")
+                throw RenderError(
+                    .impossible, "the video's duration is unknown, so no bit rate can be planned for a size limit",
+                    hint: "Export it without a size limit, or remux it first so that it states its duration.")
             }
             let audioBits = audio == nil ? 0 : 128_000
             // 3% for the container, the rest for the streams.
             let budget = Int(Double(maxBytes) * 8 * 0.97 / duration) - audioBits
             guard budget >= 100_000 else {
                 throw RenderError(
-                    .impossible, "\(maxBytes) bytes for \(Int(duration)) s leaves under 100 kbit/s for the picture")
+                    .impossible, "\(maxBytes) bytes for \(Int(duration)) s leaves under 100 kbit/s for the picture",
+                    hint: "Allow a larger size, or trim the video shorter.")
             }
             cap = min(cap ?? budget, budget)
         }

@@ -26,12 +26,16 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The file, when known.
     public var path: String?
+    /// What to do about it, in a sentence: the one given for this very case, else the kind's own.
+    public var hint: String
 
-    /// An error with its kind, its message and its file.
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    /// An error with its kind, its message, its file, and a hint when the kind's own does not fit
+    /// the case (a photo given to an export is not "audio-only").
+    public init(_ code: Code, _ message: String, path: String? = nil, hint: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
+        self.hint = hint ?? RenderError.hint(for: code)
     }
 
     /// Why a file could not be rendered, from why it could not be probed: one
@@ -47,15 +51,15 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code, probeError.message, path: path)
     }
 
-    /// What to do about it, in a sentence.
-    public var hint: String {
+    /// What to do about a failure of this kind, when nothing more fitting is known.
+    public static func hint(for code: Code) -> String {
         switch code {
         case .unreadable: return "Check that the file exists and can be read."
         case .damaged: return "The file may be incomplete; copy it again from its source."
         case .noPicture: return "Audio-only files have no frames; pick a video or a photo."
         case .unsupported: return "Convert it with ffmpeg first, or pick another file."
         case .tooLarge: return "Pickup refuses pictures past its pixel limit to keep memory bounded."
-        case .impossible: return "Change the options (a larger --max-size, a time range inside the video)."
+        case .impossible: return "Change the options: a time inside the video, a size limit it can meet."
         case .writeFailed: return "Check the output folder: space, permissions."
         case .cancelled: return "Nothing was written."
         }

@@ -109,7 +109,8 @@ public enum FrameTime: Sendable, Hashable {
         throw RenderError(
             .impossible,
             "the video is \(DurationLabel.string(seconds: duration)) long; there is no frame at "
-                + DurationLabel.string(seconds: asked), path: path)
+                + DurationLabel.string(seconds: asked), path: path,
+            hint: "Ask for a time inside the video, before \(DurationLabel.string(seconds: duration)).")
     }
 
     /// The time in seconds for a video of `duration` seconds (nil: unknown), kept inside it.
