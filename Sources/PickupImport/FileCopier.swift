@@ -57,6 +57,7 @@ struct FileCopier {
                 input, size: before.size, to: output, source: source, inKernel: plan.copiesInKernel,
                 progress: progress, shouldStop: shouldStop)
             try checkUnchanged(input, source: source, before: before, copied: size)
+            FileCopier.keepModificationTime(of: before, on: output)
             guard FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
             if case .named = temporary.storage { close(output) }
             let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
@@ -103,6 +104,7 @@ struct FileCopier {
                 throw ImportError.writing(path, errno: code)
             }
             defer { close(clone) }
+            FileCopier.keepModificationTime(of: before, on: clone)
             guard FileSystemFacts.flush(clone) else {
                 let code = errno
                 temporary.discard()
@@ -121,6 +123,17 @@ struct FileCopier {
             return Copied(temporary: temporary, size: found.size, sha256: found.sha256, method: .cloned)
         }
     #endif
+
+    /// Gives the copy its source's modification time (as `cp -p` does), so that a photo's file
+    /// date survives the import; its access time too. A file system that refuses it keeps the
+    /// copy's own time: the bytes matter more.
+    static func keepModificationTime(of source: FileStatus, on descriptor: Int32) {
+        let seconds = source.modified / 1_000_000_000
+        let nanoseconds = source.modified % 1_000_000_000
+        let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
+        var times = [time, time]
+        _ = futimens(descriptor, &times)
+    }
 
     /// A new temporary file in the folder and the descriptor to write it through:
     /// unnamed where the system can, hidden and named otherwise.

@@ -90,6 +90,26 @@ struct ImportSessionTests {
         #expect(catalog.first { $0.id == second.id }?.info.exifOrientation == 8)
     }
 
+    @Test("a copy keeps its source's modification time, as cp -p does")
+    func modificationTime() async throws {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.mp4Faststart, as: "IMG_0003.MP4")
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0004.JPG")
+        // A camera file's own date: 2019-08-07 06:05:04.25 UTC.
+        let taken = Date(timeIntervalSince1970: 1_565_157_904.25)
+        for path in [movie, photo] {
+            try FileManager.default.setAttributes([.modificationDate: taken], ofItemAtPath: path)
+        }
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(try requests([movie, photo]))
+        for result in results {
+            let file = try #require(result.item?.primary)
+            let attributes = try FileManager.default.attributesOfItem(atPath: session.path(of: file))
+            let modified = try #require(attributes[.modificationDate] as? Date)
+            #expect(abs(modified.timeIntervalSince(taken)) < 0.001, "\(file.name): \(modified)")
+        }
+    }
+
     @Test("two files with one name from different folders never overwrite each other")
     func collisions() async throws {
         let scratch = try Scratch()
