@@ -309,3 +309,11 @@ public actor ImportCatalog {
         }
     }
 }
+
+extension ImportCatalog {
+    /// The item already imported from the file at `path` (the same file: its resolved path, size
+    /// and modification time), if any: what importing it again would reuse without reading it.
+    public func item(importedFrom path: String) throws(ImportError) -> ImportedItem? {
+        try item(from: try ImportSession.sourceKey(path))
+    }
+}

@@ -115,6 +115,29 @@ struct ImportCommandTests {
         #expect(photos.compactMap { $0["originalName"] as? String } == ["b.jpg"])
     }
 
+    @Test("import --dry-run says what would be imported, what is already there and what is left alone; writes nothing")
+    func dryRun() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.mp4AndroidLocation, "a.mp4", to: folder)
+        try add(.jpegEXIF, "b.jpg", to: folder)
+        try Data("<plist/>".utf8).write(to: folder.appendingPathComponent("card/DCIM/b.AAE"))
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        let dry = try pickup("import", card, "--into", library, "--dry-run")
+        #expect(dry.status == 0, "\(dry.errorText)")
+        #expect(dry.outputText.contains("would import: \(card)/DCIM/a.mp4"))
+        #expect(dry.outputText.contains("Dry run: 2 items would be imported"))
+        #expect(dry.outputText.contains("0 already there, 1 left alone"))
+        #expect(!FileManager.default.fileExists(atPath: library))
+        #expect(try pickup("import", card, "--into", library, "--quiet").status == 0)
+        try add(.movAppleKeys, "c.mov", to: folder)
+        let again = try CLI.jsonLines(try pickup("import", card, "--into", library, "--dry-run", "--json"))
+        let planned = again.filter { $0["type"] as? String == "dryRun" }
+        #expect(planned.map { $0["status"] as? String } == ["alreadyThere", "alreadyThere", "wouldImport"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 2)
+    }
+
     @Test("library list --sort taken|size|name; library show aligns its keys and values")
     func librarySortAndShow() throws {
         let folder = try scratch()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Pickup
 import PickupCommandLine
 import PickupImport
+import PickupStore
 
 #if canImport(Glibc)
     import Glibc
@@ -80,6 +81,13 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line: each item's result, in order.")
     var json = false
 
+    @Flag(
+        name: .customLong("dry-run"),
+        help: ArgumentHelp(
+            "Say what would be imported, what is already there and what is left alone, and the bytes; "
+                + "write nothing (the library folder is not even made)."))
+    var dryRun = false
+
     @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
@@ -103,6 +111,7 @@ struct ImportJob {
     let followLinks: Bool
     let thumbnails: PixelSize?
     let progress: ProgressOptions
+    let dryRun: Bool
 
     init(_ command: ImportCommand) throws(ValidationError) {
         guard !command.arguments.isEmpty else {
@@ -145,16 +154,21 @@ struct ImportJob {
         json = command.json
         followLinks = command.followLinks
         progress = command.progress
+        dryRun = command.dryRun
     }
 
     func run() async -> Int32 {
-        let session: ImportSession
-        do {
-            session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
-        } catch {
-            Console.error(Text.clean("pickup import: " + error.description))
-            return ExitStatus.someFailed
+        // A dry run makes nothing, not even the library folder: it reads the catalog if there is one.
+        var session: ImportSession?
+        if !dryRun {
+            do {
+                session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
+            } catch {
+                Console.error(Text.clean("pickup import: " + error.description))
+                return ExitStatus.someFailed
+            }
         }
+        let library = session?.destination ?? ImportSession.resolve(destination) ?? destination
         var failures = 0
         var files: [String] = []
         var linksLeftAlone: [String] = []
@@ -162,7 +176,7 @@ struct ImportJob {
             switch entry {
             case .file(let path):
                 // The library's own files are never imported into it again.
-                if let real = ImportSession.resolve(path), real.hasPrefix(session.destination + "/") { continue }
+                if let real = ImportSession.resolve(path), real.hasPrefix(library + "/") { continue }
                 files.append(path)
             case .problem(let path, let message):
                 failures += 1
@@ -206,6 +220,10 @@ struct ImportJob {
         let plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
         for (path, error) in plan.skipped {
             report(path: path, error: error)
+        }
+        guard let session else {
+            await dryRunReport(plan, library: library, leftAlone: leftAlone.count + linksLeftAlone.count)
+            return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 
         let run = session.start(plan.requests)
@@ -271,6 +289,43 @@ struct ImportJob {
         Console.raw(output)
         if interrupted.fired { return 130 }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// What an import would do, item by item, and in all; nothing is written.
+    private func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int) async {
+        let catalog = try? ImportCatalog(folder: library, readOnly: true)
+        var newItems = 0
+        var there = 0
+        var bytes: Int64 = 0
+        var output = ""
+        for request in plan.requests {
+            let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+            let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }
+            let known = try? await catalog?.item(importedFrom: request.path)
+            if known != nil { there += 1 } else { newItems += 1 }
+            if known == nil { bytes += size }
+            if json {
+                var object = JSONObject()
+                object.add("type", "dryRun")
+                object.add("path", request.path)
+                if let movie = request.livePhotoMovie { object.add("livePhotoMovie", movie) }
+                object.add("status", known == nil ? "wouldImport" : "alreadyThere")
+                object.add("bytes", size)
+                if let known { object.add("id", known.id) }
+                output += object.text + "\n"
+            } else {
+                let what = known.map { "already there as \($0.id)" } ?? "would import"
+                let movie = request.livePhotoMovie.map { " + " + $0 } ?? ""
+                output += Text.clean("\(what): \(request.path)\(movie) (\(Text.byteCount(size)))") + "\n"
+            }
+        }
+        if !json {
+            output +=
+                "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
+                + "\(there) already there, \(leftAlone) left alone, \(plan.skipped.count) listed twice. "
+                + "Nothing was written. Library: \(library)\n"
+        }
+        Console.raw(output)
     }
 
     private func report(path: String, error: ImportError) {
