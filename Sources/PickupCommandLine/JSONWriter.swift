@@ -43,24 +43,57 @@ public struct JSONObject {
         }
     }
 
-    public var text: String { "{" + members.joined(separator: ",") + "}" }
+    /// `null`: a key whose value is not known.
+    public mutating func addNull(_ key: String) {
+        members.append(JSONObject.quote(key) + ":null")
+    }
 
-    /// `{"path": path, "error": {"code", "message", "hint"}}`: how every command reports a failed item.
-    public static func failure(path: String, code: String, message: String, hint: String) -> JSONObject {
+    /// An object, or `null` when there is none: the key is there either way.
+    public mutating func add(_ key: String, object: JSONObject?) {
+        guard let object else { return addNull(key) }
+        add(key, object: object)
+    }
+
+    /// Every fact of a file, under the names of `MediaInfo.factNames`: null for what it does not say.
+    public mutating func addFacts(of info: MediaInfo) {
+        let known = Dictionary(info.facts.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for name in MediaInfo.factNames {
+            if let value = known[name] { add(name, value) } else { addNull(name) }
+        }
+    }
+
+    /// `{"code", "message", "hint"}`: the error object every command prints.
+    public static func error(code: String, message: String, hint: String) -> JSONObject {
         var detail = JSONObject()
         detail.add("code", code)
         detail.add("message", message)
         detail.add("hint", hint)
+        return detail
+    }
+
+    public var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    /// `{"type": "error", "path": path, "status": "failed", "error": {"code", "message", "hint"}}`:
+    /// how every command reports a file or an item that failed.
+    public static func failure(path: String?, code: String, message: String, hint: String) -> JSONObject {
+        failure(path: path, error: error(code: code, message: message, hint: hint))
+    }
+
+    /// An error line with an error object made already (probe's adds the offset and the element).
+    public static func failure(path: String?, error: JSONObject) -> JSONObject {
         var object = JSONObject()
+        object.add("type", "error")
         object.add("path", path)
-        object.add("error", object: detail)
+        object.add("status", "failed")
+        object.add("error", object: error)
         return object
     }
 
-    /// `{"path": path, "status": "leftAlone", "reason": reason}`: how every command reports a
-    /// file it passed over on purpose (a sidecar, a link out of the folder named).
+    /// `{"type": "leftAlone", "path": path, "status": "leftAlone", "reason": reason}`: how every
+    /// command reports a file it passed over on purpose (a sidecar, a link out of the folder named).
     public static func leftAlone(path: String, reason: String) -> JSONObject {
         var object = JSONObject()
+        object.add("type", "leftAlone")
         object.add("path", path)
         object.add("status", "leftAlone")
         object.add("reason", reason)

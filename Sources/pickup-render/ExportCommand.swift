@@ -130,7 +130,11 @@ struct ExportJob {
             switch event {
             case .planned(let plan):
                 if json {
+                    // `path`: the file to be written; `source`: the file it is made from.
                     var object = JSONObject()
+                    object.add("type", "plan")
+                    object.add("path", output)
+                    object.add("source", file)
                     object.add("plan", plan.isPassthrough ? "remux" : "encode")
                     object.add("reason", plan.reason)
                     Console.out(object.text)
@@ -160,8 +164,9 @@ struct ExportJob {
         case .success(let done):
             if json {
                 var object = JSONObject()
-                object.add("path", file)
-                object.add("output", done.path)
+                object.add("type", "export")
+                object.add("path", done.path)
+                object.add("source", file)
                 object.add("bytes", done.bytes)
                 object.add("seconds", (done.seconds * 100).rounded() / 100)
                 Console.out(object.text)

@@ -213,14 +213,20 @@ struct ThumbJob {
 
     private func report(_ file: String, _ image: RenderedImage, _ path: String) {
         if json {
+            // `path`: the image written; `source`: the file it was made from.
             var object = JSONObject()
-            object.add("path", file)
-            object.add("output", path)
+            object.add("type", "image")
+            object.add("path", path)
+            object.add("source", file)
             object.add("width", Int64(image.size.width))
             object.add("height", Int64(image.size.height))
             object.add("format", image.format.rawValue)
             object.add("bytes", Int64(image.data.count))
-            if let time = image.time { object.add("time", (time * 1000).rounded() / 1000) }
+            if let time = image.time {
+                object.add("time", (time * 1000).rounded() / 1000)
+            } else {
+                object.addNull("time")
+            }
             Console.out(object.text)
         } else {
             let at =

@@ -86,6 +86,7 @@ struct ThumbnailsJob {
                 guard let thumbnail = done.thumbnail else { continue }
                 if json {
                     var object = JSONObject()
+                    object.add("type", "thumbnail")
                     object.add("id", done.id)
                     object.add("thumbnail", thumbnail.name)
                     Console.out(object.text)

@@ -39,7 +39,8 @@ struct RenderCommandTests {
         #expect(many.status == 1, "the audio file fails, the others do not")
         let lines = try CLI.jsonLines(many)
         #expect(lines.count == 3)
-        #expect(lines[0]["output"] as? String == folder + "/still-thumb.jpg")
+        #expect(lines[0]["path"] as? String == folder + "/still-thumb.jpg")
+        #expect(lines[0]["source"] as? String == (try Fixtures.path(.heic)))
         #expect((lines[1]["error"] as? [String: Any])?["code"] as? String == "noPicture")
         #expect(FileManager.default.fileExists(atPath: folder + "/plain-thumb.jpg"))
         let strip = try CLI.run([
@@ -137,7 +138,7 @@ struct RenderCommandTests {
             let result = try CLI.run(["thumb"] + order.map { folder + "/\($0)/IMG_0001.jpg" } + ["-o", out, "--json"])
             #expect(result.status == 0, "\(result.errorText)")
             let outputs = try CLI.jsonLines(result).compactMap {
-                ($0["output"] as? String).map { ($0 as NSString).lastPathComponent }
+                ($0["path"] as? String).map { ($0 as NSString).lastPathComponent }
             }
             #expect(Set(outputs) == ["IMG_0001 (A)-thumb.jpg", "IMG_0001 (B)-thumb.jpg"])
             #expect(outputs.first == "IMG_0001 (\(order[0]))-thumb.jpg")
@@ -208,8 +209,12 @@ struct RenderCommandTests {
             folder + "/j.sqlite", "--json",
         ])
         #expect(result.status == 1, "the audio file is refused: \(result.errorText)")
-        #expect(result.errorText.contains("it is not sent") && result.errorText.contains("audio/mp4"))
-        let records = try CLI.jsonLines(result)
+        let lines = try CLI.jsonLines(result)
+        // With --json, the file held back is an error line of its own, beside the upload records.
+        let held = lines.filter { $0["type"] as? String == "error" }
+        #expect(held.count == 1 && held.first?["path"] as? String == audio)
+        #expect(((held.first?["error"] as? [String: Any])?["message"] as? String)?.contains("audio/mp4") == true)
+        let records = lines.filter { $0["type"] as? String == "upload" }
         #expect(records.count == 6 && records.allSatisfy { $0["state"] as? String == "done" })
         // Each sent copy keeps its source's name (a video's extension becomes .mp4), and says its source.
         let sent = records.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }

@@ -12,6 +12,15 @@ public enum Fact: Sendable, Hashable {
 }
 
 extension MediaInfo {
+    /// Every fact's name, in the order `facts` lists them: the keys a JSON object of a file
+    /// always has (null for what a file does not say).
+    public static let factNames = [
+        "kind", "container", "bytes", "videoCodec", "audioCodec", "imageCodec", "width", "height", "rotation",
+        "mirrored", "orientation", "displayWidth", "displayHeight", "duration", "frameRate", "bitDepth", "hdr",
+        "audioChannels", "audioSampleRate", "creationDate", "creationDateZone", "latitude", "longitude", "altitude",
+        "make", "model", "software", "contentIdentifier", "livePhoto", "animated", "frameCount", "alpha",
+    ]
+
     /// The facts as ordered name/value pairs, with the field names and units of
     /// the corpus manifests. Absent facts are left out.
     public var facts: [(name: String, value: Fact)] {

@@ -308,10 +308,10 @@ struct ImportJob {
                 var object = JSONObject()
                 object.add("type", "dryRun")
                 object.add("path", request.path)
-                if let movie = request.livePhotoMovie { object.add("livePhotoMovie", movie) }
+                object.add("livePhotoMovie", request.livePhotoMovie)
                 object.add("status", known == nil ? "wouldImport" : "alreadyThere")
                 object.add("bytes", size)
-                if let known { object.add("id", known.id) }
+                object.add("id", known?.id)
                 output += object.text + "\n"
             } else {
                 let what = known.map { "already there as \($0.id)" } ?? "would import"
@@ -385,18 +385,12 @@ struct ImportJob {
         guard let item = result.item else {
             return jsonError(path: request.path, error: result.error ?? ImportError(.cancelled, "not imported"))
         }
-        var object = ItemJSON.object(item)
-        object.add("path", request.path)
-        object.add("status", ImportJob.jsonStatus(result))
-        return object.text + "\n"
+        return ItemJSON.object(item, status: ImportJob.jsonStatus(result), path: request.path).text + "\n"
     }
 
     /// A file found in a folder that is not media: not imported, not a failure.
     static func jsonError(path: String, error: ImportError) -> String {
-        var object = JSONObject.failure(
-            path: path, code: error.code.rawValue, message: error.message, hint: error.hint)
-        object.add("status", "failed")
-        return object.text + "\n"
+        JSONObject.failure(path: path, code: error.code.rawValue, message: error.message, hint: error.hint).text + "\n"
     }
 }
 

@@ -158,16 +158,22 @@ struct LibraryJob {
             case .remove(let id):
                 guard let item = try await catalog.remove(id: id) else { return notFound(id) }
                 if json {
-                    var object = ItemJSON.object(item)
-                    object.add("status", "removed")
-                    Console.out(object.text)
+                    Console.out(ItemJSON.object(item, status: "removed").text)
                 } else {
                     Console.out("removed \(item.id): " + item.files.map(\.name).joined(separator: ", "))
                 }
             }
             return ExitStatus.success
         } catch {
-            Console.error(Text.clean("pickup library: " + error.description))
+            if json {
+                Console.out(
+                    JSONObject.failure(
+                        path: folder, code: error.code.rawValue, message: error.message, hint: error.hint
+                    )
+                    .text)
+            } else {
+                Console.error(Text.clean("pickup library: " + error.description))
+            }
             return ExitStatus.someFailed
         }
     }
@@ -189,7 +195,7 @@ struct LibraryJob {
             if json {
                 var object = JSONObject()
                 object.add("type", "finding")
-                object.add("item", finding.itemID)
+                object.add("item", finding.itemID as String?)
                 object.add("name", finding.name)
                 object.add("problem", finding.problem.rawValue)
                 object.add("detail", finding.detail)
@@ -222,9 +228,16 @@ struct LibraryJob {
     }
 
     private func notFound(_ id: String) -> Int32 {
-        Console.error(
-            "pickup library: no item '\(id)' in \(folder) (or the prefix fits several). Run 'pickup library \(folder) list'."
-        )
+        let message = "no item '\(id)' in \(folder) (or the prefix fits several)"
+        if json {
+            Console.out(
+                JSONObject.failure(
+                    path: folder, code: "notFound", message: message,
+                    hint: "Run 'pickup library \(folder) list' for the items' ids."
+                ).text)
+        } else {
+            Console.error(Text.clean("pickup library: \(message). Run 'pickup library \(folder) list'."))
+        }
         return ExitStatus.someFailed
     }
 

@@ -20,15 +20,17 @@ struct ProbeCommand: AsyncParsableCommand {
             HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP and WebM/Matroska, and only the parts of a file that \
             describe it (never the whole file).
 
-            With --json each file gives one object with its "path" and facts named as in the corpus \
+            With --json each file gives one object, {"type": "media", "path", ...}, with facts named as in the corpus \
             manifests: kind, container, videoCodec, audioCodec, imageCodec, width, height (stored), \
             rotation (degrees clockwise to stand upright), mirrored, orientation (EXIF), displayWidth, \
             displayHeight, duration (s), frameRate, bitDepth, hdr, creationDate (ISO 8601, with the \
             zone the file gives; creationDateZone says offset, utc or unspecified), latitude, \
             longitude, altitude (m), make, model, software, contentIdentifier, livePhoto (still or \
-            movie), animated, frameCount, alpha. A file that fails gives {"path", "error": {code, \
-            message, offset, element, hint}}. Live Photos found among the files (a still and a movie \
-            with one content identifier) follow as {"livePhotoPair": {...}} objects.
+            movie), animated, frameCount, alpha: every key is there, null when the file does not say. A \
+            file that fails gives {"type": "error", "path", "status": "failed", "error": {code, message, \
+            hint, offset, element}}. Live Photos found among the files (a still and a movie with one \
+            content identifier) follow as {"type": "livePhotoPair", "livePhotoPair": {...}} objects. \
+            The schema of every line is in docs/json-schema/probe.json.
 
             Files found in a folder that are not photos or videos (an iPhone's .AAE edits, sidecars, \
             notes) are left alone ({"path", "status": "leftAlone", "reason"}), not failures; a file \
@@ -146,6 +148,7 @@ struct ProbeJob {
                 object.add("still", pair.still)
                 object.add("movie", pair.movie)
                 var line = JSONObject()
+                line.add("type", "livePhotoPair")
                 line.add("livePhotoPair", object: object)
                 Console.out(line.text)
             }
@@ -202,21 +205,17 @@ struct ProbeJob {
 
     static func jsonLine(path: String, info: MediaInfo) -> String {
         var object = JSONObject()
+        object.add("type", "media")
         object.add("path", path)
-        for (name, value) in info.facts { object.add(name, value) }
+        object.addFacts(of: info)
         return object.text + "\n"
     }
 
     static func jsonLine(path: String, error: ProbeError) -> String {
-        var detail = JSONObject()
-        detail.add("code", error.code.rawValue)
-        detail.add("message", error.message)
-        if let offset = error.offset { detail.add("offset", offset) }
-        if let element = error.element { detail.add("element", element) }
-        detail.add("hint", error.hint)
-        var object = JSONObject()
-        object.add("path", path)
-        object.add("error", object: detail)
-        return object.text + "\n"
+        var detail = JSONObject.error(code: error.code.rawValue, message: error.message, hint: error.hint)
+        // Where in the file: the byte offset and the box, tag or chunk (null when not known).
+        if let offset = error.offset { detail.add("offset", offset) } else { detail.addNull("offset") }
+        detail.add("element", error.element)
+        return JSONObject.failure(path: path, error: detail).text + "\n"
     }
 }

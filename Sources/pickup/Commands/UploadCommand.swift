@@ -454,9 +454,19 @@ struct UploadJob {
             try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
         } catch {
-            Console.error(
-                Text.clean("pickup upload: \(file.path): cannot strip its location (\(error)); it is not sent"))
+            notSent(
+                file.path, code: "sourceUnreadable", message: "cannot strip its location (\(error)); it is not sent",
+                hint: "Send it without --strip-location, or strip it with another tool first.")
             return nil
+        }
+    }
+
+    /// A file that will not be sent, and why: an error line with --json, a message otherwise.
+    func notSent(_ path: String, code: String, message: String, hint: String) {
+        if json {
+            Console.out(JSONObject.failure(path: path, code: code, message: message, hint: hint).text)
+        } else {
+            Console.error(Text.clean("pickup upload: \(path): \(message)"))
         }
     }
 
@@ -474,10 +484,11 @@ struct UploadJob {
                 if stripLocation, let strip = UploadJob.photoStripper(for: file.type) {
                     result.append(strippedCopy(of: file, using: strip))
                 } else if stripLocation {
-                    Console.error(
-                        "pickup upload: \(file.path): --strip-location can rewrite videos and JPEG, HEIC, AVIF, "
-                            + "PNG, WebP and GIF photos, not this one (\(file.type)); it is not sent, so its location "
-                            + "does not leave the machine")
+                    notSent(
+                        file.path, code: "sourceUnreadable",
+                        message: "--strip-location can rewrite videos and JPEG, HEIC, AVIF, PNG, WebP and GIF photos, "
+                            + "not this one (\(file.type)); it is not sent, so its location does not leave the machine",
+                        hint: "Send it without --strip-location if its location may go with it.")
                     result.append(nil)
                 } else {
                     result.append(file)
@@ -500,7 +511,9 @@ struct UploadJob {
                 result.append((output, "video/mp4"))
             } else {
                 let reason = lines.last ?? "pickup-render did not run"
-                Console.error(Text.clean("pickup upload: \(file.path): the export failed: \(reason)"))
+                notSent(
+                    file.path, code: "sourceUnreadable", message: "the export failed: \(reason); it is not sent",
+                    hint: "Try 'pickup export' on it alone to see why, or send it without --export.")
                 result.append(nil)
             }
         }
@@ -557,9 +570,15 @@ struct UploadJob {
                                 ResolvedFile(path: path, item: nil, relativePath: String(path.dropFirst(base.count))))
                         case .problem(let path, let message):
                             unreadable = true
-                            Console.error(Text.clean("pickup upload: \(path): \(message); it is not sent"))
+                            notSent(
+                                path, code: "sourceUnreadable", message: "\(message); it is not sent",
+                                hint: "Check that the file exists and can be read.")
                         case .leftAlone(let path, let reason):
-                            Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
+                            if json {
+                                Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
+                            } else {
+                                Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
+                            }
                         }
                     }
                 } else {
@@ -727,6 +746,7 @@ enum UploadRunner {
         _ record: UploadRecord, source: String? = nil, status: String? = nil, path: String? = nil
     ) -> String {
         var object = JSONObject()
+        object.add("type", "upload")
         object.add("id", record.id)
         object.add("path", path ?? record.path)
         object.add("source", source ?? path ?? record.path)
@@ -734,14 +754,12 @@ enum UploadRunner {
         object.add("confirmed", record.offset)
         object.add("size", record.size)
         object.add("target", record.target)
-        if let remote = record.remote { object.add("remote", redacted(remote)) }
-        if let error = record.error {
-            var detail = JSONObject()
-            detail.add("code", error.code.rawValue)
-            detail.add("message", error.description)
-            detail.add("hint", UploadHints.hint(for: error))
-            object.add("error", object: detail)
-        }
+        object.add("remote", record.remote.map(redacted))
+        object.add(
+            "error",
+            object: record.error.map {
+                JSONObject.error(code: $0.code.rawValue, message: $0.description, hint: UploadHints.hint(for: $0))
+            })
         return object.text + "\n"
     }
 }

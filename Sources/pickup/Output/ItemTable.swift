@@ -22,16 +22,22 @@ enum ItemTable {
     }
 }
 
-/// The JSON object of a library item.
+/// The JSON object of a library item: `{"type": "item", "status", "path", "id", ...}`, the same
+/// keys in `pickup import` and `pickup library` (null for what does not apply).
 enum ItemJSON {
-    static func object(_ item: ImportedItem) -> JSONObject {
+    /// `status`: what the command did with it (imported, alreadyThere, restored, removed; null
+    /// when it only lists it); `path`: the file it was imported from, on this run.
+    static func object(_ item: ImportedItem, status: String? = nil, path: String? = nil) -> JSONObject {
         var object = JSONObject()
+        object.add("type", "item")
+        object.add("status", status)
+        object.add("path", path)
         object.add("id", item.id)
         object.add("kind", item.kind.rawValue)
         object.add("livePhoto", item.isLivePhoto)
         object.add("originalName", item.originalName)
         object.add("originalPath", item.originalPath)
-        object.add("importedAt", item.importedAt)
+        object.add("importedAt", MediaDate(utcSecondsSince1970: Int(item.importedAt.rounded(.down))).iso8601)
         var files: [JSONObject] = []
         for file in item.files {
             var entry = JSONObject()
@@ -43,15 +49,17 @@ enum ItemJSON {
             files.append(entry)
         }
         object.add("files", array: files)
-        if let thumbnail = item.thumbnail {
+        var thumbnail: JSONObject?
+        if let made = item.thumbnail {
             var entry = JSONObject()
-            entry.add("name", thumbnail.name)
-            entry.add("width", Int64(thumbnail.width))
-            entry.add("height", Int64(thumbnail.height))
-            object.add("thumbnail", object: entry)
+            entry.add("name", made.name)
+            entry.add("width", Int64(made.width))
+            entry.add("height", Int64(made.height))
+            thumbnail = entry
         }
+        object.add("thumbnail", object: thumbnail)
         var info = JSONObject()
-        for (name, value) in item.info.facts { info.add(name, value) }
+        info.addFacts(of: item.info)
         object.add("info", object: info)
         return object
     }
