@@ -71,6 +71,12 @@ final class PictureDecoder {
             width = knownSize.width
             height = knownSize.height
         }
+        // A container that names the codec but leaves the size to the bitstream (MPEG-4 Part 2's
+        // VOL header, H.263 in 3GP): FFmpeg's stream analysis, skipped above, reads it.
+        if width <= 0 || height <= 0, describedByContainer, avformat_find_stream_info(context, nil) >= 0 {
+            width = Int(parameters?.pointee.width ?? 0)
+            height = Int(parameters?.pointee.height ?? 0)
+        }
         guard width > 0, height > 0 else {
             avformat_close_input(&format)
             throw RenderError(.damaged, "the picture has no size", path: path)

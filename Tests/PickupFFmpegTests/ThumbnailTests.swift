@@ -54,6 +54,24 @@ struct DecodedPicture {
 struct ThumbnailTests {
     let renderer = FFmpegThumbnailer()
 
+    @Test(
+        "codecs whose size is in the bitstream, not the container: MPEG-4 Part 2 in MP4, H.263 in 3GP",
+        arguments: [("mpeg4", "mp4", 320, 240), ("h263", "3gp", 176, 144)])
+    func sizeFromTheBitstream(_ codec: String, _ container: String, _ width: Int, _ height: Int) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-\(codec)-\(UUID().uuidString).\(container)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i testsrc=size=\(width)x\(height):rate=10 -t 1 -c:v \(codec) \"$F\"",
+            environment: ["F": path])
+        try #require(made.status == 0, "\(made.errorText)")
+        let image = try await renderer.thumbnail(
+            of: path, ThumbnailRequest(size: PixelSize(width: 1000, height: 1000), mode: .fit))
+        let decoded = try DecodedPicture(image)
+        #expect(decoded.width == width && decoded.height == height)
+    }
+
     @Test("a portrait video stored sideways comes out upright: red above blue, taller than wide")
     func uprightVideo() async throws {
         let image = try await renderer.thumbnail(
