@@ -138,6 +138,25 @@ struct ImportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 2)
     }
 
+    @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
+    func namedAsMedia() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegPlain, "good.jpg", to: folder)
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("card/DCIM/broken.jpg"))
+        try Data("a note".utf8).write(to: folder.appendingPathComponent("card/DCIM/notes.txt"))
+        let card = folder.appendingPathComponent("card").path
+        let imported = try jsonLines(
+            try pickup("import", card, "--into", folder.appendingPathComponent("L").path, "--json"))
+        let probed = try jsonLines(try pickup("probe", "-r", card, "--json"))
+        for lines in [imported, probed] {
+            let failed = lines.filter { $0["type"] as? String == "error" }.compactMap { $0["path"] as? String }
+            let alone = lines.filter { $0["type"] as? String == "leftAlone" }.compactMap { $0["path"] as? String }
+            #expect(failed.map { ($0 as NSString).lastPathComponent } == ["broken.jpg"])
+            #expect(alone.map { ($0 as NSString).lastPathComponent } == ["notes.txt"])
+        }
+    }
+
     @Test("library list --sort taken|size|name; library show aligns its keys and values")
     func librarySortAndShow() throws {
         let folder = try scratch()

@@ -194,7 +194,8 @@ struct ImportJob {
         for (path, result) in zip(files, await ParallelProbe.probe(files)) {
             switch result {
             case .success(let info): probed.append((path, info))
-            case .failure(let error) where error.code == .unrecognized && !named.contains(path):
+            case .failure(let error)
+            where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
                 leftAlone.append(path)
                 if json { Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text) }
             case .failure(let error):

@@ -128,7 +128,7 @@ struct ProbeJob {
                     if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
                     output += json ? ProbeJob.jsonLine(path: path, info: info) : table.row(path: path, info: info)
                 case .failure(let error)
-                where error.code == .unrecognized && !named.contains(path) && !ProbeJob.namedAsMedia(path):
+                where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
                     leftAloneFiles.append(path)
                     if json { output += JSONObject.leftAlone(path: path, reason: "not a photo or video").text + "\n" }
                 case .failure(let error):
@@ -162,17 +162,6 @@ struct ProbeJob {
             Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed.")
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
-    }
-
-    /// Extensions of the photos and videos Pickup reads: a file named so that holds something
-    /// else is a failure (misnamed or damaged), not a sidecar to leave alone.
-    static let mediaExtensions: Set<String> = [
-        "jpg", "jpeg", "heic", "heif", "hif", "avif", "png", "gif", "webp", "mov", "mp4", "m4v", "m4a", "3gp", "3g2",
-        "mkv", "webm",
-    ]
-
-    static func namedAsMedia(_ path: String) -> Bool {
-        mediaExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
     /// A folder named without --recursive whose files are all in subfolders: says to add -r.
