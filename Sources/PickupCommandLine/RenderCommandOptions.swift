@@ -48,8 +48,16 @@ extension RenderCommands {
 
 /// The arguments and options of `pickup thumb`.
 public struct ThumbArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos.", valueName: "FILE"))
+    @Argument(
+        help: ArgumentHelp(
+            "Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos; with --recursive, folders too.",
+            valueName: "FILE|DIR"))
     public var arguments: [String] = []
+
+    @Flag(
+        name: [.customLong("recursive"), .customShort("r")],
+        help: "Make thumbnails of the photos and videos in the folders named, and below them (hidden files skipped).")
+    public var recursive = false
 
     @Option(
         name: [.customLong("at")],
@@ -104,8 +112,16 @@ public struct ThumbArguments: ParsableArguments {
 
 /// The arguments and options of `pickup export`.
 public struct ExportArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("A video (MP4, MOV, M4V, 3GP, WebM, MKV).", valueName: "FILE"))
+    @Argument(
+        help: ArgumentHelp(
+            "Videos (MP4, MOV, M4V, 3GP, WebM, MKV); with --recursive, folders too. With several, -o names a folder.",
+            valueName: "FILE|DIR"))
     public var arguments: [String] = []
+
+    @Flag(
+        name: [.customLong("recursive"), .customShort("r")],
+        help: "Export the videos in the folders named, and below them, into the folder -o names.")
+    public var recursive = false
 
     @Option(
         name: [.customLong("preset")],

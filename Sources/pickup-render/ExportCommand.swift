@@ -21,17 +21,50 @@ struct ExportCommand: AsyncParsableCommand {
 
 /// What the command does, from its checked arguments.
 struct ExportJob {
-    let file: String
+    /// Each video and the file its export is written to.
+    let jobs: [(file: String, output: String)]
+    /// Files in the folders named that are not videos, passed over.
+    let leftAlone: [(path: String, reason: String)]
+    /// The folder the exports go to, when -o names one.
+    let folder: String?
     let options: ExportOptions
-    let output: String
     let json: Bool
     let force: Bool
     let progress: ProgressOptions
 
     init(_ command: ExportArguments) throws(ValidationError) {
-        guard command.arguments.count == 1, let file = command.arguments.first else {
-            throw ValidationError("name one video to export")
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
         }
+        // Folders with --recursive: the videos in them; other files are left alone.
+        var files: [String] = []
+        var leftAlone: [(path: String, reason: String)] = []
+        for argument in command.arguments {
+            guard ThumbJob.isFolder(argument) else {
+                files.append(argument)
+                continue
+            }
+            guard command.recursive else {
+                throw ValidationError("\(argument) is a folder; add --recursive (-r) to export the videos in it")
+            }
+            for entry in FileWalker(recursive: true).expand([argument]) {
+                switch entry {
+                case .file(let path)
+                where ExportJob.videoExtensions.contains((path as NSString).pathExtension.lowercased()):
+                    files.append(path)
+                case .file(let path): leftAlone.append((path, "not a video"))
+                case .leftAlone(let path, let reason): leftAlone.append((path, reason))
+                case .problem(let path, let message): leftAlone.append((path, message))
+                }
+            }
+        }
+        // One video to a named file; several into a folder (-o, or here).
+        let outputIsFolder = command.output.map { $0.hasSuffix("/") || ThumbJob.isFolder($0) } ?? false
+        if files.count > 1, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
+            throw ValidationError("-o \(output): with several videos, -o names a folder to write their exports in")
+        }
+        let folder = command.output.flatMap { files.count > 1 || outputIsFolder ? $0 : nil }
+        self.folder = folder
         guard let name = command.preset else {
             throw ValidationError("choose a --preset (passthrough, 1920x1080, hevc-highest...)")
         }
@@ -63,7 +96,7 @@ struct ExportJob {
         }
         // The output's extension says the container; a name that says another format is refused.
         var container: ExportContainer = command.mov ? .mov : .mp4
-        if let output = command.output, !(output as NSString).pathExtension.isEmpty {
+        if folder == nil, let output = command.output, !(output as NSString).pathExtension.isEmpty {
             let named = (output as NSString).pathExtension.lowercased()
             switch named {
             case "mp4", "m4v":
@@ -81,9 +114,13 @@ struct ExportJob {
         options = ExportOptions(
             preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
             maxBytes: maxBytes, compatible: command.compatible)
-        self.file = file
-        let base = Text.fileNamePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
-        output = command.output ?? "\(base)-\(preset.rawValue).\(container.fileExtension)"
+        let names = ThumbJob.outputNames(files)
+        jobs = zip(files, names).map { file, base in
+            let name = "\(base)-\(preset.rawValue).\(container.fileExtension)"
+            if let folder { return (file, (folder as NSString).appendingPathComponent(name)) }
+            return (file, files.count == 1 ? command.output ?? name : name)
+        }
+        self.leftAlone = leftAlone
         json = command.json
         force = command.force
         progress = command.progress
@@ -109,9 +146,39 @@ struct ExportJob {
         return Int64(lower)
     }
 
+    /// The extensions of the videos a folder's walk exports.
+    static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "3g2", "mkv", "webm"]
+
     func run() async -> Int32 {
-        if let problem = OutputCheck.problem(writing: output, reading: [file], force: force) {
-            return report(RenderError(.writeFailed, problem, path: file))
+        for (path, reason) in leftAlone {
+            if json {
+                Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
+            } else if !progress.quiet {
+                Console.error(Text.clean("pickup export: left alone \(path): \(reason)"))
+            }
+        }
+        if let folder {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                Console.error(
+                    Text.clean("pickup export: cannot make the folder \(folder): \(error.localizedDescription)"))
+                return ExitStatus.someFailed
+            }
+        }
+        var failed = false
+        for (file, output) in jobs {
+            let status = await export(file, to: output)
+            if status == 130 { return 130 }
+            if status != ExitStatus.success { failed = true }
+        }
+        return failed ? ExitStatus.someFailed : ExitStatus.success
+    }
+
+    /// One video's export: its plan, its progress, and the file written or the error.
+    private func export(_ file: String, to output: String) async -> Int32 {
+        if let problem = OutputCheck.problem(writing: output, reading: jobs.map(\.file), force: force) {
+            return report(RenderError(.writeFailed, problem, path: file), file)
         }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
@@ -177,11 +244,11 @@ struct ExportJob {
             }
             return ExitStatus.success
         case .failure(let failure):
-            return report((failure as? RenderError) ?? RenderError(.cancelled, "the export stopped"))
+            return report((failure as? RenderError) ?? RenderError(.cancelled, "the export stopped"), file)
         }
     }
 
-    private func report(_ error: RenderError) -> Int32 {
+    private func report(_ error: RenderError, _ file: String) -> Int32 {
         if json {
             Console.out(
                 JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text

@@ -22,6 +22,10 @@ struct ThumbCommand: AsyncParsableCommand {
 /// What the command does, from its checked arguments.
 struct ThumbJob {
     let files: [String]
+    /// Files in the folders named that are not photos or videos, passed over.
+    let leftAlone: [(path: String, reason: String)]
+    /// Paths that could not be read.
+    let unreadable: [(path: String, message: String)]
     let request: ThumbnailRequest
     let strip: Int?
     let output: String?
@@ -76,13 +80,50 @@ struct ThumbJob {
         request = ThumbnailRequest(
             size: size, mode: command.fit ? .fit : .fill, format: format, quality: quality, time: time,
             tolerance: command.exact ? .exact : .keyframe)
-        files = command.arguments
+        // Folders with --recursive: the media in them; files in them that are not media are left alone.
+        var files: [String] = []
+        var leftAlone: [(path: String, reason: String)] = []
+        var unreadable: [(path: String, message: String)] = []
+        for argument in command.arguments {
+            guard ThumbJob.isFolder(argument) else {
+                files.append(argument)
+                continue
+            }
+            guard command.recursive else {
+                throw ValidationError(
+                    "\(argument) is a folder; add --recursive (-r) to make thumbnails of what is in it")
+            }
+            for entry in FileWalker(recursive: true).expand([argument]) {
+                switch entry {
+                case .file(let path) where MediaNames.namedAsMedia(path): files.append(path)
+                case .file(let path): leftAlone.append((path, "not a photo or video"))
+                case .leftAlone(let path, let reason): leftAlone.append((path, reason))
+                case .problem(let path, let message): unreadable.append((path, message))
+                }
+            }
+        }
+        self.files = files
+        self.leftAlone = leftAlone
+        self.unreadable = unreadable
         output = command.output
         json = command.json
         force = command.force
     }
 
     func run() async -> Int32 {
+        for (path, reason) in leftAlone {
+            if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
+        }
+        if !json, let first = leftAlone.first {
+            Console.error(
+                Text.clean(
+                    "pickup thumb: left alone \(leftAlone.count) file\(leftAlone.count == 1 ? "" : "s") that "
+                        + "\(leftAlone.count == 1 ? "is" : "are") not a photo or video (\(first.path)\(leftAlone.count > 1 ? ", ..." : ""))"
+                ))
+        }
+        for (path, message) in unreadable {
+            fail(path, RenderError(.unreadable, message, path: path))
+        }
         let renderer = FFmpegThumbnailer()
         // One file and one image: -o names the image; otherwise -o is a folder.
         let single =
@@ -132,7 +173,7 @@ struct ThumbJob {
             }
         }
         if Task.isCancelled { return 130 }
-        return failed ? ExitStatus.someFailed : ExitStatus.success
+        return failed || !unreadable.isEmpty ? ExitStatus.someFailed : ExitStatus.success
     }
 
     /// One file's images, rendered and written; their paths.

@@ -145,6 +145,47 @@ struct RenderCommandTests {
         }
     }
 
+    @Test("thumb takes folders with --recursive: their photos and videos, other files left alone")
+    func thumbFolders() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(
+            atPath: folder + "/card/DCIM/100APPLE", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/card/DCIM/a.jpg")
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(.mp4PortraitStored), toPath: folder + "/card/DCIM/100APPLE/b.mp4")
+        try Data("edits".utf8).write(to: URL(fileURLWithPath: folder + "/card/DCIM/100APPLE/b.AAE"))
+        let without = try CLI.run(["thumb", folder + "/card", "-o", folder + "/out"])
+        #expect(without.status == 2 && without.errorText.contains("add --recursive (-r)"))
+        let result = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let lines = try CLI.jsonLines(result)
+        #expect(lines.filter { $0["type"] as? String == "image" }.count == 2)
+        #expect(
+            lines.contains {
+                $0["type"] as? String == "leftAlone" && ($0["path"] as? String)?.hasSuffix("b.AAE") == true
+            })
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/a-thumb.jpg"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/b-thumb.jpg"))
+        // export takes folders the same way: their videos, into the folder -o names.
+        #expect(try CLI.run(["export", folder + "/card", "--preset", "low"]).status == 2)
+        let several = try CLI.run([
+            "export", "-r", folder + "/card", try Fixtures.path(.movAppleKeys), "--preset", "low", "-o",
+            folder + "/exports", "--json",
+        ])
+        #expect(several.status == 0, "\(several.errorText)")
+        let exported = try CLI.jsonLines(several).filter { $0["type"] as? String == "export" }
+        #expect(
+            exported.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == [
+                "b-low.mp4", "apple-keys-low.mp4",
+            ])
+        let named = try CLI.run([
+            "export", try Fixtures.path(.movAppleKeys), folder + "/card/DCIM/100APPLE/b.mp4", "--preset", "low",
+            "-o", folder + "/one.mp4",
+        ])
+        #expect(named.status == 2 && named.errorText.contains("with several videos, -o names a folder"))
+    }
+
     @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
     func export() throws {
         let folder = try scratch()

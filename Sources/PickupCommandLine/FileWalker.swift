@@ -1,4 +1,3 @@
-import PickupImport
 import PickupStore
 
 #if canImport(Glibc)
@@ -15,11 +14,21 @@ import PickupStore
 /// through symbolic-link loops. A walk stays inside the folder named: a
 /// symbolic link that leads out of it is not followed unless `followLinks`.
 /// FIFOs, devices and sockets are never opened.
-struct FileWalker {
-    var recursive: Bool
-    var followLinks = false
+public struct FileWalker {
+    /// Whether folders below the folders named are walked too.
+    public var recursive: Bool
+    /// Whether symbolic links that lead out of the folders named are followed.
+    public var followLinks = false
 
-    enum Entry {
+    /// A walker; folders named give their own files, or everything below with `recursive`.
+    public init(recursive: Bool, followLinks: Bool = false) {
+        self.recursive = recursive
+        self.followLinks = followLinks
+    }
+
+    /// What the walk found at one path.
+    public enum Entry {
+        /// A regular file.
         case file(String)
         /// A path that could not be listed, and why.
         case problem(path: String, message: String)
@@ -27,7 +36,8 @@ struct FileWalker {
         case leftAlone(path: String, reason: String)
     }
 
-    func expand(_ paths: [String]) -> [Entry] {
+    /// The files the paths stand for, in order, with what could not be read or was passed over.
+    public func expand(_ paths: [String]) -> [Entry] {
         var entries: [Entry] = []
         var visited: Set<[UInt64]> = []
         for path in paths {
@@ -37,7 +47,7 @@ struct FileWalker {
             }
             switch status.kind {
             case .directory:
-                let root = ImportSession.resolve(path) ?? path
+                let root = FileWalker.resolve(path) ?? path
                 walk(path, root: root, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
             case .regular:
                 entries.append(.file(path))
@@ -97,7 +107,7 @@ struct FileWalker {
                 continue
             }
             if own.kind == .symbolicLink, !followLinks {
-                let target = ImportSession.resolve(path)
+                let target = FileWalker.resolve(path)
                 guard let target, target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
                     entries.append(
                         .leftAlone(
@@ -121,5 +131,12 @@ struct FileWalker {
     static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
+    }
+
+    /// The path with every symbolic link and `..` resolved (nil when it does not exist).
+    static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
