@@ -56,8 +56,15 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         for index in 0..<count {
             if Task.isCancelled { throw RenderError(.cancelled, "the strip was cancelled") }
             let seconds = duration * (Double(index) + 0.5) / Double(count)
-            let frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
-            let time = decoder.seconds(of: frame)
+            var frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
+            var time = decoder.seconds(of: frame)
+            // Keyframes sparser than the strip's steps (a long GOP) would give the same picture
+            // several times: a keyframe farther than half a step from the time asked gives way to
+            // the frame at that time, decoded forward from it.
+            if request.tolerance == .keyframe, let found = time, abs(found - seconds) > duration / Double(count) / 2 {
+                frame = try decoder.frame(at: seconds, tolerance: .exact)
+                time = decoder.seconds(of: frame)
+            }
             let image = try RGBImage(frame: frame, size: geometry.scaled)
             images.append(try finish(image, geometry, info.orientation, request, time: time))
         }

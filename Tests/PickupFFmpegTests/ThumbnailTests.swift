@@ -72,6 +72,26 @@ struct ThumbnailTests {
         #expect(decoded.width == width && decoded.height == height)
     }
 
+    @Test("a strip of a video with one keyframe gives distinct frames, each near its time")
+    func stripOfLongGOP() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-longgop-\(UUID().uuidString).mp4"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i testsrc=size=320x240:rate=25 -t 10 -c:v libx264 "
+                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0 \"$F\"", environment: ["F": path])
+        try #require(made.status == 0, "\(made.errorText)")
+        let strip = try await renderer.strip(
+            of: path, count: 5, ThumbnailRequest(size: PixelSize(width: 160, height: 120)))
+        let times = strip.compactMap(\.time)
+        #expect(times.count == 5 && Set(times).count == 5, "\(times)")
+        for (index, time) in times.enumerated() {
+            #expect(abs(time - (Double(index) * 2 + 1)) <= 1.0, "frame \(index) at \(time) s")
+        }
+        #expect(Set(strip.map(\.data)).count == 5)
+    }
+
     @Test("a portrait video stored sideways comes out upright: red above blue, taller than wide")
     func uprightVideo() async throws {
         let image = try await renderer.thumbnail(
