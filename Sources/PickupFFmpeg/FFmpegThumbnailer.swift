@@ -26,8 +26,14 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             return try poster(decoder, geometry, orientation, duration, request)
         }
         let seconds = request.time.seconds(in: duration)
-        let frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
-        let time = decoder.seconds(of: frame)
+        var frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
+        var time = decoder.seconds(of: frame)
+        // The nearest keyframe is close enough within a second; farther (a long GOP: --at 5 gave
+        // 0:00), the frame at that time is decoded forward from it.
+        if request.tolerance == .keyframe, let found = time, abs(found - seconds) > 1 {
+            frame = try decoder.frame(at: seconds, tolerance: .exact)
+            time = decoder.seconds(of: frame)
+        }
         let image = try RGBImage(frame: frame, size: geometry.scaled)
         return try finish(image, geometry, orientation, request, time: time)
     }

@@ -72,7 +72,7 @@ struct ThumbnailTests {
         #expect(decoded.width == width && decoded.height == height)
     }
 
-    @Test("a strip of a video with one keyframe gives distinct frames, each near its time")
+    @Test("a strip of a video with one keyframe gives distinct frames, each near its time; --at 5 is at 5 s")
     func stripOfLongGOP() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pickup-longgop-\(UUID().uuidString).mp4"
@@ -90,6 +90,10 @@ struct ThumbnailTests {
             #expect(abs(time - (Double(index) * 2 + 1)) <= 1.0, "frame \(index) at \(time) s")
         }
         #expect(Set(strip.map(\.data)).count == 5)
+        // One frame at 5 s is the frame at 5 s, not the keyframe at 0:00.
+        let five = try await renderer.thumbnail(
+            of: path, ThumbnailRequest(size: PixelSize(width: 160, height: 120), time: .seconds(5)))
+        #expect(abs((five.time ?? 0) - 5) < 0.1, "\(five.time ?? -1)")
     }
 
     @Test("a portrait video stored sideways comes out upright: red above blue, taller than wide")
