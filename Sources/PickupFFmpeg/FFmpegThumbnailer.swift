@@ -1,3 +1,4 @@
+import Foundation
 import CFFmpeg
 import Pickup
 
@@ -116,6 +117,9 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
                 target: request.size, mode: request.mode)
             return try finish(try upright.scaled(to: geometry.scaled), geometry, .upright, request, time: nil)
         }
+        if info.container == .webp, info.animated {
+            return try animatedWebP(path, info, request)
+        }
         // JPEG decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
         var planned: ThumbnailGeometry?
         let known = info.width.flatMap { width in info.height.map { PixelSize(width: width, height: $0) } }
@@ -133,6 +137,36 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         let frame = try decoder.frame(at: 0, tolerance: .keyframe)
         let image = try RGBImage(frame: frame, size: geometry.scaled)
         return try finish(image, geometry, info.orientation, request, time: nil)
+    }
+
+    /// An animated WebP's first frame: FFmpeg's WebP decoder reads only stills, so the frame is
+    /// written out as one (`AnimatedWebP`) and decoded from there.
+    private func animatedWebP(
+        _ path: String, _ info: MediaInfo, _ request: ThumbnailRequest
+    ) throws(RenderError) -> RenderedImage {
+        guard info.fileSize <= 256 << 20 else {
+            throw RenderError(.tooLarge, "the animated WebP is larger than 256 MB", path: path)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RenderError(.unreadable, "cannot read the file", path: path)
+        }
+        guard let (still, size) = AnimatedWebP.firstFrame(of: [UInt8](data)) else {
+            throw RenderError(.damaged, "the animated WebP holds no frame that can be read", path: path)
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-webp-frame-\(UUID().uuidString).webp")
+        do {
+            try Data(still).write(to: temporary)
+        } catch {
+            throw RenderError(.writeFailed, "cannot write the first frame to \(temporary.path)", path: path)
+        }
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let decoder = try PictureDecoder(path: temporary.path, limits: limits, knownSize: size)
+        let geometry = ThumbnailGeometry(
+            source: decoder.size, orientation: .upright, target: request.size, mode: request.mode)
+        let frame = try decoder.frame(at: 0, tolerance: .keyframe)
+        let image = try RGBImage(frame: frame, size: geometry.scaled)
+        return try finish(image, geometry, .upright, request, time: nil)
     }
 
     private func finish(

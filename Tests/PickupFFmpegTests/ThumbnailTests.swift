@@ -96,6 +96,27 @@ struct ThumbnailTests {
         #expect(abs((five.time ?? 0) - 5) < 0.1, "\(five.time ?? -1)")
     }
 
+    @Test("animated WebP, with and without alpha: its first frame")
+    func animatedWebP() async throws {
+        let plain = try await renderer.thumbnail(
+            of: try Fixtures.path(.webpAnimated), ThumbnailRequest(size: PixelSize(width: 320, height: 320), mode: .fit)
+        )
+        let decoded = try DecodedPicture(plain)
+        #expect(decoded.width == 160 && decoded.height == 120)
+        #expect(Set(decoded.pixels).count > 16, "a picture, not a blank")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-alpha-\(UUID().uuidString).webp"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i testsrc2=size=96x64:rate=10:duration=1,format=yuva420p "
+                + "-c:v libwebp_anim -lossless 0 -loop 0 \"$F\"", environment: ["F": path])
+        try #require(made.status == 0, "\(made.errorText)")
+        let alpha = try await renderer.thumbnail(
+            of: path, ThumbnailRequest(size: PixelSize(width: 96, height: 64), mode: .fit, format: .png))
+        #expect(alpha.size == PixelSize(width: 96, height: 64))
+    }
+
     @Test("a portrait video stored sideways comes out upright: red above blue, taller than wide")
     func uprightVideo() async throws {
         let image = try await renderer.thumbnail(
