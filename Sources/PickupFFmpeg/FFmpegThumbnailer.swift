@@ -1,5 +1,5 @@
-import Foundation
 import CFFmpeg
+import Foundation
 import Pickup
 
 /// Thumbnails and poster frames through FFmpeg's libraries (video, JPEG, PNG,
