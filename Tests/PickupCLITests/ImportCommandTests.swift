@@ -157,6 +157,25 @@ struct ImportCommandTests {
         }
     }
 
+    @Test("the import table has a SOURCE column: two sources of one stored copy read apart")
+    func sourceColumn() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("card/\(name)"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: try Fixtures.path(.jpegPlain),
+                toPath: folder.appendingPathComponent("card/\(name)/IMG.jpg").path)
+        }
+        let card = folder.appendingPathComponent("card").path
+        let result = try pickup("import", card, "--into", folder.appendingPathComponent("L").path)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix("STORED AS  SOURCE") == true, "\(result.outputText)")
+        #expect(lines.contains { $0.contains("imported") && $0.hasSuffix("  \(card)/a/IMG.jpg") })
+        #expect(lines.contains { $0.contains("already there") && $0.hasSuffix("  \(card)/b/IMG.jpg") })
+    }
+
     @Test("library list --sort taken|size|name; library show aligns its keys and values")
     func librarySortAndShow() throws {
         let folder = try scratch()

@@ -261,12 +261,14 @@ struct ImportJob {
         if let thumbnails, !interrupted.fired {
             results = await ImportJob.addThumbnails(results, size: thumbnails, session: session)
         }
-        var output = json ? "" : ItemTable.header
+        let storedWidth = max(9, results.compactMap(\.item).map { ItemTable.storedNames($0).count }.max() ?? 0)
+        var output = json ? "" : ItemTable.importHeader(storedWidth: storedWidth)
         for (request, result) in zip(plan.requests, results) {
             if json {
                 output += ImportJob.jsonLine(request, result)
             } else if let item = result.item {
-                output += ItemTable.row(item, note: ImportJob.status(result))
+                output += ItemTable.importRow(
+                    item, note: ImportJob.status(result), source: request.path, storedWidth: storedWidth)
             }
             if let error = result.error {
                 failures += 1

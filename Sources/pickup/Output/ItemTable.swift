@@ -4,11 +4,26 @@ import PickupImport
 
 /// Rows for library items: `pickup import` and `pickup library list` share them.
 enum ItemTable {
-    static let header = headerRow(note: "STATUS")
+    /// `pickup import`'s table: a SOURCE column too, since two sources of the same bytes share one
+    /// stored copy (the second is "already there") and their rows would otherwise read alike.
+    static func importHeader(storedWidth: Int) -> String {
+        headerRow(note: "STATUS", storedWidth: storedWidth) + "  SOURCE\n"
+    }
 
-    static func headerRow(note: String) -> String {
+    /// The header; `storedWidth`: the STORED AS column's width when a SOURCE column follows it.
+    static func headerRow(note: String, storedWidth: Int? = nil) -> String {
         Text.pad("ITEM", 13) + Text.pad("KIND", 11) + Text.pad("TIME", 8) + Text.pad("SIZE", 9) + Text.pad(note, 18)
-            + "STORED AS\n"
+            + (storedWidth.map { Text.pad("STORED AS", $0) } ?? "STORED AS\n")
+    }
+
+    /// The stored names of an item as the STORED AS column shows them.
+    static func storedNames(_ item: ImportedItem) -> String { item.files.map(\.name).joined(separator: " + ") }
+
+    /// An import row: the item, then the file it came from.
+    static func importRow(_ item: ImportedItem, note: String, source: String, storedWidth: Int) -> String {
+        var row = row(item, note: note)
+        row.removeLast()
+        return Text.pad(row, row.count - storedNames(item).count + storedWidth) + "  " + Text.clean(source) + "\n"
     }
 
     static func row(_ item: ImportedItem, note: String) -> String {
@@ -16,7 +31,7 @@ enum ItemTable {
         if item.isLivePhoto { kind = "live photo" }
         let size = item.files.reduce(Int64(0)) { $0 + $1.size }
         let time = item.info.duration.map { DurationLabel.string(seconds: $0) } ?? "-"
-        let names = item.files.map(\.name).joined(separator: " + ")
+        let names = storedNames(item)
         return Text.pad(item.id, 13) + Text.pad(kind, 11) + Text.pad(time, 8) + Text.pad(Text.byteCount(size), 9)
             + Text.pad(note, 18) + names + "\n"
     }
