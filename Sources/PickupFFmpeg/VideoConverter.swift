@@ -44,6 +44,13 @@ final class VideoConverter {
         encoder.pointee.width = Int32(size.width)
         encoder.pointee.height = Int32(size.height)
         encoder.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        // The picture's colors stay as the source states them (BT.709; BT.2020 with HLG or PQ for
+        // HDR): the pixels are scaled to 8 bits, not converted to other colors, so the tags carry
+        // over. The scaler's output is limited range (full-range JPEG-style input is converted).
+        encoder.pointee.color_primaries = parameters.pointee.color_primaries
+        encoder.pointee.color_trc = parameters.pointee.color_trc
+        encoder.pointee.colorspace = parameters.pointee.color_space
+        encoder.pointee.color_range = AVCOL_RANGE_MPEG
         encoder.pointee.time_base = stream.pointee.time_base
         encoder.pointee.framerate = stream.pointee.avg_frame_rate
         encoder.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)

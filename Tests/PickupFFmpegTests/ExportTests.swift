@@ -116,6 +116,20 @@ struct ExportTests {
         #expect(codec == "hevc" && tag == "hvc1")
     }
 
+    @Test("HDR exported to H.264 keeps its BT.2020 colors and HLG transfer, tagged, and the plan says so")
+    func hdrTags() async throws {
+        let out = try output()
+        let result = try await exporter.export(
+            try Fixtures.path(.movHEVC10BitHLG), to: out, ExportOptions(preset: .p640x480))
+        #expect(result.plan.reason.contains("HDR (hlg) kept"), "\(result.plan.reason)")
+        let tags = try Shell.run(
+            "ffprobe -v error -select_streams v:0 -show_entries "
+                + "stream=codec_name,color_primaries,color_transfer,color_space -of csv=p=0 \"$F\"",
+            environment: ["F": out])
+        #expect(tags.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,bt2020nc,arib-std-b67,bt2020")
+        #expect(try facts(out).hdr == .hlg)
+    }
+
     @Test("trim keeps the time range: exact when encoding, from the keyframe before when copying")
     func trim() async throws {
         let source = try Fixtures.path(.mp4Large)  // 4 s

@@ -127,6 +127,9 @@ public struct ExportPlan: Sendable, Hashable {
         if !codecFits { why.append("\(sourceCodec ?? "unknown codec") → \(target.rawValue)") }
         if !sizeFits { why.append("\(width)x\(height) → \(size)") }
         if !rateFits, let cap { why.append("\(sourceRate / 1000) → \(cap / 1000) kbit/s") }
+        // HDR is kept, not tone-mapped: the picture keeps its BT.2020 colors and its HLG or PQ
+        // transfer, tagged so; 8 bits a sample, so an HDR display shows it as HDR.
+        if let hdr = info.hdr { why.append("HDR (\(hdr.rawValue)) kept: BT.2020, 8-bit") }
         return ExportPlan(
             video: .encode(codec: target, size: size, quality: preset.quality, maxBitRate: cap),
             audio: audio, duration: duration, reason: "encoded: " + why.joined(separator: ", "))
