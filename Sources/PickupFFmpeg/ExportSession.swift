@@ -79,7 +79,12 @@ final class ExportSession {
             routes.append(try addAudio(stream, index: audioIndex, globalHeader: globalHeader))
         }
         copyMetadata(from: context.pointee.metadata, to: &out.pointee.metadata)
-        out.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_MAKE_NON_NEGATIVE
+        // A copied video cut inside a GOP keeps the packets from the keyframe before the cut with
+        // times below zero: left so, the muxer writes an edit list that starts the picture at the
+        // cut. Otherwise every time is shifted to start at zero.
+        let cutsInsideCopy = plan.video == .copy && (options.trim?.lowerBound ?? 0) > 0
+        out.pointee.avoid_negative_ts =
+            cutsInsideCopy ? AVFMT_AVOID_NEG_TS_AUTO : AVFMT_AVOID_NEG_TS_MAKE_NON_NEGATIVE
         guard avio_open(&out.pointee.pb, outputPath, AVIO_FLAG_WRITE) >= 0 else {
             throw RenderError(.writeFailed, "cannot write \(outputPath)")
         }
@@ -182,9 +187,12 @@ final class ExportSession {
         if start > 0 {
             av_seek_frame(input, -1, Int64(start * Double(AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
         }
-        // Copied video starts at the keyframe before `start`: the shift is that keyframe's time.
+        // Everything is timed from `start`, the cut asked for. Copied video is read from the
+        // keyframe before it: those packets keep times below zero (see `avoid_negative_ts`), so
+        // that the output starts at the very time asked, as `ffmpeg -ss START -c copy` does.
         let copiesVideo = plan.video == .copy
-        var shift: Double? = copiesVideo && start > 0 ? nil : start
+        let offsetSeconds = start
+        var waitingForKeyframe = copiesVideo && start > 0
         let packet = try Packet()
         var reported = -1.0
         while true {
@@ -200,11 +208,11 @@ final class ExportSession {
             let stamp =
                 packet.pointer.pointee.pts != pickup_nopts() ? packet.pointer.pointee.pts : packet.pointer.pointee.dts
             let seconds = stamp == pickup_nopts() ? nil : Double(stamp) * av_q2d(timeBase)
-            if shift == nil {
-                guard routes[at].video, let seconds else { continue }  // wait for the first video keyframe
-                shift = seconds
+            if waitingForKeyframe, routes[at].video {
+                // Nothing of the video before its first keyframe: it could not be decoded.
+                guard packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else { continue }
+                waitingForKeyframe = false
             }
-            let offsetSeconds = shift ?? 0
             if let end, let seconds, seconds > end {
                 routes[at].done = true
                 if routes.allSatisfy(\.done) { break }

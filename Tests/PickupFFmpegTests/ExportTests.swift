@@ -130,7 +130,7 @@ struct ExportTests {
         #expect(try facts(out).hdr == .hlg)
     }
 
-    @Test("trim keeps the time range: exact when encoding, from the keyframe before when copying")
+    @Test("trim keeps the time range: exact when encoding, and when copying too, through an edit list")
     func trim() async throws {
         let source = try Fixtures.path(.mp4Large)  // 4 s
         let encoded = try output()
@@ -145,6 +145,23 @@ struct ExportTests {
         await #expect(throws: RenderError.self) {
             try await exporter.export(source, to: try output(), ExportOptions(preset: .passthrough, trim: 9...12))
         }
+        // A copy cut inside a GOP (one keyframe, at 0:00) starts at the very time asked, through an
+        // edit list, as ffmpeg -ss -c copy does: it lasts the range asked, and its first frame shown
+        // is the source's frame at that time (it gave 2.1 s from 0:00).
+        let oneKeyframe = try output("one-keyframe.mp4")
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i testsrc=size=320x240:rate=25 -t 4 -c:v libx264 "
+                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0 \"$F\"", environment: ["F": oneKeyframe])
+        try #require(made.status == 0, "\(made.errorText)")
+        let cut = try output()
+        _ = try await exporter.export(oneKeyframe, to: cut, ExportOptions(preset: .passthrough, trim: 1...2))
+        let cutDuration = try facts(cut).duration ?? 0
+        #expect(abs(cutDuration - 1.0) < 0.1, "\(cutDuration)")
+        let frame = "-f rawvideo -pix_fmt rgb24 - | md5sum"
+        let asked = try Shell.run(
+            "ffmpeg -v error -i \"$F\" -vf 'select=eq(n\\,25)' -frames:v 1 \(frame)", environment: ["F": oneKeyframe])
+        let shown = try Shell.run("ffmpeg -v error -i \"$F\" -frames:v 1 \(frame)", environment: ["F": cut])
+        #expect(asked.outputText == shown.outputText && asked.outputText.count > 30)
     }
 
     @Test("a size limit: the bit rate is planned to fit, and the file fits")
