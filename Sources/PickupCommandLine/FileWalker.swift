@@ -139,4 +139,9 @@ public struct FileWalker {
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    /// Whether `path` is a folder (a link to one counts).
+    public static func isFolder(_ path: String) -> Bool {
+        FileStatus(path: path)?.kind == .directory
+    }
 }

@@ -37,29 +37,14 @@ struct ExportJob {
             throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
         }
         // Folders with --recursive: the videos in them; other files are left alone.
-        var files: [String] = []
-        var leftAlone: [(path: String, reason: String)] = []
-        for argument in command.arguments {
-            guard ThumbJob.isFolder(argument) else {
-                files.append(argument)
-                continue
-            }
-            guard command.recursive else {
-                throw ValidationError("\(argument) is a folder; add --recursive (-r) to export the videos in it")
-            }
-            for entry in FileWalker(recursive: true).expand([argument]) {
-                switch entry {
-                case .file(let path)
-                where ExportJob.videoExtensions.contains((path as NSString).pathExtension.lowercased()):
-                    files.append(path)
-                case .file(let path): leftAlone.append((path, "not a video"))
-                case .leftAlone(let path, let reason): leftAlone.append((path, reason))
-                case .problem(let path, let message): leftAlone.append((path, message))
-                }
-            }
-        }
+        let named = try NamedFiles(
+            command.arguments, recursive: command.recursive, doing: "export the videos in it",
+            takes: { ExportJob.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
+            other: "not a video")
+        let files = named.files
+        let leftAlone = named.leftAlone + named.unreadable.map { (path: $0.path, reason: $0.message) }
         // One video to a named file; several into a folder (-o, or here).
-        let outputIsFolder = command.output.map { $0.hasSuffix("/") || ThumbJob.isFolder($0) } ?? false
+        let outputIsFolder = command.output.map { $0.hasSuffix("/") || FileWalker.isFolder($0) } ?? false
         if files.count > 1, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
             throw ValidationError("-o \(output): with several videos, -o names a folder to write their exports in")
         }

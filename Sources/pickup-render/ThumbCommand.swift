@@ -48,7 +48,7 @@ struct ThumbJob {
         // One image to a named file: its extension says the format; a name that says another is refused.
         var format = asked ?? .jpeg
         if command.arguments.count == 1, command.strip == nil, let output = command.output, !output.hasSuffix("/"),
-            !ThumbJob.isFolder(output), !(output as NSString).pathExtension.isEmpty
+            !FileWalker.isFolder(output), !(output as NSString).pathExtension.isEmpty
         {
             let named = (output as NSString).pathExtension
             guard let fromName = ImageFormat(fileExtension: named) else {
@@ -81,27 +81,10 @@ struct ThumbJob {
             size: size, mode: command.fit ? .fit : .fill, format: format, quality: quality, time: time,
             tolerance: command.exact ? .exact : .keyframe)
         // Folders with --recursive: the media in them; files in them that are not media are left alone.
-        var files: [String] = []
-        var leftAlone: [(path: String, reason: String)] = []
-        var unreadable: [(path: String, message: String)] = []
-        for argument in command.arguments {
-            guard ThumbJob.isFolder(argument) else {
-                files.append(argument)
-                continue
-            }
-            guard command.recursive else {
-                throw ValidationError(
-                    "\(argument) is a folder; add --recursive (-r) to make thumbnails of what is in it")
-            }
-            for entry in FileWalker(recursive: true).expand([argument]) {
-                switch entry {
-                case .file(let path) where MediaNames.namedAsMedia(path): files.append(path)
-                case .file(let path): leftAlone.append((path, "not a photo or video"))
-                case .leftAlone(let path, let reason): leftAlone.append((path, reason))
-                case .problem(let path, let message): unreadable.append((path, message))
-                }
-            }
-        }
+        let named = try NamedFiles(
+            command.arguments, recursive: command.recursive, doing: "make thumbnails of what is in it",
+            takes: MediaNames.namedAsMedia, other: "not a photo or video")
+        let (files, leftAlone, unreadable) = (named.files, named.leftAlone, named.unreadable)
         self.files = files
         self.leftAlone = leftAlone
         self.unreadable = unreadable
@@ -127,7 +110,7 @@ struct ThumbJob {
         let renderer = FFmpegThumbnailer()
         // One file and one image: -o names the image; otherwise -o is a folder.
         let single =
-            files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !ThumbJob.isFolder($0) } ?? false
+            files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
         if !single, let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -239,11 +222,6 @@ struct ThumbJob {
             for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
         }
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var folder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
     }
 
     private func destination(base name: String, index: Int?) -> String {

@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// The files a command's arguments name, for the commands that take folders with
+/// `-r/--recursive` (thumb, export): files as they are; each folder's files below it that the
+/// command takes, the others left alone, with why; a folder without `--recursive` is a usage
+/// mistake that says to add it.
+public struct NamedFiles {
+    /// The files to work on, in order.
+    public var files: [String] = []
+    /// Files in the folders that the command passes over, and why.
+    public var leftAlone: [(path: String, reason: String)] = []
+    /// Paths in the folders that could not be read, and why.
+    public var unreadable: [(path: String, message: String)] = []
+
+    /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
+    /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it").
+    public init(
+        _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String
+    ) throws(ValidationError) {
+        for argument in arguments {
+            guard FileWalker.isFolder(argument) else {
+                files.append(argument)
+                continue
+            }
+            guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
+            for entry in FileWalker(recursive: true).expand([argument]) {
+                switch entry {
+                case .file(let path) where takes(path): files.append(path)
+                case .file(let path): leftAlone.append((path, other))
+                case .leftAlone(let path, let reason): leftAlone.append((path, reason))
+                case .problem(let path, let message): unreadable.append((path, message))
+                }
+            }
+        }
+    }
+}
