@@ -148,11 +148,10 @@ struct ExportTests {
         // A copy cut inside a GOP (one keyframe, at 0:00) starts at the very time asked, through an
         // edit list, as ffmpeg -ss -c copy does: it lasts the range asked, and its first frame shown
         // is the source's frame at that time (it gave 2.1 s from 0:00).
-        let oneKeyframe = try output("one-keyframe.mp4")
-        let made = try Shell.run(
-            "ffmpeg -v error -f lavfi -i testsrc=size=320x240:rate=25 -t 4 -c:v libx264 "
-                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0 \"$F\"", environment: ["F": oneKeyframe])
-        try #require(made.status == 0, "\(made.errorText)")
+        let oneKeyframe = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc=size=320x240:rate=25 -t 4 -c:v libx264 "
+                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0", as: "mp4")
+        defer { try? FileManager.default.removeItem(atPath: oneKeyframe) }
         let cut = try output()
         _ = try await exporter.export(oneKeyframe, to: cut, ExportOptions(preset: .passthrough, trim: 1...2))
         let cutDuration = try facts(cut).duration ?? 0

@@ -58,14 +58,9 @@ struct ThumbnailTests {
         "codecs whose size is in the bitstream, not the container: MPEG-4 Part 2 in MP4, H.263 in 3GP",
         arguments: [("mpeg4", "mp4", 320, 240), ("h263", "3gp", 176, 144)])
     func sizeFromTheBitstream(_ codec: String, _ container: String, _ width: Int, _ height: Int) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-\(codec)-\(UUID().uuidString).\(container)"
-        ).path
+        let path = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc=size=\(width)x\(height):rate=10 -t 1 -c:v \(codec)", as: container)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let made = try Shell.run(
-            "ffmpeg -v error -f lavfi -i testsrc=size=\(width)x\(height):rate=10 -t 1 -c:v \(codec) \"$F\"",
-            environment: ["F": path])
-        try #require(made.status == 0, "\(made.errorText)")
         let image = try await renderer.thumbnail(
             of: path, ThumbnailRequest(size: PixelSize(width: 1000, height: 1000), mode: .fit))
         let decoded = try DecodedPicture(image)
@@ -74,14 +69,10 @@ struct ThumbnailTests {
 
     @Test("a strip of a video with one keyframe gives distinct frames, each near its time; --at 5 is at 5 s")
     func stripOfLongGOP() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-longgop-\(UUID().uuidString).mp4"
-        ).path
+        let path = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc=size=320x240:rate=25 -t 10 -c:v libx264 "
+                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0", as: "mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let made = try Shell.run(
-            "ffmpeg -v error -f lavfi -i testsrc=size=320x240:rate=25 -t 10 -c:v libx264 "
-                + "-x264-params keyint=1000:min-keyint=1000:scenecut=0 \"$F\"", environment: ["F": path])
-        try #require(made.status == 0, "\(made.errorText)")
         let strip = try await renderer.strip(
             of: path, count: 5, ThumbnailRequest(size: PixelSize(width: 160, height: 120)))
         let times = strip.compactMap(\.time)
@@ -104,14 +95,10 @@ struct ThumbnailTests {
         let decoded = try DecodedPicture(plain)
         #expect(decoded.width == 160 && decoded.height == 120)
         #expect(Set(decoded.pixels).count > 16, "a picture, not a blank")
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-alpha-\(UUID().uuidString).webp"
-        ).path
+        let path = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc2=size=96x64:rate=10:duration=1,format=yuva420p -c:v libwebp_anim -lossless 0 "
+                + "-loop 0", as: "webp")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let made = try Shell.run(
-            "ffmpeg -v error -f lavfi -i testsrc2=size=96x64:rate=10:duration=1,format=yuva420p "
-                + "-c:v libwebp_anim -lossless 0 -loop 0 \"$F\"", environment: ["F": path])
-        try #require(made.status == 0, "\(made.errorText)")
         let alpha = try await renderer.thumbnail(
             of: path, ThumbnailRequest(size: PixelSize(width: 96, height: 64), mode: .fit, format: .png))
         #expect(alpha.size == PixelSize(width: 96, height: 64))

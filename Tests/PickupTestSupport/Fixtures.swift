@@ -184,6 +184,19 @@ public enum Fixtures {
         }
     }
 
+    /// A media file made now by `ffmpeg -v error ARGUMENTS OUT` for one test (not cached): its
+    /// path, in a new temporary file named `*.EXTENSION`; the test removes it.
+    public static func ffmpeg(_ arguments: String, as fileExtension: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-made-\(UUID().uuidString).\(fileExtension)"
+        ).path
+        let made = try Shell.run("ffmpeg -v error \(arguments) \"$OUT\"", environment: ["OUT": path])
+        guard made.status == 0 else {
+            throw FixtureError(message: "ffmpeg \(arguments) failed: \(made.errorText)")
+        }
+        return path
+    }
+
     /// The bytes of `fixture`.
     public static func bytes(_ fixture: Fixture) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: try path(fixture))))
