@@ -8,12 +8,23 @@ public struct ImportRequest: Sendable, Hashable {
     public var info: MediaInfo
     /// The movie of a Live Photo whose still is `path`.
     public var livePhotoMovie: String?
+    /// An iPhone's edits of the photo or video (its `.AAE` file, the adjustments Photos made),
+    /// kept with the item so that the edits are not lost on the way.
+    public var edits: String?
 
-    /// A request for a file and, for a Live Photo, its movie.
-    public init(path: String, info: MediaInfo, livePhotoMovie: String? = nil) {
+    /// A request for a file and, for a Live Photo, its movie, and its edits file.
+    public init(path: String, info: MediaInfo, livePhotoMovie: String? = nil, edits: String? = nil) {
         self.path = path
         self.info = info
         self.livePhotoMovie = livePhotoMovie
+        self.edits = edits
+    }
+
+    /// Every file of the item, in the order they are stored: the primary file, a Live Photo's
+    /// movie, the edits.
+    public var parts: [(path: String, role: StoredFile.Role)] {
+        [(path, .primary)] + (livePhotoMovie.map { [($0, .livePhotoMovie)] } ?? [])
+            + (edits.map { [($0, .edits)] } ?? [])
     }
 
     /// The file's name without its folder.

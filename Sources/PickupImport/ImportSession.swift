@@ -81,10 +81,8 @@ public final class ImportSession: Sendable {
         let (events, continuation) = AsyncStream<ImportEvent>.makeStream(bufferingPolicy: .unbounded)
         let flag = CancellationFlag()
         let task = Task { [self] in
-            // Each request's files' sizes: the primary first, then a Live Photo's movie.
-            let sizes = requests.map { request in
-                ([request.path] + (request.livePhotoMovie.map { [$0] } ?? [])).map { ImportSession.size(of: $0) }
-            }
+            // Each request's files' sizes: the primary first, then a Live Photo's movie, the edits.
+            let sizes = requests.map { request in request.parts.map { ImportSession.size(of: $0.path) } }
             let total = sizes.reduce(Int64(0)) { $0 + $1.reduce(0, +) }
             continuation.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
@@ -265,7 +263,7 @@ public final class ImportSession: Sendable {
                 sourceSHA256 = hashes.0
                 if let sha256 = hashes.1, sha256 == sourceSHA256 {
                     found = StoredFile(
-                        role: position == 0 ? .primary : .livePhotoMovie, name: candidate, originalPath: path,
+                        role: request.parts[position].role, name: candidate, originalPath: path,
                         size: keys[position].size, sha256: sha256)
                     break
                 }
@@ -275,7 +273,7 @@ public final class ImportSession: Sendable {
         }
         guard let primary = files.first else { return nil }
         let item = ImportSession.item(request, files: files, sha256: primary.sha256)
-        return try await catalog.record(item, sources: ImportSession.sources(keys)) ?? item
+        return try await catalog.record(item, sources: ImportSession.sources(keys, request)) ?? item
     }
 
     /// The item a request becomes with these stored files; its id is the first 12 hex digits of
@@ -287,10 +285,10 @@ public final class ImportSession: Sendable {
     }
 
     /// Where each of an item's files came from, by role, as the catalog records them.
-    static func sources(_ keys: [ImportCatalog.SourceKey]) -> [StoredFile.Role: ImportCatalog.SourceKey] {
-        var sources: [StoredFile.Role: ImportCatalog.SourceKey] = [.primary: keys[0]]
-        if keys.count > 1 { sources[.livePhotoMovie] = keys[1] }
-        return sources
+    static func sources(
+        _ keys: [ImportCatalog.SourceKey], _ request: ImportRequest
+    ) -> [StoredFile.Role: ImportCatalog.SourceKey] {
+        Dictionary(zip(request.parts.map(\.role), keys), uniquingKeysWith: { first, _ in first })
     }
 
     private func copyItem(
@@ -298,7 +296,7 @@ public final class ImportSession: Sendable {
         order: CommitOrder
     ) async throws -> ImportedItem {
         guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
-        let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+        let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
         for path in paths {
             guard let real = ImportSession.realPath(path) else {
@@ -356,11 +354,11 @@ public final class ImportSession: Sendable {
                 placed.append(name)
                 files.append(
                     StoredFile(
-                        role: position == 0 ? .primary : .livePhotoMovie, name: name, originalPath: paths[position],
+                        role: request.parts[position].role, name: name, originalPath: paths[position],
                         size: copy.size, sha256: copy.sha256, method: copy.method))
             }
             let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
-            if let existing = try await catalog.record(item, sources: ImportSession.sources(keys)) {
+            if let existing = try await catalog.record(item, sources: ImportSession.sources(keys, request)) {
                 // Never a file the catalog names: another process may have adopted this very copy.
                 for name in placed where !existing.files.contains(where: { $0.name == name }) {
                     unlink(destination + "/" + name)

@@ -34,6 +34,8 @@ public struct StoredFile: Sendable, Hashable, Codable {
         case primary
         /// A Live Photo's movie.
         case livePhotoMovie
+        /// An iPhone's edits (`.AAE`): the adjustments Photos made to the picture.
+        case edits
     }
 
     /// The primary file or a Live Photo's movie.

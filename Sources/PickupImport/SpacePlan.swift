@@ -62,7 +62,7 @@ extension ImportSession {
                 held = (try? await catalog.item(from: key)) != nil
             }
             // A clone or a reflink takes no new blocks.
-            let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+            let paths = request.parts.map(\.path)
             let need = zip(paths, fileSizes).reduce(Int64(0)) { total, file in
                 let plan = facts.plan(source: FileStatus(path: file.0))
                 return total + SpacePlan.blocks(plan.newBytes(forFileOf: file.1))

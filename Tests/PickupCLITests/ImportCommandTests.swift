@@ -59,7 +59,12 @@ struct ImportCommandTests {
         #expect(failed.compactMap { ($0["path"] as? String)?.hasSuffix("IMG_0004.MP4") } == [true])
         #expect((failed.first?["error"] as? [String: Any])?["code"] as? String == "damaged")
         let alone = lines.filter { $0["status"] as? String == "leftAlone" }.compactMap { $0["path"] as? String }
-        #expect(alone.map { ($0 as NSString).lastPathComponent }.sorted() == ["IMG_0001.AAE", "NOTES.TXT"])
+        // IMG_0001.AAE, the iPhone's edits of IMG_0001.JPG, goes with its item; the note is left alone.
+        #expect(alone.map { ($0 as NSString).lastPathComponent }.sorted() == ["NOTES.TXT"])
+        let photo = try #require(lines.first { $0["originalName"] as? String == "IMG_0001.JPG" })
+        let files = (photo["files"] as? [[String: Any]]) ?? []
+        #expect(files.compactMap { $0["role"] as? String } == ["primary", "edits"])
+        #expect(files.last?["name"] as? String == "IMG_0001.AAE")
         // Named on the command line, a file that is not media is an error.
         let named = try pickup("import", notes.path, "--into", library, "--json")
         #expect(named.status == 1)
@@ -69,7 +74,9 @@ struct ImportCommandTests {
         #expect(
             imported.compactMap { $0["originalName"] as? String } == ["IMG_0001.JPG", "IMG_0002.MOV", "IMG_0003.GIF"])
         let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.sorted()
-        #expect(stored == ["IMG_0001.JPG", "IMG_0002.MOV", "IMG_0003.GIF"])
+        #expect(stored == ["IMG_0001.AAE", "IMG_0001.JPG", "IMG_0002.MOV", "IMG_0003.GIF"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library + "/IMG_0001.AAE")) == Data(edits.utf8))
+        #expect(try pickup("library", library, "verify").status == 0)
 
         let second = try pickup("import", card, "--into", library)
         #expect(second.outputText.contains("0 imported, 3 already there"))
@@ -122,11 +129,13 @@ struct ImportCommandTests {
         try add(.mp4AndroidLocation, "a.mp4", to: folder)
         try add(.jpegEXIF, "b.jpg", to: folder)
         try Data("<plist/>".utf8).write(to: folder.appendingPathComponent("card/DCIM/b.AAE"))
+        try Data("a note".utf8).write(to: folder.appendingPathComponent("card/DCIM/notes.txt"))
         let card = folder.appendingPathComponent("card").path
         let library = folder.appendingPathComponent("Library").path
         let dry = try pickup("import", card, "--into", library, "--dry-run")
         #expect(dry.status == 0, "\(dry.errorText)")
         #expect(dry.outputText.contains("would import: \(card)/DCIM/a.mp4"))
+        #expect(dry.outputText.contains("would import: \(card)/DCIM/b.jpg + \(card)/DCIM/b.AAE"))
         #expect(dry.outputText.contains("Dry run: 2 items would be imported"))
         #expect(dry.outputText.contains("0 already there, 1 left alone"))
         #expect(!FileManager.default.fileExists(atPath: library))
@@ -135,7 +144,7 @@ struct ImportCommandTests {
         let again = try CLI.jsonLines(try pickup("import", card, "--into", library, "--dry-run", "--json"))
         let planned = again.filter { $0["type"] as? String == "dryRun" }
         #expect(planned.map { $0["status"] as? String } == ["alreadyThere", "alreadyThere", "wouldImport"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 3)
     }
 
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")

@@ -53,6 +53,7 @@ struct JSONSchemaTests {
         try add(.jpegEXIF, "IMG_0003.JPG")
         try add(.m4aAudio, "voice.m4a")
         try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: folder + "/card/DCIM/IMG_0003.AAE"))
+        try Data("a note".utf8).write(to: URL(fileURLWithPath: folder + "/card/DCIM/notes.txt"))
         let cut = try Fixtures.bytes(.mp4Large)
         try Data(cut.prefix(cut.count / 2)).write(to: URL(fileURLWithPath: folder + "/card/DCIM/cut.mp4"))
         let card = folder + "/card"

@@ -110,6 +110,30 @@ struct ImportSessionTests {
         }
     }
 
+    @Test("an iPhone's edits (.AAE) are stored with their item, verified, and put back when lost")
+    func edits() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0005.JPG")
+        let edits = try scratch.write(Array("<plist><dict/></plist>".utf8), as: "IMG_0005.AAE")
+        let session = try ImportSession(destination: scratch.library)
+        let request = ImportRequest(path: photo, info: try probe.probe(path: photo), edits: edits)
+        let item = try #require(await session.run([request]).first?.item)
+        #expect(item.files.map(\.role) == [.primary, .edits])
+        let editsHash = try sha256(edits)
+        #expect(item.files.last?.name == "IMG_0005.AAE" && item.files.last?.sha256 == editsHash)
+        #expect(try scratch.stored() == ["IMG_0005.AAE", "IMG_0005.JPG"])
+        #expect(try await LibraryVerifier(folder: scratch.library, catalog: session.catalog).verify().isClean)
+        // The edits file lost from the library: importing again puts it back, checked.
+        try FileManager.default.removeItem(atPath: scratch.library + "/IMG_0005.AAE")
+        let again = try #require(await session.run([request]).first)
+        if case .restored(let restored) = again {
+            #expect(restored.files.map(\.role) == [.primary, .edits])
+        } else {
+            Issue.record("expected restored, got \(again)")
+        }
+        #expect(try sha256(scratch.library + "/IMG_0005.AAE") == editsHash)
+    }
+
     @Test("two files with one name from different folders never overwrite each other")
     func collisions() async throws {
         let scratch = try Scratch()

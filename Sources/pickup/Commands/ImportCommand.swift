@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Pickup
 import PickupCommandLine
 import PickupImport
@@ -197,10 +198,18 @@ struct ImportJob {
             case .failure(let error)
             where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
                 leftAlone.append(path)
-                if json { Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text) }
             case .failure(let error):
                 failures += 1
                 report(path: path, error: ImportError(probeError: error, path: path))
+            }
+        }
+        var plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
+        // An iPhone's edits (IMG_0001.AAE beside IMG_0001.HEIC) go with their item.
+        let kept = ImportJob.attachEdits(&plan, from: leftAlone)
+        leftAlone.removeAll { kept.contains($0) }
+        if json {
+            for path in leftAlone {
+                Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text)
             }
         }
         if !json, let first = leftAlone.first {
@@ -218,7 +227,6 @@ struct ImportJob {
                         : "\(linksLeftAlone.count) symbolic links that lead out of the folders named (\(first), ...)")
                     + "; --follow-links follows them")
         }
-        let plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
         for (path, error) in plan.skipped {
             report(path: path, error: error)
         }
@@ -294,6 +302,23 @@ struct ImportJob {
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
+    /// Gives each request the `.AAE` file beside it of the same name (`IMG_0001.AAE` for
+    /// `IMG_0001.HEIC`: the edits an iPhone made to it), taken from `candidates`; returns those used.
+    static func attachEdits(_ plan: inout ImportPlan, from candidates: [String]) -> Set<String> {
+        func key(_ path: String) -> String { (path as NSString).deletingPathExtension.lowercased() }
+        var edits: [String: String] = [:]
+        for path in candidates where (path as NSString).pathExtension.lowercased() == "aae" {
+            edits[key(path)] = edits[key(path)] ?? path
+        }
+        var used: Set<String> = []
+        for index in plan.requests.indices {
+            guard let path = edits[key(plan.requests[index].path)], !used.contains(path) else { continue }
+            plan.requests[index].edits = path
+            used.insert(path)
+        }
+        return used
+    }
+
     /// What an import would do, item by item, and in all; nothing is written.
     private func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int) async {
         let catalog = try? ImportCatalog(folder: library, readOnly: true)
@@ -302,7 +327,7 @@ struct ImportJob {
         var bytes: Int64 = 0
         var output = ""
         for request in plan.requests {
-            let paths = [request.path] + (request.livePhotoMovie.map { [$0] } ?? [])
+            let paths = request.parts.map(\.path)
             let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }
             let known = try? await catalog?.item(importedFrom: request.path)
             if known != nil { there += 1 } else { newItems += 1 }
@@ -312,14 +337,15 @@ struct ImportJob {
                 object.add("type", "dryRun")
                 object.add("path", request.path)
                 object.add("livePhotoMovie", request.livePhotoMovie)
+                object.add("edits", request.edits)
                 object.add("status", known == nil ? "wouldImport" : "alreadyThere")
                 object.add("bytes", size)
                 object.add("id", known?.id)
                 output += object.text + "\n"
             } else {
                 let what = known.map { "already there as \($0.id)" } ?? "would import"
-                let movie = request.livePhotoMovie.map { " + " + $0 } ?? ""
-                output += Text.clean("\(what): \(request.path)\(movie) (\(Text.byteCount(size)))") + "\n"
+                let others = paths.dropFirst().map { " + " + $0 }.joined()
+                output += Text.clean("\(what): \(request.path)\(others) (\(Text.byteCount(size)))") + "\n"
             }
         }
         if !json {

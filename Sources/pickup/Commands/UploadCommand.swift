@@ -596,7 +596,8 @@ struct UploadJob {
                     throw ValidationError("\(argument) is neither a file nor an item of the library \(library)")
                 }
                 // Only the bytes the catalog records are sent: a stored file that changed is refused.
-                for file in item.files {
+                // The photo or video and a Live Photo's movie go; an iPhone's edits file stays.
+                for file in item.files where file.role != .edits {
                     let path = library + "/" + file.name
                     guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
                     else {
