@@ -22,7 +22,8 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
             identifier: identifier, completionHandler: completionHandler)
     }
 
-    /// When the app goes to the background with a tus upload under way (its id
+    /// When the app goes to the background with a tus upload under way
+    /// (its id
     /// in the journal).
     func continueInBackground(_ id: String) async {
         do {

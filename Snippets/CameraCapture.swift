@@ -28,7 +28,8 @@ struct CameraScreen: View {
                             recording = true
                         }
                     }
-                case .unavailable(let text), .denied(let text): message = text
+                case .unavailable(let text), .denied(let text):
+                    message = text
                 }
             }
             if let message { Text(message).foregroundStyle(.secondary) }

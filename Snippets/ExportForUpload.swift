@@ -10,7 +10,8 @@ func export() async throws {
         maxBytes: 25_000_000)
     let plan = try ExportPlan.make(
         for: try MediaProbe().probe(path: "IMG_0007.MOV"), options)
-    print(plan.reason)  // "the source already fits ...: remuxed, not encoded"
+    // "the source already fits ...: remuxed, not encoded"
+    print(plan.reason)
     let result = try await FFmpegExporter().export(
         "IMG_0007.MOV", to: "upload.mp4", options, events: nil)
     print(result.bytes, result.seconds)

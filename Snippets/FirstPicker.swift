@@ -10,9 +10,11 @@ import PickupImport
 import PickupUI
 import SwiftUI
 
-/// At launch (in the `App`'s `init`): the folder picked files are copied into.
+/// At launch (in the `App`'s `init`): the folder picked files are copied
+/// into.
 func startPickup() throws {
-    let folder = URL.documentsDirectory.appendingPathComponent("Picked").path
+    let folder = URL.documentsDirectory.appendingPathComponent("Picked")
+        .path
     PickedMediaStore.shared.use(try ImportSession(destination: folder))
 }
 

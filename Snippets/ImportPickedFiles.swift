@@ -11,7 +11,8 @@ do {
         (path: $0, info: try MediaProbe().probe(path: $0))
     }
     let plan = ImportPlan(
-        files: probed, filter: .not(.screenshots), order: .newest, limit: 50)
+        files: probed, filter: .not(.screenshots), order: .newest, limit: 50
+    )
     let session = try ImportSession(
         destination: "Library", options: ImportOptions(concurrency: 2))
     let run = session.start(plan.requests)  // run.cancel() stops cleanly
@@ -27,7 +28,8 @@ do {
                 item.id, item.isLivePhoto,
                 item.files.map { session.path(of: $0) })
         case .failed(let error):
-            print(error.message, error.hint)  // what happened, and what to do
+            // what happened, and what to do
+            print(error.message, error.hint)
         }
     }
 } catch {

@@ -30,7 +30,8 @@ struct LivePhotoScreen: View {
                 })
             {
                 LivePhotoView(
-                    still: library.url(of: still), movie: library.url(of: movie)
+                    still: library.url(of: still),
+                    movie: library.url(of: movie)
                 )
                 .aspectRatio(
                     CGFloat(item.info.displayWidth ?? 3)

@@ -27,7 +27,8 @@ struct MultiSelectScreen: View {
             }
             SelectionGridView(
                 tiles: selection.tiles(
-                    facts: loader.items.mapValues(\.info), states: loader.states
+                    facts: loader.items.mapValues(\.info),
+                    states: loader.states
                 ),
                 // or an image made with AVFoundationThumbnailer
                 thumbnail: { _ in nil },

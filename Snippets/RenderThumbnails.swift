@@ -7,7 +7,8 @@ import PickupFFmpeg
 func render() async throws {
     let renderer = FFmpegThumbnailer()
     let request = ThumbnailRequest(
-        size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg)
+        size: PixelSize(width: 256, height: 256), mode: .fill, format: .jpeg
+    )
     // a frame that is not black
     let poster = try await renderer.thumbnail(of: "IMG_0042.MOV", request)
     try poster.write(to: "IMG_0042.jpg")  // atomic

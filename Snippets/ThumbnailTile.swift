@@ -18,7 +18,9 @@ struct ThumbnailTile: View {
     var body: some View {
         ZStack(alignment: .bottomTrailing) {
             Color.gray.opacity(0.2)
-            if let image { Image(uiImage: image).resizable().scaledToFill() }
+            if let image {
+                Image(uiImage: image).resizable().scaledToFill()
+            }
             if let seconds = item.info.duration, item.kind == .video {
                 Text(DurationLabel.string(seconds: seconds)).font(
                     .caption.monospacedDigit()
@@ -31,8 +33,9 @@ struct ThumbnailTile: View {
             let request = ThumbnailRequest(
                 size: PixelSize(width: 200, height: 200), mode: .fill,
                 format: .jpeg)
-            if let rendered = try? await AVFoundationThumbnailer().thumbnail(
-                of: library.path(of: file), request)
+            if let rendered = try? await AVFoundationThumbnailer()
+                .thumbnail(
+                    of: library.path(of: file), request)
             {
                 image = UIImage(data: Data(rendered.data))
             }

@@ -29,7 +29,8 @@ func sendAll(_ paths: [String], to endpoint: URL) async throws {
     }
     let items = await queue.waitUntilSettled()
     print(
-        items.filter { $0.state == .done }.count, "of", items.count, "uploaded")
+        items.filter { $0.state == .done }.count, "of", items.count,
+        "uploaded")
     await queue.close()
     await watcher.value
 }

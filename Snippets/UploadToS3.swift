@@ -24,7 +24,8 @@ struct Backend: S3URLSigner {
             + query.map { URLQueryItem(name: $0.0, value: $0.1) }
         guard let url = parts?.url else { throw URLError(.badURL) }
         let (data, _) = try await URLSession.shared.data(from: url)
-        guard let signed = URL(string: String(decoding: data, as: UTF8.self))
+        guard
+            let signed = URL(string: String(decoding: data, as: UTF8.self))
         else { throw URLError(.badURL) }
         return signed
     }
@@ -37,7 +38,8 @@ func send() async throws {
     let place = S3Location(
         endpoint: endpoint, bucket: "photos", key: "2026/IMG_0001.MOV")
 
-    // With credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION):
+    // With credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+    // AWS_REGION):
     let signed = Uploader(
         journal: journal, s3Credentials: S3Credentials.fromEnvironment())
     _ = await signed.upload(
@@ -46,10 +48,13 @@ func send() async throws {
     // With the backend's presigned URLs:
     let presigned = Uploader(journal: journal, s3Signer: Backend())
     _ = await presigned.upload(
-        path: "IMG_0001.MOV", to: .s3Presigned(place), type: "video/quicktime")
+        path: "IMG_0001.MOV", to: .s3Presigned(place),
+        type: "video/quicktime")
 
     // A form post; a resumed form upload sends its fields again.
-    guard let form = URL(string: "https://example.com/upload") else { return }
+    guard let form = URL(string: "https://example.com/upload") else {
+        return
+    }
     let target = FormTarget(url: form, field: "photo")
     _ = await signed.upload(
         path: "IMG_0001.HEIC", to: .form(target), type: "image/heic")

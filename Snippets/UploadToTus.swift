@@ -6,7 +6,8 @@ import PickupUpload
 
 func send() async throws {
     let uploader = Uploader(
-        journal: try UploadJournal(), options: UploadOptions(chunkSize: 8 << 20)
+        journal: try UploadJournal(),
+        options: UploadOptions(chunkSize: 8 << 20)
     )
     guard let endpoint = URL(string: "https://uploads.example.com/files/")
     else { return }
@@ -14,7 +15,8 @@ func send() async throws {
         path: "IMG_0001.MOV", to: .tus(endpoint: endpoint),
         type: "video/quicktime")
     for await event in task.events {
-        // started, progress, retrying (with the wait and the cause), finished
+        // started, progress, retrying (with the wait and the cause),
+        // finished
         print(event)
     }
     // task.cancel() stops it; the journal keeps its place

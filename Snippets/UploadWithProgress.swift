@@ -13,10 +13,13 @@ import SwiftUI
 @MainActor
 func makeUploads() throws -> UploadQueueModel {
     let journal = try UploadJournal(
-        path: URL.documentsDirectory.appendingPathComponent("uploads.sqlite")
-            .path)
+        path: URL.documentsDirectory.appendingPathComponent(
+            "uploads.sqlite"
+        )
+        .path)
     let model = UploadQueueModel(
-        queue: UploadQueue(uploader: Uploader(journal: journal), concurrency: 2)
+        queue: UploadQueue(
+            uploader: Uploader(journal: journal), concurrency: 2)
     )
     model.start()  // follows the queue's updates
     return model
@@ -26,7 +29,8 @@ struct UploadScreen: View {
     let uploads: UploadQueueModel
     let library: ImportSession
     let items: [ImportedItem]
-    // a tus server's creation URL, such as https://uploads.example.com/files/
+    // a tus server's creation URL, such as
+    // https://uploads.example.com/files/
     let endpoint: URL
 
     var body: some View {
