@@ -267,9 +267,23 @@ public actor ImportCatalog {
 
     /// Throws unless `name` names a file directly in the library (or, for a thumbnail, directly
     /// in `.pickup/thumbnails/`): no `/`, not empty, not `.` or `..`, no NUL.
+    /// A stored name without the date layout's folder in front (`2024/05/`, `undated/`); the name
+    /// itself when it has none. Any other folder stays, and `checkName` refuses it.
+    static func withoutLayoutFolder(_ name: String) -> String {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        func digits(_ part: Substring, _ count: Int) -> Bool {
+            part.count == count && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+        }
+        if parts.count == 3, digits(parts[0], 4), digits(parts[1], 2) { return String(parts[2]) }
+        if parts.count == 2, parts[0] == "undated" { return String(parts[1]) }
+        return name
+    }
+
     static func checkName(_ name: String, thumbnail: Bool = false) throws(ImportError) {
         let prefix = ".pickup/thumbnails/"
-        let plain = thumbnail ? (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : "") : name
+        var plain = thumbnail ? (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : "") : name
+        // A date layout's folders, and only those: `YYYY/MM/` or `undated/` (`ImportLayout.date`).
+        if !thumbnail { plain = ImportCatalog.withoutLayoutFolder(plain) }
         guard !plain.isEmpty, plain != ".", plain != "..", !plain.contains("/"), !plain.contains("\0") else {
             throw ImportError(
                 .catalog, "the catalog names a file outside the library: \(name.debugDescription)", path: nil,

@@ -10,11 +10,37 @@ public struct ImportOptions: Sendable {
     public var concurrency: Int
     /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
     public var thumbnails: ImportThumbnails?
+    /// Where in the library new items go.
+    public var layout: ImportLayout
 
-    /// Options: `concurrency` items copied at once, thumbnails when asked for.
-    public init(concurrency: Int = 2, thumbnails: ImportThumbnails? = nil) {
+    /// Options: `concurrency` items copied at once, thumbnails when asked for, the layout.
+    public init(concurrency: Int = 2, thumbnails: ImportThumbnails? = nil, layout: ImportLayout = .flat) {
         self.concurrency = max(1, concurrency)
         self.thumbnails = thumbnails
+        self.layout = layout
+    }
+}
+
+/// Where in the library new items' files go.
+public enum ImportLayout: String, Sendable, CaseIterable {
+    /// All in the library folder itself.
+    case flat
+    /// In `YYYY/MM/` by the date the media was taken (its own wall-clock date), `undated/` when it
+    /// says none.
+    case date
+
+    /// The subfolder for a file of these facts (nil: the library folder itself).
+    public func folder(for info: MediaInfo) -> String? {
+        switch self {
+        case .flat: return nil
+        case .date:
+            guard let date = info.creationDate, (1...9999).contains(date.year), (1...12).contains(date.month) else {
+                return "undated"
+            }
+            let year = String(date.year)
+            return String(repeating: "0", count: 4 - year.count) + year + "/" + (date.month < 10 ? "0" : "")
+                + String(date.month)
+        }
     }
 }
 
@@ -244,12 +270,13 @@ public final class ImportSession: Sendable {
         _ request: ImportRequest, paths: [String], keys: [ImportCatalog.SourceKey]
     ) async throws -> ImportedItem? {
         var files: [StoredFile] = []
+        let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
         for (position, path) in paths.enumerated() {
             let name = StoredName(ImportSession.fileName(path))
             var found: StoredFile?
             var sourceSHA256: String?  // read once, and only when a candidate's size matches
             for attempt in 1...20 {
-                let candidate = name.variant(attempt)
+                let candidate = subfolder + name.variant(attempt)
                 guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
                 guard status.kind == .regular, status.size == keys[position].size,
                     try await !catalog.knows(storedName: candidate)
@@ -311,6 +338,11 @@ public final class ImportSession: Sendable {
         if let adopted = try await adopt(request, paths: paths, keys: keys) { throw Reused(item: adopted) }
 
         let copier = FileCopier(folder: destination)
+        // New files are named in the layout's subfolder (made now), from temporaries made in the
+        // library folder: one file system, so a link moves them.
+        let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
+        if !subfolder.isEmpty { try ImportSession.makeFolders(for: subfolder + "x", in: destination) }
+        let placer = subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + subfolder.dropLast())
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
         events.yield(.started(index: index, name: request.name, bytes: total))
         var copies: [FileCopier.Copied] = []
@@ -342,6 +374,7 @@ public final class ImportSession: Sendable {
             {
                 for file in recorded.files { try ImportCatalog.checkName(file.name) }
                 for (file, copy) in zip(recorded.files, copies) {
+                    try ImportSession.makeFolders(for: file.name, in: destination)
                     try copier.replace(copy.temporary, named: file.name)
                     usedUp += 1
                 }
@@ -349,7 +382,8 @@ public final class ImportSession: Sendable {
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
-                let name = try copier.place(copy.temporary, as: ImportSession.fileName(paths[position]))
+                let name = try placer.place(copy.temporary, as: ImportSession.fileName(paths[position]))
+                    .prefixed(by: subfolder)
                 usedUp += 1
                 placed.append(name)
                 files.append(
@@ -408,6 +442,21 @@ public final class ImportSession: Sendable {
     static func sourceKey(_ path: String) throws(ImportError) -> ImportCatalog.SourceKey {
         guard let status = FileStatus(path: path) else { throw ImportError.reading(path, errno: errno) }
         return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: status.size, modified: status.modified)
+    }
+
+    /// Makes the folders a stored name lies in (`2024/05/` of `2024/05/IMG_0001.HEIC`), each
+    /// made durable in its parent; nothing for a name in the library folder itself.
+    static func makeFolders(for name: String, in library: String) throws(ImportError) {
+        var parent = library
+        for part in name.split(separator: "/").dropLast() {
+            let folder = parent + "/" + part
+            if mkdir(folder, 0o755) == 0 {
+                FileCopier(folder: parent).syncFolder()
+            } else if errno != EEXIST {
+                throw ImportError.writing(folder, errno: errno)
+            }
+            parent = folder
+        }
     }
 
     static func realPath(_ path: String) -> String? {

@@ -57,3 +57,8 @@ public enum ImportNaming {
     /// The name a file called `original` is stored under when that name is free.
     public static func storedName(for original: String) -> String { StoredName(original).variant(1) }
 }
+
+extension String {
+    /// The name with a layout's subfolder before it (`2024/05/` + `IMG_0001.HEIC`).
+    func prefixed(by subfolder: String) -> String { subfolder + self }
+}

@@ -185,6 +185,34 @@ struct ImportCommandTests {
         #expect(lines.contains { $0.contains("already there") && $0.hasSuffix("  \(card)/b/IMG.jpg") })
     }
 
+    @Test("import --layout date: YYYY/MM/ by the date taken, undated/ without one; verified, reused, restored, removed")
+    func dateLayout() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.mp4AndroidLocation, "a.mp4", to: folder)  // taken 2022
+        try add(.jpegEXIF, "b.jpg", to: folder)  // taken 2024-05-06
+        try add(.jpegPlain, "c.jpg", to: folder)  // no date
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        let lines = try jsonLines(try pickup("import", card, "--into", library, "--layout", "date", "--json"))
+        let names = lines.compactMap { ($0["files"] as? [[String: Any]])?.first?["name"] as? String }.sorted()
+        #expect(names.count == 3)
+        #expect(names.contains { $0.hasPrefix("2022/") && $0.hasSuffix("/a.mp4") })
+        #expect(names.contains("2024/05/b.jpg") && names.contains("undated/c.jpg"), "\(names)")
+        #expect(FileManager.default.fileExists(atPath: library + "/2024/05/b.jpg"))
+        #expect(try pickup("library", library, "verify").status == 0)
+        #expect(
+            try pickup("import", card, "--into", library, "--layout", "date").outputText.contains("3 already there"))
+        try FileManager.default.removeItem(atPath: library + "/2024/05")
+        let again = try jsonLines(try pickup("import", card, "--into", library, "--layout", "date", "--json"))
+        #expect(again.contains { $0["status"] as? String == "restored" })
+        #expect(FileManager.default.fileExists(atPath: library + "/2024/05/b.jpg"))
+        let id = try #require(lines.first { $0["originalName"] as? String == "c.jpg" }?["id"] as? String)
+        #expect(try pickup("library", library, "remove", id).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: library + "/undated/c.jpg"))
+        #expect(try pickup("import", card, "--into", library, "--layout", "sideways").status == 2)
+    }
+
     @Test("library list --sort taken|size|name; library show aligns its keys and values")
     func librarySortAndShow() throws {
         let folder = try scratch()

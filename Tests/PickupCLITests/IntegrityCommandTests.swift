@@ -158,6 +158,14 @@ struct IntegrityCommandTests {
         #expect(removed.status == 1)
         #expect(removed.errorText.contains("outside the library"), "\(removed.errorText)")
         #expect(FileManager.default.fileExists(atPath: folder + "/victim2.txt"))
+        // The date layout's folders are the only ones a name may hold: YYYY/MM/ and undated/.
+        try FileManager.default.createDirectory(atPath: library + "/2024", withIntermediateDirectories: true)
+        for name in ["2024/../../victim2.txt", "2024/05/../../../victim2.txt", "undated/..", "2024/5/../x", "a/b.jpg"] {
+            try sqlite(library + "/.pickup/catalog.sqlite", "UPDATE files SET stored_name = '\(name)'")
+            let refused = try pickup("library", library, "remove", id)
+            #expect(refused.status == 1 && refused.errorText.contains("outside the library"), "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/victim2.txt"))
     }
 
     @Test("a FIFO named on the command line is refused at once by import, probe and upload")

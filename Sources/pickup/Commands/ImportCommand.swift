@@ -82,6 +82,13 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line: each item's result, in order.")
     var json = false
 
+    @Option(
+        name: .customLong("layout"),
+        help: ArgumentHelp(
+            "Where new items go in the library: flat (the default: all in DIR) or date (DIR/YYYY/MM/ by the "
+                + "date they were taken, DIR/undated/ when they say none).", valueName: "LAYOUT"))
+    var layout: String?
+
     @Flag(
         name: .customLong("dry-run"),
         help: ArgumentHelp(
@@ -113,6 +120,7 @@ struct ImportJob {
     let thumbnails: PixelSize?
     let progress: ProgressOptions
     let dryRun: Bool
+    let layout: ImportLayout
 
     init(_ command: ImportCommand) throws(ValidationError) {
         guard !command.arguments.isEmpty else {
@@ -156,6 +164,10 @@ struct ImportJob {
         followLinks = command.followLinks
         progress = command.progress
         dryRun = command.dryRun
+        guard let layout = ImportLayout(rawValue: command.layout ?? "flat") else {
+            throw ValidationError("--layout takes flat or date, not '\(command.layout ?? "")'")
+        }
+        self.layout = layout
     }
 
     func run() async -> Int32 {
@@ -163,7 +175,8 @@ struct ImportJob {
         var session: ImportSession?
         if !dryRun {
             do {
-                session = try ImportSession(destination: destination, options: ImportOptions(concurrency: parallel))
+                session = try ImportSession(
+                    destination: destination, options: ImportOptions(concurrency: parallel, layout: layout))
             } catch {
                 Console.error(Text.clean("pickup import: " + error.description))
                 return ExitStatus.someFailed
