@@ -186,6 +186,21 @@ struct RenderCommandTests {
         #expect(named.status == 2 && named.errorText.contains("with several videos, -o names a folder"))
     }
 
+    @Test("stderr stays quiet: no FFmpeg log lines ([swscaler @ 0x…] deprecated pixel format) from full-range sources")
+    func quietStandardError() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Full-range (JPEG-style) pixel formats are what swscale warns about as deprecated.
+        let video = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc=size=640x360:rate=10 -t 1 -pix_fmt yuvj420p -c:v libx264", as: "mp4")
+        let photo = try Fixtures.ffmpeg("-f lavfi -i testsrc=size=640x360 -frames:v 1 -pix_fmt yuvj422p", as: "jpg")
+        defer { for path in [video, photo] { try? FileManager.default.removeItem(atPath: path) } }
+        let thumb = try CLI.run(["thumb", video, photo, "--size", "100x100", "-o", folder + "/t/"])
+        #expect(thumb.status == 0 && thumb.errorText.isEmpty, "\(thumb.errorText)")
+        let export = try CLI.run(["export", video, "--preset", "low", "-o", folder + "/e.mp4", "--quiet"])
+        #expect(export.status == 0 && export.errorText.isEmpty, "\(export.errorText)")
+    }
+
     @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
     func export() throws {
         let folder = try scratch()
