@@ -15,22 +15,20 @@ public enum WebPPrivacy {
         var hasEXIF = false
         var index = 12
         while index + 8 <= bytes.count {
-            let type = String(decoding: bytes[index..<(index + 4)], as: UTF8.self)
-            let size =
-                Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16
-                | Int(bytes[index + 7]) << 24
-            let end = index + 8 + size
-            guard end <= bytes.count else {
+            guard let found = RIFFChunk(in: bytes, at: index) else {
+                let type = String(decoding: bytes[index..<(index + 4)], as: UTF8.self)
                 throw ProbeError(
                     .truncated, "chunk '\(type)' runs past the end of the file", offset: Int64(index), element: "WebP")
             }
-            let padded = min(bytes.count, end + size % 2)
+            let type = found.name
+            let size = found.payload.count
+            let padded = min(bytes.count, found.next)
             switch type {
             case "EXIF":
-                var tiff = Array(bytes[(index + 8)..<end])
+                var tiff = Array(bytes[found.payload])
                 if tiff.starts(with: Array("Exif".utf8) + [0, 0]) { tiff.removeFirst(6) }
                 if let block = try JPEGPrivacy.minimalEXIF(tiff) {
-                    out += chunk("EXIF", block)
+                    out += RIFFChunk.bytes("EXIF", block)
                     hasEXIF = true
                 }
             case "XMP ":
@@ -51,10 +49,6 @@ public enum WebPPrivacy {
         let riff = out.count - 8
         out.replaceSubrange(4..<8, with: ByteOrder.littleEndian32(riff))
         return out
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        Array(type.utf8) + ByteOrder.littleEndian32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
     }
 
 }
