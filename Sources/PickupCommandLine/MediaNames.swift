@@ -10,6 +10,9 @@ public enum MediaNames {
         "mkv", "webm",
     ]
 
+    /// Extensions of the videos Pickup exports (a folder's walk in `pickup export`).
+    public static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "3g2", "mkv", "webm"]
+
     /// Whether the file's name says it is a photo or a video.
     public static func namedAsMedia(_ path: String) -> Bool {
         mediaExtensions.contains((path as NSString).pathExtension.lowercased())

@@ -31,17 +31,6 @@ public enum Text {
         return shown
     }
 
-    /// A name fit to be part of a file's name: control characters and path separators become
-    /// `_`, as `pickup import` names stored copies.
-    public static func fileNamePart(_ text: String) -> String {
-        var cleaned = ""
-        for scalar in text.unicodeScalars {
-            let unsafe = scalar.value < 0x20 || scalar.value == 0x7F || scalar == "/" || scalar == "\\"
-            cleaned.unicodeScalars.append(unsafe ? "_" : scalar)
-        }
-        return cleaned
-    }
-
     /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
     public static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 

@@ -382,8 +382,7 @@ public final class ImportSession: Sendable {
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
-                let name = try placer.place(copy.temporary, as: ImportSession.fileName(paths[position]))
-                    .prefixed(by: subfolder)
+                let name = subfolder + (try placer.place(copy.temporary, as: ImportSession.fileName(paths[position])))
                 usedUp += 1
                 placed.append(name)
                 files.append(

@@ -8,14 +8,7 @@ struct StoredName {
     static let maxBytes = 200
 
     init(_ original: String) {
-        var cleaned = ""
-        for scalar in original.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "/" || scalar == "\\" {
-                cleaned.unicodeScalars.append("_")
-            } else {
-                cleaned.unicodeScalars.append(scalar)
-            }
-        }
+        var cleaned = ImportNaming.namePart(original)
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }  // never hidden, never "." or ".."
         if cleaned.isEmpty { cleaned = "item" }
         var stem = cleaned
@@ -56,9 +49,16 @@ struct StoredName {
 public enum ImportNaming {
     /// The name a file called `original` is stored under when that name is free.
     public static func storedName(for original: String) -> String { StoredName(original).variant(1) }
-}
 
-extension String {
-    /// The name with a layout's subfolder before it (`2024/05/` + `IMG_0001.HEIC`).
-    func prefixed(by subfolder: String) -> String { subfolder + self }
+    /// Text fit to be part of a file's name: control characters (newlines...) and path
+    /// separators become `_`. Stored copies are named so, and so are the files `pickup thumb`
+    /// and `pickup export` write.
+    public static func namePart(_ text: String) -> String {
+        var cleaned = ""
+        for scalar in text.unicodeScalars {
+            let unsafe = scalar.value < 0x20 || scalar.value == 0x7F || scalar == "/" || scalar == "\\"
+            cleaned.unicodeScalars.append(unsafe ? "_" : scalar)
+        }
+        return cleaned
+    }
 }

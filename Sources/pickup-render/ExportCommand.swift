@@ -39,7 +39,7 @@ struct ExportJob {
         // Folders with --recursive: the videos in them; other files are left alone.
         let named = try NamedFiles(
             command.arguments, recursive: command.recursive, doing: "export the videos in it",
-            takes: { ExportJob.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
+            takes: { MediaNames.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
             other: "not a video")
         let files = named.files
         let leftAlone = named.leftAlone + named.unreadable.map { (path: $0.path, reason: $0.message) }
@@ -99,7 +99,7 @@ struct ExportJob {
         options = ExportOptions(
             preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
             maxBytes: maxBytes, compatible: command.compatible)
-        let names = ThumbJob.outputNames(files)
+        let names = OutputNames.of(files)
         jobs = zip(files, names).map { file, base in
             let name = "\(base)-\(preset.rawValue).\(container.fileExtension)"
             if let folder { return (file, (folder as NSString).appendingPathComponent(name)) }
@@ -130,9 +130,6 @@ struct ExportJob {
         }
         return Int64(lower)
     }
-
-    /// The extensions of the videos a folder's walk exports.
-    static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "3g2", "mkv", "webm"]
 
     func run() async -> Int32 {
         for (path, reason) in leftAlone {

@@ -26,6 +26,8 @@ struct ThumbJob {
     let leftAlone: [(path: String, reason: String)]
     /// Paths that could not be read.
     let unreadable: [(path: String, message: String)]
+    /// Whether `output` names the one image made (else it is a folder).
+    let single: Bool
     let request: ThumbnailRequest
     let strip: Int?
     let output: String?
@@ -45,11 +47,20 @@ struct ThumbJob {
         guard let asked = command.format.map(ImageFormat.init(rawValue:)) ?? .some(nil) else {
             throw ValidationError("--format takes jpeg, png or webp")
         }
+        // Folders with --recursive: the media in them; files in them that are not media are left alone.
+        let named = try NamedFiles(
+            command.arguments, recursive: command.recursive, doing: "make thumbnails of what is in it",
+            takes: MediaNames.namedAsMedia, other: "not a photo or video")
+        files = named.files
+        leftAlone = named.leftAlone
+        unreadable = named.unreadable
+        // One file and one image: -o names the image; otherwise -o is a folder.
+        single =
+            files.count == 1 && command.strip == nil
+            && command.output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
         // One image to a named file: its extension says the format; a name that says another is refused.
         var format = asked ?? .jpeg
-        if command.arguments.count == 1, command.strip == nil, let output = command.output, !output.hasSuffix("/"),
-            !FileWalker.isFolder(output), !(output as NSString).pathExtension.isEmpty
-        {
+        if single, let output = command.output, !(output as NSString).pathExtension.isEmpty {
             let named = (output as NSString).pathExtension
             guard let fromName = ImageFormat(fileExtension: named) else {
                 throw ValidationError(
@@ -80,14 +91,6 @@ struct ThumbJob {
         request = ThumbnailRequest(
             size: size, mode: command.fit ? .fit : .fill, format: format, quality: quality, time: time,
             tolerance: command.exact ? .exact : .keyframe)
-        // Folders with --recursive: the media in them; files in them that are not media are left alone.
-        let named = try NamedFiles(
-            command.arguments, recursive: command.recursive, doing: "make thumbnails of what is in it",
-            takes: MediaNames.namedAsMedia, other: "not a photo or video")
-        let (files, leftAlone, unreadable) = (named.files, named.leftAlone, named.unreadable)
-        self.files = files
-        self.leftAlone = leftAlone
-        self.unreadable = unreadable
         output = command.output
         json = command.json
         force = command.force
@@ -108,9 +111,6 @@ struct ThumbJob {
             fail(path, RenderError(.unreadable, message, path: path))
         }
         let renderer = FFmpegThumbnailer()
-        // One file and one image: -o names the image; otherwise -o is a folder.
-        let single =
-            files.count == 1 && strip == nil && output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
         if !single, let output {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -120,7 +120,7 @@ struct ThumbJob {
                 return ExitStatus.someFailed
             }
         }
-        let bases = ThumbJob.outputNames(files)
+        let bases = OutputNames.of(files)
         // Files render on every core at once; results print in the order given.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
         var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
@@ -192,35 +192,6 @@ struct ThumbJob {
             )
         } else {
             Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))
-        }
-    }
-
-    /// The name each file's images are made from: its own, or, when two files share a name (from
-    /// two folders), "NAME (FOLDER)", with the folder's name: never one over the other, and the same
-    /// whatever order the files were given in. Two folders of one name add a short hash of the path.
-    static func outputNames(_ files: [String]) -> [String] {
-        func stem(_ file: String) -> String {
-            Text.fileNamePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
-        }
-        func folder(_ file: String) -> String {
-            let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
-            return parent.isEmpty ? "." : Text.fileNamePart(parent)
-        }
-        var count: [String: Int] = [:]
-        for file in files { count[stem(file), default: 0] += 1 }
-        var withFolder: [String: Int] = [:]
-        for file in files where count[stem(file), default: 0] > 1 {
-            withFolder[stem(file) + "\u{0}" + folder(file), default: 0] += 1
-        }
-        return files.map { file in
-            let name = stem(file)
-            guard count[name, default: 0] > 1 else { return name }
-            let parent = folder(file)
-            guard withFolder[name + "\u{0}" + parent, default: 0] > 1 else { return "\(name) (\(parent))" }
-            // FNV-1a of the path: stable from run to run, unlike Hasher.
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
         }
     }
 

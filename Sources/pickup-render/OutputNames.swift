@@ -1,0 +1,34 @@
+import Foundation
+import PickupImport
+
+/// How `pickup thumb` and `pickup export` name what they write.
+enum OutputNames {
+    /// The name each file's outputs are made from: its own, or, when two files share a name (from
+    /// two folders), "NAME (FOLDER)", with the folder's name: never one over the other, and the same
+    /// whatever order the files were given in. Two folders of one name add a short hash of the path.
+    static func of(_ files: [String]) -> [String] {
+        func stem(_ file: String) -> String {
+            ImportNaming.namePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+        }
+        func folder(_ file: String) -> String {
+            let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            return parent.isEmpty ? "." : ImportNaming.namePart(parent)
+        }
+        var count: [String: Int] = [:]
+        for file in files { count[stem(file), default: 0] += 1 }
+        var withFolder: [String: Int] = [:]
+        for file in files where count[stem(file), default: 0] > 1 {
+            withFolder[stem(file) + "\u{0}" + folder(file), default: 0] += 1
+        }
+        return files.map { file in
+            let name = stem(file)
+            guard count[name, default: 0] > 1 else { return name }
+            let parent = folder(file)
+            guard withFolder[name + "\u{0}" + parent, default: 0] > 1 else { return "\(name) (\(parent))" }
+            // FNV-1a of the path: stable from run to run, unlike Hasher.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
+        }
+    }
+}
