@@ -15,7 +15,8 @@ import PickupUpload
 /// - No redirect is followed (credentials never leave the host they were given for).
 /// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
 ///   deadline; a request whose link goes silent is cut as soon as `StallRule` says so,
-///   from the link's own pace (a reset is noticed at once, over TLS too).
+///   from the link's own pace, or as soon as the kernel sees its bytes unacknowledged for
+///   `deadLink` seconds (`DeadLinkWatch`); a reset is noticed at once, over TLS too.
 /// - Trusts the system's certificate authorities plus others in PEM files: `caFile`,
 ///   `SSL_CERT_FILE`, `CURL_CA_BUNDLE`, and the `.pem`/`.crt` files of `SSL_CERT_DIR`. A
 ///   certificate that is not trusted is not retried.
@@ -28,8 +29,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
     private let links = LockedValue<[String: LockedValue<LinkActivity>]>([:])
     /// Bytes read from a file per body piece.
     static let pieceSize = 1 << 20
+    /// Seconds a connection's sent bytes may stay unacknowledged before the kernel ends it.
+    let deadLink: Double
 
-    public init(caFile: String? = nil, connectTimeout: Double = 10) {
+    /// A transport trusting the system's authorities plus `caFile`.
+    ///
+    /// - Parameters:
+    ///   - caFile: a PEM file of more certificate authorities to trust.
+    ///   - connectTimeout: seconds a connection may take to open.
+    ///   - deadLink: seconds a connection's sent bytes may stay unacknowledged (no ACK from
+    ///     the other side, or its receive window closed) before the connection counts as
+    ///     dead; an idle connection is probed after half of it. A slow link that still
+    ///     moves is never cut by it.
+    public init(caFile: String? = nil, connectTimeout: Double = 10, deadLink: Double = 4) {
+        self.deadLink = deadLink
         var tls = TLSConfiguration.makeClientConfiguration()
         let environment = ProcessInfo.processInfo.environment
         var extra = [caFile, environment["SSL_CERT_FILE"], environment["CURL_CA_BUNDLE"]].compactMap { $0 }
@@ -48,6 +61,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // A refused connection fails at once: the upload retries with its own backoff, and
         // says so as it happens, instead of AsyncHTTPClient trying again silently.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.http1_1ConnectionDebugInitializer = { DeadLinkWatch.arm($0, seconds: deadLink) }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
@@ -92,7 +106,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 throw CancellationError()
             }
         } catch {
-            throw Self.uploadError(error, limits: limits, url: request.url)
+            throw Self.uploadError(error, limits: limits, url: request.url, deadLink: deadLink)
         }
     }
 
@@ -141,7 +155,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// What went wrong, as an upload error that says it and never carries a secret.
-    static func uploadError(_ error: any Error, limits: HTTPLimits, url: URL) -> UploadError {
+    static func uploadError(_ error: any Error, limits: HTTPLimits, url: URL, deadLink: Double) -> UploadError {
         let place = "\(url.host ?? "?"):\(url.port ?? (url.scheme == "https" ? 443 : 80))"
         switch error {
         case let error as UploadError: return error
@@ -167,6 +181,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return UploadError(
                 .network, "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
             )
+        case let error as IOError where error.errnoCode == ETIMEDOUT:
+            return UploadError(
+                .network,
+                "the connection to \(place) stalled: the other side acknowledged nothing for "
+                    + "\(String(format: "%.0f", deadLink)) s")
         case let error as IOError:
             return UploadError(
                 .network,

@@ -194,6 +194,25 @@ struct HostileServerTests {
         #expect(seconds < 8, "a silent link cost \(seconds) s")
     }
 
+    @Test(
+        "a link that goes silent once the whole body is handed to the kernel is noticed in seconds, not at the ceiling",
+        arguments: [false, true])
+    func silentLinkAfterTheBody(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(chunkSize: 1 << 20, maxAttempts: 1, stallTimeout: 30, transport: setting.transport))
+        let started = Date()
+        let record = await uploader.upload(
+            path: path, to: .form(FormTarget(url: setting.server.url("silent-window"))))
+        let seconds = Date().timeIntervalSince(started)
+        #expect(record.state == .failed)
+        #expect(record.why.contains("acknowledged nothing for 4 s") == true, "\(record.why)")
+        #expect(seconds < 8, "a silent link cost \(seconds) s")
+    }
+
     @Test("a certificate not trusted fails at once, is not retried, and says what to do")
     func untrustedCertificate() async throws {
         let setting = try Setting(https: true)

@@ -62,6 +62,13 @@ class Handler(socketserver.StreamRequestHandler):
             record(method, path, headers, 0)
             time.sleep(60)
             return False
+        if behaviour == "silent-window":
+            # Takes the request's head, then closes its receive window and reads nothing more:
+            # a body the client has handed whole to its kernel waits there, unacknowledged.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            record(method, path, headers, 0)
+            time.sleep(60)
+            return False
         body = self.rfile.read(length) if length > 0 else b""
         record(method, path, headers, len(body))
         tus = [("Tus-Resumable", "1.0.0")]
