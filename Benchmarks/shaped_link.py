@@ -8,7 +8,9 @@ namespace on its 127.0.0.1; `LatencyProxy` listens on 10.77.0.2 and holds each
 direction's bytes for half the round-trip time before passing them on, so every
 request and answer costs the RTT. It can also end the TLS (a self-signed CA the
 clients are told to trust), reset every open connection (a cut), or stop passing
-bytes on them without closing (a link gone silent, as when a phone loses signal).
+bytes on them without closing (a server frozen, its kernel still acknowledging).
+`lose_open_connections` makes the open connections' packets vanish while new ones
+work (a link gone silent: the phone lost its network and found another).
 
 Not emulated: packet loss, reordering, and TCP's own round trips between the client
 and the proxy (its congestion window grows over a link with no delay). Needs root.
@@ -49,6 +51,23 @@ def remove():
 def inside(command):
     """A command line that runs inside the namespace."""
     return ["ip", "netns", "exec", NAMESPACE, *command]
+
+
+class AddressChange:
+    """A phone that loses its network and joins another: every packet to or from the address
+    the open connections came from is lost from now on (the namespace routes it to a
+    blackhole, so no ACK reaches them), and new connections come from a new address."""
+
+    def __init__(self):
+        self.changes, self.current = 0, HOST_IP
+
+    def __call__(self):
+        self.changes += 1
+        new = f"10.77.0.{10 + self.changes}"
+        run("ip", "addr", "add", f"{new}/24", "dev", "pkl0")
+        run("ip", "route", "replace", f"{INSIDE_IP}/32", "dev", "pkl0", "src", new)
+        run(*inside(["ip", "route", "add", "blackhole", f"{self.current}/32"]))
+        self.current = new
 
 
 class LatencyProxy:
@@ -141,6 +160,12 @@ class LatencyProxy:
                         raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                     writer.transport.abort()
         self.loop.call_soon_threadsafe(reset)
+
+    def lose_open_connections(self, change):
+        """The link of the connections open now goes silent (`change`, an AddressChange: their
+        packets are lost both ways); their server side is closed at once, as in go_silent."""
+        change()
+        self.go_silent()
 
     def go_silent(self):
         """The connections open now stop passing bytes and are never closed on the client's

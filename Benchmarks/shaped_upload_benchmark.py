@@ -4,8 +4,10 @@ shaped link (shaped_link.py: tbf rate in a network namespace, a proxy that holds
 direction for half the RTT), over http and https, and the time a cut costs Pickup.
 
   goodput:   each tool's bytes a second as a share of the link rate, for tus and S3
-  cuts:      pickup upload (tus) with three connection resets, and with three silent
-             links, over http and https: seconds lost per cut against a clean run
+  cuts:      pickup upload (tus) with three connection resets, three silent links (the
+             open connections' packets lost both ways, new ones work) and three frozen
+             servers (no byte passes, the proxy's kernel still acknowledges), over http
+             and https: seconds lost per cut against a clean run, and when Pickup said so
 
 Needs root (network namespaces). usage:
   Benchmarks/shaped_upload_benchmark.py [--megabytes N] [--mbit N] [--rtt-ms N [N...]] [--chunk-mb N]
@@ -43,15 +45,27 @@ def certificate(work):
     return ca, cert, key
 
 
-def timed(command, env=None, during=None):
-    """Seconds a command took; `during(process)` runs beside it (the cuts)."""
+def timed(command, env=None, during=None, lines=None):
+    """Seconds a command took; `during()` runs beside it (the cuts). Each line the command
+    writes to stderr is added to `lines` as (seconds since the start, line) as it comes."""
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if during:
         threading.Thread(target=during, daemon=True).start()
-    out, err = process.communicate()
+    err = []
+
+    def read_errors():
+        for line in process.stderr:
+            err.append(line)
+            if lines is not None:
+                lines.append((time.perf_counter() - started, line))
+    reader = threading.Thread(target=read_errors, daemon=True)
+    reader.start()
+    out = process.stdout.read()
+    process.wait()
+    reader.join()
     if process.returncode != 0:
-        sys.exit(f"shaped_upload_benchmark: {command[0]} failed: {(out + err)[-600:]}")
+        sys.exit(f"shaped_upload_benchmark: {command[0]} failed: {(out + ''.join(err))[-600:]}")
     return time.perf_counter() - started
 
 
@@ -61,6 +75,7 @@ def main():
     parser.add_argument("--mbit", type=int, default=20)
     parser.add_argument("--rtt-ms", type=int, nargs="+", default=[40, 150])
     parser.add_argument("--chunk-mb", type=int, default=8)
+    parser.add_argument("--cuts-only", action="store_true", help="only the cuts (and the clean tus runs they need)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("shaped_upload_benchmark: needs root (it makes a network namespace)")
@@ -117,6 +132,8 @@ def main():
                                    "--endpoint-url", s3_url, "--only-show-errors"]),
                 ]
                 for name, command in tools:
+                    if args.cuts_only and (rtt != args.rtt_ms[0] or name != "pickup upload (tus)"):
+                        continue
                     seconds = timed(command, env=env)
                     figures[(rtt, scheme, name)] = seconds
                     print(f"{rtt:>4}ms {scheme:6} {name:22} {seconds:8.2f} {size / seconds / 1e6:6.2f} "
@@ -124,20 +141,33 @@ def main():
         # Cuts on the first link: three resets, then three silent links, at even times through a run.
         rtt = args.rtt_ms[0]
         print(f"\ncuts on the {rtt} ms link (pickup upload, tus): seconds lost per cut against the clean run")
+        change = shaped_link.AddressChange()
         for scheme in ("http", "https"):
             proxy = shaped_link.LatencyProxy(7002 if scheme == "https" else 7001, rtt)
             url = f"tus+{scheme}://{shaped_link.INSIDE_IP}:{proxy.port}/files"
+            # Not --json: the retry lines on stderr say when Pickup noticed each cut.
             command = [pickup, "upload", source, "--to", url, "--journal", journal, "--chunk-size", chunk,
-                       "--ca-file", ca, "--force", "--json"]
+                       "--ca-file", ca, "--force", "--no-progress"]
             clean = figures[(rtt, scheme, "pickup upload (tus)")]
-            for kind, act in (("reset", proxy.cut), ("silent", proxy.go_silent)):
+            kinds = (("reset", proxy.cut), ("silent", lambda: proxy.lose_open_connections(change)),
+                     ("frozen", proxy.go_silent))
+            for kind, act in kinds:
+                started, acted, lines = time.perf_counter(), [], []
+
                 def cuts():
                     for moment in (0.25, 0.5, 0.75):
                         time.sleep(clean * 0.25)
+                        acted.append(time.perf_counter() - started)
                         act()
-                seconds = timed(command, env=env, during=cuts)
+                seconds = timed(command, env=env, during=cuts, lines=lines)
+                # When Pickup said so: its first "retrying" line after each cut.
+                noticed = []
+                for moment in acted:
+                    said = [at for at, line in lines if "retrying" in line and at > moment - 0.05]
+                    noticed.append(f"{said[0] - moment:.1f}" if said else "-")
                 print(f"  {scheme:6} 3 x {kind:7} {seconds:7.2f} s against {clean:.2f} s clean: "
-                      f"{(seconds - clean) / 3:5.2f} s lost per cut", flush=True)
+                      f"{(seconds - clean) / 3:5.2f} s lost per cut; said so after {', '.join(noticed)} s",
+                      flush=True)
         stored = [os.path.join(folder, name) for folder in (tus_dir, tls_dir) for name in os.listdir(folder)
                   if not name.endswith(".info") and os.path.isfile(os.path.join(folder, name))]
         intact = all(sha(path) == want for path in stored)
