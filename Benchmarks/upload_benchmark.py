@@ -7,7 +7,8 @@ the same file and the same servers (started here, on 127.0.0.1), in one run.
   raw:  curl, one PATCH of the whole file (streamed, -T) to the same tus server (the wire's limit)
   form: pickup upload --to http://.../upload  vs  curl -F file=@..., same form server
 
-Prints seconds, MB/s and ratios, and Pickup's peak memory, then checks every
+Prints seconds, MB/s and ratios, each tool's peak memory and CPU time (the client's
+own, user + system), then checks every
 stored copy's SHA-256 against the file's.
 
 usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N]
@@ -97,12 +98,14 @@ def weed_command(folder, s3_port, ports):
 
 def timed(command, env=None):
     started = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, stdout=subprocess.PIPE,
+    """Seconds, peak memory (MB), CPU seconds (user + system) and stdout of a command."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *command], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         sys.exit(f"upload_benchmark: {command[0]} failed: {result.stderr[-500:]}")
-    return elapsed, int(result.stderr.strip().splitlines()[-1]) / 1024, result.stdout
+    memory, user, system = result.stderr.strip().splitlines()[-1].split()
+    return elapsed, int(memory) / 1024, float(user) + float(system), result.stdout
 
 
 def main():
@@ -168,11 +171,13 @@ def main():
         # work from the run before must not slow the next); the median time, the highest memory.
         times = {name: [] for name, _, _ in tools}
         memories = {name: 0.0 for name, _, _ in tools}
+        cpus = {name: [] for name, _, _ in tools}
         for round in range(args.rounds):
             for name, command, environment in tools:
                 settle()
-                seconds, memory, _ = timed(command(), env=environment)
+                seconds, memory, cpu, _ = timed(command(), env=environment)
                 times[name].append(seconds)
+                cpus[name].append(cpu)
                 if os.environ.get("BENCH_VERBOSE"):
                     print(f"  round {round + 1}: {name} {seconds:.2f} s", file=sys.stderr)
                 memories[name] = max(memories[name], memory)
@@ -181,13 +186,14 @@ def main():
                         path = os.path.join(tus_dir, entry)
                         if os.path.isfile(path):
                             os.remove(path)
-        results = {name: (statistics.median(times[name]), memories[name], "") for name, _, _ in tools}
+        results = {name: (statistics.median(times[name]), memories[name], statistics.median(cpus[name]))
+                   for name, _, _ in tools}
 
         print(f"file: {size / 1e6:.0f} MB, chunks/parts of {args.chunk_mb} MB (S3: at least 5), "
               f"median of {args.rounds} rounds\n")
-        print(f"{'tool':24} {'seconds':>8} {'MB/s':>8} {'peak MB':>8}")
-        for tool, (seconds, memory, _) in results.items():
-            print(f"{tool:24} {seconds:8.2f} {size / seconds / 1e6:8.0f} {memory:8.1f}")
+        print(f"{'tool':24} {'seconds':>8} {'MB/s':>8} {'peak MB':>8} {'CPU s':>6}")
+        for tool, (seconds, memory, cpu) in results.items():
+            print(f"{tool:24} {seconds:8.2f} {size / seconds / 1e6:8.0f} {memory:8.1f} {cpu:6.2f}")
         tus, s3 = results["pickup upload (tus)"][0], results["pickup upload (S3)"][0]
         print(f"\npickup/tuspy speed: {results['tuspy'][0] / tus:.2f}x   pickup/aws s3 cp speed: {results['aws s3 cp'][0] / s3:.2f}x"
               f"   pickup tus / curl one PATCH: {results['curl (one PATCH)'][0] / tus:.2f}x"

@@ -9,8 +9,8 @@ import PickupUpload
 
 /// Pickup's transport on Linux: AsyncHTTPClient (swift-nio), for http and https alike.
 ///
-/// - File bodies are streamed from the file in 1 MB pieces, read straight into the buffers
-///   the connection writes from, as it takes them (flat memory whatever the size).
+/// - File bodies are streamed from the file in 1 MB pieces (`BodyWriter`), each read only
+///   once the connection has taken the last: a few pieces in memory whatever the size.
 /// - One pooled client: kept-alive connections per host.
 /// - No redirect is followed (credentials never leave the host they were given for).
 /// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
@@ -113,44 +113,29 @@ public final class AsyncHTTPTransport: HTTPTransport {
     private func exchange(
         _ request: HTTPRequest, limits: HTTPLimits, watch: RequestWatch
     ) async throws -> HTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        let length = request.body.length
-        if length > 0 || !["GET", "HEAD", "OPTIONS", "DELETE"].contains(request.method) {
-            outgoing.body = .stream(BodyPieces(body: request.body, watch: watch), length: .known(length))
-        }
-        let response = try await client.execute(outgoing, deadline: .now() + .seconds(Int64(limits.deadline)))
-        watch.settled()
-        watch.progressed()
-        // A HEAD's Content-Length (tus answers one) describes the upload, not a body to read.
-        if request.method != "HEAD", response.status != .noContent, response.status != .notModified,
-            let announced = response.headers.first(name: "content-length").flatMap(Int64.init),
-            announced > Int64(limits.maxResponseBytes)
-        {
-            throw TooLarge(limit: limits.maxResponseBytes, announced: announced)
-        }
-        var body = Data()
-        for try await piece in response.body {
-            guard body.count + piece.readableBytes <= limits.maxResponseBytes else {
-                throw TooLarge(limit: limits.maxResponseBytes, announced: nil)
+        var headers = HTTPHeaders()
+        for (name, value) in request.headers { headers.add(name: name, value: value) }
+        // The loop the answer is gathered on and the body's writes are ordered from.
+        let loop = client.eventLoopGroup.next()
+        var body: HTTPClient.Body?
+        if request.body.length > 0 || !["GET", "HEAD", "OPTIONS", "DELETE"].contains(request.method) {
+            body = .stream(contentLength: request.body.length) { writer in
+                BodyWriter.write(request.body, to: writer, on: loop, pieceSize: Self.pieceSize)
             }
-            body.append(contentsOf: piece.readableBytesView)
-            watch.progressed()
         }
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers {
-            let key = name.lowercased()
-            headers[key] = headers[key].map { $0 + ", " + value } ?? value
+        let outgoing = try HTTPClient.Request(
+            url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers, body: body)
+        let task = client.execute(
+            request: outgoing, delegate: AnswerCollector(method: request.method, limits: limits, watch: watch),
+            eventLoop: .delegate(on: loop), deadline: .now() + .seconds(Int64(limits.deadline)))
+        return try await withTaskCancellationHandler {
+            try await task.get()
+        } onCancel: {
+            task.cancel()
         }
-        return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
     }
 
     struct Stalled: Error { let seconds: Double }
-    struct TooLarge: Error {
-        let limit: Int
-        let announced: Int64?
-    }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
@@ -232,59 +217,4 @@ public final class AsyncHTTPTransport: HTTPTransport {
         default: return String(describing: error)
         }
     }
-}
-
-/// A request body as the connection takes it: data as it is, a file 1 MB at a time, read
-/// only when asked for, each piece counted as progress.
-struct BodyPieces: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    let body: HTTPBody
-    let watch: RequestWatch
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var pending: [HTTPBody]
-        let watch: RequestWatch
-        let allocator = ByteBufferAllocator()
-
-        mutating func next() async throws -> ByteBuffer? {
-            watch.progressed()
-            while let first = pending.first {
-                pending.removeFirst()
-                switch first {
-                case .none: continue
-                case .data(let data):
-                    if data.isEmpty { continue }
-                    return ByteBuffer(bytes: data)
-                case .parts(let parts): pending.insert(contentsOf: parts, at: 0)
-                case .file(let source, let offset, let length):
-                    if length <= 0 { continue }
-                    let count = Int(Swift.min(length, Int64(AsyncHTTPTransport.pieceSize)))
-                    var buffer = allocator.buffer(capacity: count)
-                    var failure: UploadError?
-                    let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
-                        do throws(UploadError) {
-                            return try source.read(
-                                at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
-                        } catch {
-                            failure = error
-                            return 0
-                        }
-                    }
-                    if let failure { throw failure }
-                    guard read == count else {
-                        throw UploadError(.sourceUnreadable, "\(source.path) ended early: it changed during the upload")
-                    }
-                    if length > Int64(count) {
-                        pending.insert(
-                            .file(source, offset: offset + Int64(count), length: length - Int64(count)), at: 0)
-                    }
-                    return buffer
-                }
-            }
-            watch.bodySent()
-            return nil
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pending: [body], watch: watch) }
 }

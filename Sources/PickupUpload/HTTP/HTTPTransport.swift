@@ -32,8 +32,9 @@ public struct HTTPLimits: Sendable, Hashable {
     }
 }
 
-/// The transport uploads use when none is given: URLSession, until a program installs
-/// another (the `pickup` tool installs AsyncHTTPClient's on Linux).
+/// The transport uploads use when none is given: URLSession on Apple platforms, until a
+/// program installs another. On Linux a program installs one (the `pickup` tool installs
+/// `PickupHTTP`'s `AsyncHTTPTransport`); before that, every request fails and says so.
 public enum HTTPTransports {
     private static let installed = LockedValue<(any HTTPTransport)?>(nil)
 
@@ -41,5 +42,21 @@ public enum HTTPTransports {
     public static func install(_ transport: any HTTPTransport) { installed.withValue { $0 = transport } }
 
     /// The transport in use.
-    public static var current: any HTTPTransport { installed.current ?? URLSessionTransport.shared }
+    public static var current: any HTTPTransport {
+        #if canImport(Darwin)
+            installed.current ?? URLSessionTransport.shared
+        #else
+            installed.current ?? NoTransport()
+        #endif
+    }
+}
+
+/// Where no transport is installed and the platform has none of its own.
+struct NoTransport: HTTPTransport {
+    func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        throw UploadError(
+            .network,
+            "no HTTP transport is installed: add PickupHTTP and call "
+                + "HTTPTransports.install(AsyncHTTPTransport.shared), or give UploadOptions a transport")
+    }
 }

@@ -4,7 +4,7 @@ import PickupStore
 /// whatever asks: a `{sha256}` key, the look for bytes already at their destination, and
 /// the record of a finished upload. A library item's files come with theirs, checked
 /// against the catalog.
-struct FileDigests {
+struct FileDigests: Sendable {
     private var known: [String: String] = [:]
 
     /// A digest already computed for `path`.
@@ -13,6 +13,7 @@ struct FileDigests {
     /// The file's SHA-256, read once; nil when it cannot be read.
     mutating func sha256(of path: String) -> String? {
         if let found = known[path] { return found }
+        if Task.isCancelled { return nil }
         guard case .success(let found) = FileHash.sha256(ofFileAt: path) else { return nil }
         known[path] = found.sha256
         return found.sha256
