@@ -165,6 +165,37 @@ struct HostileServerTests {
         }
     }
 
+    @Test("S3 parts go in a sliding window: a slow part holds its own slot, not the next parts")
+    func partsInASlidingWindow() async throws {
+        let setting = try Setting(https: false)
+        let path = try UploadTestFiles.random(megabytes: 30)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(
+                chunkSize: 5 << 20, maxAttempts: 1, transport: setting.transport, partConcurrency: 2),
+            s3Credentials: HostileServerTests.credentials)
+        let location = S3Location(
+            endpoint: URL(string: setting.server.origin + "/s3-slow-first") ?? setting.server.url("x"), bucket: "b",
+            key: "k.bin")
+        let record = await uploader.upload(path: path, to: .s3(location))
+        #expect(record.state == .done, "\(record.why)")
+        var arrived: [Int: Double] = [:]
+        for request in setting.server.requests() where request["method"] as? String == "PUT" {
+            guard let path = request["path"] as? String, let at = request["at"] as? Double,
+                let number = path.components(separatedBy: "partNumber=").last?.split(separator: "&").first
+                    .flatMap({ Int($0) })
+            else { continue }
+            arrived[number] = at
+        }
+        #expect(arrived.count == 6, "\(arrived)")
+        // Part 1 is answered 2 s after it arrived; parts 2 to 6 went through the other slot meanwhile.
+        // In batches of two, part 3 would have waited for part 1's answer.
+        if let first = arrived[1], let last = arrived.values.max() {
+            #expect(last - first < 1.5, "parts arrived at \(arrived.sorted { $0.key < $1.key })")
+        }
+    }
+
     @Test(
         "slow servers: headers a byte at a time, endless 100 Continue: given up within the stall bound",
         arguments: [false, true])

@@ -16,7 +16,8 @@ PARTS = {}  # part number -> size, as the S3 behaviours received them
 
 def record(method, path, headers, body):
     with LOCK, open(ARGS.log, "a") as handle:
-        handle.write(json.dumps({"method": method, "path": path, "headers": headers, "body": body}) + "\n")
+        handle.write(json.dumps({"method": method, "path": path, "headers": headers, "body": body,
+                                 "at": time.monotonic()}) + "\n")
 
 
 def read_request(stream):
@@ -122,12 +123,14 @@ class Handler(socketserver.StreamRequestHandler):
             secret = headers.get("authorization", "") + " " + headers.get("x-amz-security-token", "")
             body = f"<Error><Code>{secret}</Code><Message>{secret}</Message></Error>".encode()
             answer(self.wfile, "403 Forbidden", [("Content-Type", "application/xml")], body)
-        elif behaviour in ("s3-complete-error", "s3-complete-empty"):
+        elif behaviour in ("s3-complete-error", "s3-complete-empty", "s3-slow-first"):
             if method == "POST" and "uploads" in path and "uploadId" not in path:
                 body = b"<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>"
                 answer(self.wfile, "200 OK", [("Content-Type", "application/xml")], body)
             elif method == "PUT":
                 number = int(path.split("partNumber=")[1].split("&")[0]) if "partNumber=" in path else 1
+                if behaviour == "s3-slow-first" and number == 1:
+                    time.sleep(2)  # the first part is answered late; the others at once
                 PARTS[number] = len(body)
                 answer(self.wfile, "200 OK", [("ETag", f'"e{number}"')])
             elif method == "GET":
@@ -135,6 +138,9 @@ class Handler(socketserver.StreamRequestHandler):
                                  for n, size in sorted(PARTS.items()))
                 answer(self.wfile, "200 OK", [], f"<ListPartsResult><IsTruncated>false</IsTruncated>{listed}"
                                                   "</ListPartsResult>".encode())
+            elif method == "POST" and behaviour == "s3-slow-first":
+                answer(self.wfile, "200 OK", [("Content-Type", "application/xml")],
+                       b"<CompleteMultipartUploadResult><ETag>\"e\"</ETag></CompleteMultipartUploadResult>")
             elif method == "POST":
                 body = b"" if behaviour.endswith("empty") else (
                     b"<Error xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Code>InternalError</Code>"

@@ -68,6 +68,7 @@ struct UploadDriver {
                     events?.yield(.finished(record))
                     return record
                 case .fail(let error):
+                    steps.stop()
                     record.state = error.code == .cancelled ? .cancelled : .failed
                     record.error = error
                     try? await journal.save(record)

@@ -15,6 +15,13 @@ protocol UploadSteps {
     mutating func complete(_ record: inout UploadRecord) async throws(UploadError)
     /// A connection failed: later requests go on fresh connections, not one the cut left dead.
     mutating func reconnect()
+    /// The upload ends (done, failed or cancelled): nothing may go on sending for it.
+    mutating func stop()
+}
+
+extension UploadSteps {
+    /// Steps that send one request at a time have nothing left running when they end.
+    mutating func stop() {}
 }
 
 /// Time, as the driver sees it: real, or a test's.

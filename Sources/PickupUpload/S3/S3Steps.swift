@@ -1,8 +1,9 @@
 import Foundation
 
 /// The S3 multipart steps: start the upload, list the parts the store holds, send the
-/// missing ones (`partConcurrency` at a time, streamed from the file, as `aws s3 cp`
-/// does), and complete with what the store lists.
+/// missing ones (streamed from the file, `partConcurrency` of them in flight at once, a new
+/// one starting as soon as one arrives, as `aws s3 cp` does), and complete with what the
+/// store lists.
 struct S3Steps: UploadSteps {
     let location: S3Location
     let authorization: S3Authorization
@@ -13,6 +14,20 @@ struct S3Steps: UploadSteps {
     private var client: S3Client
     /// The parts the store holds, by number.
     private var held: [Int: S3Part] = [:]
+    /// The parts on their way, by number: the serial of the request sending each.
+    private var flying: [Int: Int] = [:]
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var serial = 0
+    /// Each request's end, as it comes: its serial, its part number, and what came of it.
+    private let arrivals: AsyncStream<Arrival>
+    private var arrived: AsyncStream<Arrival>.Iterator
+    private let report: AsyncStream<Arrival>.Continuation
+
+    private struct Arrival: Sendable {
+        let serial: Int
+        let number: Int
+        let result: Result<S3Part, UploadError>
+    }
 
     init(location: S3Location, authorization: S3Authorization, source: SourceFile, options: UploadOptions) {
         self.location = location
@@ -22,12 +37,15 @@ struct S3Steps: UploadSteps {
         partSize = Uploader.partSize(for: source.size, preferred: options.chunkSize)
         count = max(1, Int((source.size + partSize - 1) / partSize))
         client = S3Client(location: location, authorization: authorization, options: options)
+        (arrivals, report) = AsyncStream.makeStream(of: Arrival.self)
+        arrived = arrivals.makeAsyncIterator()
     }
 
     /// Bytes in the parts the store holds.
     private var heldBytes: Int64 { held.values.reduce(0) { $0 + $1.size } }
 
     mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
+        land()
         guard let uploadID = record.remote else {
             record.remote = try await client.create(type: record.type)
             held = [:]
@@ -40,39 +58,64 @@ struct S3Steps: UploadSteps {
         return heldBytes
     }
 
+    /// Fills the window with missing parts, then waits for the first of them to arrive and
+    /// returns the bytes the store holds with it. The others fly on into the next call.
     mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
         guard let uploadID = record.remote else { throw UploadError(.gone, "the upload has not started on the store") }
-        let missing = (1...count).filter { held[$0] == nil }.prefix(max(1, options.partConcurrency))
-        let client = self.client
-        let (partSize, size, source) = (self.partSize, record.size, self.source)
-        let results = await withTaskGroup(of: Result<S3Part, UploadError>.self) { group in
-            for number in missing {
-                group.addTask {
-                    let offset = Int64(number - 1) * partSize
-                    let length = Int(min(partSize, size - offset))
-                    do throws(UploadError) {
-                        let etag = try await client.upload(
-                            part: number, of: uploadID, source: source, offset: offset, length: length)
-                        return .success(S3Part(number: number, etag: etag, size: Int64(length)))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            }
-            var results: [Result<S3Part, UploadError>] = []
-            for await result in group { results.append(result) }
-            return results
+        let window = max(1, options.partConcurrency)
+        for number in 1...count where held[number] == nil && flying[number] == nil && flying.count < window {
+            launch(number, of: uploadID, size: record.size)
         }
-        var failure: UploadError?
-        for result in results {
-            switch result {
-            case .success(let part): held[part.number] = part
-            case .failure(let error): failure = failure ?? error
+        while !flying.isEmpty {
+            guard let arrival = await arrived.next() else { break }
+            // A request let go of by `land()` may still report: only the current one counts.
+            guard flying[arrival.number] == arrival.serial else { continue }
+            flying[arrival.number] = nil
+            tasks[arrival.number] = nil
+            switch arrival.result {
+            case .success(let part):
+                held[part.number] = part
+                return heldBytes
+            case .failure(let error):
+                // Parts that arrived are kept (the next sync lists them); the rest are let go.
+                land()
+                throw error
             }
         }
-        // Parts that arrived are kept (the next sync lists them); the first failure is reported.
-        if let failure { throw failure }
+        land()
+        if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
         return heldBytes
+    }
+
+    /// Starts sending part `number`, reporting its end to `arrivals`.
+    private mutating func launch(_ number: Int, of uploadID: String, size: Int64) {
+        serial += 1
+        let (serial, client, source, partSize, report) = (
+            self.serial, self.client, self.source, self.partSize, self.report
+        )
+        flying[number] = serial
+        tasks[number] = Task {
+            let offset = Int64(number - 1) * partSize
+            let length = Int(min(partSize, size - offset))
+            let result: Result<S3Part, UploadError>
+            do throws(UploadError) {
+                let etag = try await client.upload(
+                    part: number, of: uploadID, source: source, offset: offset, length: length)
+                result = .success(S3Part(number: number, etag: etag, size: Int64(length)))
+            } catch {
+                result = .failure(error)
+            }
+            report.yield(Arrival(serial: serial, number: number, result: result))
+        }
+    }
+
+    mutating func stop() { land() }
+
+    /// Lets every part in flight go: cancelled, and whatever they report later ignored.
+    private mutating func land() {
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
+        flying = [:]
     }
 
     /// Completes with what the store lists, so that its ETags and ours cannot disagree.
