@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--rtt-ms", type=int, nargs="+", default=[40, 150])
     parser.add_argument("--chunk-mb", type=int, default=8)
     parser.add_argument("--cuts-only", action="store_true", help="only the cuts (and the clean tus runs they need)")
+    parser.add_argument("--only", nargs="+", help="only the tools whose names contain one of these words; no cuts")
+    parser.add_argument("--part-concurrency", type=int, default=1, help="S3 parts pickup sends at once")
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("shaped_upload_benchmark: needs root (it makes a network namespace)")
@@ -127,12 +129,15 @@ def main():
                     ("tuspy", [python, "-c", TUSPY, tus_url + "/", source, str(args.chunk_mb << 20)]),
                     ("pickup upload (S3)", [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
                                             s3_url, "--journal", journal, "--chunk-size", str(max(5, args.chunk_mb)),
-                                            "--ca-file", ca, "--force", "--json"]),
+                                            "--ca-file", ca, "--force", "--json",
+                                            "--part-concurrency", str(args.part_concurrency)]),
                     ("aws s3 cp", [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
                                    "--endpoint-url", s3_url, "--only-show-errors"]),
                 ]
                 for name, command in tools:
                     if args.cuts_only and (rtt != args.rtt_ms[0] or name != "pickup upload (tus)"):
+                        continue
+                    if args.only and not any(word in name for word in args.only):
                         continue
                     seconds = timed(command, env=env)
                     figures[(rtt, scheme, name)] = seconds
@@ -140,6 +145,8 @@ def main():
                           f"{size / seconds / link * 100:7.1f}%", flush=True)
         # Cuts on the first link: three resets, then three silent links, at even times through a run.
         rtt = args.rtt_ms[0]
+        if args.only:
+            return
         print(f"\ncuts on the {rtt} ms link (pickup upload, tus): seconds lost per cut against the clean run")
         change = shaped_link.AddressChange()
         for scheme in ("http", "https"):

@@ -128,7 +128,7 @@ struct UploadCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("part-concurrency")],
         help: ArgumentHelp(
-            "S3: parts of one file sent at once, as aws s3 cp does (default 1: on a slow uplink they only share it; more helps on fast, distant links).",
+            "S3: parts of one file in flight at once, a new one as soon as one arrives, as aws s3 cp does (default 4).",
             valueName: "N"))
     var partConcurrency: String?
 
@@ -287,7 +287,7 @@ struct UploadJob {
             throw ValidationError("--timeout takes seconds from 1 to 3600")
         }
         self.timeout = timeout
-        guard let parts = Int(command.partConcurrency ?? "1"), (1...64).contains(parts) else {
+        guard let parts = Int(command.partConcurrency ?? "4"), (1...64).contains(parts) else {
             throw ValidationError("--part-concurrency takes a whole number from 1 to 64")
         }
         partConcurrency = parts
