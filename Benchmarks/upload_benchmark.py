@@ -13,7 +13,7 @@ stored copy's SHA-256 against the file's.
 
 usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N]
 """
-import argparse, hashlib, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+import argparse, hashlib, os, random, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 from settle import settle
 
@@ -167,13 +167,18 @@ def main():
             ("aws s3 cp", lambda: [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
                                    "--endpoint-url", f"http://127.0.0.1:{s3_port}", "--only-show-errors"], env),
         ]
-        # Rounds, each tool once a round in turn, the machine settled before each run (a server's
+        # Rounds, each tool once a round in a shuffled order, the machine settled before each run (a server's
         # work from the run before must not slow the next); the median time, the highest memory.
         times = {name: [] for name, _, _ in tools}
         memories = {name: 0.0 for name, _, _ in tools}
         cpus = {name: [] for name, _, _ in tools}
         for round in range(args.rounds):
-            for name, command, environment in tools:
+            # Each round in its own order: the run after a whole-file tus PATCH is slowed by
+            # the tus server's work after it answered (some 0.4 s, which settle() does not
+            # see), so no tool may always take that place.
+            order = list(tools)
+            random.Random(round).shuffle(order)
+            for name, command, environment in order:
                 settle()
                 seconds, memory, cpu, _ = timed(command(), env=environment)
                 times[name].append(seconds)

@@ -4,47 +4,68 @@ import NIOPosix
 import PickupUpload
 
 /// A request body written to the connection piece by piece: data as it is, a file
-/// `pieceSize` bytes at a time, read on NIO's thread pool (never on the event loop). The
-/// next piece is read only once the connection has taken the last one — when its write
-/// future says so, which it does only while the socket keeps up — so however large the file,
-/// a few pieces are in memory at a time.
+/// `pieceSize` bytes at a time, read on NIO's thread pool (never on the event loop).
+///
+/// One piece is read ahead while the connection writes the last, so the socket never waits
+/// for the disk; the one after is read only once the connection has taken the last — when
+/// its write future says so, which it does only while the socket keeps up. However large
+/// the file, a few pieces are in memory at a time.
 enum BodyWriter {
+    /// A piece of a body: bytes at hand, or a range of a file still to read.
+    private enum Piece {
+        case bytes(ByteBuffer)
+        case file(SourceFile, offset: Int64, count: Int)
+    }
+
     static func write(
         _ body: HTTPBody, to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop, pieceSize: Int
     ) -> EventLoopFuture<Void> {
-        writeRest([body], to: writer, on: eventLoop, pieceSize: pieceSize)
+        var pieces: [Piece] = []
+        plan(body, pieceSize: pieceSize, into: &pieces)
+        guard let first = pieces.first else { return eventLoop.makeSucceededVoidFuture() }
+        return pump(pieces, from: 0, ready: load(first, on: eventLoop), to: writer, on: eventLoop)
     }
 
-    private static func writeRest(
-        _ pending: [HTTPBody], to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop, pieceSize: Int
-    ) -> EventLoopFuture<Void> {
-        var rest = pending
-        while let first = rest.first {
-            rest.removeFirst()
-            switch first {
-            case .none: continue
-            case .data(let data):
-                if data.isEmpty { continue }
-                return writer.write(.byteBuffer(ByteBuffer(bytes: data))).flatMap { [rest] in
-                    writeRest(rest, to: writer, on: eventLoop, pieceSize: pieceSize)
-                }
-            case .parts(let parts): rest.insert(contentsOf: parts, at: 0)
-            case .file(let source, let offset, let length):
-                if length <= 0 { continue }
-                let count = Int(min(length, Int64(pieceSize)))
-                if length > Int64(count) {
-                    rest.insert(.file(source, offset: offset + Int64(count), length: length - Int64(count)), at: 0)
-                }
-                return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
-                    try read(source, at: offset, count: count)
-                }.flatMap { piece in
-                    writer.write(.byteBuffer(piece))
-                }.flatMap { [rest] in
-                    writeRest(rest, to: writer, on: eventLoop, pieceSize: pieceSize)
-                }
+    /// The body's pieces, in order: empty parts left out, files cut into `pieceSize` ranges.
+    private static func plan(_ body: HTTPBody, pieceSize: Int, into pieces: inout [Piece]) {
+        switch body {
+        case .none: return
+        case .data(let data):
+            if !data.isEmpty { pieces.append(.bytes(ByteBuffer(bytes: data))) }
+        case .parts(let parts):
+            for part in parts { plan(part, pieceSize: pieceSize, into: &pieces) }
+        case .file(let source, let offset, let length):
+            var done: Int64 = 0
+            while done < length {
+                let count = Int(min(length - done, Int64(pieceSize)))
+                pieces.append(.file(source, offset: offset + done, count: count))
+                done += Int64(count)
             }
         }
-        return eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Writes piece `index` once it is `ready`, reading the next one meanwhile.
+    private static func pump(
+        _ pieces: [Piece], from index: Int, ready: EventLoopFuture<ByteBuffer>,
+        to writer: HTTPClient.Body.StreamWriter, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<Void> {
+        ready.flatMap { buffer in
+            let following = index + 1 < pieces.count ? load(pieces[index + 1], on: eventLoop) : nil
+            return writer.write(.byteBuffer(buffer)).flatMap {
+                guard let following else { return eventLoop.makeSucceededVoidFuture() }
+                return pump(pieces, from: index + 1, ready: following, to: writer, on: eventLoop)
+            }
+        }
+    }
+
+    private static func load(_ piece: Piece, on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer> {
+        switch piece {
+        case .bytes(let buffer): return eventLoop.makeSucceededFuture(buffer)
+        case .file(let source, let offset, let count):
+            return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
+                try read(source, at: offset, count: count)
+            }
+        }
     }
 
     /// `count` bytes of the file from `offset`, or an error that says the file changed.
