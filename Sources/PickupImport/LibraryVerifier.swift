@@ -109,13 +109,42 @@ public struct LibraryVerifier: Sendable {
                     }
                 }
             }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") && !known.contains(name) {
-                guard FileStatus(path: folder + "/" + name, followingLinks: false)?.kind == .regular else { continue }
+            for name in LibraryVerifier.storedNames(in: folder) where !known.contains(name) {
                 report.findings.append(
                     Finding(itemID: nil, name: name, problem: .unknown, detail: "not in the catalog"))
             }
             return report
         }
+    }
+
+    /// The regular files where the library keeps items, as the catalog names them: its top
+    /// level, and `--layout date`'s `YYYY/MM/` and `undated/` folders. Hidden files (the
+    /// catalog's own) are left out.
+    static func storedNames(in folder: String) -> [String] {
+        func entries(_ relative: String) -> [String] {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.map { relative.isEmpty ? $0 : relative + "/" + $0 }.sorted()
+        }
+        func kind(_ relative: String) -> FileStatus.Kind? {
+            FileStatus(path: folder + "/" + relative, followingLinks: false)?.kind
+        }
+        func digits(_ name: String, _ count: Int) -> Bool {
+            name.count == count && name.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        var found: [String] = []
+        for top in entries("") {
+            switch kind(top) {
+            case .regular: found.append(top)
+            case .directory where top == "undated":
+                found += entries(top).filter { kind($0) == .regular }
+            case .directory where digits(top, 4):
+                for month in entries(top) where kind(month) == .directory && digits(String(month.suffix(2)), 2) {
+                    found += entries(month).filter { kind($0) == .regular }
+                }
+            default: continue
+            }
+        }
+        return found
     }
 }

@@ -201,6 +201,11 @@ struct ImportCommandTests {
         #expect(names.contains("2024/05/b.jpg") && names.contains("undated/c.jpg"), "\(names)")
         #expect(FileManager.default.fileExists(atPath: library + "/2024/05/b.jpg"))
         #expect(try pickup("library", library, "verify").status == 0)
+        // A file no item owns, in a date folder, is found as it is at the top level.
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: library + "/2024/05/stray.jpg"))
+        let stray = try pickup("library", library, "verify")
+        #expect(stray.status != 0 && stray.outputText.contains("2024/05/stray.jpg"), "\(stray.outputText)")
+        try FileManager.default.removeItem(atPath: library + "/2024/05/stray.jpg")
         #expect(
             try pickup("import", card, "--into", library, "--layout", "date").outputText.contains("3 already there"))
         try FileManager.default.removeItem(atPath: library + "/2024/05")
