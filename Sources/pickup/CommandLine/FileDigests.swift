@@ -1,4 +1,9 @@
+import Foundation
 import PickupStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The SHA-256s of the files of one `pickup upload` run, each file read at most once
 /// whatever asks: a `{sha256}` key, the look for bytes already at their destination, and
@@ -17,5 +22,24 @@ struct FileDigests: Sendable {
         guard case .success(let found) = FileHash.sha256(ofFileAt: path) else { return nil }
         known[path] = found.sha256
         return found.sha256
+    }
+
+    /// These digests with those of `paths` added, hashed on a thread of its own at low
+    /// priority: the uploads (and a server on the same machine) go first, and the hashing
+    /// takes the CPU they leave, which on any real link is nearly all of it.
+    func adding(_ paths: [String]) async -> FileDigests {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { [self] in
+                #if os(Linux)
+                    // On Linux a nice value is the calling thread's own.
+                    setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                #endif
+                var digests = self
+                for path in paths { _ = digests.sha256(of: path) }
+                continuation.resume(returning: digests)
+            }
+            thread.qualityOfService = .utility
+            thread.start()
+        }
     }
 }

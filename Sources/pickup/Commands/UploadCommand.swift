@@ -404,11 +404,7 @@ struct UploadJob {
         // Each finished upload's SHA-256 is recorded so that sending the same bytes there
         // again is skipped. The files are hashed beside the uploads (from the page cache, as
         // a rule), not after them: on a fast link hashing afterwards added a fifth to the time.
-        let hashing = Task.detached(priority: .utility) { [queued, digests] in
-            var digests = digests
-            for path in queued { _ = digests.sha256(of: path) }
-            return digests
-        }
+        let hashing = Task { [queued, digests] in await digests.adding(queued) }
         let work = Task {
             await UploadRunner.run(queue, json: json, progress: progress, sources: made, tries: retries + 1)
         }
@@ -417,7 +413,7 @@ struct UploadJob {
         }
         let items = await work.value
         interrupted.stop()
-        if interrupted.fired { hashing.cancel() } else { digests = await hashing.value }
+        if !interrupted.fired { digests = await hashing.value }
         for item in items where item.state == .done {
             guard let record = item.record, let sha256 = digests.sha256(of: record.path) else { continue }
             try? await uploader.journal.recordSHA256(sha256, of: record.id)
