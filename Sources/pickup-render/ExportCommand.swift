@@ -25,6 +25,8 @@ struct ExportJob {
     let jobs: [(file: String, output: String)]
     /// Files in the folders named that are not videos, passed over.
     let leftAlone: [(path: String, reason: String)]
+    /// Paths in the folders that could not be read: failures, as thumb reports them.
+    let unreadable: [(path: String, message: String)]
     /// The folder the exports go to, when -o names one.
     let folder: String?
     let options: ExportOptions
@@ -42,7 +44,7 @@ struct ExportJob {
             takes: { MediaNames.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
             other: "not a video")
         let files = named.files
-        let leftAlone = named.leftAlone + named.unreadable.map { (path: $0.path, reason: $0.message) }
+        let leftAlone = named.leftAlone
         // One video to a named file; several into a folder (-o, or here).
         let outputIsFolder = command.output.map { $0.hasSuffix("/") || FileWalker.isFolder($0) } ?? false
         if files.count > 1, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
@@ -106,6 +108,7 @@ struct ExportJob {
             return (file, files.count == 1 ? command.output ?? name : name)
         }
         self.leftAlone = leftAlone
+        unreadable = named.unreadable
         json = command.json
         force = command.force
         progress = command.progress
@@ -148,7 +151,8 @@ struct ExportJob {
                 return ExitStatus.someFailed
             }
         }
-        var failed = false
+        var failed = !unreadable.isEmpty
+        for (path, message) in unreadable { _ = report(RenderError(.unreadable, message, path: path), path) }
         for (file, output) in jobs {
             let status = await export(file, to: output)
             if status == 130 { return 130 }
