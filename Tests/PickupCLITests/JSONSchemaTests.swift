@@ -112,8 +112,14 @@ struct JSONSchemaTests {
             "upload", "-r", card + "/DCIM", "--to", target, "--journal", journal, "--json",
         ])
         let listed = try CLI.run(["uploads", "list", "--journal", journal, "--json"])
-        let uploadTypes = try check("upload", [sent, twice, held, folderUpload, listed])
-        #expect(uploadTypes == ["upload", "error", "leftAlone"])
+        // Nothing listens on port 9: each retry is a line as it happens, then the failed record.
+        let refused = try CLI.run([
+            "upload", card + "/DCIM/IMG_0003.JPG", "--to", "tus+http://127.0.0.1:9/files", "--retries", "1",
+            "--journal", journal, "--json", "--force",
+        ])
+        #expect(refused.status == 1)
+        let uploadTypes = try check("upload", [sent, twice, held, folderUpload, listed, refused])
+        #expect(uploadTypes == ["upload", "error", "leftAlone", "retry"])
         let states = Set(try CLI.jsonLines(twice).compactMap { $0["state"] as? String })
         #expect(states == ["alreadyThere"])
     }

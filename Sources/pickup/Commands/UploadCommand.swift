@@ -669,7 +669,13 @@ enum UploadRunner {
             for await item in queue.updates {
                 let previous = items[item.id]
                 items[item.id] = item
-                if json { continue }
+                if json {
+                    // Every retry, as it happens, for scripts too: a line of its own.
+                    if let (error, delay) = item.retrying, item.retries > previous?.retries ?? 0 {
+                        Console.raw(retryLine(item, error: error, delay: delay, tries: tries))
+                    }
+                    continue
+                }
                 let total = items.values.reduce(Int64(0)) { $0 + $1.size }
                 let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
                 if showBar, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
@@ -746,6 +752,22 @@ enum UploadRunner {
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
             + "\(Text.byteCount(bytes)) in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+    }
+
+    /// The `--json` line of a retry: which upload, what failed, the wait, and which retry it is.
+    static func retryLine(_ item: UploadQueue.Item, error: UploadError, delay: Double, tries: Int) -> String {
+        var object = JSONObject()
+        object.add("type", "retry")
+        object.add("id", item.uploadID ?? "#\(item.id)")
+        object.add("path", item.path)
+        object.add(
+            "error",
+            object: JSONObject.error(
+                code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+        object.add("delay", (delay * 100).rounded() / 100)
+        object.add("retry", Int64(item.retries))
+        object.add("of", Int64(tries - 1))
+        return object.text + "\n"
     }
 
     static func line(
