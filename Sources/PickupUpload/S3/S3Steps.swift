@@ -14,14 +14,17 @@ struct S3Steps: UploadSteps {
     private var client: S3Client
     /// The parts the store holds, by number.
     private var held: [Int: S3Part] = [:]
-    /// The parts on their way, by number: the serial of the request sending each.
-    private var flying: [Int: Int] = [:]
-    private var tasks: [Int: Task<Void, Never>] = [:]
+    /// The parts on their way, by number: the request sending each, and its serial.
+    private var flying: [Int: Flight] = [:]
     private var serial = 0
     /// Each request's end, as it comes: its serial, its part number, and what came of it.
-    private let arrivals: AsyncStream<Arrival>
     private var arrived: AsyncStream<Arrival>.Iterator
     private let report: AsyncStream<Arrival>.Continuation
+
+    private struct Flight {
+        let serial: Int
+        let task: Task<Void, Never>
+    }
 
     private struct Arrival: Sendable {
         let serial: Int
@@ -37,7 +40,8 @@ struct S3Steps: UploadSteps {
         partSize = Uploader.partSize(for: source.size, preferred: options.chunkSize)
         count = max(1, Int((source.size + partSize - 1) / partSize))
         client = S3Client(location: location, authorization: authorization, options: options)
-        (arrivals, report) = AsyncStream.makeStream(of: Arrival.self)
+        let (arrivals, report) = AsyncStream.makeStream(of: Arrival.self)
+        self.report = report
         arrived = arrivals.makeAsyncIterator()
     }
 
@@ -69,9 +73,8 @@ struct S3Steps: UploadSteps {
         while !flying.isEmpty {
             guard let arrival = await arrived.next() else { break }
             // A request let go of by `land()` may still report: only the current one counts.
-            guard flying[arrival.number] == arrival.serial else { continue }
+            guard flying[arrival.number]?.serial == arrival.serial else { continue }
             flying[arrival.number] = nil
-            tasks[arrival.number] = nil
             switch arrival.result {
             case .success(let part):
                 held[part.number] = part
@@ -87,14 +90,13 @@ struct S3Steps: UploadSteps {
         return heldBytes
     }
 
-    /// Starts sending part `number`, reporting its end to `arrivals`.
+    /// Starts sending part `number`; its end comes through `arrived`.
     private mutating func launch(_ number: Int, of uploadID: String, size: Int64) {
         serial += 1
         let (serial, client, source, partSize, report) = (
             self.serial, self.client, self.source, self.partSize, self.report
         )
-        flying[number] = serial
-        tasks[number] = Task {
+        let task = Task {
             let offset = Int64(number - 1) * partSize
             let length = Int(min(partSize, size - offset))
             let result: Result<S3Part, UploadError>
@@ -107,14 +109,14 @@ struct S3Steps: UploadSteps {
             }
             report.yield(Arrival(serial: serial, number: number, result: result))
         }
+        flying[number] = Flight(serial: serial, task: task)
     }
 
     mutating func stop() { land() }
 
     /// Lets every part in flight go: cancelled, and whatever they report later ignored.
     private mutating func land() {
-        for task in tasks.values { task.cancel() }
-        tasks = [:]
+        for flight in flying.values { flight.task.cancel() }
         flying = [:]
     }
 

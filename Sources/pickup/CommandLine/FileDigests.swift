@@ -18,7 +18,6 @@ struct FileDigests: Sendable {
     /// The file's SHA-256, read once; nil when it cannot be read.
     mutating func sha256(of path: String) -> String? {
         if let found = known[path] { return found }
-        if Task.isCancelled { return nil }
         guard case .success(let found) = FileHash.sha256(ofFileAt: path) else { return nil }
         known[path] = found.sha256
         return found.sha256
