@@ -118,8 +118,9 @@ public struct LibraryVerifier: Sendable {
     }
 
     /// The regular files where the library keeps items, as the catalog names them: its top
-    /// level, and `--layout date`'s `YYYY/MM/` and `undated/` folders. Hidden files (the
-    /// catalog's own) are left out.
+    /// level, and the folders a layout may put them in — whichever names the catalog's own
+    /// rule (`ImportCatalog.checkName`) lets through, `YYYY/MM/` and `undated/`. Hidden files
+    /// (the catalog's own) are left out.
     static func storedNames(in folder: String) -> [String] {
         func entries(_ relative: String) -> [String] {
             let path = relative.isEmpty ? folder : folder + "/" + relative
@@ -129,18 +130,14 @@ public struct LibraryVerifier: Sendable {
         func kind(_ relative: String) -> FileStatus.Kind? {
             FileStatus(path: folder + "/" + relative, followingLinks: false)?.kind
         }
-        func digits(_ name: String, _ count: Int) -> Bool {
-            name.count == count && name.allSatisfy { $0.isASCII && $0.isNumber }
-        }
         var found: [String] = []
         for top in entries("") {
             switch kind(top) {
             case .regular: found.append(top)
-            case .directory where top == "undated":
-                found += entries(top).filter { kind($0) == .regular }
-            case .directory where digits(top, 4):
-                for month in entries(top) where kind(month) == .directory && digits(String(month.suffix(2)), 2) {
-                    found += entries(month).filter { kind($0) == .regular }
+            case .directory:
+                for inner in entries(top) {
+                    let names = kind(inner) == .directory ? entries(inner) : [inner]
+                    found += names.filter { kind($0) == .regular && (try? ImportCatalog.checkName($0)) != nil }
                 }
             default: continue
             }
