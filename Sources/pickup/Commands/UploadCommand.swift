@@ -671,7 +671,7 @@ enum UploadRunner {
                 items[item.id] = item
                 if json {
                     // Every retry, as it happens, for scripts too: a line of its own.
-                    if let (error, delay) = item.retrying, item.retries > previous?.retries ?? 0 {
+                    if let (error, delay) = newRetry(item, previous: previous) {
                         Console.raw(retryLine(item, error: error, delay: delay, tries: tries))
                     }
                     continue
@@ -706,9 +706,9 @@ enum UploadRunner {
     /// The line an update deserves, if any: starts, retries, ends; with `percent` (not on a terminal),
     /// progress too.
     static func report(_ item: UploadQueue.Item, previous: UploadQueue.Item?, percent: Bool, tries: Int) -> String? {
-        let id = item.uploadID ?? "#\(item.id)"
+        let id = shownID(item)
         // Every retry, as it happens: what failed, the wait, and which try comes next.
-        if let (error, delay) = item.retrying, item.retries > previous?.retries ?? 0 {
+        if let (error, delay) = newRetry(item, previous: previous) {
             return "\(id) \(error.description); retrying in \(Text.fixed(delay, 1)) s "
                 + "(retry \(item.retries) of \(tries - 1))"
         }
@@ -754,11 +754,22 @@ enum UploadRunner {
             + "\(Text.byteCount(bytes)) in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
     }
 
+    /// The retry an update begins, if it begins one: what failed and the wait.
+    static func newRetry(
+        _ item: UploadQueue.Item, previous: UploadQueue.Item?
+    ) -> (error: UploadError, delay: Double)? {
+        guard let retrying = item.retrying, item.retries > previous?.retries ?? 0 else { return nil }
+        return retrying
+    }
+
+    /// An upload's id as lines show it: the journal's, or the queue's number before it has one.
+    static func shownID(_ item: UploadQueue.Item) -> String { item.uploadID ?? "#\(item.id)" }
+
     /// The `--json` line of a retry: which upload, what failed, the wait, and which retry it is.
     static func retryLine(_ item: UploadQueue.Item, error: UploadError, delay: Double, tries: Int) -> String {
         var object = JSONObject()
         object.add("type", "retry")
-        object.add("id", item.uploadID ?? "#\(item.id)")
+        object.add("id", shownID(item))
         object.add("path", item.path)
         object.add(
             "error",
