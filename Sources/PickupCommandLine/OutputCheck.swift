@@ -1,3 +1,4 @@
+import Foundation
 import PickupStore
 
 /// The one rule for every command that writes a file: an output is never one of the
@@ -16,5 +17,17 @@ public enum OutputCheck {
         if existing.kind == .directory { return "the output \(output) is a folder; name a file" }
         if !force { return "the output \(output) exists; add --force to replace it, or name another output" }
         return nil
+    }
+
+    /// Makes the folder outputs go into; when it cannot, says so on stderr as `command`
+    /// ("pickup thumb") and returns false.
+    public static func makeFolder(_ folder: String, for command: String) -> Bool {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return true
+        } catch {
+            Console.error(Text.clean("\(command): cannot make the folder \(folder): \(error.localizedDescription)"))
+            return false
+        }
     }
 }

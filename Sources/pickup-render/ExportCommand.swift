@@ -143,13 +143,7 @@ struct ExportJob {
             }
         }
         if let folder {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                Console.error(
-                    Text.clean("pickup export: cannot make the folder \(folder): \(error.localizedDescription)"))
-                return ExitStatus.someFailed
-            }
+            guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }
         }
         var failed = !unreadable.isEmpty
         for (path, message) in unreadable { _ = report(RenderError(.unreadable, message, path: path), path) }

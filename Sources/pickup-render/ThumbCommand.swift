@@ -112,13 +112,7 @@ struct ThumbJob {
         }
         let renderer = FFmpegThumbnailer()
         if !single, let output {
-            do {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            } catch {
-                Console.error(
-                    Text.clean("pickup thumb: cannot make the folder \(output): \(error.localizedDescription)"))
-                return ExitStatus.someFailed
-            }
+            guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
         }
         let bases = OutputNames.of(files)
         // Files render on every core at once; results print in the order given.
