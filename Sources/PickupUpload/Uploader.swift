@@ -18,8 +18,9 @@ public struct UploadOptions: Sendable {
     /// Headers sent with every request to tus and form servers (an `Authorization`, say);
     /// never stored in the journal or printed. S3 requests are signed instead.
     public var headers: [String: String]
-    /// What sends the requests; nil: `HTTPTransports.current` (URLSession unless a program
-    /// installed another, as `pickup` installs AsyncHTTPClient's on Linux).
+    /// What sends the requests; nil: `HTTPTransports.current` (on Apple platforms URLSession
+    /// unless a program installed another; on Linux the one a program installed, as `pickup`
+    /// installs AsyncHTTPClient's).
     public var transport: (any HTTPTransport)?
     /// S3 parts of one file in flight at once, a new one starting as soon as one arrives, as
     /// `aws s3 cp` does (memory holds none of them: each is streamed from the file). Four by
