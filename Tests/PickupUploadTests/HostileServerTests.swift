@@ -217,17 +217,26 @@ struct HostileServerTests {
         }
     }
 
-    @Test("a silent link mid-request is noticed in seconds", arguments: [false, true])
-    func silentLink(https: Bool) async throws {
-        let setting = try Setting(https: https)
-        let path = try UploadTestFiles.random(megabytes: 64)
+    /// Posts a form of `megabytes` random bytes, sent as one chunk, to `behaviour` with one try
+    /// and a stall ceiling of `stall` seconds: the record, and the seconds it took.
+    func postOnce(
+        megabytes: Int, to behaviour: String, stall: Double, in setting: Setting
+    ) async throws -> (UploadRecord, Double) {
+        let path = try UploadTestFiles.random(megabytes: megabytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(),
-            options: UploadOptions(chunkSize: 64 << 20, maxAttempts: 1, stallTimeout: 20, transport: setting.transport))
+            options: UploadOptions(
+                chunkSize: megabytes << 20, maxAttempts: 1, stallTimeout: stall, transport: setting.transport))
         let started = Date()
-        let record = await uploader.upload(path: path, to: .form(FormTarget(url: setting.server.url("silent"))))
-        let seconds = Date().timeIntervalSince(started)
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: setting.server.url(behaviour))))
+        return (record, Date().timeIntervalSince(started))
+    }
+
+    @Test("a silent link mid-request is noticed in seconds", arguments: [false, true])
+    func silentLink(https: Bool) async throws {
+        let (record, seconds) = try await postOnce(
+            megabytes: 64, to: "silent", stall: 20, in: try Setting(https: https))
         #expect(record.state == .failed)
         #expect(record.why.contains("stalled") == true, "\(record.why)")
         #expect(seconds < 8, "a silent link cost \(seconds) s")
@@ -237,16 +246,8 @@ struct HostileServerTests {
         "a link that goes silent once the whole body is handed to the kernel is noticed in seconds, not at the ceiling",
         arguments: [false, true])
     func silentLinkAfterTheBody(https: Bool) async throws {
-        let setting = try Setting(https: https)
-        let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let uploader = Uploader(
-            journal: try UploadTestFiles.journal(),
-            options: UploadOptions(chunkSize: 1 << 20, maxAttempts: 1, stallTimeout: 30, transport: setting.transport))
-        let started = Date()
-        let record = await uploader.upload(
-            path: path, to: .form(FormTarget(url: setting.server.url("silent-window"))))
-        let seconds = Date().timeIntervalSince(started)
+        let (record, seconds) = try await postOnce(
+            megabytes: 1, to: "silent-window", stall: 30, in: try Setting(https: https))
         #expect(record.state == .failed)
         #expect(record.why.contains("acknowledged nothing for 4 s") == true, "\(record.why)")
         #expect(seconds < 8, "a silent link cost \(seconds) s")
