@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Pickup",
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Pickup", targets: ["Pickup"]),
@@ -42,16 +43,21 @@ let package = Package(
             ]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Durable state and hashing: SQLite (one small wrapper) and SHA-256 through the platform's crypto.
+        // Each target that calls an API with a required reason (file timestamps, disk space)
+        // ships its privacy manifest, which App Store submission reads.
         .target(
             name: "PickupStore",
             dependencies: [
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
                 .target(name: "CLibcrypto", condition: .when(platforms: [.linux])),
-            ]),
+            ],
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // System calls Swift's Glibc module does not expose (sync_file_range).
         .target(name: "CPickupSystem"),
         // Taking picked files into storage the app owns: atomic copies, a catalog, Live Photo pairs.
-        .target(name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"]),
+        .target(
+            name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"],
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
         .target(name: "PickupUpload", dependencies: ["Pickup", "PickupStore"]),
         // The upload transport on AsyncHTTPClient (swift-nio and swift-nio-ssl):
@@ -67,9 +73,12 @@ let package = Package(
         // Thumbnails, poster frames and export through FFmpeg's libraries and libheif (Linux).
         .target(name: "PickupFFmpeg", dependencies: ["Pickup", "CFFmpeg", "CHeif"]),
         // Apple platforms only: SwiftUI pickers and views, AVFoundation rendering, background uploads.
-        // Everything in it sits behind `#if canImport(...)`; on Linux it is type-checked against
-        // test-only stand-ins by scripts/check-apple-ui.sh.
-        .target(name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"]),
+        // Everything in it sits behind `#if canImport(...)`; on Linux scripts/check-ios.sh compiles
+        // it against Apple's real iPhoneOS SDKs (17.4 and 26.2).
+        // Its words are in a String Catalog (English and Japanese).
+        .target(
+            name: "PickupUI", dependencies: ["Pickup", "PickupImport", "PickupUpload"],
+            resources: [.process("Resources/Localizable.xcstrings")]),
         // What both command-line tools share: the front door on swift-argument-parser, option
         // groups, the render commands' options, console and JSON output.
         .target(

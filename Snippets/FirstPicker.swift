@@ -1,27 +1,27 @@
-// The first picker: where picked files go, set once at launch, and a library picker
-// whose items are imported into the app's own folder as Photos hands them over.
+// The first picker: picked files are copied into the app's library (Application
+// Support, excluded from backup) as Photos hands them over; set another at launch if
+// the app wants.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(PhotosUI)
 // snippet.show
 import Foundation
+import Pickup
 import PhotosUI
 import PickupImport
 import PickupUI
 import SwiftUI
 
-/// At launch (in the `App`'s `init`): the folder picked files are copied
-/// into.
+/// At launch (in the `App`'s `init`), only to choose another library than
+/// the standard one.
 func startPickup() throws {
-    let folder = URL.documentsDirectory.appendingPathComponent("Picked")
-        .path
-    PickedMediaStore.shared.use(try ImportSession(destination: folder))
+    PickedMediaStore.shared.use(try PickupStorage.standard.openLibrary())
 }
 
 @MainActor
 struct FirstPickerScreen: View {
     @State private var picked: [PhotosPickerItem] = []
-    // 3 at a time, in order, never a stuck spinner
+    // 3 at a time; deselected items dropped; never a stuck spinner
     @State private var loader = PickedItemLoader()
 
     var body: some View {
@@ -35,10 +35,12 @@ struct FirstPickerScreen: View {
                     "Choose Photos and Videos",
                     systemImage: "photo.on.rectangle")
             }
-            Text("\(loader.items.count) of \(picked.count) ready")
+            Text("\(loader.ready.count) of \(loader.keys.count) ready")
         }
-        // loaded items are not loaded again
-        .onChange(of: picked) { _, items in loader.load(items) }
+        // items loading or loaded are not loaded again
+        .onChange(of: picked, initial: true) { _, items in
+            loader.load(items)
+        }
     }
 }
 // snippet.hide

@@ -1,5 +1,5 @@
 // Several photos and videos in a grid, with their order badges and durations, each
-// removable, in the order they were picked.
+// removable, in the order they were picked; uploads take them in that order.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(PhotosUI)
@@ -12,8 +12,6 @@ import SwiftUI
 @MainActor
 struct MultiSelectScreen: View {
     @State private var picked: [PhotosPickerItem] = []
-    @State private var selection = Selection(
-        policy: SelectionPolicy<String>(limit: 10, ordered: true))
     @State private var loader = PickedItemLoader()
 
     var body: some View {
@@ -26,23 +24,19 @@ struct MultiSelectScreen: View {
                 Label("Choose up to 10", systemImage: "photo.on.rectangle")
             }
             SelectionGridView(
-                tiles: selection.tiles(
-                    facts: loader.items.mapValues(\.info),
-                    states: loader.states
-                ),
+                // in the person's order, with order badges
+                tiles: loader.tiles(),
                 // or an image made with AVFoundationThumbnailer
                 thumbnail: { _ in nil },
-                onRemove: { id in
-                    _ = selection.remove(id)
-                    picked.removeAll { $0.itemIdentifier == id }
-                    loader.remove(id)
-                })
+                // the picker's selection decides: the loader follows it
+                onRemove: { key in
+                    picked.removeAll { $0.itemIdentifier == key }
+                },
+                onRetry: { key in loader.retry(key) })
+            // what to upload, in selection order
+            Text("\(loader.ready.count) ready to upload")
         }
-        .onChange(of: picked) { _, items in
-            for (index, item) in items.enumerated() {
-                // full: refused with a reason
-                try? selection.add(item.itemIdentifier ?? "#\(index)")
-            }
+        .onChange(of: picked, initial: true) { _, items in
             loader.load(items)
         }
     }

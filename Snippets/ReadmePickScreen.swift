@@ -1,6 +1,6 @@
-// The README's example: a library picker whose videos are imported into the app's
-// folder as Photos hands them over. scripts/docs.sh checks that the README shows
-// exactly this code.
+// The README's example: a library picker whose videos are copied into the app's own
+// library as Photos hands them over, shown in a grid with their progress. scripts/docs.sh
+// checks that the README shows exactly this code.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(PhotosUI)
@@ -12,13 +12,26 @@ import SwiftUI
 @MainActor
 struct PickScreen: View {
     @State private var picked: [PhotosPickerItem] = []
-    @State private var loader = PickedItemLoader()  // the app's own copies
+    // copies in Application Support; follows `picked`
+    @State private var loader = PickedItemLoader()
 
     var body: some View {
-        LibraryPicker(selection: $picked, options: .init(filter: .videos)) {
-            Label("Choose Videos", systemImage: "video")
+        ScrollView {
+            LibraryPicker(
+                selection: $picked, options: .init(filter: .videos)
+            ) {
+                Label("Choose Videos", systemImage: "video")
+            }
+            SelectionGridView(
+                tiles: loader.tiles(), thumbnail: { _ in nil },
+                onRemove: { key in
+                    picked.removeAll { $0.itemIdentifier == key }
+                },
+                onRetry: { key in loader.retry(key) })
         }
-        .onChange(of: picked) { _, items in loader.load(items) }
+        .onChange(of: picked, initial: true) { _, items in
+            loader.load(items)
+        }
     }
 }
 // snippet.hide

@@ -1,5 +1,5 @@
 // Pick one video, see it load (with iCloud's progress), and play it from the app's
-// own copy.
+// own copy: the item the selection names, never an earlier pick's.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(PhotosUI)
@@ -12,13 +12,14 @@ import SwiftUI
 
 @MainActor
 struct VideoPickerScreen: View {
-    // the session given to PickedMediaStore at launch
+    // the app's library (PickedMediaStore.shared.library())
     let library: ImportSession
     @State private var picked: [PhotosPickerItem] = []
     @State private var loader = PickedItemLoader()
     @State private var playing = false
 
     var body: some View {
+        let key = loader.keys.first
         VStack(spacing: 16) {
             LibraryPicker(
                 selection: $picked,
@@ -26,15 +27,16 @@ struct VideoPickerScreen: View {
             ) {
                 Label("Choose a Video", systemImage: "video")
             }
-            switch loader.states.values.first {
+            switch key.flatMap({ loader.states[$0] }) {
             case .loading(let fraction)?:
                 // iCloud downloads report a fraction
                 ProgressView(value: fraction ?? 0)
             case .failed(let message)?:
                 // what happened and what to do
                 Text(message).foregroundStyle(.secondary)
+                Button("Try Again") { key.map(loader.retry) }
             case .ready?, nil:
-                if let item = loader.items.values.first,
+                if let item = loader.item(key)?.imported,
                     let movie = item.primary
                 {
                     let length = DurationLabel.string(
@@ -48,7 +50,9 @@ struct VideoPickerScreen: View {
                 }
             }
         }
-        .onChange(of: picked) { _, items in loader.load(items) }
+        .onChange(of: picked, initial: true) { _, items in
+            loader.load(items)
+        }
     }
 }
 // snippet.hide

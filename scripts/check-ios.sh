@@ -2,11 +2,10 @@
 # The real-SDK check: compiles every Apple-capable target against Apple's own
 # iPhoneOS SDK, for arm64-apple-ios16.0, with no error and no warning allowed.
 #
-#   On Linux:  PICKUP_IOS_SDK=DIR scripts/check-ios.sh
-#     DIR is what ../shared/ios-sdk/prepare.py made (DIR/sdk and DIR/resdir).
-#     Without PICKUP_IOS_SDK, the script lays the SDK out itself into
-#     .build/ios-sdk when a fetched danpashin/sdks mirror is there
-#     (PICKUP_IOS_SDK_MIRROR, default /work/.mirror/danpashin+sdks/repo).
+#   On Linux:  scripts/check-ios.sh  (or PICKUP_IOS_SDKS="17.4=DIR 26.2=DIR")
+#     compiles against Apple's iPhoneOS 17.4 SDK (the oldest a user may build with) and
+#     26.2 (what developers build with today), each laid out by ../shared/ios-sdk/prepare.py
+#     into .build/ios-sdk-NAME from its fetched mirror; an SDK whose mirror is absent is skipped.
 #   On a Mac:  scripts/check-ios.sh   (Xcode's SDK; builds for real with xcodebuild)
 #
 # What is compiled, and how (Linux), each as a full module (-emit-module with
@@ -14,11 +13,8 @@
 #   Pickup, PickupStore, PickupImport, PickupUpload, PickupUI
 #   Examples/PickupDemo       at its own deployment target, iOS 17
 #   Snippets/ (the SwiftUI ones) the documentation's examples, iOS 17
-#   PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
+#   Against 17.4, PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
 #   members that 17.4 lacks (../shared/ios-sdk/AVFoundation-iOS18.swift).
-#   Tests/AppleStandIns       each stand-in's declarations, used the way the
-#                             stand-ins declare them, against the real SDK: the
-#                             stand-ins cannot drift from Apple's headers
 # Exit status 0 only when every step printed no error and no warning. Exit 2
 # (and one line saying so) when no SDK is there.
 set -euo pipefail
@@ -33,45 +29,33 @@ if [ "$(uname)" = Darwin ] && [ -z "${PICKUP_IOS_SDK:-}" ]; then
   exit 0
 fi
 
-if [ -z "${PICKUP_IOS_SDK:-}" ]; then
-  mirror=${PICKUP_IOS_SDK_MIRROR:-/work/.mirror/danpashin+sdks/repo}
-  prepare=../shared/ios-sdk/prepare.py
-  if [ -d "$mirror" ] && [ -f "$prepare" ]; then
-    if [ ! -d .build/ios-sdk/sdk/System ]; then
-      python3 "$prepare" "$mirror" .build/ios-sdk >/dev/null
+# Which SDKs: PICKUP_IOS_SDKS, a list of NAME=DIR (DIR as prepare.py made it); by default
+# every SDK whose fetched mirror is on this machine, laid out into .build/ios-sdk-NAME:
+#   17.4  github:danpashin/sdks          (PICKUP_IOS_SDK_MIRROR_17, default /work/.mirror/danpashin+sdks/repo)
+#   26.2  github:seayou2468-web/maciOS   (PICKUP_IOS_SDK_MIRROR_26, default /work/.mirror/seayou2468-web+maciOS/repo)
+# PICKUP_IOS_SDK=DIR alone still checks one SDK, taken as 17.4.
+prepare=../shared/ios-sdk/prepare.py
+sdks=()
+if [ -n "${PICKUP_IOS_SDKS:-}" ]; then
+  read -r -a sdks <<<"$PICKUP_IOS_SDKS"
+elif [ -n "${PICKUP_IOS_SDK:-}" ]; then
+  sdks=("17.4=$PICKUP_IOS_SDK")
+else
+  for pair in "17.4=${PICKUP_IOS_SDK_MIRROR_17:-/work/.mirror/danpashin+sdks/repo}" \
+    "26.2=${PICKUP_IOS_SDK_MIRROR_26:-/work/.mirror/seayou2468-web+maciOS/repo}"; do
+    name=${pair%%=*} mirror=${pair#*=}
+    if [ -d "$mirror" ] && [ -f "$prepare" ]; then
+      if [ ! -d ".build/ios-sdk-$name/sdk/System" ]; then
+        python3 "$prepare" "$mirror" "$PWD/.build/ios-sdk-$name" >/dev/null
+      fi
+      sdks+=("$name=$PWD/.build/ios-sdk-$name")
     fi
-    PICKUP_IOS_SDK=$PWD/.build/ios-sdk
-  else
-    echo "check-ios: NOT RUN: no iPhoneOS SDK (set PICKUP_IOS_SDK, or fetch github:danpashin/sdks); the Apple code was checked only against the stand-ins"
-    exit 2
-  fi
+  done
 fi
-sdk=$PICKUP_IOS_SDK/sdk
-resdir=$PICKUP_IOS_SDK/resdir
-shim=${PICKUP_IOS18_SHIM:-../shared/ios-sdk/AVFoundation-iOS18.swift}
-[ -d "$sdk/System" ] || { echo "check-ios: $sdk is not an SDK laid out by prepare.py" >&2; exit 1; }
-[ -f "$shim" ] || { echo "check-ios: $shim (Apple's iOS 18 declarations) is missing" >&2; exit 1; }
-
-out=.build/ios-check
-rm -rf "$out"
-mkdir -p "$out/modules" "$out/CPickupSystem" "$out/symbol-graphs"
-log=$out/diagnostics.txt
-: >"$log"
-# The 17.4 standard library (Swift 5.10) lacks `_willThrowTyped`, the debugger hook that Swift 6
-# code generation calls at every typed `throw`: without it SILGen crashes (signal 11) on any
-# `throws(E)` body. A copy of its interface with that hook, as a no-op (what the real hook does
-# before iOS 18), is found before the SDK's; nothing else in it changes. So every module is
-# compiled whole, with its SIL diagnostics (Swift 6 isolation, "sending").
-mkdir -p "$out/stdlib/Swift.swiftmodule"
-for file in "$sdk"/usr/lib/swift/Swift.swiftmodule/*; do ln -s "$(realpath "$file")" "$out/stdlib/Swift.swiftmodule/"; done
-rm "$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
-{
-  cat "$sdk/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
-  echo '@_alwaysEmitIntoClient public func _willThrowTyped<E>(_ error: E) where E : Swift.Error {}'
-} >"$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
-# CPickupSystem's header, as a module the iOS compile can import.
-printf 'module CPickupSystem {\n  header "%s"\n  export *\n}\n' \
-  "$PWD/Sources/CPickupSystem/include/pickup_system.h" >"$out/CPickupSystem/module.modulemap"
+if ((${#sdks[@]} == 0)); then
+  echo "check-ios: NOT RUN: no iPhoneOS SDK (fetch github:danpashin/sdks and github:seayou2468-web/maciOS, or set PICKUP_IOS_SDKS); the Apple code was checked only against the stand-ins"
+  exit 2
+fi
 
 swiftc_ios() {
   local target=$1
@@ -85,7 +69,7 @@ swiftc_ios() {
 failed=0
 # step NAME COMMAND...: runs a compile, keeps its diagnostics, counts errors and warnings.
 step() {
-  local name=$1
+  local name="$1 [iOS SDK $sdk_name]"
   shift
   local text status=0
   text=$("$@" 2>&1) || status=$?
@@ -109,13 +93,51 @@ module() {  # module NAME TARGET SOURCES...: a full module, bodies and SIL diagn
     -emit-module-path "$out/modules/$name.swiftmodule" "$@"
 }
 
+
+# check_sdk NAME DIR: every step below against one SDK.
+check_sdk() {
+local name=$1
+sdk=$2/sdk
+resdir=$2/resdir
+[ -d "$sdk/System" ] || { echo "check-ios: $sdk is not an SDK laid out by prepare.py" >&2; return 1; }
+out=.build/ios-check/$name
+rm -rf "$out"
+mkdir -p "$out/modules" "$out/CPickupSystem" "$out/symbol-graphs"
+log=$out/diagnostics.txt
+: >"$log"
+extra=()
+if [ ! -f "$sdk/usr/lib/swift/Swift.swiftmodule/arm64e-apple-ios.swiftinterface" ] ||
+  ! grep -q '_willThrowTyped' "$sdk/usr/lib/swift/Swift.swiftmodule/"*.swiftinterface; then
+  # The 17.4 standard library (Swift 5.10) lacks `_willThrowTyped`, the debugger hook that Swift 6
+  # code generation calls at every typed `throw`: without it SILGen crashes (signal 11) on any
+  # `throws(E)` body. A copy of its interface with that hook, as a no-op (what the real hook does
+  # before iOS 18), is found before the SDK's; nothing else in it changes. So every module is
+  # compiled whole, with its SIL diagnostics (Swift 6 isolation, "sending").
+  mkdir -p "$out/stdlib/Swift.swiftmodule"
+  for file in "$sdk"/usr/lib/swift/Swift.swiftmodule/*; do ln -s "$(realpath "$file")" "$out/stdlib/Swift.swiftmodule/"; done
+  rm "$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+  {
+    cat "$sdk/usr/lib/swift/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+    echo '@_alwaysEmitIntoClient public func _willThrowTyped<E>(_ error: E) where E : Swift.Error {}'
+  } >"$out/stdlib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+  # Apple's iOS 18 declarations of the AVAssetExportSession members that 17.4 lacks.
+  shim=${PICKUP_IOS18_SHIM:-../shared/ios-sdk/AVFoundation-iOS18.swift}
+  [ -f "$shim" ] || { echo "check-ios: $shim (Apple's iOS 18 declarations) is missing" >&2; return 1; }
+  extra=("$shim")
+fi
+# CPickupSystem's header, as a module the iOS compile can import.
+printf 'module CPickupSystem {\n  header "%s"\n  export *\n}\n' \
+  "$PWD/Sources/CPickupSystem/include/pickup_system.h" >"$out/CPickupSystem/module.modulemap"
 ios16=arm64-apple-ios16.0
 module Pickup $ios16 $(find Sources/Pickup -name '*.swift' | sort)
 module PickupStore $ios16 $(find Sources/PickupStore -name '*.swift' | sort)
 module PickupImport $ios16 $(find Sources/PickupImport -name '*.swift' | sort)
 module PickupUpload $ios16 $(find Sources/PickupUpload -name '*.swift' | sort)
+# PickupUI's resource bundle, as SwiftPM generates its accessor (Bundle.module) for a target with resources.
+printf 'import Foundation\nextension Foundation.Bundle {\n  static let module: Bundle = Bundle.main\n}\n' \
+  >"$out/PickupUI-resource-accessor.swift"
 # PickupUI also leaves its symbol graph, from which scripts/docs.sh builds its DocC pages.
-module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$shim" \
+module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$out/PickupUI-resource-accessor.swift" "${extra[@]}" \
   -emit-symbol-graph -emit-symbol-graph-dir "$out/symbol-graphs" -symbol-graph-skip-synthesized-members
 module PickupDemo arm64-apple-ios17.0 Examples/PickupDemo/*.swift
 # The documentation's SwiftUI snippets (on Linux, `swift build` compiles them empty).
@@ -124,22 +146,21 @@ if ((${#ui_snippets[@]})); then
   module PickupSnippets arm64-apple-ios17.0 "${ui_snippets[@]}"
 fi
 
-# The stand-ins against the real SDK: a file that uses every stand-in declaration.
-probe=Tests/AppleStandIns/RealSDKProbe.swift
-if [ -f "$probe" ]; then
-  step "stand-in probe ($ios16)" swiftc_ios $ios16 -emit-module -module-name StandInProbe \
-    -emit-module-path "$out/StandInProbe.swiftmodule" "$probe" "$shim"
-fi
-
 # The check must be able to fail: an API that Apple does not have is refused.
 printf 'import PhotosUI\nlet f: PHPickerFilter = .any(of: [.images], limit: 3)\n' >"$out/must-fail.swift"
 if swiftc_ios $ios16 -typecheck "$out/must-fail.swift" >/dev/null 2>&1; then
   echo "check-ios: the SDK accepted an API Apple does not have; the check is broken" >&2
-  exit 1
+  return 1
 fi
 
+}
+
+for pair in "${sdks[@]}"; do
+  sdk_name=${pair%%=*}
+  check_sdk "$sdk_name" "${pair#*=}" || failed=1
+done
 if [ "$failed" -ne 0 ]; then
-  echo "check-ios: FAILED against the real iPhoneOS SDK ($sdk); every diagnostic is in $log" >&2
+  echo "check-ios: FAILED against a real iPhoneOS SDK; every diagnostic is in .build/ios-check/*/diagnostics.txt" >&2
   exit 1
 fi
-echo "check-ios: every Apple-capable target compiles against the real iPhoneOS SDK with no error and no warning"
+echo "check-ios: every Apple-capable target compiles against the real iPhoneOS SDKs (${sdks[*]%%=*}) with no error and no warning"

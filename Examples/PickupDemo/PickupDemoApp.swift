@@ -8,8 +8,8 @@
     import UIKit
 
     /// The demo app: every screen the seed apps built by hand, on Pickup.
-    /// Add it to an Xcode iOS 17 app target with the Pickup package, and the Info.plist keys
-    /// NSCameraUsageDescription, NSMicrophoneUsageDescription, NSPhotoLibraryUsageDescription.
+    /// Open `Examples/PickupDemo/PickupDemo.xcodeproj` in Xcode (it uses the package from this
+    /// folder); its Info.plist has the camera and microphone keys and `PickupTusEndpoint`.
     @main
     @MainActor
     struct PickupDemoApp: App {
@@ -19,15 +19,18 @@
             WindowGroup {
                 TabView {
                     CameraMovieScreen(demo: demo).tabItem { Label("Camera", systemImage: "video") }
-                    UploadScreen(demo: demo).tabItem { Label("Upload", systemImage: "icloud.and.arrow.up") }
+                    PickScreen(demo: demo).tabItem { Label("Pick", systemImage: "photo.on.rectangle") }
+                    UploadsScreen(demo: demo).tabItem { Label("Uploads", systemImage: "icloud.and.arrow.up") }
                     ProfileScreen(demo: demo).tabItem { Label("Profile", systemImage: "person.crop.circle") }
                 }
-                .task { demo.start() }
+                .task { await demo.start() }
             }
         }
     }
 
-    /// The app's library, upload queue and their models.
+    /// The app's library, upload queue and their models, in Application Support
+    /// (`PickupStorage.standard`, excluded from backup): one journal for the queue and the
+    /// background session.
     @MainActor
     @Observable
     final class Demo {
@@ -42,17 +45,17 @@
             .flatMap { ["https", "http"].contains($0.scheme?.lowercased()) ? $0 : nil }
 
         init() {
-            let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
             var library: ImportSession?
             var uploads: UploadQueueModel?
             do {
-                let session = try ImportSession(
-                    destination: documents.appendingPathComponent("Picked").path,
-                    options: ImportOptions(concurrency: 2))
+                let storage = PickupStorage.standard
+                let session = try storage.openLibrary(options: ImportOptions(concurrency: 2))
                 PickedMediaStore.shared.use(session)
                 library = session
-                let journal = try UploadJournal(path: documents.appendingPathComponent("uploads.sqlite").path)
-                uploads = UploadQueueModel(queue: UploadQueue(uploader: Uploader(journal: journal), concurrency: 2))
+                let journal = try UploadJournal(path: storage.journal)
+                uploads = UploadQueueModel(
+                    queue: UploadQueue(
+                        uploader: Uploader(journal: journal), concurrency: 2, background: UIKitBackgroundTime()))
             } catch {
                 problem = "\(error)"
             }
@@ -60,7 +63,29 @@
             self.uploads = uploads
         }
 
-        func start() { uploads?.start() }
+        /// Starts the queue and brings back the uploads an earlier run left unfinished.
+        func start() async {
+            guard let uploads else { return }
+            uploads.start()
+            do {
+                try await uploads.queue.restoreUnfinished()
+            } catch {
+                problem = error.message
+            }
+        }
+
+        /// Uploads what is loaded, in the order the person picked it (never an item deselected).
+        func uploadPicked() {
+            guard let uploads, let endpoint, let library else { return }
+            let jobs = loader.ready.compactMap { picked -> UploadQueue.Job? in
+                guard let item = picked.imported, let file = item.primary else { return nil }
+                return .upload(
+                    path: library.path(of: file), to: .tus(endpoint: endpoint), type: item.info.container.mimeType)
+            }
+            Task {
+                for job in jobs { await uploads.add(job) }
+            }
+        }
     }
 
     /// Record a movie with the camera, then play it.
@@ -76,7 +101,7 @@
                 Button("Record a Movie") {
                     switch CameraPicker.availability(for: options) {
                     case .ready: recording = true
-                    case .mustAsk: Task { if await CameraPicker.requestAccess() { recording = true } }
+                    case .mustAsk: Task { if await CameraPicker.requestAccess(for: options) { recording = true } }
                     case .unavailable(let text), .denied(let text): message = text
                     }
                 }
@@ -84,7 +109,6 @@
             }
             .fullScreenCover(isPresented: $recording) {
                 CameraPicker(options: options) { result in
-                    recording = false
                     switch result {
                     case .success(let item):
                         if let library = demo.library, let file = item.primary { movie = library.url(of: file) }
@@ -98,10 +122,9 @@
     }
 
     /// Pick several photos and videos, see them with durations and order, remove some, upload.
-    struct UploadScreen: View {
+    struct PickScreen: View {
         let demo: Demo
         @State private var picked: [PhotosPickerItem] = []
-        @State private var selection = Selection(policy: SelectionPolicy<String>(limit: 10, ordered: true))
 
         var body: some View {
             NavigationStack {
@@ -113,39 +136,39 @@
                         Label("Choose Photos and Videos", systemImage: "photo.on.rectangle")
                     }
                     SelectionGridView(
-                        tiles: selection.tiles(
-                            facts: demo.loader.items.mapValues(\.info), states: demo.loader.states),
-                        thumbnail: { _ in nil },
-                        onRemove: { id in
-                            _ = selection.remove(id)
-                            picked.removeAll { $0.itemIdentifier == id }
-                            demo.loader.remove(id)
-                        })
-                    if let uploads = demo.uploads, let library = demo.library {
-                        if let endpoint = demo.endpoint {
-                            Button("Upload") {
-                                for item in demo.loader.items.values {
-                                    guard let file = item.primary else { continue }
-                                    let job = UploadQueue.Job.upload(
-                                        path: library.path(of: file), to: .tus(endpoint: endpoint),
-                                        type: item.info.container.mimeType)
-                                    Task { await uploads.add(job) }
-                                }
-                            }
-                        } else {
-                            Text("Set PickupTusEndpoint in the app's Info.plist to upload.")
-                                .foregroundStyle(.secondary)
-                        }
+                        tiles: demo.loader.tiles(), thumbnail: { _ in nil },
+                        onRemove: { key in picked.removeAll { $0.itemIdentifier == key } },
+                        onRetry: { key in demo.loader.retry(key) })
+                    if demo.endpoint != nil {
+                        Button("Upload \(demo.loader.ready.count) Items") { demo.uploadPicked() }
+                            .disabled(demo.loader.ready.isEmpty)
+                    } else {
+                        Text("Set PickupTusEndpoint in the app's Info.plist to upload.")
+                            .foregroundStyle(.secondary)
+                    }
+                    if let problem = demo.problem { Text(problem).foregroundStyle(.red) }
+                }
+                .navigationTitle("Pick")
+                .onChange(of: picked, initial: true) { _, items in demo.loader.load(items) }
+            }
+        }
+    }
+
+    /// The upload queue, with progress, pause, resume and retry (a `List` of its own: never
+    /// inside a `ScrollView`, where it would collapse to nothing).
+    struct UploadsScreen: View {
+        let demo: Demo
+
+        var body: some View {
+            NavigationStack {
+                Group {
+                    if let uploads = demo.uploads {
                         UploadQueueView(model: uploads)
+                    } else {
+                        Text(demo.problem ?? "The upload journal could not be opened.")
                     }
                 }
-                .navigationTitle("Upload")
-                .onChange(of: picked) { _, items in
-                    for (index, item) in items.enumerated() {
-                        try? selection.add(item.itemIdentifier ?? "#\(index)")
-                    }
-                    demo.loader.load(items)
-                }
+                .navigationTitle("Uploads")
             }
         }
     }

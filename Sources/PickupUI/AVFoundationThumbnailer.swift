@@ -5,8 +5,9 @@
     import UIKit
 
     /// The core's `ThumbnailRenderer` with AVFoundation: `AVAssetImageGenerator` with
-    /// `appliesPreferredTrackTransform` (upright) and the request's tolerance; stills
-    /// through UIImage (which applies EXIF orientation). JPEG and PNG out.
+    /// `appliesPreferredTrackTransform` (upright) and the request's tolerance; stills through
+    /// ImageIO's thumbnail path, decoded no larger than the thumbnail needs and turned upright
+    /// (`ImageDownsampler`). JPEG and PNG out.
     @available(iOS 16.0, *)
     public struct AVFoundationThumbnailer: ThumbnailRenderer {
         /// A thumbnailer on AVAssetImageGenerator and ImageIO.
@@ -21,8 +22,13 @@
                 throw RenderError(probeError: error, path: path)
             }
             if info.kind == .image {
-                guard let image = UIImage(contentsOfFile: path) else {
-                    throw RenderError(.unsupported, "UIKit cannot decode this image", path: path)
+                let geometry = ThumbnailGeometry(
+                    source: PixelSize(width: info.width ?? 0, height: info.height ?? 0), orientation: info.orientation,
+                    target: request.size, mode: request.mode)
+                let longest =
+                    info.width == nil ? max(request.size.width, request.size.height) : geometry.decodeMaxPixels
+                guard let image = ImageDownsampler.image(at: path, maxPixels: longest) else {
+                    throw RenderError(.unsupported, "ImageIO cannot decode this image", path: path)
                 }
                 return try encode(image, request, time: nil)
             }

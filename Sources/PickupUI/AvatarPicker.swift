@@ -16,6 +16,7 @@
         @State private var showsCamera = false
         @State private var showsLibrary = false
         @State private var libraryItem: PhotosPickerItem?
+        @State private var cropping: CropImage?
         @State private var message: String?
 
         /// A round picker showing `image` (a placeholder when nil) at `size` points; `onPicked` gets the imported
@@ -41,29 +42,48 @@
                 .frame(width: size, height: size)
                 .clipShape(Circle())
             }
-            .accessibilityLabel(Text(image == nil ? "Add a profile photo" : "Change the profile photo"))
-            .confirmationDialog("Profile photo", isPresented: $choosing) {
-                Button("Take Photo") {
+            .accessibilityLabel(
+                Text(
+                    image == nil
+                        ? Localized.string("Add a profile photo") : Localized.string("Change the profile photo"))
+            )
+            .confirmationDialog(Localized.string("Profile photo"), isPresented: $choosing) {
+                Button(Localized.string("Take Photo")) {
                     switch CameraPicker.availability(
                         for: CameraOptions(mode: .photo, device: .front, allowsEditing: true))
                     {
                     case .ready, .mustAsk: showsCamera = true
-                    case .unavailable(let text), .denied(let text): message = text
+                    case .unavailable(let text), .denied(let text): message = Localized.message(text)
                     }
                 }
-                Button("Choose from Library") { showsLibrary = true }
+                Button(Localized.string("Choose from Library")) { showsLibrary = true }
             }
             .photosPicker(
                 isPresented: $showsLibrary, selection: $libraryItem, matching: .images, preferredItemEncoding: .current
             )
             .onChange(of: libraryItem) { _, item in
                 guard let item else { return }
-                let picked = HandedOverPickerItem(item: item, key: item.itemIdentifier ?? "avatar")
+                // Picking the same photo again must work: the selection is emptied at once.
+                libraryItem = nil
+                let source = PhotosPickerSource(item)
                 Task { @MainActor in
                     do {
-                        if let photo = try await AvatarPicker.loadPhoto(picked) { onPicked(photo) }
+                        cropping = try await AvatarPicker.loadForCrop(source)
                     } catch {
-                        message = LibraryResources.explain(error)
+                        message = String(describing: error)
+                    }
+                }
+            }
+            .fullScreenCover(item: $cropping) { picked in
+                AvatarCropView(image: picked.image) { square in
+                    cropping = nil
+                    guard let square else { return }
+                    Task { @MainActor in
+                        do {
+                            onPicked(try await AvatarPicker.keep(CropImage(image: square)))
+                        } catch {
+                            message = String(describing: error)
+                        }
                     }
                 }
             }
@@ -72,19 +92,53 @@
                     showsCamera = false
                     switch result {
                     case .success(let item): onPicked(item)
-                    case .failure(let error): message = error.message
+                    case .failure(let error): message = Localized.message(error.message)
                     case nil: break
                     }
                 }
             }
             .alert(message ?? "", isPresented: Binding(get: { message != nil }, set: { if !$0 { message = nil } })) {
-                Button("OK", role: .cancel) {}
+                Button(Localized.string("OK"), role: .cancel) {}
             }
         }
 
-        /// Loads the picked photo off the main actor, imported into the app's library.
-        nonisolated static func loadPhoto(_ picked: HandedOverPickerItem) async throws -> ImportedItem? {
-            try await picked.item.loadTransferable(type: PickedPhoto.self)?.item
+        /// Loads the picked photo off the main actor, decoded for the editor at no more than 2048
+        /// pixels (`CGImageSourceCreateThumbnailAtIndex`, upright), never whole.
+        nonisolated static func loadForCrop(_ source: PhotosPickerSource) async throws -> CropImage {
+            let inbox = PickedFileInbox.temporary
+            let file = try await source.loadFile(into: inbox) { _ in }
+            defer { inbox.discard(file) }
+            guard let image = ImageDownsampler.image(at: file.path, maxPixels: 2048) else {
+                throw PhotosLoadError(description: Localized.string("This photo could not be read. Pick another."))
+            }
+            return CropImage(image: image)
         }
+
+        /// The square as a JPEG, imported into the app's library.
+        nonisolated static func keep(_ square: CropImage) async throws -> ImportedItem {
+            let inbox = PickedFileInbox.temporary
+            let path = inbox.reserve("Avatar.jpg")
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            guard let data = square.image.jpegData(compressionQuality: 0.9) else {
+                throw PhotosLoadError(description: Localized.string("The photo could not be saved. Try again."))
+            }
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            let item = try await PickedMediaStore.shared.importer.keep(
+                PickedFile(path: path, contentType: "public.jpeg"), key: "avatar")
+            guard let imported = item.imported else {
+                throw PhotosLoadError(description: Localized.string("The photo could not be saved. Try again."))
+            }
+            return imported
+        }
+    }
+
+    /// A decoded picture handed between the loading task and the editor.
+    ///
+    /// `@unchecked Sendable` is safe: `UIImage` is `NS_SWIFT_SENDABLE` (`UIImage.h:76`, iPhoneOS
+    /// 26.2; the 17.4 headers do not say so yet), and nothing changes it after it is made.
+    struct CropImage: Identifiable, @unchecked Sendable {
+        let id = UUID()
+        let image: UIImage
     }
 #endif

@@ -40,8 +40,7 @@
             super.init()
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             #if os(Linux)
-                // Linux Foundation has no background sessions; this branch exists only so that
-                // scripts/check-apple-ui.sh can type-check the rest of the file there.
+                // Linux Foundation has no background sessions (this file is Apple-only in practice).
                 let configuration = URLSessionConfiguration.default
             #else
                 let configuration = URLSessionConfiguration.background(withIdentifier: identifier)

@@ -1,6 +1,7 @@
-#if canImport(UIKit) && canImport(SwiftUI) && canImport(AVFoundation)
+#if canImport(UIKit) && canImport(SwiftUI) && canImport(AVFoundation) && canImport(ImageIO)
     import AVFoundation
     import Foundation
+    import ImageIO
     import Pickup
     import PickupImport
     import SwiftUI
@@ -28,21 +29,31 @@
         /// Whether the camera can open for these options, and what to say when not.
         @MainActor
         public static func availability(for options: CameraOptions) -> CameraAvailability {
-            let permission: CameraAvailability.Permission =
-                switch AVCaptureDevice.authorizationStatus(for: .video) {
-                case .authorized: .authorized
-                case .denied: .denied
-                case .restricted: .restricted
-                default: .notDetermined
-                }
             return CameraAvailability.decide(
                 sourceAvailable: UIImagePickerController.isSourceTypeAvailable(.camera),
                 availableMediaTypes: UIImagePickerController.availableMediaTypes(for: .camera) ?? [],
-                permission: permission, options: options)
+                permission: permission(.video), options: options, needsMicrophone: options.mode == .video,
+                microphone: permission(.audio))
         }
 
-        /// Asks for camera access (the system asks once; afterwards only Settings can change it).
-        public static func requestAccess() async -> Bool { await AVCaptureDevice.requestAccess(for: .video) }
+        static func permission(_ media: AVMediaType) -> CameraAvailability.Permission {
+            switch AVCaptureDevice.authorizationStatus(for: media) {
+            case .authorized: return .authorized
+            case .denied: return .denied
+            case .restricted: return .restricted
+            default: return .notDetermined
+            }
+        }
+
+        /// Asks for camera access, and for video the microphone too (the system asks once;
+        /// afterwards only Settings can change it). True when the camera may open.
+        public static func requestAccess(for options: CameraOptions = CameraOptions()) async -> Bool {
+            let camera = await AVCaptureDevice.requestAccess(for: .video)
+            if camera, options.mode == .video, AVCaptureDevice.authorizationStatus(for: .audio) == .notDetermined {
+                _ = await AVCaptureDevice.requestAccess(for: .audio)
+            }
+            return camera
+        }
 
         /// Makes the system camera, set up from the options.
         public func makeUIViewController(context: Context) -> UIImagePickerController {
@@ -62,30 +73,40 @@
             }
             if options.mode == .video {
                 picker.videoMaximumDuration = options.maximumDuration
+                // Never `.typeIFrame1280x720`: an editing format, every frame a keyframe (CameraRecordingPlan).
                 picker.videoQuality =
-                    switch options.quality {
-                    case .high, .hd1920x1080: .typeHigh
+                    switch CameraRecordingPlan(options.quality).recording {
+                    case .high: .typeHigh
                     case .medium: .typeMedium
                     case .low: .typeLow
                     case .vga640x480: .type640x480
-                    case .hd1280x720: .typeIFrame1280x720
                     }
             }
             picker.delegate = context.coordinator
+            context.coordinator.dismiss = context.environment.dismiss
             return picker
         }
 
-        /// Nothing to update: the options are fixed when the camera opens.
-        public func updateUIViewController(_ controller: UIImagePickerController, context: Context) {}
+        /// Keeps SwiftUI's dismiss action current; the options are fixed when the camera opens.
+        public func updateUIViewController(_ controller: UIImagePickerController, context: Context) {
+            context.coordinator.dismiss = context.environment.dismiss
+        }
 
         /// The delegate that imports the capture.
-        public func makeCoordinator() -> Coordinator { Coordinator(onFinish: onFinish) }
+        public func makeCoordinator() -> Coordinator { Coordinator(options: options, onFinish: onFinish) }
 
         /// Receives the capture from UIImagePickerController and imports it.
+        ///
+        /// The picker is closed one way only: SwiftUI's dismiss action (its presentation's binding
+        /// goes false), never `UIViewController.dismiss` as well, which would also close the sheet
+        /// that presented it.
         public final class Coordinator: NSObject, UIImagePickerControllerDelegate, UINavigationControllerDelegate {
+            let options: CameraOptions
             let onFinish: @MainActor (Result<ImportedItem, ImportError>?) -> Void
+            var dismiss: DismissAction?
 
-            init(onFinish: @escaping @MainActor (Result<ImportedItem, ImportError>?) -> Void) {
+            init(options: CameraOptions, onFinish: @escaping @MainActor (Result<ImportedItem, ImportError>?) -> Void) {
+                self.options = options
                 self.onFinish = onFinish
             }
 
@@ -95,44 +116,117 @@
                 didFinishPickingMediaWithInfo info: [UIImagePickerController.InfoKey: Any]
             ) {
                 let onFinish = self.onFinish
-                // A movie comes as a file that the system removes later; a photo as an image to encode.
-                var file = info[.mediaURL] as? URL
-                if file == nil, let image = (info[.editedImage] ?? info[.originalImage]) as? UIImage,
-                    let data = image.jpegData(compressionQuality: 0.9)
-                {
-                    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "IMG_\(UUID().uuidString.prefix(8)).JPG")
-                    if (try? data.write(to: url, options: .atomic)) != nil { file = url }
+                let export = CameraRecordingPlan(options.quality).export
+                // A movie comes as a file that the system removes later; a photo as an image to
+                // encode, with the capture's metadata (date, place, camera: `.mediaMetadata`).
+                let movie = (info[.mediaURL] as? URL).map(URLBox.init)
+                let photo = ((info[.editedImage] ?? info[.originalImage]) as? UIImage).map {
+                    CapturedPhoto(image: $0, metadata: (info[.mediaMetadata] as? [String: Any]).map(MetadataBox.init))
                 }
-                picker.dismiss(animated: true)
-                guard let file else {
-                    onFinish(.failure(ImportError(.sourceUnreadable, "the camera returned nothing to keep")))
-                    return
-                }
-                let box = URLBox(url: file)
+                dismiss?()
                 Task { @MainActor in
-                    do {
-                        let item = try await PickedMediaStore.shared.keep(box.url)
-                        // The library holds a durable copy now: the camera's temporary file
-                        // (the JPEG made above, or the movie it recorded) goes. After a failed
-                        // import it stays, for the system to clear, as the only copy.
-                        try? FileManager.default.removeItem(at: box.url)
-                        onFinish(.success(item))
-                    } catch let error as ImportError {
-                        onFinish(.failure(error))
-                    } catch {
-                        onFinish(.failure(ImportError(.sourceUnreadable, error.localizedDescription)))
-                    }
+                    let result = await Coordinator.keep(movie: movie, photo: photo, export: export)
+                    onFinish(result)
                 }
             }
 
             /// Reports that the person cancelled.
             public func imagePickerControllerDidCancel(_ picker: UIImagePickerController) {
-                picker.dismiss(animated: true)
+                dismiss?()
                 onFinish(nil)
+            }
+
+            /// Off the main actor: the photo encoded (or the movie exported to the size asked), then imported.
+            nonisolated static func keep(
+                movie: URLBox?, photo: CapturedPhoto?, export: ExportPreset?
+            ) async -> Result<ImportedItem, ImportError> {
+                var file: URL
+                var made: URL?
+                if let movie {
+                    file = movie.url
+                    if let export {
+                        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                            "MOV_\(UUID().uuidString.prefix(8)).mp4")
+                        do {
+                            _ = try await AVFoundationExporter().export(
+                                movie.url.path, to: output.path, ExportOptions(preset: export), events: nil)
+                            file = output
+                            made = output
+                        } catch {
+                            return .failure(ImportError(.sourceUnreadable, "the movie could not be exported: \(error)"))
+                        }
+                    }
+                } else if let photo, let written = photo.writeJPEG() {
+                    file = written
+                    made = written
+                } else {
+                    return .failure(ImportError(.sourceUnreadable, "the camera returned nothing to keep"))
+                }
+                do {
+                    let item = try await PickedMediaStore.shared.importer.keep(
+                        PickedFile(path: file.path, contentType: nil), key: "camera")
+                    guard let imported = item.imported else {
+                        return .failure(ImportError(.notMedia, "the capture could not be read"))
+                    }
+                    // The library holds a durable copy now: the camera's movie and what was made here go.
+                    if let movie { try? FileManager.default.removeItem(at: movie.url) }
+                    if let made { try? FileManager.default.removeItem(at: made) }
+                    return .success(imported)
+                } catch let error as ImportError {
+                    return .failure(error)
+                } catch {
+                    return .failure(ImportError(.sourceUnreadable, "\(error)"))
+                }
             }
         }
 
         struct URLBox: Sendable { let url: URL }
+
+        /// The capture's metadata dictionary (`.mediaMetadata`), handed to the encoding task.
+        ///
+        /// `@unchecked Sendable` is safe: it is a property list (strings, numbers, dictionaries)
+        /// that nothing mutates after the picker hands it over.
+        struct MetadataBox: @unchecked Sendable { let properties: [String: Any] }
+
+        /// A captured photo and its metadata, encoded off the main actor.
+        ///
+        /// `@unchecked Sendable` is safe: `UIImage` is `NS_SWIFT_SENDABLE` (`UIImage.h:76`, 26.2)
+        /// and immutable; the metadata is a `MetadataBox`.
+        struct CapturedPhoto: @unchecked Sendable {
+            let image: UIImage
+            let metadata: MetadataBox?
+
+            /// A JPEG with the capture's metadata (EXIF date, GPS, camera), its orientation the
+            /// image's own (`CGImageDestination.h`: properties are added with the image).
+            func writeJPEG() -> URL? {
+                guard let cgImage = image.cgImage else { return nil }
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "IMG_\(UUID().uuidString.prefix(8)).JPG")
+                guard
+                    let destination = CGImageDestinationCreateWithURL(
+                        url as CFURL, UTType.jpeg.identifier as CFString, 1, nil)
+                else { return nil }
+                var properties = metadata?.properties ?? [:]
+                properties[kCGImagePropertyOrientation as String] = CapturedPhoto.orientation(image.imageOrientation)
+                properties[kCGImageDestinationLossyCompressionQuality as String] = 0.9
+                CGImageDestinationAddImage(destination, cgImage, properties as CFDictionary)
+                return CGImageDestinationFinalize(destination) ? url : nil
+            }
+
+            /// EXIF's orientation number for UIKit's.
+            static func orientation(_ orientation: UIImage.Orientation) -> Int {
+                switch orientation {
+                case .up: return 1
+                case .upMirrored: return 2
+                case .down: return 3
+                case .downMirrored: return 4
+                case .leftMirrored: return 5
+                case .right: return 6
+                case .rightMirrored: return 7
+                case .left: return 8
+                @unknown default: return 1
+                }
+            }
+        }
     }
 #endif

@@ -1,4 +1,4 @@
-#if canImport(PhotosUI) && canImport(UIKit) && canImport(SwiftUI)
+#if canImport(PhotosUI) && canImport(Photos) && canImport(UIKit) && canImport(SwiftUI)
     import Foundation
     import PhotosUI
     import Pickup
@@ -7,22 +7,26 @@
     import UIKit
     import UniformTypeIdentifiers
 
-    /// The library picker for iOS 15 (`PHPickerViewController`), with the same
-    /// filter, limit, order, preselection and `.current` representation as
-    /// `LibraryPicker`. Each picked file is imported while its provider's
-    /// temporary copy still exists.
+    /// The library picker on UIKit (`PHPickerViewController`), with the same filter, limit,
+    /// order, preselection and `.current` representation as `LibraryPicker`, and the same
+    /// loading (`PickedItemLoading`): each file copied out while its provider's temporary copy
+    /// still exists, Live Photos with their movie and no library permission, preselected items
+    /// (whose providers are always empty, `PHPicker.h`) left out. Results come in selection order.
     public struct PhotoPickerController: UIViewControllerRepresentable {
         let options: LibraryPickerOptions
         let preselected: [String]
-        let onPicked: @MainActor ([Result<ImportedItem, ImportError>]) -> Void
+        let motion: LivePhotoMotion
+        let onPicked: @MainActor ([Result<PickedItem, PickFailure>]) -> Void
 
-        /// A picker with a filter, a limit, preselected items and order, reporting what is picked to `onPicked`.
+        /// A picker with a filter, a limit, preselected items and order, reporting what is picked to
+        /// `onPicked` (preselected items are not reported again).
         public init(
-            options: LibraryPickerOptions, preselected: [String] = [],
-            onPicked: @escaping @MainActor ([Result<ImportedItem, ImportError>]) -> Void
+            options: LibraryPickerOptions, preselected: [String] = [], motion: LivePhotoMotion = .pair,
+            onPicked: @escaping @MainActor ([Result<PickedItem, PickFailure>]) -> Void
         ) {
             self.options = options
             self.preselected = preselected
+            self.motion = motion
             self.onPicked = onPicked
         }
 
@@ -38,81 +42,53 @@
             configuration.preselectedAssetIdentifiers = selection.preselected
             let controller = PHPickerViewController(configuration: configuration)
             controller.delegate = context.coordinator
+            context.coordinator.dismiss = context.environment.dismiss
             return controller
         }
 
-        /// Nothing to update: the configuration is fixed when the picker opens.
-        public func updateUIViewController(_ controller: PHPickerViewController, context: Context) {}
+        /// Keeps SwiftUI's dismiss action current; the configuration is fixed when the picker opens.
+        public func updateUIViewController(_ controller: PHPickerViewController, context: Context) {
+            context.coordinator.dismiss = context.environment.dismiss
+        }
 
         /// The delegate that takes the results.
-        public func makeCoordinator() -> Coordinator { Coordinator(onPicked: onPicked) }
+        public func makeCoordinator() -> Coordinator {
+            Coordinator(
+                loading: PickedItemLoading(importer: PickedMediaStore.shared.importer, motion: motion),
+                onPicked: onPicked)
+        }
 
         /// Receives PHPickerViewController's results.
         public final class Coordinator: NSObject, PHPickerViewControllerDelegate {
-            let onPicked: @MainActor ([Result<ImportedItem, ImportError>]) -> Void
+            let loading: PickedItemLoading
+            let onPicked: @MainActor ([Result<PickedItem, PickFailure>]) -> Void
+            var dismiss: DismissAction?
 
-            init(onPicked: @escaping @MainActor ([Result<ImportedItem, ImportError>]) -> Void) {
+            init(loading: PickedItemLoading, onPicked: @escaping @MainActor ([Result<PickedItem, PickFailure>]) -> Void)
+            {
+                self.loading = loading
                 self.onPicked = onPicked
             }
 
-            /// Hands the results over and closes the picker.
+            /// Closes the picker the SwiftUI way (one path: its presentation's binding), then loads the
+            /// results and hands them over.
             public func picker(_ picker: PHPickerViewController, didFinishPicking results: [PHPickerResult]) {
-                picker.dismiss(animated: true)
-                let providers = results.map { ProviderBox(provider: $0.itemProvider) }
+                dismiss?()
+                let sources = results.map(ItemProviderSource.init).filter { $0.kind != .empty }
                 let onPicked = self.onPicked
-                Task {
-                    let loader = OrderedLoader<ProviderBox, ImportedItem>(concurrency: 3) { box in
-                        await Coordinator.load(box.provider)
+                let loading = self.loading
+                Task { @MainActor in
+                    let loader = OrderedLoader<ItemProviderSource, PickedItem>(concurrency: 3) { source in
+                        await loading.load(source, key: source.identifier ?? UUID().uuidString) { _ in }
+                            .mapError { OrderedLoader<ItemProviderSource, PickedItem>.LoadFailure($0.message) }
                     }
-                    var loaded: [Result<ImportedItem, ImportError>] = []
-                    for await (_, result) in loader.results(for: providers) {
-                        loaded.append(result.mapError { ImportError(.sourceUnreadable, $0.message) })
+                    var loaded: [Result<PickedItem, PickFailure>] = []
+                    for await (_, result) in loader.results(for: sources) {
+                        loaded.append(result.mapError { PickFailure(.loadFailed, $0.message) })
                     }
                     onPicked(loaded)
                 }
             }
-
-            /// The provider's file, imported inside its completion handler (the file is deleted after).
-            static func load(
-                _ provider: NSItemProvider
-            ) async -> Result<ImportedItem, OrderedLoader<ProviderBox, ImportedItem>.LoadFailure> {
-                let type =
-                    provider.hasItemConformingToTypeIdentifier(UTType.movie.identifier) ? UTType.movie : UTType.image
-                return await withCheckedContinuation { continuation in
-                    _ = provider.loadFileRepresentation(forTypeIdentifier: type.identifier) { url, error in
-                        guard let url else {
-                            continuation.resume(
-                                returning: .failure(.init(error?.localizedDescription ?? "Photos gave no file")))
-                            return
-                        }
-                        // Copy out before returning: the system deletes the file when this handler ends.
-                        let keep = FileManager.default.temporaryDirectory.appendingPathComponent(
-                            UUID().uuidString + "-" + url.lastPathComponent)
-                        do {
-                            try FileManager.default.copyItem(at: url, to: keep)
-                        } catch {
-                            continuation.resume(returning: .failure(.init(error.localizedDescription)))
-                            return
-                        }
-                        Task {
-                            defer { try? FileManager.default.removeItem(at: keep) }
-                            do {
-                                continuation.resume(returning: .success(try await PickedMediaStore.shared.keep(keep)))
-                            } catch let error as ImportError {
-                                continuation.resume(returning: .failure(.init(error.message)))
-                            } catch {
-                                continuation.resume(returning: .failure(.init(error.localizedDescription)))
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        /// `@unchecked Sendable` is safe: NSItemProvider is thread-safe for loading (Apple
-        /// documents its load methods as callable from any thread), and each box is loaded once.
-        public struct ProviderBox: @unchecked Sendable {
-            let provider: NSItemProvider
         }
     }
 #endif

@@ -5,77 +5,77 @@
     import PickupImport
     import UniformTypeIdentifiers
 
-    /// Where picked files go the moment Photos hands them over: the app's
-    /// `ImportSession`. Set it once at launch (`PickedMediaStore.shared.use(session)`).
+    /// Where picked files go: the app's library (an `ImportSession`). By default the standard
+    /// library (`PickupStorage.standard`: Application Support, excluded from iCloud backup),
+    /// opened when the first item arrives; `use(_:)` sets another at launch.
     ///
     /// `@unchecked Sendable` is safe: `session` is only read and written under `lock`.
     public final class PickedMediaStore: @unchecked Sendable {
-        /// The one store, used by the transfer types.
+        /// The one store, used by the pickers and the loader.
         public static let shared = PickedMediaStore()
         private let lock = NSLock()
         private var session: ImportSession?
 
-        /// Sets the session picked files are imported into.
+        /// Sets the library picked files are imported into.
         public func use(_ session: ImportSession) {
             lock.lock()
             self.session = session
             lock.unlock()
         }
 
-        var current: ImportSession? {
+        /// The library in use, opened now (the standard one) when none was set.
+        public func library() throws(ImportError) -> ImportSession {
             lock.lock()
             defer { lock.unlock() }
-            return session
+            if let session { return session }
+            let opened = try PickupStorage.standard.openLibrary()
+            session = opened
+            return opened
         }
 
-        /// Imports a received file (and a Live Photo's movie) before the transfer closure
-        /// returns — after it returns, the received file is gone.
-        func keep(_ file: URL, livePhotoMovie: URL? = nil) async throws -> ImportedItem {
-            guard let session = current else {
-                throw ImportError(
-                    .destinationUnwritable, "no import session: call PickedMediaStore.shared.use(session) at launch")
-            }
-            let info: MediaInfo
-            do {
-                info = try MediaProbe().probe(path: file.path)
-            } catch {
-                throw ImportError(probeError: error, path: file.path)
-            }
-            let request = ImportRequest(path: file.path, info: info, livePhotoMovie: livePhotoMovie?.path)
-            guard let result = await session.run([request]).first else {
-                throw ImportError(.cancelled, "the import did not run", path: file.path)
-            }
-            switch result {
-            case .imported(let item), .reused(let item), .restored(let item): return item
-            case .failed(let error): throw error
+        /// An importer into this store's library, for the loader and the pickers.
+        public var importer: PickedItemImporter {
+            PickedItemImporter(inbox: .temporary) { () throws(ImportError) -> ImportSession in
+                try PickedMediaStore.shared.library()
             }
         }
     }
 
-    /// A picked movie, imported into the app's library as Photos hands it over
-    /// (`FileRepresentation`: no whole video in memory, no vanished temporary file).
-    public struct PickedMovie: Transferable, Sendable {
-        /// The imported movie.
-        public let item: ImportedItem
+    /// A picked file copied into Pickup's inbox inside the `FileRepresentation` importing
+    /// closure: the received file is deleted once that closure returns, so the copy is made
+    /// there (on APFS a clone, no extra space), and nothing is held in memory.
+    protocol InboxTransfer: Transferable, Sendable {
+        var file: PickedFile { get }
+        init(file: PickedFile)
+    }
 
-        /// A movie file, imported as it is received.
-        public static var transferRepresentation: some TransferRepresentation {
-            FileRepresentation(importedContentType: .movie) { received in
-                PickedMovie(item: try await PickedMediaStore.shared.keep(received.file))
-            }
+    extension InboxTransfer {
+        static func received(_ received: ReceivedTransferredFile, as type: UTType) throws -> Self {
+            Self(file: try PickedFileInbox.temporary.take(received.file.path, contentType: type.identifier))
         }
     }
 
-    /// A picked photo (HEIC, JPEG, PNG...), imported the same way, in its own encoding.
-    public struct PickedPhoto: Transferable, Sendable {
-        /// The imported photo (a Live Photo's still, when only the still is handed over).
-        public let item: ImportedItem
+    /// A picked movie, taken into the inbox as a file.
+    struct InboxMovie: InboxTransfer {
+        let file: PickedFile
+        static var transferRepresentation: some TransferRepresentation {
+            FileRepresentation(importedContentType: .movie) { try InboxMovie.received($0, as: .movie) }
+        }
+    }
 
-        /// An image file, imported as it is received.
-        public static var transferRepresentation: some TransferRepresentation {
-            FileRepresentation(importedContentType: .image) { received in
-                PickedPhoto(item: try await PickedMediaStore.shared.keep(received.file))
-            }
+    /// A picked photo in its own encoding (HEIC, JPEG, PNG, DNG...), taken into the inbox as a file.
+    struct InboxImage: InboxTransfer {
+        let file: PickedFile
+        static var transferRepresentation: some TransferRepresentation {
+            FileRepresentation(importedContentType: .image) { try InboxImage.received($0, as: .image) }
+        }
+    }
+
+    /// Any other picked file, taken into the inbox as it is.
+    struct InboxData: InboxTransfer {
+        let file: PickedFile
+        static var transferRepresentation: some TransferRepresentation {
+            FileRepresentation(importedContentType: .data) { try InboxData.received($0, as: .data) }
         }
     }
 #endif

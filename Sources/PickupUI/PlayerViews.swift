@@ -22,6 +22,10 @@
             VideoPlayer(player: player)
                 .task(id: url) {
                     player?.pause()
+                    // `.playback`: the movie's sound plays with the silent switch on, as in Photos; the
+                    // default `.soloAmbient` is for "background sounds" (`AVAudioSessionTypes.h:96`)
+                    // and the Ring/Silent switch mutes it.
+                    try? AVAudioSession.sharedInstance().setCategory(.playback, mode: .moviePlayback)
                     let next = AVPlayer(url: url)
                     player = next
                     next.play()
@@ -33,7 +37,7 @@
                     } label: {
                         Image(systemName: "xmark.circle.fill").font(.title)
                     }
-                    .accessibilityLabel(Text("Close"))
+                    .accessibilityLabel(Text(Localized.string("Close")))
                     .padding()
                 }
         }
@@ -54,15 +58,38 @@
         public func makeUIView(context: Context) -> PHLivePhotoView {
             let view = PHLivePhotoView()
             view.contentMode = .scaleAspectFit
-            _ = PHLivePhoto.request(
-                withResourceFileURLs: [still, movie], placeholderImage: nil, targetSize: .zero, contentMode: .aspectFit
-            ) { livePhoto, _ in
-                if let livePhoto { view.livePhoto = livePhoto }
-            }
+            context.coordinator.show([still, movie], in: view)
             return view
         }
 
-        /// Nothing to update: the pair is loaded once.
-        public func updateUIView(_ view: PHLivePhotoView, context: Context) {}
+        /// Loads the new pair when the files changed (another item shown in the same place).
+        public func updateUIView(_ view: PHLivePhotoView, context: Context) {
+            context.coordinator.show([still, movie], in: view)
+        }
+
+        /// Remembers which pair the view shows.
+        public func makeCoordinator() -> Coordinator { Coordinator() }
+
+        /// Which files the view shows, so that only a change loads again.
+        @MainActor
+        public final class Coordinator {
+            var shown: [URL] = []
+            var request: PHLivePhotoRequestID = PHLivePhotoRequestIDInvalid
+
+            func show(_ files: [URL], in view: PHLivePhotoView) {
+                guard files != shown else { return }
+                shown = files
+                PHLivePhoto.cancelRequest(withRequestID: request)
+                view.livePhoto = nil
+                request = PHLivePhoto.request(
+                    withResourceFileURLs: files, placeholderImage: nil, targetSize: .zero, contentMode: .aspectFit
+                ) { [weak view] livePhoto, _ in
+                    // Later calls come on the main queue (`PHLivePhoto.h:35`; with no placeholder, every call).
+                    MainActor.assumeIsolated {
+                        if let livePhoto, let view { view.livePhoto = livePhoto }
+                    }
+                }
+            }
+        }
     }
 #endif

@@ -31,55 +31,60 @@
                 ForEach(tiles) { tile in
                     tileView(tile)
                         .accessibilityElement(children: .ignore)
-                        .accessibilityLabel(Text(tile.accessibilityLabel))
-                        .accessibilityAction(named: Text("Remove")) { onRemove(tile.id) }
-                        .accessibilityAction(named: Text("Try Again")) { onRetry(tile.id) }
+                        .accessibilityLabel(Text(Localized.message(tile.accessibilityLabel)))
+                        .accessibilityAction(named: Text(Localized.string("Remove"))) { onRemove(tile.id) }
+                        .accessibilityAction(named: Text(Localized.string("Try Again"))) { onRetry(tile.id) }
                 }
             }
         }
 
         private func tileView(_ tile: PickedItemTile<ID>) -> some View {
-            ZStack {
-                if let image = thumbnail(tile.id) {
-                    Image(uiImage: image).resizable().scaledToFill()
-                } else {
-                    Rectangle().fill(Color.gray.opacity(0.3))
-                }
-                switch tile.state {
-                case .loading(let fraction):
-                    if let fraction { ProgressView(value: fraction) } else { ProgressView() }
-                case .failed:
-                    Button {
-                        onRetry(tile.id)
-                    } label: {
-                        Image(systemName: "exclamationmark.arrow.circlepath")
+            // A square tile whatever the picture's shape: the picture fills it and is cut to it.
+            Color.gray.opacity(0.3)
+                .aspectRatio(1, contentMode: .fit)
+                .overlay {
+                    if let image = thumbnail(tile.id) {
+                        Image(uiImage: image).resizable().scaledToFill()
                     }
-                case .ready:
-                    EmptyView()
                 }
-            }
-            .frame(minWidth: 100, minHeight: 100)
-            .clipped()
-            .overlay(alignment: .bottomTrailing) {
-                if let duration = tile.durationBadge {
-                    Text(duration).font(.caption2).monospacedDigit().padding(4).foregroundStyle(Color.white)
+                .overlay {
+                    switch tile.state {
+                    case .loading(let fraction):
+                        if let fraction { ProgressView(value: fraction).padding() } else { ProgressView() }
+                    case .failed:
+                        Button {
+                            onRetry(tile.id)
+                        } label: {
+                            Image(systemName: "exclamationmark.arrow.circlepath")
+                        }
+                    case .ready:
+                        EmptyView()
+                    }
                 }
-            }
-            .overlay(alignment: .topLeading) {
-                if let order = tile.orderBadge {
-                    Text("\(order)").font(.caption).padding(6).background(Circle().fill(Color.accentColor))
+                .clipped()
+                .contentShape(Rectangle())
+                .overlay(alignment: .bottomTrailing) {
+                    if let duration = tile.durationBadge {
+                        Text(duration).font(.caption2).monospacedDigit().padding(4).foregroundStyle(Color.white)
+                    }
+                }
+                .overlay(alignment: .topLeading) {
+                    if let order = tile.orderBadge {
+                        Text(verbatim: "\(order)").font(.caption).padding(6).background(
+                            Circle().fill(Color.accentColor)
+                        )
                         .foregroundStyle(Color.white)
+                    }
                 }
-            }
-            .overlay(alignment: .topTrailing) {
-                Button {
-                    onRemove(tile.id)
-                } label: {
-                    Image(systemName: "xmark.circle.fill")
+                .overlay(alignment: .topTrailing) {
+                    Button {
+                        onRemove(tile.id)
+                    } label: {
+                        Image(systemName: "xmark.circle.fill")
+                    }
+                    .accessibilityHidden(true)
                 }
-                .accessibilityHidden(true)
-            }
-            .onTapGesture { onOpen(tile.id) }
+                .onTapGesture { onOpen(tile.id) }
         }
     }
 #endif

@@ -15,7 +15,7 @@
         public var body: some View {
             List {
                 if model.total > 0 {
-                    ProgressView(value: model.fractionDone) { Text("All uploads") }
+                    ProgressView(value: model.fractionDone) { Text(Localized.string("All uploads")) }
                 }
                 ForEach(model.rows) { row in
                     VStack(alignment: .leading, spacing: 4) {
@@ -23,17 +23,23 @@
                         if !row.isFinished { ProgressView(value: row.progress) }
                         Text(row.status).font(.caption).foregroundStyle(.secondary)
                         HStack {
-                            if row.canPause { Button("Pause") { Task { await model.pause(row.id) } } }
-                            if row.canResume { Button("Resume") { Task { await model.resume(row.id) } } }
-                            if row.canRetry { Button("Try Again") { Task { await model.retry(row.id) } } }
+                            if row.canPause { Button(Localized.string("Pause")) { Task { await model.pause(row.id) } } }
+                            if row.canResume {
+                                Button(Localized.string("Resume")) { Task { await model.resume(row.id) } }
+                            }
+                            if row.canRetry {
+                                Button(Localized.string("Try Again")) { Task { await model.retry(row.id) } }
+                            }
                             if row.canCancel {
-                                Button("Cancel", role: .destructive) { Task { await model.cancel(row.id) } }
+                                Button(Localized.string("Cancel"), role: .destructive) {
+                                    Task { await model.cancel(row.id) }
+                                }
                             }
                         }
                         .buttonStyle(.borderless)
                     }
                     .accessibilityElement(children: .contain)
-                    .accessibilityLabel(Text(row.accessibilityLabel))
+                    .accessibilityLabel(Text(Localized.message(row.accessibilityLabel)))
                 }
             }
             .onAppear { model.start() }

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 
 /// One upload as the journal keeps it, so that a new process resumes what an old one left.
@@ -55,19 +56,24 @@ public actor UploadJournal {
     /// The journal file's path.
     public let path: String
 
-    /// The default journal: `$PICKUP_STATE_DIR`, else `$XDG_STATE_HOME/pickup`, else
-    /// `$HOME/.local/state/pickup` (the account's home folder when `HOME` is not set).
+    /// The default journal, beside the picked items' library (`PickupStorage.standard`): on
+    /// iPhone `Application Support/Pickup/uploads.sqlite`, excluded from backup (the same file
+    /// for the foreground queue and the background session); elsewhere `$PICKUP_STATE_DIR`, else
+    /// `$XDG_STATE_HOME/pickup`, else `$HOME/.local/state/pickup` (the account's home folder when
+    /// `HOME` is not set).
     public static var defaultPath: String {
-        defaultPath(environment: ProcessInfo.processInfo.environment)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            let storage = PickupStorage.standard
+            try? FileManager.default.createDirectory(atPath: storage.root, withIntermediateDirectories: true)
+            storage.excludeFromBackup(storage.root)
+            return storage.journal
+        #else
+            return defaultPath(environment: ProcessInfo.processInfo.environment)
+        #endif
     }
 
     static func defaultPath(environment: [String: String]) -> String {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        let folder =
-            environment["PICKUP_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 + "/pickup" }
-            ?? (home + "/.local/state/pickup")
-        return folder + "/uploads.sqlite"
+        PickupStorage(root: PickupStorage.stateFolder(environment)).journal
     }
 
     /// Whether a journal exists at `path` (reading one must not create it).
@@ -153,7 +159,8 @@ public actor UploadJournal {
     /// Whether a process with this id is alive on this machine.
     static func isRunning(_ pid: Int64) -> Bool {
         guard pid > 0, pid <= Int64(Int32.max) else { return false }
-        return kill(pid_t(pid), 0) == 0 || errno == EPERM
+        let result = kill(pid_t(pid), 0)
+        return LeaseHolder.isAlive(signalled: result == 0, errno: result == 0 ? 0 : errno)
     }
 
     /// Starts a record for a new upload.

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 
 /// Uploads waiting their turn, a few at a time, each one pausable, resumable
 /// and cancellable; every change of any upload is reported on `updates` — what
@@ -81,10 +82,17 @@ public actor UploadQueue {
     private var nextID = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// A queue that runs `concurrency` uploads at once with `uploader`.
-    public init(uploader: Uploader, concurrency: Int = 2) {
+    private let hold: BackgroundHold
+
+    /// A queue that runs `concurrency` uploads at once with `uploader`, holding `background`
+    /// time while any runs (on iPhone pass `UIKitBackgroundTime()`: uploads then go on for the
+    /// time the system gives after the person leaves the app).
+    public init(
+        uploader: Uploader, concurrency: Int = 2, background: any BackgroundTimeGranting = NoBackgroundTime()
+    ) {
         self.uploader = uploader
         self.concurrency = max(1, concurrency)
+        hold = BackgroundHold("Pickup: uploads", granting: background)
         (updates, continuation) = AsyncStream<Item>.makeStream()
     }
 
@@ -101,6 +109,20 @@ public actor UploadQueue {
         publish(Item(id: nextID, path: path))
         startWaiting()
         return nextID
+    }
+
+    /// Adds every upload the journal holds unfinished (waiting, uploading, paused or failed:
+    /// an app killed or updated while they ran), each resumed from the server's offset. Call it
+    /// once at launch. Returns their queue ids, in the journal's order.
+    @discardableResult
+    public func restoreUnfinished() async throws(UploadError) -> [Int] {
+        let records = try await uploader.journal.unfinished()
+        let known = Set(
+            jobs.values.compactMap { job -> String? in
+                if case .journal(let id, _) = job { return id }
+                return nil
+            })
+        return records.filter { !known.contains($0.id) }.map { add(.journal(id: $0.id)) }
     }
 
     /// The item numbered `id`, if the queue has it.
@@ -176,7 +198,9 @@ public actor UploadQueue {
             update(item.id) { $0.state = .uploading }
             let id = item.id
             let uploader = self.uploader
+            let hold = self.hold
             tasks[id] = Task {
+                await hold.acquire()
                 let (events, sink) = AsyncStream<UploadEvent>.makeStream()
                 let watcher = Task { for await event in events { self.apply(id, event) } }
                 let record = await UploadQueue.run(job, uploader, sink)
@@ -184,6 +208,7 @@ public actor UploadQueue {
                 await watcher.value
                 // Not in this task, which may be cancelled: ending an upload on the server must still run.
                 await Task { await self.ended(id, record) }.value
+                await hold.release()
             }
         }
     }

@@ -1,7 +1,7 @@
 import Pickup
 import Testing
 
-@Suite("The photo picker's selection and Live Photo access, decided in the core")
+@Suite("The photo picker's selection, decided in the core")
 struct PickerPlanTests {
     @Test func aSinglePickNeverPreselects() {
         let plan = PickerSelectionPlan(limit: 1, preselected: ["a", "b"], ordered: false)
@@ -14,19 +14,88 @@ struct PickerPlanTests {
             PickerSelectionPlan(limit: 2, preselected: ["a", "a", "b", "c"], ordered: true).preselected == ["a", "b"])
         #expect(PickerSelectionPlan(limit: 0, preselected: ["c", "a", "c"], ordered: true).preselected == ["c", "a"])
     }
+}
 
-    @Test(arguments: [
-        (LivePhotoAccess.Status.authorized, LivePhotoAccess.read),
-        (.limited, .read),
-        (.notDetermined, .ask),
-        (.denied, .refused(.livePhotoNeedsLibraryAccess)),
-        (.restricted, .refused(.livePhotoNeedsLibraryAccess)),
-    ])
-    func liveMovieAccess(status: LivePhotoAccess.Status, expected: LivePhotoAccess) {
-        #expect(LivePhotoAccess(status) == expected)
+@Suite("Picker behaviour")
+struct PickerBehaviorPlanTests {
+    @Test("an inline picker delivers continuously, so hiding its buttons never strands the person")
+    func inlineImpliesContinuous() {
+        let plan = PickerBehaviorPlan(continuous: false, ordered: true, inline: true, modern: true)
+        #expect(plan.continuous)
+        #expect(plan.hidesSelectionActions)
     }
 
-    @Test func theRefusalSaysWhatToDo() {
-        #expect(PickProblem.livePhotoNeedsLibraryAccess.description.contains("Settings"))
+    @Test("a sheet picker keeps its Add button")
+    func sheetKeepsActions() {
+        let plan = PickerBehaviorPlan(continuous: false, ordered: true, inline: false, modern: true)
+        #expect(!plan.continuous)
+        #expect(!plan.hidesSelectionActions)
+    }
+
+    @Test("before iOS 17 there is no inline style and no continuous selection")
+    func beforeSeventeen() {
+        let plan = PickerBehaviorPlan(continuous: true, ordered: false, inline: true, modern: false)
+        #expect(!plan.continuous && !plan.inline && !plan.hidesSelectionActions)
+    }
+}
+
+@Suite("Camera recording")
+struct CameraRecordingPlanTests {
+    @Test("720p is recorded at the camera's normal quality and exported to 1280x720, never as iFrame")
+    func hd720() {
+        let plan = CameraRecordingPlan(.hd1280x720)
+        #expect(plan.recording == .high)
+        #expect(plan.export == .p1280x720)
+    }
+
+    @Test("the plain qualities are recorded as they are, with no export")
+    func plain() {
+        #expect(CameraRecordingPlan(.medium).recording == .medium && CameraRecordingPlan(.medium).export == nil)
+        #expect(CameraRecordingPlan(.vga640x480).export == nil)
+    }
+}
+
+@Suite("Avatar crop")
+struct SquareCropTests {
+    @Test("a landscape photo is cut to its centred square at first")
+    func centred() {
+        let crop = SquareCrop(image: PixelSize(width: 4000, height: 3000))
+        #expect(crop.rect == (500, 0, 3000))
+    }
+
+    @Test("dragging past the edge stops at the edge")
+    func clamped() {
+        var crop = SquareCrop(image: PixelSize(width: 4000, height: 3000))
+        crop.drag(dx: 10_000, dy: 0, viewSide: 300)
+        #expect(crop.rect == (0, 0, 3000))
+    }
+
+    @Test("zooming in keeps a smaller square inside the photo")
+    func zoomed() {
+        var crop = SquareCrop(image: PixelSize(width: 4000, height: 3000))
+        crop.zoom(to: 2)
+        crop.drag(dx: -10_000, dy: -10_000, viewSide: 300)
+        #expect(crop.rect == (2500, 1500, 1500))
+        crop.zoom(to: 0.1)
+        #expect(crop.zoom == 1)
+    }
+}
+
+@Suite("Decoding for a thumbnail")
+struct DecodeSizeTests {
+    @Test("a 12 MP photo for a 200-point square tile is decoded at 267 pixels, not whole")
+    func twelveMegapixels() {
+        let geometry = ThumbnailGeometry(
+            source: PixelSize(width: 4032, height: 3024), orientation: .upright,
+            target: PixelSize(width: 200, height: 200), mode: .fill)
+        #expect(geometry.decodeMaxPixels == 267)
+    }
+
+    @Test("a picture smaller than the tile is decoded at its own size")
+    func neverUp() {
+        let geometry = ThumbnailGeometry(
+            source: PixelSize(width: 100, height: 80), orientation: .upright,
+            target: PixelSize(width: 400, height: 400), mode: .fit)
+        #expect(geometry.decodeMaxPixels == 100)
     }
 }

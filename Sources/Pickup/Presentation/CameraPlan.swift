@@ -131,8 +131,46 @@ public enum InfoPlistKeys {
         ("NSMicrophoneUsageDescription", "the camera picker recording video with sound"),
         (
             "NSPhotoLibraryUsageDescription",
-            "Live Photo pairs and iCloud downloads through PHAsset (full or limited access)"
+            "not needed by Pickup's pickers (the photo picker runs outside the app and asks nothing); "
+                + "only when the app reads the library itself"
         ),
         ("NSPhotoLibraryAddUsageDescription", "saving captured media to the library (optional)"),
     ]
+}
+
+/// What the camera records and what its movie is then exported to, for a quality asked for.
+///
+/// `UIImagePickerController.QualityType.typeIFrame1280x720` is an intra-frame editing format
+/// (every frame a keyframe, some ten times the size of an ordinary 720p clip), so a size is
+/// never asked of the camera: it records `.typeHigh` (or the plain low, medium and VGA types)
+/// and the movie is exported to the size asked.
+public struct CameraRecordingPlan: Sendable, Hashable {
+    /// The `UIImagePickerController.QualityType` to record with.
+    public enum Recording: String, Sendable, Hashable {
+        /// `.typeHigh`.
+        case high
+        /// `.typeMedium`.
+        case medium
+        /// `.typeLow`.
+        case low
+        /// `.type640x480`.
+        case vga640x480
+    }
+
+    /// What the camera records.
+    public var recording: Recording
+    /// The export that makes the size asked for (nil: the recording is kept as it is).
+    public var export: ExportPreset?
+
+    /// The plan for `quality`.
+    public init(_ quality: CameraOptions.Quality) {
+        switch quality {
+        case .high: (recording, export) = (.high, nil)
+        case .medium: (recording, export) = (.medium, nil)
+        case .low: (recording, export) = (.low, nil)
+        case .vga640x480: (recording, export) = (.vga640x480, nil)
+        case .hd1280x720: (recording, export) = (.high, .p1280x720)
+        case .hd1920x1080: (recording, export) = (.high, .p1920x1080)
+        }
+    }
 }

@@ -23,3 +23,28 @@ public struct PickerSelectionPlan: Sendable, Hashable {
         }
     }
 }
+
+/// How the photo picker behaves on screen: whether the selection reaches the app while the
+/// picker is open, and whether its own Add and Cancel buttons show.
+///
+/// An inline picker (embedded in the app's screen) never closes, so its selection can only
+/// reach the app continuously: inline implies continuous. The selection actions are hidden only
+/// when the selection is continuous; a picker that delivers on "Add" keeps its buttons.
+public struct PickerBehaviorPlan: Sendable, Hashable {
+    /// Whether the selection updates while the picker is open (iOS 17 `.continuous`).
+    public var continuous: Bool
+    /// Whether the order badges show.
+    public var ordered: Bool
+    /// Whether the picker is embedded in the screen (iOS 17 `.inline` style).
+    public var inline: Bool
+    /// Whether the picker's Add and Cancel buttons are hidden.
+    public var hidesSelectionActions: Bool
+
+    /// The plan for the options asked; `modern` is whether the system has iOS 17's behaviours.
+    public init(continuous: Bool, ordered: Bool, inline: Bool, modern: Bool) {
+        self.ordered = ordered
+        self.inline = modern && inline
+        self.continuous = modern && (continuous || inline)
+        hidesSelectionActions = self.inline && self.continuous
+    }
+}

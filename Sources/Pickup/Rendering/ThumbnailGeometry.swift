@@ -35,6 +35,11 @@ public struct ThumbnailGeometry: Sendable, Hashable {
         }
     }
 
+    /// The longest side a decoder must give for this thumbnail, and no more: what ImageIO's
+    /// `kCGImageSourceThumbnailMaxPixelSize` is set to, so a 48 MP photo is never decoded whole
+    /// for a grid tile.
+    public var decodeMaxPixels: Int { max(scaled.width, scaled.height) }
+
     /// How much a decoder may shrink while decoding (JPEG's 1/2, 1/4, 1/8 scales) and
     /// still give at least `scaled`: the exponent n of 1/2ⁿ, up to `maximum`.
     public static func reductionExponent(source: PixelSize, scaled: PixelSize, maximum: Int = 3) -> Int {

@@ -1,0 +1,68 @@
+import Pickup
+
+/// One picked item, loaded: kept in the app's library, or (a format Pickup cannot read)
+/// kept as an unprobed file beside it, and what the person should know about it.
+public struct PickedItem: Sendable, Hashable {
+    /// Where the item's bytes are now.
+    public enum Stored: Sendable, Hashable {
+        /// Imported into the library: facts, stored files and their checksums.
+        case imported(ImportedItem)
+        /// A file Pickup cannot probe (an unknown format), kept as it came with its content type.
+        case unprobed(UnprobedFile)
+    }
+
+    /// The picker's identifier for the item (or its place, when the picker gave none).
+    public var key: String
+    /// Where it is kept.
+    public var stored: Stored
+    /// What the item could not bring, when something is missing (a Live Photo's movie).
+    public var note: PickNote?
+
+    /// An item with its key, where it is kept, and a note.
+    public init(key: String, stored: Stored, note: PickNote? = nil) {
+        self.key = key
+        self.stored = stored
+        self.note = note
+    }
+
+    /// The imported item, when it was imported.
+    public var imported: ImportedItem? {
+        if case .imported(let item) = stored { return item }
+        return nil
+    }
+
+    /// The facts the probe read (nil for an unprobed file).
+    public var info: MediaInfo? { imported?.info }
+}
+
+/// A picked file that Pickup could not probe, kept with what the picker said of it.
+public struct UnprobedFile: Sendable, Hashable {
+    /// Where the file is kept (in the library's `Unprobed` folder).
+    public var path: String
+    /// Its uniform type identifier, as the picker named it.
+    public var contentType: String?
+    /// Its size in bytes.
+    public var size: Int64
+    /// Why the probe could not read it.
+    public var reason: String
+
+    /// A kept file with its path, content type, size and the probe's reason.
+    public init(path: String, contentType: String?, size: Int64, reason: String) {
+        self.path = path
+        self.contentType = contentType
+        self.size = size
+        self.reason = reason
+    }
+}
+
+/// Something a loaded item lacks, said on the item instead of failing it.
+public enum PickNote: Sendable, Hashable, CustomStringConvertible {
+    /// A Live Photo whose movie could not be had; its still was kept.
+    case livePhotoWithoutMotion(reason: String)
+
+    public var description: String {
+        switch self {
+        case .livePhotoWithoutMotion(let reason): return "Kept as a still photo: its motion \(reason)."
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Observation
+import Pickup
+
+/// The picked items, following the picker's selection: what is selected, in the person's
+/// order, what has loaded, what is loading (with iCloud progress), and what failed.
+///
+/// - The selection decides: an item the person deselected or removed is dropped and its load
+///   cancelled; a load that finishes after that is thrown away, never put back.
+/// - Nothing loads twice: an item loading or loaded stays as it is when the selection changes.
+/// - Each item is delivered when it is done (nine photos never wait behind one iCloud video);
+///   ``ready`` and ``keys`` keep the selection's order, for the grid and for uploads.
+/// - A preselected item (Photos hands nothing over for it: `PHPicker.h`) is never loaded; it
+///   keeps what ``restore(_:)`` gave it, or is left out.
+/// - A failed item can be loaded again with ``retry(_:)``.
+///
+/// `PickupUI`'s `PickedItemLoader` is this type over `PhotosPickerItem`.
+@available(iOS 17.0, macOS 14.0, *)
+@MainActor
+@Observable
+public final class PickedItems<Source: PickedItemSource> {
+    /// The selected items' keys, in selection order (preselected items with nothing to show left out).
+    public private(set) var keys: [String] = []
+    /// Each selected item's state.
+    public private(set) var states: [String: PickedItemTile<String>.State] = [:]
+    /// The items loaded, by key.
+    public private(set) var items: [String: PickedItem] = [:]
+
+    @ObservationIgnored private var sources: [String: Source] = [:]
+    @ObservationIgnored private var running: [String: Running] = [:]
+    @ObservationIgnored private var waiting: [String] = []
+    @ObservationIgnored private var generation = 0
+    /// How many items load at once.
+    public let concurrency: Int
+    /// How each item is loaded.
+    public let loading: PickedItemLoading
+
+    private struct Running {
+        let generation: Int
+        let task: Task<Void, Never>
+    }
+
+    /// A model that loads `concurrency` items at once, as `loading` says.
+    public init(loading: PickedItemLoading, concurrency: Int = 3) {
+        self.loading = loading
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// The loaded items in selection order: what to upload, and in which order.
+    public var ready: [PickedItem] { keys.compactMap { items[$0] } }
+
+    /// The selection's tiles for a grid, in the person's order: kind and Live Photo badge (known
+    /// from the content types before the item loads), duration once loaded, order badges when
+    /// `ordered`, and each item's state.
+    public func tiles(ordered: Bool = true) -> [PickedItemTile<String>] {
+        keys.enumerated().map { index, key in
+            let item = items[key]
+            let offered = sources[key]?.kind
+            let kind: MediaKind = item?.info?.kind ?? (offered == .movie ? .video : .image)
+            return PickedItemTile(
+                id: key, info: item?.info, kind: kind,
+                isLivePhoto: item?.imported?.isLivePhoto ?? (offered == .livePhoto),
+                orderBadge: ordered ? index + 1 : nil,
+                count: keys.count, state: states[key] ?? .loading(fraction: nil))
+        }
+    }
+
+    /// The item the person picked at `key`, once loaded (the one to show or play).
+    public func item(_ key: String?) -> PickedItem? { key.flatMap { items[$0] } }
+
+    /// The key of a source at `index` of a selection: its identifier, or its place.
+    public static func key(_ source: Source, at index: Int) -> String { source.identifier ?? "#\(index)" }
+
+    /// Follows the picker's selection (call it from `onChange` of the binding, and once at start).
+    public func follow(_ selection: [Source]) {
+        var order: [String] = []
+        var selected: [String: Source] = [:]
+        for (index, source) in selection.enumerated() {
+            let key = PickedItems.key(source, at: index)
+            guard selected[key] == nil else { continue }
+            if source.kind == .empty, items[key] == nil, running[key] == nil { continue }
+            selected[key] = source
+            order.append(key)
+        }
+        for key in keys where selected[key] == nil { drop(key) }
+        keys = order
+        for key in order where states[key] == nil {
+            sources[key] = selected[key]
+            states[key] = .loading(fraction: nil)
+            waiting.append(key)
+        }
+        let place = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        waiting.sort { (place[$0] ?? 0) < (place[$1] ?? 0) }
+        startWaiting()
+    }
+
+    /// Loads a failed item again (the tile's "Try Again").
+    public func retry(_ key: String) {
+        guard case .failed = states[key], sources[key] != nil, running[key] == nil else { return }
+        states[key] = .loading(fraction: nil)
+        waiting.append(key)
+        startWaiting()
+    }
+
+    /// Removes an item the person removed from the grid (remove it from the picker's
+    /// selection too: the next ``follow(_:)`` must not bring it back).
+    public func remove(_ key: String) {
+        drop(key)
+        keys.removeAll { $0 == key }
+    }
+
+    /// Gives items loaded in an earlier session, shown for preselected items (by key).
+    public func restore(_ restored: [PickedItem]) {
+        for item in restored where items[item.key] == nil {
+            items[item.key] = item
+            states[item.key] = .ready
+        }
+    }
+
+    /// Stops every load (the screen goes away).
+    public func cancelAll() {
+        for key in Array(running.keys) { running.removeValue(forKey: key)?.task.cancel() }
+        waiting.removeAll()
+    }
+
+    private func drop(_ key: String) {
+        running.removeValue(forKey: key)?.task.cancel()
+        waiting.removeAll { $0 == key }
+        states[key] = nil
+        items[key] = nil
+        sources[key] = nil
+    }
+
+    private func startWaiting() {
+        while running.count < concurrency, !waiting.isEmpty {
+            let key = waiting.removeFirst()
+            guard let source = sources[key] else { continue }
+            generation += 1
+            let mine = generation
+            let loading = self.loading
+            // The task holds the model until its load ends; a deselected item's load is cancelled.
+            let task = Task {
+                let result = await loading.load(source, key: key) { fraction in
+                    Task { @MainActor in self.progress(key, mine, fraction) }
+                }
+                self.finish(key, mine, result)
+            }
+            running[key] = Running(generation: mine, task: task)
+        }
+    }
+
+    private func progress(_ key: String, _ mine: Int, _ fraction: Double) {
+        guard running[key]?.generation == mine, case .loading = states[key] else { return }
+        states[key] = .loading(fraction: min(1, max(0, fraction)))
+    }
+
+    private func finish(_ key: String, _ mine: Int, _ result: Result<PickedItem, PickFailure>) {
+        guard running[key]?.generation == mine else {
+            // Deselected (or removed) while it loaded: nothing of it stays.
+            if case .success(let item) = result { discard(item) }
+            return
+        }
+        running[key] = nil
+        switch result {
+        case .success(let item):
+            items[key] = item
+            states[key] = .ready
+        case .failure(let failure):
+            states[key] = .failed(message: failure.message)
+        }
+        startWaiting()
+    }
+
+    /// What a load finished too late leaves: an unprobed copy goes; a library item stays (the
+    /// library may have held it before this pick), for `ImportSession.remove(_:)` to remove.
+    private func discard(_ item: PickedItem) {
+        if case .unprobed(let file) = item.stored {
+            try? FileManager.default.removeItem(atPath: (file.path as NSString).deletingLastPathComponent)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Pickup
+import PickupImport
+
+/// A picked item that behaves as Apple documents `PhotosPickerItem` and `NSItemProvider`, for
+/// the loading decisions' tests. Each behaviour names the header line it models (iPhoneOS 26.2
+/// SDK; the same lines stand in 17.4). It holds no decision of Pickup's: it only hands over
+/// files, lists resources, and fails where Apple says it may.
+struct FakePickedItem: PickedItemSource {
+    let identifier: String?
+    let kind: PickedContentKind
+    /// The file the system hands over (a fixture), and its content type.
+    let file: String?
+    let contentType: String?
+    /// A Live Photo's resources and, by index, the file each one writes.
+    let resources: [PickedResource]
+    let resourceFiles: [Int: String]
+    /// When set, writing a resource fails with this error.
+    ///
+    /// Apple documents `PHAssetResource.assetResources(for: PHLivePhoto)` (`PHAssetResource.h:34`)
+    /// but not whether `PHAssetResourceManager.writeData(for:toFile:options:)` needs photo-library
+    /// access for it: the tests run both ways.
+    let writeFailure: FakePhotosError?
+    /// When set, loading the file fails with this error (an iCloud download that fails).
+    let loadFailure: LockedValue<FakePhotosError?>
+    /// Holds loads until the test opens it (a slow iCloud download).
+    let gate: FakeGate?
+    let log: FakeLog
+
+    init(
+        identifier: String?, kind: PickedContentKind, file: String? = nil, contentType: String? = nil,
+        resources: [PickedResource] = [], resourceFiles: [Int: String] = [:], writeFailure: FakePhotosError? = nil,
+        loadFailure: FakePhotosError? = nil, gate: FakeGate? = nil, log: FakeLog = FakeLog()
+    ) {
+        self.identifier = identifier
+        self.kind = kind
+        self.file = file
+        self.contentType = contentType
+        self.resources = resources
+        self.resourceFiles = resourceFiles
+        self.writeFailure = writeFailure
+        self.loadFailure = LockedValue(loadFailure)
+        self.gate = gate
+        self.log = log
+    }
+
+    /// A preselected item as the picker returns it. `PHPicker.h:173`: "Returned item providers
+    /// for preselected assets are always empty" (no content types, nothing to load).
+    static func preselected(_ identifier: String, log: FakeLog = FakeLog()) -> FakePickedItem {
+        FakePickedItem(identifier: identifier, kind: .empty, log: log)
+    }
+
+    func loadFile(
+        into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> PickedFile {
+        log.record(.loadFile(identifier))
+        // `PhotosPickerItem.loadTransferable(type:completionHandler:)` returns a `Progress`
+        // (`_PhotosUI_SwiftUI.swiftinterface`, iPhoneOS 26.2 line 99); it moves while iCloud downloads.
+        progress(0)
+        if let gate { try await gate.wait(log: log, identifier) }
+        progress(0.5)
+        if let failure = loadFailure.current { throw failure }
+        guard kind != .empty, let file else { throw FakePhotosError.noRepresentation }
+        progress(1)
+        // `NSItemProvider.h:119`: "Writes a copy of the data to a temporary file. This file will be
+        // deleted when the completion handler returns."
+        let system = FileManager.default.temporaryDirectory.appendingPathComponent("fake-photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        let handedOver = system.appendingPathComponent((file as NSString).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: file, toPath: handedOver)
+        defer { try? FileManager.default.removeItem(at: system) }
+        return try inbox.take(handedOver, contentType: contentType)
+    }
+
+    func livePhotoResources() async throws -> [PickedResource] {
+        log.record(.resources(identifier))
+        // `PHAssetResource.h:34`: `assetResourcesForLivePhoto:` lists a Live Photo's resources; the
+        // `PHLivePhoto` comes from `loadTransferable(type: PHLivePhoto.self)` (PHLivePhoto is
+        // `Transferable`, `_PhotosUI_SwiftUI.swiftinterface` line 36), with no library access.
+        return kind == .livePhoto ? resources : []
+    }
+
+    func write(
+        _ resource: PickedResource, into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
+    ) async throws -> PickedFile {
+        log.record(.write(identifier, resource.role))
+        if let gate { try await gate.wait(log: log, identifier) }
+        if let writeFailure { throw writeFailure }
+        guard let source = resourceFiles[resource.index] else { throw FakePhotosError.noRepresentation }
+        // `PHAssetResourceManager.h:44`: handlers are called on an arbitrary serial queue; the file is the caller's.
+        progress(1)
+        let target = inbox.reserve(resource.originalFilename)
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        return PickedFile(path: target, contentType: resource.contentType)
+    }
+}
+
+/// The errors the fake Photos gives, shaped as Photos' own (`NSError` domains).
+enum FakePhotosError: Error, CustomStringConvertible {
+    /// An iCloud download that failed (`CloudPhotoLibraryErrorDomain`).
+    case iCloudUnavailable
+    /// No access to the photo library (`PHPhotosErrorDomain` 3311, `accessUserDenied`).
+    case libraryAccessDenied
+    /// The provider has no representation for the type asked for (`NSItemProviderErrorDomain`).
+    case noRepresentation
+
+    var description: String {
+        switch self {
+        case .iCloudUnavailable: return "Error Domain=CloudPhotoLibraryErrorDomain Code=81"
+        case .libraryAccessDenied: return "Error Domain=PHPhotosErrorDomain Code=3311"
+        case .noRepresentation: return "Error Domain=NSItemProviderErrorDomain Code=-1000"
+        }
+    }
+}
+
+/// What the fake Photos was asked to do, in order.
+final class FakeLog: Sendable {
+    enum Call: Hashable, Sendable {
+        case loadFile(String?)
+        case resources(String?)
+        case write(String?, PickedResource.Role)
+        case cancelled(String?)
+    }
+
+    private let calls = LockedValue<[Call]>([])
+    func record(_ call: Call) { calls.withValue { $0.append(call) } }
+    var all: [Call] { calls.current }
+    func count(_ call: Call) -> Int { calls.current.filter { $0 == call }.count }
+}
+
+/// Holds loads until the test opens it; a cancelled task stops waiting, as a cancelled
+/// `Progress` ends its load (`NSItemProvider.h`: each load returns the `NSProgress` that controls it).
+final class FakeGate: Sendable {
+    private let state = LockedValue<(open: Bool, waiting: [UUID: CheckedContinuation<Void, any Error>])>(
+        (false, [:]))
+
+    func open() {
+        let waiting = state.withValue { state -> [CheckedContinuation<Void, any Error>] in
+            state.open = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func wait(log: FakeLog, _ identifier: String?) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withValue { state -> Bool in
+                    if state.open || Task.isCancelled { return true }
+                    state.waiting[id] = continuation
+                    return false
+                }
+                if resumeNow {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
+                }
+            }
+        } onCancel: {
+            log.record(.cancelled(identifier))
+            let continuation = state.withValue { $0.waiting.removeValue(forKey: id) }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+import Pickup
+import PickupImport
+import PickupTestSupport
+import Testing
+
+/// The library picker's loading decisions, driven through fakes that behave as Apple documents
+/// `PhotosPickerItem`, `NSItemProvider` and `PHAssetResource` (see `AppleFakes/`).
+@Suite("Picked items")
+@MainActor
+struct PickedItemsTests {
+    /// A scratch library, an inbox, and the media the fake Photos hands over.
+    final class Picking: Sendable {
+        let root: String
+        let session: ImportSession
+        let inbox: PickedFileInbox
+
+        init() throws {
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent("pickup-picking-\(UUID().uuidString)")
+                .path
+            session = try ImportSession(destination: root + "/library")
+            inbox = PickedFileInbox(folder: root + "/inbox")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        @MainActor
+        func model(motion: LivePhotoMotion = .pair, concurrency: Int = 3) -> PickedItems<FakePickedItem> {
+            PickedItems(
+                loading: PickedItemLoading(
+                    importer: PickedItemImporter(session: session, inbox: inbox), motion: motion),
+                concurrency: concurrency)
+        }
+
+        /// A Live Photo's still (HEIF with Apple's content identifier) and movie, written under `root`.
+        func livePhotoFiles() throws -> (still: String, movie: String) {
+            var tiff = TIFFBuilder()
+            tiff.exif = [
+                (
+                    0x927C,
+                    .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001"))
+                )
+            ]
+            var heif = HEIFBuilder()
+            heif.exif = tiff.build()
+            let still = root + "/IMG_0004.HEIC"
+            try Data(heif.build()).write(to: URL(fileURLWithPath: still))
+            return (still, try Fixtures.path(.movAppleKeys))
+        }
+
+        func photo(_ identifier: String, gate: FakeGate? = nil, log: FakeLog = FakeLog()) throws -> FakePickedItem {
+            FakePickedItem(
+                identifier: identifier, kind: .image, file: try Fixtures.path(.jpegPlain), contentType: "public.jpeg",
+                gate: gate, log: log)
+        }
+
+        func photos(_ identifiers: [String], gate: FakeGate? = nil, log: FakeLog = FakeLog()) throws -> [FakePickedItem]
+        {
+            try identifiers.map { try photo($0, gate: gate, log: log) }
+        }
+
+        func livePhoto(
+            _ identifier: String, edited: Bool = false, writeFailure: FakePhotosError? = nil, log: FakeLog = FakeLog()
+        ) throws -> FakePickedItem {
+            let (still, movie) = try livePhotoFiles()
+            var resources = [
+                PickedResource(role: .photo, originalFilename: "IMG_0004.HEIC", contentType: "public.heic", index: 0),
+                PickedResource(
+                    role: .pairedVideo, originalFilename: "IMG_0004.MOV", contentType: "com.apple.quicktime-movie",
+                    index: 1),
+            ]
+            if edited {
+                // `PhotosTypes.h:181,186`: an edited Live Photo also lists its full-size photo and paired video.
+                resources += [
+                    PickedResource(
+                        role: .fullSizePhoto, originalFilename: "FullSizeRender.heic", contentType: "public.heic",
+                        index: 2),
+                    PickedResource(
+                        role: .fullSizePairedVideo, originalFilename: "FullSizeRender.mov",
+                        contentType: "com.apple.quicktime-movie", index: 3),
+                    PickedResource(
+                        role: .other, originalFilename: "Adjustments.plist", contentType: "com.apple.property-list",
+                        index: 4),
+                ]
+            }
+            return FakePickedItem(
+                identifier: identifier, kind: .livePhoto, file: still, contentType: "public.heic", resources: resources,
+                resourceFiles: [0: still, 1: movie, 2: still, 3: movie], writeFailure: writeFailure, log: log)
+        }
+    }
+
+    /// Waits (briefly, yielding to the loads) until `done` holds.
+    func settle(_ done: () -> Bool) async {
+        for _ in 0..<2000 where !done() { try? await Task.sleep(nanoseconds: 5_000_000) }
+    }
+
+    func isReady(_ state: PickedItemTile<String>.State?) -> Bool { state == .ready }
+    func isFailed(_ state: PickedItemTile<String>.State?) -> Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    @Test("a Live Photo arrives as still and movie, with no photo-library permission asked")
+    func livePhotoPair() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        model.follow([try picking.livePhoto("live")])
+        await settle { !isLoading(model.states["live"]) }
+        let item = try #require(model.items["live"])
+        #expect(item.imported?.isLivePhoto == true)
+        #expect(item.note == nil)
+    }
+
+    @Test("an edited Live Photo brings its full-size still and movie (the person's edits)")
+    func livePhotoEdits() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let model = picking.model()
+        model.follow([try picking.livePhoto("live", edited: true, log: log)])
+        await settle { isReady(model.states["live"]) || isFailed(model.states["live"]) }
+        #expect(log.all.contains(.write("live", .fullSizePhoto)))
+        #expect(log.all.contains(.write("live", .fullSizePairedVideo)))
+        #expect(!log.all.contains(.write("live", .photo)))
+        #expect(model.items["live"]?.imported?.isLivePhoto == true)
+    }
+
+    @Test("a Live Photo whose movie Photos refuses keeps its still and says so")
+    func livePhotoWithoutMotion() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        model.follow([try picking.livePhoto("live", writeFailure: .libraryAccessDenied)])
+        await settle { isReady(model.states["live"]) || isFailed(model.states["live"]) }
+        #expect(isReady(model.states["live"]))
+        let item = try #require(model.items["live"])
+        #expect(item.imported?.isLivePhoto == false)
+        #expect(item.imported?.kind == .image)
+        guard case .livePhotoWithoutMotion = item.note else {
+            Issue.record("no note on a Live Photo kept without its movie")
+            return
+        }
+    }
+
+    @Test("still-only motion reads no Live Photo resources")
+    func stillOnly() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let model = picking.model(motion: .stillOnly)
+        model.follow([try picking.livePhoto("live", log: log)])
+        await settle { isReady(model.states["live"]) || isFailed(model.states["live"]) }
+        #expect(isReady(model.states["live"]))
+        #expect(log.count(.resources("live")) == 0)
+        #expect(model.items["live"]?.note == nil)
+    }
+
+    @Test("deselecting an item that is loading cancels its load, and it never comes back")
+    func deselectCancels() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let log = FakeLog()
+        let model = picking.model()
+        let slow = try picking.photo("slow", gate: gate, log: log)
+        let quick = try picking.photo("quick")
+        model.follow([slow, quick])
+        await settle { isReady(model.states["quick"]) }
+        model.follow([quick])
+        await settle { log.count(.cancelled("slow")) == 1 }
+        #expect(log.count(.cancelled("slow")) == 1)
+        gate.open()
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(model.keys == ["quick"])
+        #expect(model.states["slow"] == nil)
+        #expect(model.items["slow"] == nil)
+        #expect(model.ready.map(\.key) == ["quick"])
+    }
+
+    @Test("removing a tile while it loads does not put it back when the load ends")
+    func removeWhileLoading() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let model = picking.model()
+        model.follow([try picking.photo("a", gate: gate)])
+        model.remove("a")
+        gate.open()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(model.items.isEmpty)
+        #expect(model.states.isEmpty)
+        #expect(model.keys.isEmpty)
+    }
+
+    @Test("a selection that grows loads only the new items")
+    func nothingLoadsTwice() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let gate = FakeGate()
+        let model = picking.model()
+        let a = try picking.photo("a", gate: gate, log: log)
+        let b = try picking.photo("b", log: log)
+        model.follow([a])
+        model.follow([a, b])
+        model.follow([a, b])
+        gate.open()
+        await settle { isReady(model.states["a"]) && isReady(model.states["b"]) }
+        #expect(log.count(.loadFile("a")) == 1)
+        #expect(log.count(.loadFile("b")) == 1)
+    }
+
+    @Test("each item is ready when it is done; ready items keep the selection's order")
+    func deliveredWhenDone() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let model = picking.model(concurrency: 3)
+        let items = [try picking.photo("video", gate: gate)] + (try picking.photos(["p1", "p2", "p3", "p4"]))
+        model.follow(items)
+        await settle { (1...4).allSatisfy { isReady(model.states["p\($0)"]) } }
+        #expect((1...4).allSatisfy { isReady(model.states["p\($0)"]) })
+        #expect(isLoading(model.states["video"]))
+        gate.open()
+        await settle { isReady(model.states["video"]) }
+        #expect(model.ready.map(\.key) == ["video", "p1", "p2", "p3", "p4"])
+    }
+
+    @Test("at most `concurrency` items load at once")
+    func concurrencyLimit() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let log = FakeLog()
+        let model = picking.model(concurrency: 2)
+        model.follow(try picking.photos(["p1", "p2", "p3", "p4"], gate: gate, log: log))
+        func started() -> Int { log.all.filter { if case .loadFile = $0 { return true } else { return false } }.count }
+        await settle { started() >= 2 }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(started() == 2)
+        gate.open()
+        await settle { (1...4).allSatisfy { isReady(model.states["p\($0)"]) } }
+        #expect((1...4).allSatisfy { isReady(model.states["p\($0)"]) })
+    }
+
+    @Test("a failed item loads again with retry")
+    func retry() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let failing = FakePickedItem(
+            identifier: "cloud", kind: .image, file: try Fixtures.path(.jpegPlain), contentType: "public.jpeg",
+            loadFailure: .iCloudUnavailable, log: log)
+        let model = picking.model()
+        model.follow([failing])
+        await settle { isFailed(model.states["cloud"]) }
+        guard case .failed(let message) = model.states["cloud"] else {
+            Issue.record("the item did not fail")
+            return
+        }
+        #expect(message.contains("iCloud"))
+        failing.loadFailure.withValue { $0 = nil }
+        model.retry("cloud")
+        await settle { isReady(model.states["cloud"]) }
+        #expect(isReady(model.states["cloud"]))
+        #expect(log.count(.loadFile("cloud")) == 2)
+    }
+
+    @Test("preselected items are not loaded and never shown as failures")
+    func preselectedSkipped() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let model = picking.model()
+        model.follow([FakePickedItem.preselected("old", log: log), try picking.photo("new")])
+        await settle { isReady(model.states["new"]) }
+        #expect(log.all.isEmpty)
+        #expect(model.keys == ["new"])
+        #expect(model.states["old"] == nil)
+    }
+
+    @Test("a preselected item shows what restore gave it")
+    func preselectedRestored() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        model.follow([try picking.photo("old")])
+        await settle { isReady(model.states["old"]) }
+        let kept = try #require(model.items["old"])
+        let next = picking.model()
+        next.restore([kept])
+        next.follow([FakePickedItem.preselected("old")])
+        #expect(next.keys == ["old"])
+        #expect(next.ready.map(\.key) == ["old"])
+    }
+
+    @Test("a file in a format Pickup cannot read is kept, unprobed, with its content type")
+    func unknownFormatKept() async throws {
+        let picking = try Picking()
+        let document = picking.root + "/scan.pdf"
+        try Data("%PDF-1.7\n%\u{00e2}\u{00e3}\n1 0 obj\n".utf8).write(to: URL(fileURLWithPath: document))
+        let model = picking.model()
+        model.follow([FakePickedItem(identifier: "pdf", kind: .other, file: document, contentType: "com.adobe.pdf")])
+        await settle { isReady(model.states["pdf"]) || isFailed(model.states["pdf"]) }
+        let item = try #require(model.items["pdf"])
+        guard case .unprobed(let file) = item.stored else {
+            Issue.record("the file was not kept unprobed: \(item.stored)")
+            return
+        }
+        #expect(file.contentType == "com.adobe.pdf")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("the inbox copy is gone once the library has the file")
+    func inboxEmptied() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        model.follow([try picking.photo("a")])
+        await settle { isReady(model.states["a"]) }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: picking.inbox.folder)) ?? []
+        #expect(left.isEmpty)
+        let item = try #require(model.items["a"]?.imported)
+        #expect(FileManager.default.fileExists(atPath: picking.session.path(of: try #require(item.primary))))
+    }
+
+    @Test("iCloud progress reaches the tile")
+    func progressShown() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let model = picking.model()
+        model.follow([try picking.photo("a", gate: gate)])
+        await settle { model.states["a"] == .loading(fraction: 0) }
+        #expect(model.states["a"] == .loading(fraction: 0))
+        gate.open()
+        await settle { isReady(model.states["a"]) }
+    }
+}
+
+func isLoading(_ state: PickedItemTile<String>.State?) -> Bool {
+    if case .loading = state { return true }
+    return false
+}
+
+@Suite("Picked items: the grid")
+@MainActor
+struct PickedItemsGridTests {
+    @Test("tiles follow the selection's order, with order badges and a Live Photo badge before loading")
+    func tilesInOrder() async throws {
+        let picking = try PickedItemsTests.Picking()
+        let gate = FakeGate()
+        let model = picking.model()
+        let live = FakePickedItem(identifier: "live", kind: .livePhoto, gate: gate)
+        model.follow([try picking.photo("b"), live, try picking.photo("a")])
+        let tiles = model.tiles()
+        #expect(tiles.map(\.id) == ["b", "live", "a"])
+        #expect(tiles.map(\.orderBadge) == [1, 2, 3])
+        #expect(tiles[1].isLivePhoto)
+        model.cancelAll()
+    }
+}

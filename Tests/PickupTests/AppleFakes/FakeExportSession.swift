@@ -1,0 +1,47 @@
+import Pickup
+
+/// An export session that behaves as Apple documents `AVAssetExportSession` (iPhoneOS 26.2
+/// SDK, `AVAssetExportSession.h`), for `PresetExport`'s tests. It decides nothing of Pickup's.
+final class FakeExportSession: PresetExportSession {
+    /// Bytes per second each preset writes, and what the session estimates (line 370: "the
+    /// estimated output file length in bytes, if it can be determined; 0 otherwise"; line 350:
+    /// the estimate "does not take into account the source asset information", so it may be off).
+    let rates: [ExportPreset: Int64]
+    let estimates: [ExportPreset: Int64]
+    let duration: Double
+    /// The file types the session writes (line 328, `supportedFileTypes`).
+    let supported: Set<ExportContainer>
+    /// When set, the session stops writing at this many bytes and still succeeds, as it does
+    /// with `fileLengthLimit` (line 353: "it is possible for the output to slightly exceed the
+    /// file length limit. The length of the output file should be tested").
+    let stopsAt: Int64?
+    let exported = LockedValue<[ExportPreset]>([])
+
+    init(
+        rates: [ExportPreset: Int64], estimates: [ExportPreset: Int64]? = nil, duration: Double,
+        supported: Set<ExportContainer> = [.mp4, .mov], stopsAt: Int64? = nil
+    ) {
+        self.rates = rates
+        self.estimates = estimates ?? rates.mapValues { $0 * Int64(duration) }
+        self.duration = duration
+        self.supported = supported
+        self.stopsAt = stopsAt
+    }
+
+    func estimatedBytes(_ preset: ExportPreset) async -> Int64? { estimates[preset] ?? 0 }
+
+    func supports(_ container: ExportContainer, _ preset: ExportPreset) async -> Bool { supported.contains(container) }
+
+    func export(
+        _ preset: ExportPreset, as container: ExportContainer, to path: String
+    ) async throws(RenderError)
+        -> ExportedFile
+    {
+        exported.withValue { $0.append(preset) }
+        let full = (rates[preset] ?? 0) * Int64(duration)
+        if let stopsAt, full > stopsAt {
+            return ExportedFile(bytes: stopsAt, duration: duration * Double(stopsAt) / Double(full))
+        }
+        return ExportedFile(bytes: full, duration: duration)
+    }
+}
