@@ -91,6 +91,20 @@ struct TIFFProbeTests {
         #expect(abs(place.latitude - 48.8584) < 0.0001 && abs(place.longitude - 2.2945) < 0.0001)
     }
 
+    @Test("EXIF and GPS pointers of type IFD (13), as some DNG writers give them, are followed")
+    func ifdTypedPointers() throws {
+        var tiff = TIFFBuilder()
+        tiff.ifd0 = Self.image(width: 64, height: 48)
+        tiff.exif = [(0x9003, .ascii("2024:06:01 12:34:56"))]
+        tiff.gps = [(1, .ascii("S")), (2, .rationals([(10, 1)])), (3, .ascii("W")), (4, .rationals([(20, 1)]))]
+        var bytes = tiff.build()
+        // IFD0's entries: the image's four, then the EXIF and GPS pointers (LONG, 4), retyped IFD (13).
+        for index in [4, 5] { bytes[8 + 2 + 12 * index + 3] = 13 }
+        let info = try probe.probe(bytes: bytes)
+        #expect(info.creationDate?.iso8601 == "2024-06-01T12:34:56")
+        #expect(info.location?.latitude == -10 && info.location?.longitude == -20)
+    }
+
     @Test("a TIFF exiftool wrote: size, camera, date and place as exiftool reads them")
     func realTIFF() throws {
         let path = try Fixtures.path(.tiffEXIF)
