@@ -21,6 +21,11 @@ public struct TIFFBuilder {
     public var gps: [(UInt16, Value)] = []
     /// IFDs listed by IFD0's SubIFDs tag (0x014A), written after the others.
     public var subIFDs: [[(UInt16, Value)]] = []
+    /// Bytes of stand-in pixel data between the header and IFD0 (libtiff writes IFD0 after the pixels).
+    public var pixelBytes = 0
+
+    /// Where IFD0 begins.
+    public var ifd0Offset: Int { 8 + pixelBytes }
 
     public init(littleEndian: Bool = false) { self.littleEndian = littleEndian }
 
@@ -58,7 +63,7 @@ public struct TIFFBuilder {
         if !exif.isEmpty { ifd0.append((0x8769, .long(0))) }
         if !gps.isEmpty { ifd0.append((0x8825, .long(0))) }
         if !subIFDs.isEmpty { ifd0.append((0x014A, .longs(subIFDs.map { _ in 0 }))) }
-        var next = 8 + TIFFBuilder.size(of: ifd0)
+        var next = ifd0Offset + TIFFBuilder.size(of: ifd0)
         next += (exif.isEmpty ? 0 : TIFFBuilder.size(of: exif)) + (gps.isEmpty ? 0 : TIFFBuilder.size(of: gps))
         var starts: [Int] = []
         for sub in subIFDs {
@@ -72,13 +77,14 @@ public struct TIFFBuilder {
         var w = ByteWriter(littleEndian: littleEndian)
         w.ascii(littleEndian ? "II" : "MM")
         w.u16(42)
-        w.u32(8)
+        w.u32(UInt32(ifd0Offset))
+        w.append([UInt8](repeating: 0, count: pixelBytes))
         var ifd0 = self.ifd0
         // Sub-IFD pointers are patched once their places are known.
         if !exif.isEmpty { ifd0.append((0x8769, .long(0))) }
         if !gps.isEmpty { ifd0.append((0x8825, .long(0))) }
         if !subIFDs.isEmpty { ifd0.append((0x014A, .longs(subIFDs.map { _ in 0 }))) }
-        let exifStart = 8 + TIFFBuilder.size(of: ifd0)
+        let exifStart = ifd0Offset + TIFFBuilder.size(of: ifd0)
         let gpsStart = exifStart + (exif.isEmpty ? 0 : TIFFBuilder.size(of: exif))
         let subStarts = subIFDOffsets().map { UInt32($0) }
         ifd0 = ifd0.map { tag, value in
@@ -87,7 +93,7 @@ public struct TIFFBuilder {
             if tag == 0x014A, !subIFDs.isEmpty { return (tag, .longs(subStarts)) }
             return (tag, value)
         }
-        TIFFBuilder.write(ifd0, at: 8, into: &w)
+        TIFFBuilder.write(ifd0, at: ifd0Offset, into: &w)
         if !exif.isEmpty { TIFFBuilder.write(exif, at: exifStart, into: &w) }
         if !gps.isEmpty { TIFFBuilder.write(gps, at: gpsStart, into: &w) }
         for (sub, start) in zip(subIFDs, subStarts) { TIFFBuilder.write(sub, at: Int(start), into: &w) }

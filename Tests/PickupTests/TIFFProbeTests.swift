@@ -105,6 +105,18 @@ struct TIFFProbeTests {
         #expect(info.location?.latitude == -10 && info.location?.longitude == -20)
     }
 
+    @Test("a large TIFF's pixels are not read: IFD0 after 40 MB of them, camera and date found in under 1 MB read")
+    func pixelsNotRead() throws {
+        var tiff = Self.proRAW()
+        tiff.pixelBytes = 40 << 20
+        tiff.ifd0 += [(0x0110, .ascii("iPhone 15 Pro"))]
+        tiff.exif = [(0x9003, .ascii("2024:06:01 12:34:56"))]
+        let source = MemoryByteSource(tiff.build())
+        let info = try probe.probe(source: source)
+        #expect(info.width == 8064 && info.model == "iPhone 15 Pro" && info.creationDate != nil)
+        #expect(source.bytesRead < 1 << 20)
+    }
+
     @Test("a TIFF exiftool wrote: size, camera, date and place as exiftool reads them")
     func realTIFF() throws {
         let path = try Fixtures.path(.tiffEXIF)
