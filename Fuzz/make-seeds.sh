@@ -34,6 +34,9 @@ cp "$out/tiny.heic" "$out/gps.heic"  # EXIF and XMP with a place, for HEIFPrivac
 exiftool -q -overwrite_original -GPSLatitude=48.8 -GPSLatitudeRef=N -GPSLongitude=2.3 -GPSLongitudeRef=E \
   -XMP:GPSLatitude=48.8 -XMP-photoshop:City=Paris "$out/gps.heic"
 heif-enc --avif -q 30 -o "$out/tiny.avif" "$out/_tmp.png" >/dev/null
+ff -f lavfi -i testsrc2=size=64x48 -frames:v 1 "$out/tiny.tif"
+exiftool -q -overwrite_original -Make=Pickup -Orientation#=6 "-DateTimeOriginal=2020:01:02 03:04:05" "$out/tiny.tif"
+exiftool -q -o "$out/tiny.dng" -IFD0:DNGVersion=1.6.0.0 "$out/tiny.tif"
 rm -f "$out/_tmp.png"
 # The TIFF block of the JPEG, for the EXIF reader alone.
 exiftool -b -Exif "$out/tiny.jpg" > "$out/exif.tiff" || true

@@ -40,6 +40,12 @@ public enum Fixture: String, CaseIterable, Sendable {
     case heicGPS = "gps.heic"
     case heicAlpha = "alpha.heic"
     case avif = "still.avif"
+    /// 64x48, camera, date and GPS written by exiftool (which puts IFD0 first).
+    case tiffEXIF = "exif.tif"
+    /// 64x48 red, 16 bits a sample, orientation 6, written by ImageMagick (IFD0 after the pixels).
+    case tiffOrientation6 = "orientation-6.tif"
+    /// A TIFF that exiftool made a DNG by giving IFD0 a DNGVersion.
+    case dng = "exiftool.dng"
 
     /// Shell commands that make the file at `$OUT` (a scratch folder is `$DIR`).
     var recipe: String {
@@ -163,6 +169,19 @@ public enum Fixture: String, CaseIterable, Sendable {
         case .avif:
             return
                 "\(ff) -f lavfi -i testsrc2=size=640x480 -frames:v 1 $DIR/a.png && heif-enc --avif -q 40 -o $OUT $DIR/a.png"
+        case .tiffEXIF:
+            return """
+                \(ff) -f lavfi -i testsrc2=size=64x48 -frames:v 1 $OUT && exiftool -q -overwrite_original -Make=Nikon \
+                -Model=D850 "-DateTimeOriginal=2022:05:06 07:08:09" -OffsetTimeOriginal=+09:00 -GPSLatitude=35.6586 \
+                -GPSLatitudeRef=N -GPSLongitude=139.7454 -GPSLongitudeRef=E $OUT
+                """
+        case .tiffOrientation6:
+            return "convert -size 64x48 xc:red -orient RightTop $OUT"
+        case .dng:
+            return """
+                \(ff) -f lavfi -i testsrc2=size=96x64 -frames:v 1 $DIR/a.tif && exiftool -q -o $OUT -Make=Apple \
+                "-Model=iPhone 15 Pro" -Orientation#=8 -IFD0:DNGVersion=1.6.0.0 $DIR/a.tif
+                """
         }
     }
 }

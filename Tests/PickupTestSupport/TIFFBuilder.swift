@@ -1,5 +1,6 @@
-/// Builds EXIF (TIFF) blocks in code: IFD0, an EXIF sub-IFD, a GPS IFD and
-/// an Apple maker note, or deliberately broken ones.
+/// Builds EXIF (TIFF) blocks in code: IFD0, an EXIF sub-IFD, a GPS IFD,
+/// SubIFDs (a DNG's raw image and previews) and an Apple maker note, or
+/// deliberately broken ones. A block is also a TIFF file (with no image data).
 public struct TIFFBuilder {
     public enum Value {
         case ascii(String)
@@ -8,12 +9,23 @@ public struct TIFFBuilder {
         case rationals([(UInt32, UInt32)])
         case byte(UInt8)
         case undefined([UInt8])
+        case shorts([UInt16])
+        case longs([UInt32])
+        /// Any type and count, with these value bytes (inline when 4 or fewer).
+        case raw(type: UInt16, count: UInt32, bytes: [UInt8])
     }
 
     public var littleEndian = false
     public var ifd0: [(UInt16, Value)] = []
     public var exif: [(UInt16, Value)] = []
     public var gps: [(UInt16, Value)] = []
+    /// IFDs listed by IFD0's SubIFDs tag (0x014A), written after the others.
+    public var subIFDs: [[(UInt16, Value)]] = []
+    /// Bytes of stand-in pixel data between the header and IFD0 (libtiff writes IFD0 after the pixels).
+    public var pixelBytes = 0
+
+    /// Where IFD0 begins.
+    public var ifd0Offset: Int { 8 + pixelBytes }
 
     public init(littleEndian: Bool = false) { self.littleEndian = littleEndian }
 
@@ -45,26 +57,46 @@ public struct TIFFBuilder {
         return w.bytes
     }
 
+    /// Where ``build()`` puts each of ``subIFDs``.
+    public func subIFDOffsets() -> [Int] {
+        var ifd0 = self.ifd0
+        if !exif.isEmpty { ifd0.append((0x8769, .long(0))) }
+        if !gps.isEmpty { ifd0.append((0x8825, .long(0))) }
+        if !subIFDs.isEmpty { ifd0.append((0x014A, .longs(subIFDs.map { _ in 0 }))) }
+        var next = ifd0Offset + TIFFBuilder.size(of: ifd0)
+        next += (exif.isEmpty ? 0 : TIFFBuilder.size(of: exif)) + (gps.isEmpty ? 0 : TIFFBuilder.size(of: gps))
+        var starts: [Int] = []
+        for sub in subIFDs {
+            starts.append(next)
+            next += TIFFBuilder.size(of: sub)
+        }
+        return starts
+    }
+
     public func build() -> [UInt8] {
         var w = ByteWriter(littleEndian: littleEndian)
         w.ascii(littleEndian ? "II" : "MM")
         w.u16(42)
-        w.u32(8)
+        w.u32(UInt32(ifd0Offset))
+        w.append([UInt8](repeating: 0, count: pixelBytes))
         var ifd0 = self.ifd0
         // Sub-IFD pointers are patched once their places are known.
         if !exif.isEmpty { ifd0.append((0x8769, .long(0))) }
         if !gps.isEmpty { ifd0.append((0x8825, .long(0))) }
-        let ifd0Size = TIFFBuilder.size(of: ifd0)
-        let exifStart = 8 + ifd0Size
+        if !subIFDs.isEmpty { ifd0.append((0x014A, .longs(subIFDs.map { _ in 0 }))) }
+        let exifStart = ifd0Offset + TIFFBuilder.size(of: ifd0)
         let gpsStart = exifStart + (exif.isEmpty ? 0 : TIFFBuilder.size(of: exif))
+        let subStarts = subIFDOffsets().map { UInt32($0) }
         ifd0 = ifd0.map { tag, value in
             if tag == 0x8769 { return (tag, .long(UInt32(exifStart))) }
             if tag == 0x8825 { return (tag, .long(UInt32(gpsStart))) }
+            if tag == 0x014A, !subIFDs.isEmpty { return (tag, .longs(subStarts)) }
             return (tag, value)
         }
-        TIFFBuilder.write(ifd0, at: 8, into: &w)
+        TIFFBuilder.write(ifd0, at: ifd0Offset, into: &w)
         if !exif.isEmpty { TIFFBuilder.write(exif, at: exifStart, into: &w) }
         if !gps.isEmpty { TIFFBuilder.write(gps, at: gpsStart, into: &w) }
+        for (sub, start) in zip(subIFDs, subStarts) { TIFFBuilder.write(sub, at: Int(start), into: &w) }
         return w.bytes
     }
 
@@ -91,6 +123,14 @@ public struct TIFFBuilder {
             return (5, UInt32(list.count), w.bytes)
         case .undefined(let bytes):
             return (7, UInt32(bytes.count), bytes)
+        case .shorts(let list):
+            for v in list { w.u16(v) }
+            return (3, UInt32(list.count), w.bytes)
+        case .longs(let list):
+            for v in list { w.u32(v) }
+            return (4, UInt32(list.count), w.bytes)
+        case .raw(let type, let count, let bytes):
+            return (type, count, bytes)
         }
     }
 

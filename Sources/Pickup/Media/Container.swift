@@ -10,6 +10,8 @@ public enum Container: String, Sendable, Hashable, Codable, CaseIterable {
     case heic, heif, avif
     /// Still and animated images: JPEG, PNG, GIF and WebP.
     case jpeg, png, gif, webp
+    /// TIFF images, and DNG: Adobe's raw format in a TIFF container (iPhone ProRAW and RAW photos).
+    case tiff, dng
     /// Matroska files: WebM (VP8, VP9, AV1 with Opus or Vorbis) and MKV.
     case webm, mkv
 }
@@ -31,6 +33,8 @@ extension Container {
         case .png: return "image/png"
         case .gif: return "image/gif"
         case .webp: return "image/webp"
+        case .tiff: return "image/tiff"
+        case .dng: return "image/x-adobe-dng"
         case .webm: return "video/webm"
         case .mkv: return "video/x-matroska"
         }

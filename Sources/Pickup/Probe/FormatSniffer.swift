@@ -1,6 +1,6 @@
 /// The formats Pickup can read, recognised from a file's first bytes.
 enum SniffedFormat {
-    case isobmff, jpeg, png, gif, webp, matroska
+    case isobmff, jpeg, png, gif, webp, matroska, tiff
 
     /// Looks at the first bytes (16 are enough); the extension is never consulted.
     static func detect(_ head: [UInt8]) -> SniffedFormat? {
@@ -12,6 +12,9 @@ enum SniffedFormat {
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x1A, 0x45, 0xDF, 0xA3]) { return .matroska }
+        // TIFF and DNG; BigTIFF (43 for 42) too, for the probe to say it does not read it.
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         if head.count >= 8 {
             let type = String(decoding: head[4..<8], as: UTF8.self)
             let size = UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3])

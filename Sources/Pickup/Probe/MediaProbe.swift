@@ -45,6 +45,7 @@ public struct MediaProbe: Sendable {
         case .gif: return try GIFProbe.probe(source, limits: limits)
         case .webp: return try WebPProbe.probe(source, limits: limits)
         case .matroska: return try MatroskaProbe.probe(source, limits: limits)
+        case .tiff: return try TIFFProbe.probe(source, limits: limits)
         }
     }
 }

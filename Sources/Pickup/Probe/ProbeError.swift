@@ -48,7 +48,7 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .empty: return "The file is empty: copy it again from its source."
         case .unrecognized:
             return
-                "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP and WebM/Matroska; check that this is a photo or video."
+                "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG and WebM/Matroska; check that this is a photo or video."
         case .truncated: return "The file is cut short: copy or download it again in full."
         case .malformed: return "The file is damaged or was written by a faulty program; try re-exporting it."
         case .limitExceeded: return "The file asks for more than Pickup accepts from a file; it is damaged or hostile."

@@ -29,7 +29,14 @@ struct EXIFMetadata {
     /// Reads a block that starts with a TIFF header. `fileBase` is its offset in the file.
     static func parse(_ bytes: [UInt8], limits: ProbeLimits, fileBase: Int64? = nil) throws(ProbeError) -> EXIFMetadata
     {
-        var (tiff, ifd0) = try TIFFReader.open(bytes, limits: limits, fileBase: fileBase)
+        let (tiff, ifd0) = try TIFFReader.open(bytes, limits: limits, fileBase: fileBase)
+        return try parse(tiff, ifd0: ifd0)
+    }
+
+    /// Reads IFD0 at `ifd0` (and its EXIF and GPS IFDs) through `reader`: an EXIF block's, or
+    /// a window of a TIFF file.
+    static func parse(_ reader: TIFFReader, ifd0: Int) throws(ProbeError) -> EXIFMetadata {
+        var tiff = reader
         var exif = EXIFMetadata()
         let (entries, _) = try tiff.readIFD(at: ifd0)
         var exifIFD: Int?

@@ -158,7 +158,7 @@ struct TIFFReader {
         switch entry.type {
         case 1, 7: return entry.valueOffset < bytes.count ? Int(bytes[entry.valueOffset]) : nil
         case 3: return u16(at: entry.valueOffset).map(Int.init)
-        case 4: return u32(at: entry.valueOffset).map(Int.init)
+        case 4, 13: return u32(at: entry.valueOffset).map(Int.init)
         case 8: return u16(at: entry.valueOffset).map { Int(Int16(bitPattern: $0)) }
         case 9: return u32(at: entry.valueOffset).map { Int(Int32(bitPattern: $0)) }
         default: return nil
