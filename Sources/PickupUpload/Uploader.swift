@@ -103,6 +103,9 @@ public final class Uploader: Sendable {
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var source: SourceFile?
+        // The journal keeps where the file is, not how it was typed: `uploads resume` may run
+        // from another folder.
+        let path = Uploader.absolute(path)
         do {
             let opened = try SourceFile(path: path)
             source = opened
@@ -116,6 +119,16 @@ public final class Uploader: Sendable {
             events?.yield(.finished(failed))
             return failed
         }
+    }
+
+    /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     func resume(id: String, endpoint: URL?, events: AsyncStream<UploadEvent>.Continuation?) async -> UploadRecord {

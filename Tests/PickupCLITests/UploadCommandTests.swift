@@ -106,6 +106,25 @@ struct UploadCommandTests {
         #expect(refused.status == 1 && refused.outputText.contains("HTTP 401"))
     }
 
+    @Test("the journal keeps the file's absolute path, however it was typed: resume works from any folder")
+    func absolutePathInJournal() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try Shell.run("head -c 4096 /dev/urandom > \"$F\"", environment: ["F": folder + "/a.bin"]).status == 0)
+        let journal = folder + "/j.sqlite"
+        let sent = try Shell.run(
+            "cd \"$D\" && \"$TOOL\" upload a.bin --to \"$TO\" --journal \"$J\" --json",
+            environment: ["TOOL": CLI.tool, "D": folder, "TO": "tus+" + server.endpoint.absoluteString, "J": journal])
+        #expect(sent.status == 0, "\(sent.errorText)")
+        let listed = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        let real = try #require(realpath(folder, nil))
+        defer { free(real) }
+        let path = listed["path"] as? String ?? ""
+        #expect(path == folder + "/a.bin" || path == String(cString: real) + "/a.bin")
+    }
+
     @Test("the client killed with SIGKILL mid-upload; 'pickup uploads resume' finishes it from the server's offset")
     func killed() throws {
         let server = try TusServer()

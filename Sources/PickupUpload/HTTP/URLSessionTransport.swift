@@ -3,19 +3,33 @@
 // milliseconds whether it uploads or not; Linux has `PickupHTTP`'s `AsyncHTTPTransport`.
 #if canImport(Darwin)
     import Foundation
+    import Pickup
 
-    /// Requests through URLSession: Apple platforms' transport. Redirects are refused (the
-    /// answer is a 3xx the upload reports, so no credential follows to another host); the
-    /// body is one chunk in memory, as URLSession takes it.
-    public final class URLSessionTransport: HTTPTransport {
+    /// Requests through URLSession: Apple platforms' transport.
+    ///
+    /// - Bodies never sit whole in memory: a body that is a whole file is uploaded from that
+    ///   file (`uploadTask(with:fromFile:)`); a byte range or a form's head, file and tail up to
+    ///   16 MB (a tus chunk, an S3 part) is read into memory; a larger one is written to a
+    ///   temporary file in 1 MB pieces and uploaded from it (as Alamofire does for large forms).
+    /// - Progress is the body's bytes the session sent (`didSendBodyData`), and `StallRule`
+    ///   judges it: a link that goes silent is cut as soon as its own pace says so, and at
+    ///   `limits.stall` at the latest; the whole exchange ends at `limits.deadline`.
+    /// - Redirects are refused (the 3xx comes back to the upload, so no credential follows to
+    ///   another host); an answer is read up to `limits.maxResponseBytes`.
+    public final class URLSessionTransport: HTTPTransport, Sendable {
         /// One transport for the whole app, on an ephemeral session.
         public static let shared = URLSessionTransport()
 
+        /// The largest body held in memory; a larger one goes through a temporary file.
+        static let memoryLimit: Int64 = 16 << 20
+
         private let session: URLSession
+        private let tasks: TaskDelegate
 
         /// A transport on a session made with `configuration`.
         public init(configuration: URLSessionConfiguration = .ephemeral) {
-            session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            tasks = TaskDelegate()
+            session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
         }
 
         /// Sends a request through URLSession and returns the answer, within `limits`.
@@ -24,42 +38,256 @@
             urlRequest.httpMethod = request.method
             urlRequest.timeoutInterval = limits.stall
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-            urlRequest.httpBody = try request.body.materialized()
-            let data: Data
-            let response: URLResponse
+            let body = try BodySource(request.body)
+            defer { body.removeTemporary() }
+            let task: URLSessionTask
+            switch body {
+            case .none: task = session.dataTask(with: urlRequest)
+            case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
+            case .file(let url, _): task = session.uploadTask(with: urlRequest, fromFile: url)
+            }
+            let exchange = Exchange(limits: limits)
             do {
-                (data, response) = try await session.data(for: urlRequest)
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation {
+                        (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                        exchange.start(continuation)
+                        tasks.add(task, exchange)
+                        task.resume()
+                        exchange.watch(task)
+                    }
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch let error as UploadError {
+                throw error
             } catch {
                 if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
-                let nsError = error as NSError
-                if nsError.domain == NSURLErrorDomain,
-                    [
-                        NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
-                        NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid,
-                        NSURLErrorSecureConnectionFailed,
-                    ].contains(nsError.code)
-                {
-                    throw UploadError(.certificate, redacted(nsError.localizedDescription))
-                }
-                throw UploadError(.network, redacted(nsError.localizedDescription))
+                throw URLSessionTransport.explain(error, host: request.url.host ?? "the server")
             }
-            guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "no HTTP answer") }
-            guard data.count <= limits.maxResponseBytes else {
-                throw UploadError(
-                    .badAnswer,
-                    "the server's answer has \(data.count) bytes, more than Pickup reads (\(limits.maxResponseBytes))")
-            }
-            var headers: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-            }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
         }
 
+        /// What URLSession's error means: a certificate not trusted, or the network.
+        static func explain(_ error: any Error, host: String) -> UploadError {
+            let nsError = error as NSError
+            let certificate = [
+                NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+                NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid,
+                NSURLErrorSecureConnectionFailed,
+            ]
+            if nsError.domain == NSURLErrorDomain, certificate.contains(nsError.code) {
+                return UploadError(
+                    .certificate, "the certificate of \(host) is not trusted (URL error \(nsError.code))")
+            }
+            if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled {
+                return UploadError(.cancelled, "the upload was cancelled")
+            }
+            return UploadError(.network, "the request to \(host) failed (URL error \(nsError.code))")
+        }
     }
 
-    /// Follows no redirect: the 3xx itself comes back to the upload.
-    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    /// Where a request's body comes from for URLSession.
+    enum BodySource {
+        case none
+        case data(Data)
+        /// A file to upload from; `temporary` when it was written for this request.
+        case file(URL, temporary: Bool)
+
+        init(_ body: HTTPBody) throws(UploadError) {
+            switch body {
+            case .none: self = .none
+            case .data(let data): self = .data(data)
+            case .file(let source, 0, let length) where length == source.size:
+                self = .file(URL(fileURLWithPath: source.path), temporary: false)
+            default:
+                if body.length <= URLSessionTransport.memoryLimit {
+                    self = .data(try body.materialized())
+                } else {
+                    self = .file(try BodySource.write(body), temporary: true)
+                }
+            }
+        }
+
+        /// The body written to a temporary file in 1 MB pieces.
+        static func write(_ body: HTTPBody) throws(UploadError) -> URL {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pickup-body-\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: url.path, contents: nil),
+                let handle = try? FileHandle(forWritingTo: url)
+            else {
+                throw UploadError(.sourceUnreadable, "the request body could not be prepared in the temporary folder")
+            }
+            defer { try? handle.close() }
+            func append(_ part: HTTPBody) throws(UploadError) {
+                switch part {
+                case .none: return
+                case .data(let data): try write(data, handle, url)
+                case .file(let source, let offset, let length):
+                    var done: Int64 = 0
+                    while done < length {
+                        let count = Int(min(1 << 20, length - done))
+                        try write(try source.read(at: offset + done, count: count), handle, url)
+                        done += Int64(count)
+                    }
+                case .parts(let parts):
+                    for inner in parts { try append(inner) }
+                }
+            }
+            do {
+                try append(body)
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw error
+            }
+            return url
+        }
+
+        static func write(_ data: Data, _ handle: FileHandle, _ url: URL) throws(UploadError) {
+            do {
+                try handle.write(contentsOf: data)
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw UploadError(
+                    .sourceUnreadable, "the request body could not be written to the temporary folder (full?)")
+            }
+        }
+
+        func removeTemporary() {
+            if case .file(let url, true) = self { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// One request's state: its answer gathered, its progress judged, its end reported once.
+    ///
+    /// `@unchecked Sendable` is safe: every field is read and written under `lock`; URLSession
+    /// calls the delegate on its serial delegate queue and the watch runs on its own task.
+    final class Exchange: @unchecked Sendable {
+        private let lock = NSLock()
+        private let limits: HTTPLimits
+        private var rule: StallRule
+        private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        private var answer = Data()
+        private var failure: UploadError?
+        private let began: Double
+
+        init(limits: HTTPLimits) {
+            self.limits = limits
+            began = Exchange.now()
+            rule = StallRule(ceiling: limits.stall, start: began)
+        }
+
+        static func now() -> Double { ProcessInfo.processInfo.systemUptime }
+
+        func start(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+            lock.withLock { self.continuation = continuation }
+        }
+
+        func sent(total: Int64, expected: Int64) {
+            lock.withLock {
+                if expected > 0, total >= expected {
+                    rule.bodySent(at: Exchange.now())
+                } else {
+                    rule.progressed(at: Exchange.now())
+                }
+            }
+        }
+
+        /// Answer bytes; false when the answer is longer than Pickup reads (the task is then cancelled).
+        func received(_ data: Data) -> Bool {
+            lock.withLock {
+                rule.progressed(at: Exchange.now())
+                guard answer.count + data.count <= limits.maxResponseBytes else {
+                    failure = UploadError(
+                        .badAnswer, "the server's answer is longer than Pickup reads (\(limits.maxResponseBytes) bytes)"
+                    )
+                    return false
+                }
+                answer.append(data)
+                return true
+            }
+        }
+
+        /// Cancels `task` when the link goes silent or the deadline passes.
+        func watch(_ task: URLSessionTask) {
+            Task.detached { [weak self] in
+                while let self, self.isOpen {
+                    try? await Task.sleep(nanoseconds: 250_000_000)
+                    if let reason = self.overdue() {
+                        self.lock.withLock { self.failure = reason }
+                        task.cancel()
+                        return
+                    }
+                }
+            }
+        }
+
+        private var isOpen: Bool { lock.withLock { continuation != nil } }
+
+        private func overdue() -> UploadError? {
+            lock.withLock {
+                let now = Exchange.now()
+                if now - began > limits.deadline {
+                    return UploadError(.network, "the request took longer than \(Int(limits.deadline)) s")
+                }
+                if rule.isStalled(at: now) {
+                    return UploadError(
+                        .network,
+                        "the connection stalled: nothing moved for \(String(format: "%.1f", rule.silence(at: now))) s")
+                }
+                return nil
+            }
+        }
+
+        func finish(_ response: URLResponse?, _ error: (any Error)?, host: String) {
+            let (continuation, result) = lock.withLock {
+                () -> (CheckedContinuation<HTTPResponse, any Error>?, Result<HTTPResponse, any Error>) in
+                defer { self.continuation = nil }
+                if let failure { return (self.continuation, .failure(failure)) }
+                if let error { return (self.continuation, .failure(URLSessionTransport.explain(error, host: host))) }
+                guard let http = response as? HTTPURLResponse else {
+                    return (self.continuation, .failure(UploadError(.network, "\(host) gave no HTTP answer")))
+                }
+                var headers: [String: String] = [:]
+                for (name, value) in http.allHeaderFields {
+                    if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+                }
+                return (
+                    self.continuation, .success(HTTPResponse(status: http.statusCode, headers: headers, body: answer))
+                )
+            }
+            continuation?.resume(with: result)
+        }
+    }
+
+    /// The session's delegate: each task's events to its exchange; no redirect followed.
+    ///
+    /// `@unchecked Sendable` is safe: `exchanges` is only touched under `lock`.
+    final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var exchanges: [Int: Exchange] = [:]
+
+        func add(_ task: URLSessionTask, _ exchange: Exchange) {
+            lock.withLock { exchanges[task.taskIdentifier] = exchange }
+        }
+
+        private func exchange(_ task: URLSessionTask) -> Exchange? { lock.withLock { exchanges[task.taskIdentifier] } }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            exchange(task)?.sent(total: totalBytesSent, expected: totalBytesExpectedToSend)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            if exchange(dataTask)?.received(data) == false { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+            exchange?.finish(task.response, error, host: task.originalRequest?.url?.host ?? "the server")
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
