@@ -1,4 +1,5 @@
 import Foundation
+import PickupStore
 
 /// Uploads waiting their turn, a few at a time, each one pausable, resumable
 /// and cancellable; every change of any upload is reported on `updates` — what
@@ -7,8 +8,11 @@ import Foundation
 public actor UploadQueue {
     /// What to upload, and where.
     public enum Job: Sendable {
-        /// A file and where it goes.
-        case upload(path: String, to: UploadDestination, type: String = "application/octet-stream")
+        /// A file and where it goes; `expected`, which file the path led to when it was found
+        /// (a file swapped since, for a link say, is refused).
+        case upload(
+            path: String, to: UploadDestination, type: String = "application/octet-stream",
+            expected: FileIdentity? = nil)
         /// An upload the journal holds; `endpoint` when it must be given again (its query was not stored).
         case journal(id: String, endpoint: URL? = nil)
     }
@@ -94,7 +98,7 @@ public actor UploadQueue {
         nextID += 1
         let path: String
         switch job {
-        case .upload(let file, _, _): path = file
+        case .upload(let file, _, _, _): path = file
         case .journal(let id, _): path = id
         }
         jobs[nextID] = job
@@ -130,7 +134,7 @@ public actor UploadQueue {
         if let uploadID = item.uploadID {
             // The endpoint as given (its query too, which the journal does not keep).
             var endpoint: URL?
-            if case .upload(_, let destination, _) = jobs[id] { endpoint = destination.url }
+            if case .upload(_, let destination, _, _) = jobs[id] { endpoint = destination.url }
             if case .journal(_, let given) = jobs[id] { endpoint = given }
             jobs[id] = .journal(id: uploadID, endpoint: endpoint)
         }
@@ -192,8 +196,8 @@ public actor UploadQueue {
         _ job: Job, _ uploader: Uploader, _ events: AsyncStream<UploadEvent>.Continuation
     ) async -> UploadRecord {
         switch job {
-        case .upload(let path, let destination, let type):
-            return await uploader.run(path: path, to: destination, type: type, events: events)
+        case .upload(let path, let destination, let type, let expected):
+            return await uploader.run(path: path, to: destination, type: type, expected: expected, events: events)
         case .journal(let id, let endpoint):
             return await uploader.resume(id: id, endpoint: endpoint, events: events)
         }

@@ -65,4 +65,33 @@ struct HostileUploadCommandTests {
         let fromFile = try CLI.run(arguments + ["--ca-file", certificate.certificate])
         #expect(fromFile.outputText.contains("999999999"), "\(fromFile.outputText)")
     }
+
+    @Test("a file swapped for a link to a secret while an earlier file uploads is not sent")
+    func swappedAfterTheWalk() async throws {
+        let server = try HostileServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-swap-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder + "/up", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("first file".utf8).write(to: URL(fileURLWithPath: folder + "/up/a.txt"))
+        try Data("second file".utf8).write(to: URL(fileURLWithPath: folder + "/up/b2.txt"))
+        try Data("-----BEGIN OPENSSH PRIVATE KEY-----".utf8).write(to: URL(fileURLWithPath: folder + "/id_rsa"))
+        let arguments = [
+            "upload", "-r", folder + "/up", "--to", server.url("slow-refusal").absoluteString, "--parallel", "1",
+            "--retries", "0", "--journal", folder + "/j.sqlite", "--json",
+        ]
+        let running = Task.detached { try CLI.run(arguments) }
+        // The first file's POST arrived (the server holds it 3 s): swap the second for a link.
+        let started = Date()
+        while server.requests().isEmpty, Date().timeIntervalSince(started) < 20 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try FileManager.default.removeItem(atPath: folder + "/up/b2.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/up/b2.txt", withDestinationPath: folder + "/id_rsa")
+        let result = try await running.value
+        #expect(result.status == 1, "\(result.errorText)")
+        #expect(server.requests().count == 1, "the swapped file was sent: \(server.requests())")
+        #expect(result.outputText.contains("no longer the file found"), "\(result.outputText)")
+    }
 }

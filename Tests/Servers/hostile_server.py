@@ -79,6 +79,10 @@ class Handler(socketserver.StreamRequestHandler):
         if behaviour.startswith("redirect-"):
             code = behaviour.split("-")[1]
             answer(self.wfile, f"{code} Moved", [("Location", ARGS.other + "/landing")])
+        elif behaviour == "slow-refusal":
+            # Takes its time (a test changes files meanwhile), then refuses.
+            time.sleep(3)
+            answer(self.wfile, "403 Forbidden")
         elif behaviour == "tus-http-location":
             answer(self.wfile, "201 Created", tus + [("Location", ARGS.other.replace("https:", "http:") + "/files/1")])
         elif behaviour == "tus-ftp-location":

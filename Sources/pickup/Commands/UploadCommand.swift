@@ -325,6 +325,9 @@ struct UploadJob {
         var digests = FileDigests()
         for file in resolved { if let sha256 = file.sha256 { digests.note(sha256, of: file.path) } }
         let paths = resolved.map(\.path)
+        let expected = Dictionary(
+            resolved.compactMap { file in file.expected.map { (file.path, $0) } },
+            uniquingKeysWith: { first, _ in first })
         let probes = await ParallelProbe.probe(paths)
         var prepared = probes.enumerated().map { index, result in
             (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
@@ -337,7 +340,7 @@ struct UploadJob {
         var sources = paths
         if preset != nil || stripLocation {
             let files = prepared
-            let exporting = Task { [self] in await exportForUpload(files) }
+            let exporting = Task { [self] in await exportForUpload(files, expected: expected) }
             let interrupted = InterruptWatch { exporting.cancel() }
             let exported = await exporting.value
             interrupted.stop()
@@ -398,7 +401,7 @@ struct UploadJob {
                 )
                 continue
             }
-            await queue.add(.upload(path: file.path, to: destination, type: file.type))
+            await queue.add(.upload(path: file.path, to: destination, type: file.type, expected: expected[file.path]))
             queued.append(file.path)
         }
         // Each finished upload's SHA-256 is recorded so that sending the same bytes there
@@ -448,14 +451,16 @@ struct UploadJob {
     /// A photo rewritten without its place and camera (orientation and date kept), beside the
     /// journal until uploaded; nil (reported) when it cannot be rewritten.
     func strippedCopy(
-        of file: (path: String, type: String), using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
+        of file: (path: String, type: String), expected: FileIdentity?,
+        using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
     ) -> (path: String, type: String)? {
         let name = (file.path as NSString).lastPathComponent
         let folder = exportFolder + "/" + UUID().uuidString.prefix(8)
         let output = folder + "/" + name
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
+            let source = try SourceFile(path: file.path, expected: expected)
+            let bytes = [UInt8](try source.read(at: 0, count: Int(source.size)))
             try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
         } catch {
@@ -480,14 +485,18 @@ struct UploadJob {
 
     /// Each video exported with the preset (passthrough when only --strip-location is given);
     /// nil for a file that cannot be sent as asked (reported).
-    func exportForUpload(_ files: [(path: String, type: String)]) async -> [(path: String, type: String)?] {
-        try? FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: true)
+    func exportForUpload(
+        _ files: [(path: String, type: String)], expected: [String: FileIdentity]
+    ) async -> [(path: String, type: String)?] {
+        // Readable by its owner only: what waits there is the user's photos and videos.
+        try? FileManager.default.createDirectory(
+            atPath: exportFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var result: [(path: String, type: String)?] = []
         for file in files {
             if Task.isCancelled { break }
             guard file.type.hasPrefix("video/") else {
                 if stripLocation, let strip = UploadJob.photoStripper(for: file.type) {
-                    result.append(strippedCopy(of: file, using: strip))
+                    result.append(strippedCopy(of: file, expected: expected[file.path], using: strip))
                 } else if stripLocation {
                     notSent(
                         file.path, code: "sourceUnreadable",
@@ -498,6 +507,15 @@ struct UploadJob {
                 } else {
                     result.append(file)
                 }
+                continue
+            }
+            if let identity = expected[file.path], FileStatus(path: file.path)?.identity != identity {
+                notSent(
+                    file.path, code: "sourceUnreadable",
+                    message: "it is no longer the file found when its folder was read (it was replaced, by a link "
+                        + "or another file); it is not sent",
+                    hint: "Check what replaced it.")
+                result.append(nil)
                 continue
             }
             let name = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -551,6 +569,8 @@ struct UploadJob {
         var item: String?
         var relativePath: String
         var sha256: String? = nil
+        /// Which file the path led to when it was found: a file swapped since (for a link) is not sent.
+        var expected: FileIdentity? = nil
     }
 
     /// The files to send: each argument that is a file, the files below each folder (with
@@ -570,9 +590,11 @@ struct UploadJob {
                     let base = argument.hasSuffix("/") ? argument : argument + "/"
                     for entry in FileWalker(recursive: true).expand([argument]) {
                         switch entry {
-                        case .file(let path):
+                        case .file(let path, let identity):
                             paths.append(
-                                ResolvedFile(path: path, item: nil, relativePath: String(path.dropFirst(base.count))))
+                                ResolvedFile(
+                                    path: path, item: nil, relativePath: String(path.dropFirst(base.count)),
+                                    expected: identity))
                         case .problem(let path, let message):
                             unreadable = true
                             notSent(
@@ -588,7 +610,9 @@ struct UploadJob {
                     }
                 } else {
                     paths.append(
-                        ResolvedFile(path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent))
+                        ResolvedFile(
+                            path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent,
+                            expected: status.identity))
                 }
                 continue
             }
@@ -614,7 +638,7 @@ struct UploadJob {
                     paths.append(
                         ResolvedFile(
                             path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
-                            sha256: found.sha256))
+                            sha256: found.sha256, expected: FileStatus(path: path)?.identity))
                 }
             } catch let error as ValidationError {
                 throw error
