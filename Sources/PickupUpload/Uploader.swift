@@ -184,6 +184,15 @@ public final class Uploader: Sendable {
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         let driver = UploadDriver(journal: journal, options: options)
+        if let problem = HeaderCheck.problem(options.headers) {
+            // Not sent, not retried: the header cannot go on the wire as it is.
+            var failed = record
+            failed.state = .failed
+            failed.error = UploadError(.badTarget, problem)
+            try? await journal.save(failed)
+            events?.yield(.finished(failed))
+            return failed
+        }
         switch destination {
         case .tus(let endpoint):
             var steps = TusSteps(endpoint: endpoint, source: source, options: options)

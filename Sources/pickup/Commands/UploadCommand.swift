@@ -21,7 +21,11 @@ struct UploadCommand: AsyncParsableCommand {
             10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume. \
             A form upload is one multipart/form-data POST streamed from the file; a failed try sends \
             it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header \
-            to tus and form servers, as are -H headers. S3 credentials come from the environment, else \
+            to tus and form servers, as are the lines of PICKUP_UPLOAD_HEADERS ('NAME: VALUE' a line) \
+            and -H headers; -H @FILE reads such lines from a file, which keeps a secret off the command \
+            line (other users can read it). A header with a control character (a token file's CR, \
+            say) is refused before anything is sent, naming the header, never its value. \
+            S3 credentials come from the environment, else \
             from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds \
             them. Credentials and signed URLs never reach the journal or the output. \
             A file whose bytes (size and SHA-256) the journal has already sent to the same destination \
@@ -32,7 +36,7 @@ struct UploadCommand: AsyncParsableCommand {
             interrupted (the uploads stay resumable).
             """
                 + Examples.text([
-                    "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H 'Authorization: Bearer TOKEN'",
+                    "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H @auth-header.txt",
                     "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
                     "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
                     "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
@@ -60,8 +64,9 @@ struct UploadCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("header"), .customShort("H")],
         help: ArgumentHelp(
-            "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored.",
-            valueName: "'NAME: VALUE'"))
+            "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored. "
+                + "@FILE: the 'NAME: VALUE' lines of FILE, off the command line that other users can see.",
+            valueName: "'NAME: VALUE'|@FILE"))
     var header: [String] = []
 
     @Option(
@@ -265,16 +270,7 @@ struct UploadJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        var headers = UploadJob.headersFromEnvironment()
-        for text in command.header {
-            guard let colon = text.firstIndex(of: ":"), !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
-                !text.contains("\r"), !text.contains("\n")
-            else {
-                throw ValidationError("-H takes 'NAME: VALUE' on one line, not '\(text)'")
-            }
-            headers[text[..<colon].trimmingCharacters(in: .whitespaces)] =
-                text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let headers = try UploadHeaders.headers(flags: command.header)
         self.headers = headers
         recursive = command.recursive
         force = command.force
@@ -481,7 +477,10 @@ struct UploadJob {
     }
 
     /// Where exports wait for their upload: beside the journal, so a resumed upload finds them.
-    var exportFolder: String { (journalPath as NSString).deletingLastPathComponent + "/exports" }
+    var exportFolder: String {
+        let folder = (journalPath as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/exports"
+    }
 
     /// Each video exported with the preset (passthrough when only --strip-location is given);
     /// nil for a file that cannot be sent as asked (reported).
@@ -651,12 +650,6 @@ struct UploadJob {
 }
 
 extension UploadJob {
-    /// `Authorization` for tus and form servers, from `PICKUP_UPLOAD_AUTHORIZATION`: never stored or printed.
-    static func headersFromEnvironment() -> [String: String] {
-        let authorization = ProcessInfo.processInfo.environment["PICKUP_UPLOAD_AUTHORIZATION"] ?? ""
-        return authorization.isEmpty ? [:] : ["Authorization": authorization]
-    }
-
     /// S3 credentials from a file of `KEY=value` lines, else from the environment.
     static func credentials(file: String?) throws(ValidationError) -> S3Credentials? {
         guard let file else { return S3Credentials.fromEnvironment() }
@@ -751,9 +744,17 @@ enum UploadRunner {
         return nil
     }
 
+    /// Where the upload goes as resuming sends it (the journal's destination), not the
+    /// journal's text of it, which an edited row could make say something else.
+    static func shownTarget(_ record: UploadRecord) -> String {
+        guard let destination = record.destination else { return record.target }
+        return destination.displayName
+            + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
+    }
+
     static func summary(_ record: UploadRecord, source: String? = nil) -> String {
         var text =
-            "\(record.id) \(record.state.rawValue) \(record.path) -> \(record.target) "
+            "\(record.id) \(record.state.rawValue) \(record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if let source { text += " (from \(source))" }
         if let error = record.error { text += ": " + UploadHints.line(error) }
@@ -816,7 +817,7 @@ enum UploadRunner {
         object.add("state", status ?? record.state.rawValue)
         object.add("confirmed", record.offset)
         object.add("size", record.size)
-        object.add("target", record.target)
+        object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
         object.add(
             "error",
