@@ -67,7 +67,7 @@ struct HostileUploadCommandTests {
     }
 
     @Test("a file swapped for a link to a secret while an earlier file uploads is not sent")
-    func swappedAfterTheWalk() async throws {
+    func swappedAfterTheWalk() throws {
         let server = try HostileServer()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-swap-\(UUID().uuidString)")
             .path
@@ -80,16 +80,25 @@ struct HostileUploadCommandTests {
             "upload", "-r", folder + "/up", "--to", server.url("slow-refusal").absoluteString, "--parallel", "1",
             "--retries", "0", "--journal", folder + "/j.sqlite", "--json",
         ]
-        let running = Task.detached { try CLI.run(arguments) }
+        // The tool runs on a thread of its own and this test watches from its own (blocking, off
+        // the concurrency pool, which other tests may hold): the swap comes while the server waits.
+        final class Outcome: @unchecked Sendable {  // written once, before `done` is signalled
+            var result: Result<Shell.Result, any Error>?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            outcome.result = Result { try CLI.run(arguments) }
+            outcome.done.signal()
+        }
         // The first file's POST arrived (the server holds it 3 s): swap the second for a link.
         let started = Date()
-        while server.requests().isEmpty, Date().timeIntervalSince(started) < 20 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        while server.requests().isEmpty, Date().timeIntervalSince(started) < 20 { usleep(10_000) }
         try FileManager.default.removeItem(atPath: folder + "/up/b2.txt")
         try FileManager.default.createSymbolicLink(
             atPath: folder + "/up/b2.txt", withDestinationPath: folder + "/id_rsa")
-        let result = try await running.value
+        outcome.done.wait()
+        let result = try #require(outcome.result).get()
         #expect(result.status == 1, "\(result.errorText)")
         #expect(server.requests().count == 1, "the swapped file was sent: \(server.requests())")
         #expect(result.outputText.contains("no longer the file found"), "\(result.outputText)")
