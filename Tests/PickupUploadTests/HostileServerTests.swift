@@ -1,8 +1,8 @@
 import Foundation
-import PickupHTTP
 import PickupTestSupport
 import Testing
 
+@testable import PickupHTTP
 @testable import PickupUpload
 
 /// Servers that attack the client, on 127.0.0.1 (and a second "other host" on 127.0.0.2),
@@ -205,11 +205,11 @@ struct HostileServerTests {
     }
 
     @Test(
-        "slow servers: headers a byte at a time, endless 100 Continue: given up within the stall bound",
+        "slow servers: headers or a body a byte at a time, endless 100 Continue: given up within the stall bound",
         arguments: [false, true])
     func slowServers(https: Bool) async throws {
         let setting = try Setting(https: https)
-        for behaviour in ["trickle", "continue-forever"] {
+        for behaviour in ["trickle", "continue-forever", "drip-body"] {
             let started = Date()
             let record = try await upload(.tus, behaviour, in: setting, stall: 2)
             #expect(record.state == .failed, "\(behaviour)")
@@ -266,6 +266,51 @@ struct HostileServerTests {
         #expect(record.why.contains("not trusted") == true, "\(record.why)")
         #expect(record.why.contains("SSL_CERT_FILE") == true)
         #expect(Date().timeIntervalSince(started) < 5, "not retried")
+    }
+
+    @Test("a certificate naming only IP addresses is refused for a host name: nothing sent, not retried, a hint")
+    func addressCertificateForAHostName() async throws {
+        let certificate = try TestCertificate.make()  // IP:127.0.0.1, IP:127.0.0.2 only
+        let server = try HostileServer(certificate: certificate)
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(
+                maxAttempts: 5, baseDelay: 1, headers: ["Authorization": HostileServerTests.secret],
+                transport: AsyncHTTPTransport(caFile: certificate.certificate)))
+        let path = try Fixtures.path(.jpegPlain)
+        let byName = try #require(URL(string: "https://localhost:\(server.port)/tus-big-offset/files"))
+        let started = Date()
+        let record = await uploader.upload(path: path, to: .tus(endpoint: byName))
+        #expect(record.state == .failed)
+        #expect(record.error?.code == .certificate, "\(record.why)")
+        #expect(record.why.contains("does not name localhost") == true, "\(record.why)")
+        #expect(record.why.contains("SSL_CERT_FILE") == true, "the certificate hint: \(record.why)")
+        #expect(Date().timeIntervalSince(started) < 5, "not retried")
+        #expect(server.requests().isEmpty, "the impostor got a request: \(server.requests())")
+        // By the address it names, the same certificate is fine: past TLS, to the offset check.
+        let byAddress = await uploader.upload(path: path, to: .tus(endpoint: server.url("tus-big-offset")))
+        #expect(byAddress.why.contains("999999999") == true, "\(byAddress.why)")
+        // A certificate that names the host is accepted for it.
+        let named = try TestCertificate.make(names: "DNS:localhost")
+        let namedServer = try HostileServer(certificate: named)
+        let trusting = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(maxAttempts: 1, transport: AsyncHTTPTransport(caFile: named.certificate)))
+        let good = try #require(URL(string: "https://localhost:\(namedServer.port)/tus-big-offset/files"))
+        let accepted = await trusting.upload(path: path, to: .tus(endpoint: good))
+        #expect(accepted.why.contains("999999999") == true, "\(accepted.why)")
+    }
+
+    @Test(
+        "certificate names: exact and one-label wildcards, in any case; nothing else",
+        arguments: [
+            ("uploads.example.com", "uploads.example.com", true), ("Uploads.Example.COM.", "uploads.example.com", true),
+            ("a.example.com", "*.example.com", true), ("example.com", "*.example.com", false),
+            ("a.b.example.com", "*.example.com", false), ("evil.com", "example.com", false),
+            ("localhost", "127.0.0.1", false), ("a.example.com", "a*.example.com", false),
+        ])
+    func certificateNames(host: String, name: String, matches: Bool) {
+        #expect(CertificateHostCheck.matches(host: host, name: name) == matches)
     }
 
     @Test("an S3 ListParts page of 100,000 parts is read in linear time")

@@ -117,6 +117,15 @@ class Handler(socketserver.StreamRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.1)
             return False
+        elif behaviour == "drip-body":
+            # A whole head, then a body of 100000 bytes, one a second: never silent, never done.
+            self.wfile.write(b"HTTP/1.1 201 Created\r\nContent-Length: 100000\r\n\r\n")
+            self.wfile.flush()
+            for _ in range(100000):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(1)
+            return False
         elif behaviour == "continue-forever":
             for _ in range(100000):
                 self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
