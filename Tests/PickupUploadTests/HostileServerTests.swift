@@ -128,6 +128,39 @@ struct HostileServerTests {
         #expect(rewinds.first.map { $0.0 == 64 << 10 && $0.1 == 0 } == true, "\(rewinds)")
     }
 
+    @Test("a tus server that keeps one byte of each chunk fails the upload within its tries", arguments: [false, true])
+    func drippingOffsets(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for attempts in [1, 3] {
+            let started = setting.server.requests().count
+            let record = try await upload(.tus, "tus-drip", in: setting, file: path, attempts: attempts)
+            #expect(record.state == .failed, "\(attempts) tries: \(record.state)")
+            #expect(record.why.contains("at least 8192 count as progress") == true, "\(record.why)")
+            let patches = setting.server.requests().dropFirst(started).filter { $0["method"] as? String == "PATCH" }
+            #expect(patches.count == attempts, "\(attempts) tries sent \(patches.count) chunks")
+        }
+    }
+
+    @Test("Retry-After is honoured within the budget; a longer one ends the upload at once", arguments: [false, true])
+    func retryAfter(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let record = try await upload(.form, "retry-after", in: setting, attempts: 3)
+        #expect(record.state == .done, "\(record.why)")
+        let times = setting.server.requests().compactMap { $0["at"] as? Double }
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1] - times[0] >= 1.9, "retried after \(times[1] - times[0]) s, not 2") }
+        let started = Date()
+        let refused = try await upload(.form, "retry-after-long", in: setting, attempts: 5)
+        #expect(refused.state == .failed)
+        #expect(refused.why.contains("asks to wait 100000 s") == true, "\(refused.why)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(
+            setting.server.requests().filter { ($0["path"] as? String)?.contains("retry-after-long") == true }.count
+                == 1)
+    }
+
     @Test("a tus offset past the end of the file is refused, never taken as done", arguments: [false, true])
     func offsetsAreChecked(https: Bool) async throws {
         let setting = try Setting(https: https)
