@@ -217,8 +217,15 @@ struct UploadJob {
             }
             endpoint = url
         } else {
-            // As the AWS CLI: the configured endpoint, else AWS itself in the region.
-            endpoint = aws.endpoint ?? URL(string: "https://s3.\(aws.region).amazonaws.com")
+            // As the AWS CLI: the configured endpoint, else AWS itself in the region (a region
+            // name the AWS CLI refuses is not pasted into a host name).
+            endpoint = aws.endpoint ?? AWSConfiguration.awsEndpoint(region: aws.region)
+            if endpoint == nil, case .s3 = target {
+                throw ValidationError(
+                    "the region (AWS_REGION, AWS_DEFAULT_REGION or the \(aws.profile) profile's region) is not a "
+                        + "region name: letters, digits and hyphens, as the AWS CLI takes them (us-east-1, say); "
+                        + "set a valid one, or give the store with --endpoint")
+            }
         }
         if let file = command.credentials {
             credentials = try UploadJob.credentials(file: file)
