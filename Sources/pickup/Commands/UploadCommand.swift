@@ -104,8 +104,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Flag(
         name: [.customLong("strip-location")],
-        help:
-            "Leave the location and identifying metadata out: videos re-muxed, JPEGs rewritten; other photos are held back."
+        help: ArgumentHelp(
+            "Send a copy whose metadata keeps only the date and orientation, in every format (SECURITY.md): "
+                + "videos re-muxed, photos rewritten; a file that cannot be cleaned is held back, not sent.")
     )
     var stripLocation = false
 
