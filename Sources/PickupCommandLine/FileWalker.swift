@@ -28,8 +28,9 @@ public struct FileWalker {
 
     /// What the walk found at one path.
     public enum Entry {
-        /// A regular file.
-        case file(String)
+        /// A regular file, and which file its path led to when the walk saw it: open it with
+        /// that identity expected, so that a file swapped meanwhile (for a link) is refused.
+        case file(String, FileIdentity)
         /// A path that could not be listed, and why.
         case problem(path: String, message: String)
         /// A path passed over on purpose (a link out of the folder named), and why.
@@ -50,7 +51,7 @@ public struct FileWalker {
                 let root = FileWalker.resolve(path) ?? path
                 walk(path, root: root, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
             case .regular:
-                entries.append(.file(path))
+                entries.append(.file(path, status.identity))
             default:
                 entries.append(.problem(path: path, message: FileWalker.notAFile(status.kind)))
             }
@@ -123,7 +124,7 @@ public struct FileWalker {
                     walk(path, root: root, depthLeft: depthLeft - 1, visited: &visited, into: &entries)
                 }
             } else if child.kind == .regular {
-                entries.append(.file(path))
+                entries.append(.file(path, child.identity))
             }
         }
     }

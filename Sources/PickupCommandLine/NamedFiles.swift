@@ -25,8 +25,8 @@ public struct NamedFiles {
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
             for entry in FileWalker(recursive: true).expand([argument]) {
                 switch entry {
-                case .file(let path) where takes(path): files.append(path)
-                case .file(let path): leftAlone.append((path, other))
+                case .file(let path, _) where takes(path): files.append(path)
+                case .file(let path, _): leftAlone.append((path, other))
                 case .leftAlone(let path, let reason): leftAlone.append((path, reason))
                 case .problem(let path, let message): unreadable.append((path, message))
                 }

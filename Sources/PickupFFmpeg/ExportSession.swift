@@ -158,15 +158,16 @@ final class ExportSession {
 
     static let hvc1: UInt32 = 0x68 | 0x76 << 8 | 0x63 << 16 | 0x31 << 24  // "hvc1": what Apple's players want
 
-    /// Copies metadata; with `stripLocation`, the location and identifying entries stay behind.
-    /// The creation date always goes along.
+    /// Copies metadata; with `stripLocation`, only the entries of `keptWhenStripped` go along
+    /// (an allow-list: the place, the camera, the author, titles, comments and every tag not
+    /// named stay behind).
     private func copyMetadata(from source: OpaquePointer?, to target: inout OpaquePointer?) {
         var entry: UnsafeMutablePointer<AVDictionaryEntry>?
         while true {
             entry = av_dict_get(source, "", entry, AV_DICT_IGNORE_SUFFIX)
             guard let current = entry, let key = current.pointee.key, let value = current.pointee.value else { break }
             let name = String(cString: key).lowercased()
-            if options.stripLocation, ExportSession.identifying.contains(where: { name.contains($0) }) { continue }
+            if options.stripLocation, !ExportSession.keptWhenStripped.contains(name) { continue }
             if name == "encoder" || name == "major_brand" || name == "minor_version" || name == "compatible_brands" {
                 continue
             }
@@ -174,7 +175,12 @@ final class ExportSession {
         }
     }
 
-    static let identifying = ["location", "xyz", "gps", "make", "model", "software", "content.identifier", "author"]
+    /// What `--strip-location` keeps of a video's metadata, as the photo formats keep only
+    /// their orientation and date (SECURITY.md): the capture date (QuickTime's with its zone),
+    /// the rotation, and each track's language and handler name.
+    static let keptWhenStripped: Set<String> = [
+        "creation_time", "com.apple.quicktime.creationdate", "date", "rotate", "language", "handler_name",
+    ]
 
     // MARK: Packets
 

@@ -38,6 +38,7 @@ final class AnswerCollector: HTTPClientResponseDelegate {
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         watch.settled()
         watch.progressed()
+        watch.answerBegan()
         // A HEAD's Content-Length (tus answers one) describes the upload, not a body to read.
         if method != "HEAD", head.status != .noContent, head.status != .notModified,
             let announced = head.headers.first(name: "content-length").flatMap(Int64.init),

@@ -11,7 +11,9 @@ import PickupUpload
 ///
 /// - File bodies are streamed from the file in 1 MB pieces (`BodyWriter`), each read only
 ///   once the connection has taken the last: a few pieces in memory whatever the size.
-/// - One pooled client: kept-alive connections per host.
+/// - One pooled client: kept-alive connections per host (an https host named by a name, not
+///   an address, has a client of its own, whose connections check that the certificate
+///   names that host: `CertificateHostCheck`).
 /// - No redirect is followed (credentials never leave the host they were given for).
 /// - An answer's body is read up to `limits.maxResponseBytes`; every request has a
 ///   deadline; a request whose link goes silent is cut as soon as `StallRule` says so,
@@ -25,6 +27,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public static let shared = AsyncHTTPTransport()
 
     private let client: HTTPClient
+    /// The configuration every client is made with.
+    private let configuration: HTTPClient.Configuration
+    /// The clients of https hosts named by a name, by host.
+    private let named = LockedValue<[String: HTTPClient]>([:])
     /// When each host (scheme, host, port) last moved bytes, for `RequestWatch`.
     private let links = LockedValue<[String: LockedValue<LinkActivity>]>([:])
     /// Bytes read from a file per body piece.
@@ -62,18 +68,42 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // says so as it happens, instead of AsyncHTTPClient trying again silently.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.http1_1ConnectionDebugInitializer = { DeadLinkWatch.arm($0, seconds: deadLink) }
+        self.configuration = configuration
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// The client for `url`: for https to a host name, one whose connections are refused
+    /// unless the certificate names that host.
+    private func client(for url: URL) -> HTTPClient {
+        guard url.scheme?.lowercased() == "https", let host = url.host?.lowercased(),
+            !CertificateHostCheck.isIPAddress(host)
+        else { return client }
+        return named.withValue { known in
+            if let found = known[host] { return found }
+            var configuration = configuration
+            let deadLink = deadLink
+            configuration.http1_1ConnectionDebugInitializer = { channel in
+                CertificateHostCheck.check(channel, host: host).flatMap {
+                    DeadLinkWatch.arm(channel, seconds: deadLink)
+                }
+            }
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            known[host] = made
+            return made
+        }
     }
 
     /// Closes the pooled connections; call once, before the program ends.
     public func shutdown() async {
         try? await client.shutdown()
+        for other in named.withValue({ $0.values }) { try? await other.shutdown() }
     }
 
     /// A transport let go of without `shutdown()` still closes its connections (in the
     /// background; the client keeps itself alive until it has).
     deinit {
         client.shutdown { _ in }
+        for other in named.withValue({ $0.values }) { other.shutdown { _ in } }
     }
 
     public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
@@ -96,6 +126,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
                         if let silence = watch.stalled(at: now) {
                             throw Stalled(seconds: silence)
                         }
+                        if let seconds = watch.answerTooSlow(at: now) {
+                            throw SlowAnswer(seconds: seconds)
+                        }
                     }
                     return nil
                 }
@@ -114,8 +147,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         _ request: HTTPRequest, limits: HTTPLimits, watch: RequestWatch
     ) async throws -> HTTPResponse {
         var headers = HTTPHeaders()
-        for (name, value) in request.headers { headers.add(name: name, value: value) }
+        for (name, value) in request.headers {
+            if let problem = HeaderCheck.problem(name: name, value: value) { throw UploadError(.badTarget, problem) }
+            headers.add(name: name, value: value)
+        }
         // The loop the answer is gathered on and the body's writes are ordered from.
+        let client = client(for: request.url)
         let loop = client.eventLoopGroup.next()
         var body: HTTPClient.Body?
         if request.body.length > 0 || !["GET", "HEAD", "OPTIONS", "DELETE"].contains(request.method) {
@@ -136,6 +173,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     struct Stalled: Error { let seconds: Double }
+    struct SlowAnswer: Error { let seconds: Double }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
@@ -147,6 +185,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         case let stalled as Stalled:
             return UploadError(
                 .network, "the connection stalled: nothing moved for \(String(format: "%.1f", stalled.seconds)) s")
+        case let slow as SlowAnswer:
+            return UploadError(
+                .network,
+                "the server's answer was still arriving after \(String(format: "%.0f", slow.seconds)) s, a few bytes "
+                    + "at a time (more than --timeout allows)")
         case let large as TooLarge:
             if let announced = large.announced {
                 return UploadError(
@@ -185,7 +228,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
             if error == .remoteConnectionClosed {
                 return UploadError(.network, "the server closed the connection before its answer was complete")
             }
-            return UploadError(.network, redacted(error.description))
+            // Its short description, never its description: that one holds the header values it refused.
+            if error.shortDescription.hasPrefix("Invalid header field") {
+                return UploadError(
+                    .badTarget, "a request header has a name or value HTTP does not allow; nothing was sent")
+            }
+            return UploadError(.network, "the request to \(place) failed (\(error.shortDescription.lowercased()))")
+        case let mismatch as CertificateHostCheck.Mismatch:
+            return UploadError(
+                .certificate,
+                "the certificate of \(place) does not name \(mismatch.host) "
+                    + (mismatch.names.isEmpty
+                        ? "(it names no host at all, only addresses)"
+                        : "(it names \(mismatch.names.prefix(5).joined(separator: ", ")))")
+                    + "; nothing was sent to it")
         case let error as NIOSSLError:
             switch error {
             case .handshakeFailed, .unableToValidateCertificate:
@@ -193,7 +249,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default: return UploadError(.network, "the secure connection to \(place) failed (\(error))")
             }
         default:
-            return UploadError(.network, redacted(String(describing: error)))
+            // A library's own description may hold what it was given (a header, a URL): only its type.
+            return UploadError(.network, "the request to \(place) failed (\(type(of: error)))")
         }
     }
 

@@ -18,6 +18,8 @@ final class RequestWatch: Sendable {
     let rule: LockedValue<StallRule>
     let link: LockedValue<LinkActivity>
     private let draining = LockedValue(false)
+    /// When the answer's head arrived.
+    private let answerStart = LockedValue<Double?>(nil)
 
     init(ceiling: Double, link: LockedValue<LinkActivity>) {
         rule = LockedValue(StallRule(ceiling: ceiling, start: AsyncHTTPTransport.now()))
@@ -50,6 +52,20 @@ final class RequestWatch: Sendable {
             return was
         }
         if wasDraining { link.withValue { $0.draining -= 1 } }
+    }
+
+    /// The answer's head arrived: from now on it has the ceiling to arrive whole.
+    func answerBegan() {
+        let now = AsyncHTTPTransport.now()
+        answerStart.withValue { $0 = $0 ?? now }
+    }
+
+    /// Seconds the answer has been arriving, when that is past the ceiling at `now` (an answer
+    /// dripping a byte at a time is never silent, so silence alone cannot judge it); else nil.
+    func answerTooSlow(at now: Double) -> Double? {
+        guard let start = answerStart.current else { return nil }
+        let ceiling = rule.withValue { $0.ceiling }
+        return now - start > ceiling ? now - start : nil
     }
 
     /// The request's silence in seconds when it counts as stalled at `now`, else nil.

@@ -32,8 +32,10 @@ struct FileCopier {
 
     /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
     /// `shouldStop` is asked between chunks; when it says yes, the copy is undone.
+    /// `expected`: which file `source` led to when it was found; a path that leads elsewhere now
+    /// is refused (checked on the open descriptor, before a byte is read).
     func copyToTemporary(
-        _ source: String, progress: (Int64) -> Void, shouldStop: () -> Bool
+        _ source: String, expected: FileIdentity? = nil, progress: (Int64) -> Void, shouldStop: () -> Bool
     ) throws(ImportError) -> Copied {
         // Non-blocking, so that a FIFO or a device is refused instead of waited on.
         let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -42,6 +44,12 @@ struct FileCopier {
         guard let before = FileStatus(descriptor: input) else { throw ImportError.reading(source, errno: errno) }
         guard before.kind == .regular else {
             throw ImportError(.sourceUnreadable, "this is not a regular file", path: source)
+        }
+        if let expected, before.identity != expected {
+            throw ImportError(
+                .sourceUnreadable,
+                "this is no longer the file found when its folder was read (it was replaced, by a link or another "
+                    + "file); it is not imported", path: source)
         }
         let plan = FileSystemFacts.Destination(folder: folder).plan(source: before)
         #if canImport(Darwin)

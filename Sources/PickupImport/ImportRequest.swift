@@ -1,4 +1,5 @@
 import Pickup
+import PickupStore
 
 /// One item to import: a photo or video file, or a Live Photo's still with its movie.
 public struct ImportRequest: Sendable, Hashable {
@@ -11,6 +12,9 @@ public struct ImportRequest: Sendable, Hashable {
     /// An iPhone's edits of the photo or video (its `.AAE` file, the adjustments Photos made),
     /// kept with the item so that the edits are not lost on the way.
     public var edits: String?
+    /// Which file each part's path led to when it was found (a folder's walk): a part whose
+    /// path leads elsewhere when its turn comes (swapped for a link, say) is refused, not copied.
+    public var expected: [String: FileIdentity] = [:]
 
     /// A request for a file and, for a Live Photo, its movie, and its edits file.
     public init(path: String, info: MediaInfo, livePhotoMovie: String? = nil, edits: String? = nil) {

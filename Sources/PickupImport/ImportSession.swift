@@ -354,7 +354,8 @@ public final class ImportSession: Sendable {
                 let offset = before
                 let copy = try await ImportSession.onThread { () throws(ImportError) in
                     try copier.copyToTemporary(
-                        path, progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
+                        path, expected: request.expected[path],
+                        progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
                         shouldStop: { flag.isSet })
                 }
                 copies.append(copy)

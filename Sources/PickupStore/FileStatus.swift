@@ -62,4 +62,21 @@ public struct FileStatus: Sendable, Equatable {
     public func isSameFile(as other: FileStatus) -> Bool {
         device == other.device && inode == other.inode
     }
+
+    /// Which file this is (device and inode), whatever names lead to it.
+    public var identity: FileIdentity { FileIdentity(device: device, inode: inode) }
+}
+
+/// Which file a path led to when it was looked at (device and inode): a file
+/// found by a walk is opened later only if its name still leads to the same
+/// file, so one swapped meanwhile for a link (to `~/.ssh/id_rsa`, say) or for
+/// another file is refused instead of read.
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
 }

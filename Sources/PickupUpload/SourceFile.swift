@@ -16,7 +16,10 @@ public final class SourceFile: @unchecked Sendable {
     public let path: String
 
     /// Opens a file for reading; a file that cannot be opened is an `UploadError` that says why.
-    public init(path: String) throws(UploadError) {
+    /// `expected`: which file the path led to when it was found (a folder's walk); a path that
+    /// now leads elsewhere (the file was swapped for a link, or for another file) is refused,
+    /// checked on the open descriptor, so nothing of the other file is read.
+    public init(path: String, expected: FileIdentity? = nil) throws(UploadError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on
         guard fd >= 0 else {
@@ -25,6 +28,13 @@ public final class SourceFile: @unchecked Sendable {
         guard let status = FileStatus(descriptor: fd), status.kind == .regular else {
             close(fd)
             throw UploadError(.sourceUnreadable, "\(path) is not a regular file")
+        }
+        if let expected, status.identity != expected {
+            close(fd)
+            throw UploadError(
+                .sourceUnreadable,
+                "\(path) is no longer the file found when its folder was read (it was replaced, by a link or "
+                    + "another file); it is not sent")
         }
         descriptor = fd
         size = status.size

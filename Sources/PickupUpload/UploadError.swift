@@ -39,12 +39,16 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var message: String
     /// The HTTP status, when the server answered.
     public var status: Int?
+    /// Seconds the server asked to wait before trying again (its `Retry-After`), if it did.
+    public var retryAfter: Double?
 
-    /// An error with its kind, its message and the HTTP status when a server answered.
-    public init(_ code: Code, _ message: String, status: Int? = nil) {
+    /// An error with its kind, its message, the HTTP status when a server answered and the
+    /// wait it asked for.
+    public init(_ code: Code, _ message: String, status: Int? = nil, retryAfter: Double? = nil) {
         self.code = code
         self.message = message
         self.status = status
+        self.retryAfter = retryAfter
     }
 
     /// Whether waiting and trying again may succeed.

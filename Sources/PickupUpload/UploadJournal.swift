@@ -94,8 +94,14 @@ public actor UploadJournal {
             return
         }
         do {
+            // The journal holds targets and upload URLs (often download and delete links): its
+            // folder is made 0700 and the file 0600 (SQLite gives its -wal and -shm the same).
             let folder = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if !folder.isEmpty {  // a bare name is in the current folder
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            UploadJournal.makePrivate(path)
             // A lost offset after a power cut costs nothing: resuming asks the server where it stands.
             database = try SQLiteDatabase(path: path, durability: .normal)
             try database.execute(
@@ -121,6 +127,14 @@ public actor UploadJournal {
         } catch {
             throw UploadJournal.explain(error, path: path)
         }
+    }
+
+    /// Creates the journal's file readable by its owner only, or makes an existing one so.
+    static func makePrivate(_ path: String) {
+        let created = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard created >= 0 else { return }  // SQLite says why it cannot open it
+        fchmod(created, 0o600)
+        close(created)
     }
 
     /// Marks a target whose query was left out of the journal.

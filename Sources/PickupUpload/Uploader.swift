@@ -1,4 +1,5 @@
 import Foundation
+import PickupStore
 
 /// How uploads behave.
 public struct UploadOptions: Sendable {
@@ -77,16 +78,21 @@ public final class Uploader: Sendable {
     /// (done, failed or cancelled). `type` is the file's MIME type (tus `Upload-Metadata`,
     /// the S3 object's `Content-Type`, the form part's).
     public func start(
-        path: String, to destination: UploadDestination, type: String = "application/octet-stream"
+        path: String, to destination: UploadDestination, type: String = "application/octet-stream",
+        expected: FileIdentity? = nil
     ) -> UploadTask {
-        UploadTask { events in await self.run(path: path, to: destination, type: type, events: events) }
+        UploadTask { events in
+            await self.run(path: path, to: destination, type: type, expected: expected, events: events)
+        }
     }
 
     /// Uploads a file and waits for its final record.
+    /// `expected`: which file `path` led to when it was found; a file swapped since is refused.
     public func upload(
-        path: String, to destination: UploadDestination, type: String = "application/octet-stream"
+        path: String, to destination: UploadDestination, type: String = "application/octet-stream",
+        expected: FileIdentity? = nil
     ) async -> UploadRecord {
-        await run(path: path, to: destination, type: type, events: nil)
+        await run(path: path, to: destination, type: type, expected: expected, events: nil)
     }
 
     /// Resumes an upload of the journal, asking the server where it stands. `endpoint` gives a
@@ -99,7 +105,7 @@ public final class Uploader: Sendable {
     /// Opens the file, records a new upload in the journal and runs it. A file that cannot be
     /// opened or a journal that cannot be written ends as a failed record, reported on `events`.
     func run(
-        path: String, to destination: UploadDestination, type: String,
+        path: String, to destination: UploadDestination, type: String, expected: FileIdentity? = nil,
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var source: SourceFile?
@@ -107,7 +113,7 @@ public final class Uploader: Sendable {
         // from another folder.
         let path = Uploader.absolute(path)
         do {
-            let opened = try SourceFile(path: path)
+            let opened = try SourceFile(path: path, expected: expected)
             source = opened
             let record = try await journal.begin(
                 path: path, size: opened.size, modified: opened.modified, destination: destination, type: type)
@@ -191,6 +197,15 @@ public final class Uploader: Sendable {
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         let driver = UploadDriver(journal: journal, options: options)
+        if let problem = HeaderCheck.problem(options.headers) {
+            // Not sent, not retried: the header cannot go on the wire as it is.
+            var failed = record
+            failed.state = .failed
+            failed.error = UploadError(.badTarget, problem)
+            try? await journal.save(failed)
+            events?.yield(.finished(failed))
+            return failed
+        }
         switch destination {
         case .tus(let endpoint):
             var steps = TusSteps(endpoint: endpoint, source: source, options: options)

@@ -65,4 +65,42 @@ struct HostileUploadCommandTests {
         let fromFile = try CLI.run(arguments + ["--ca-file", certificate.certificate])
         #expect(fromFile.outputText.contains("999999999"), "\(fromFile.outputText)")
     }
+
+    @Test("a file swapped for a link to a secret while an earlier file uploads is not sent")
+    func swappedAfterTheWalk() throws {
+        let server = try HostileServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-swap-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder + "/up", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("first file".utf8).write(to: URL(fileURLWithPath: folder + "/up/a.txt"))
+        try Data("second file".utf8).write(to: URL(fileURLWithPath: folder + "/up/b2.txt"))
+        try Data("-----BEGIN OPENSSH PRIVATE KEY-----".utf8).write(to: URL(fileURLWithPath: folder + "/id_rsa"))
+        let arguments = [
+            "upload", "-r", folder + "/up", "--to", server.url("slow-refusal").absoluteString, "--parallel", "1",
+            "--retries", "0", "--journal", folder + "/j.sqlite", "--json",
+        ]
+        // The tool runs on a thread of its own and this test watches from its own (blocking, off
+        // the concurrency pool, which other tests may hold): the swap comes while the server waits.
+        final class Outcome: @unchecked Sendable {  // written once, before `done` is signalled
+            var result: Result<Shell.Result, any Error>?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            outcome.result = Result { try CLI.run(arguments) }
+            outcome.done.signal()
+        }
+        // The first file's POST arrived (the server holds it 3 s): swap the second for a link.
+        let started = Date()
+        while server.requests().isEmpty, Date().timeIntervalSince(started) < 20 { usleep(10_000) }
+        try FileManager.default.removeItem(atPath: folder + "/up/b2.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/up/b2.txt", withDestinationPath: folder + "/id_rsa")
+        outcome.done.wait()
+        let result = try #require(outcome.result).get()
+        #expect(result.status == 1, "\(result.errorText)")
+        #expect(server.requests().count == 1, "the swapped file was sent: \(server.requests())")
+        #expect(result.outputText.contains("no longer the file found"), "\(result.outputText)")
+    }
 }

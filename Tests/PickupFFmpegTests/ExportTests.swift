@@ -71,6 +71,29 @@ struct ExportTests {
         #expect(try facts(android).location == nil)
     }
 
+    @Test("strip location keeps an allow-list: artist, copyright, title, comment and unknown tags go; the date stays")
+    func stripLocationAllowList() async throws {
+        let source = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc2=size=160x120:rate=10:duration=1 -c:v libx264 -preset ultrafast -pix_fmt yuv420p "
+                + "-metadata artist=Jane-Roe -metadata copyright=Jane-Roe-2026 -metadata title=Our-House "
+                + "-metadata comment=At-12-Elm-Street -metadata description=Home -metadata album_artist=Roe-Family "
+                + "-metadata creation_time=2026-05-06T10:20:30Z -metadata:s:v:0 handler_name=VideoHandler",
+            as: "mp4")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let out = try output()
+        _ = try await exporter.export(source, to: out, ExportOptions(preset: .passthrough, stripLocation: true))
+        let tags = try Shell.run(
+            "ffprobe -v error -show_entries format_tags:stream_tags -of default=noprint_wrappers=1 \"$F\"",
+            environment: ["F": out]
+        ).outputText
+        for gone in ["Jane", "Roe", "Our-House", "Elm", "Home"] {
+            #expect(!tags.contains(gone), "\(gone) survived: \(tags)")
+        }
+        #expect(tags.contains("creation_time=2026-05-06T10:20:30"), "\(tags)")
+        let raw = try Shell.run("strings \"$F\" | grep -c Jane-Roe || true", environment: ["F": out])
+        #expect(raw.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
     @Test("smart passthrough: a source that already fits the preset is remuxed, not encoded")
     func smartPassthrough() async throws {
         let source = try Fixtures.path(.mp4Faststart)  // H.264 320x240, small

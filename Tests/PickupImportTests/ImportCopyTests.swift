@@ -47,6 +47,24 @@ struct ImportCopyTests {
         }
     }
 
+    @Test("a file swapped for a link after the walk is refused, and the link's target is not copied")
+    func swappedForALink() async throws {
+        let scratch = try Scratch()
+        let path = try scratch.add(.jpegPlain, as: "IMG_0001.JPG")
+        let other = try scratch.add(.jpegEXIF, as: "elsewhere.jpg", in: "outside")
+        var request = ImportRequest(path: path, info: try probe.probe(path: path))
+        request.expected[path] = try #require(FileStatus(path: path)).identity
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: other)
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run([request])
+        let error = try #require(results.first?.error, "imported: \(results)")
+        #expect(error.code == .sourceUnreadable)
+        #expect("\(error)".contains("no longer the file found"), "\(error)")
+        let stored = (try? FileManager.default.subpathsOfDirectory(atPath: scratch.library)) ?? []
+        #expect(!stored.contains { $0.hasSuffix(".JPG") || $0.hasSuffix(".jpg") }, "\(stored)")
+    }
+
     /// The most items an import had started and not finished at one moment, and the results.
     func mostInFlight(_ paths: [String], into library: String, concurrency: Int) async throws -> (Int, [ImportResult]) {
         let session = try ImportSession(destination: library, options: ImportOptions(concurrency: concurrency))

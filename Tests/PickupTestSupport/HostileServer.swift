@@ -63,19 +63,20 @@ public final class HostileServer: Sendable {
     }
 }
 
-/// A self-signed certificate for 127.0.0.1 and 127.0.0.2, made with openssl at test time.
+/// A self-signed certificate for 127.0.0.1 and 127.0.0.2 (or the subject alternative names
+/// given), made with openssl at test time.
 public struct TestCertificate: Sendable {
     public let certificate: String
     public let key: String
 
-    public static func make() throws -> TestCertificate {
+    public static func make(names: String = "IP:127.0.0.1,IP:127.0.0.2") throws -> TestCertificate {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tls-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let made = try Shell.run(
             "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
-                + "-addext subjectAltName=IP:127.0.0.1,IP:127.0.0.2 -keyout \"$F/key.pem\" -out \"$F/cert.pem\"",
-            environment: ["F": folder])
+                + "-addext subjectAltName=$NAMES -keyout \"$F/key.pem\" -out \"$F/cert.pem\"",
+            environment: ["F": folder, "NAMES": names])
         guard made.status == 0 else { throw FixtureError(message: "openssl: \(made.errorText)") }
         return TestCertificate(certificate: folder + "/cert.pem", key: folder + "/key.pem")
     }

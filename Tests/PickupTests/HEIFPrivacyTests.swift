@@ -39,6 +39,21 @@ struct HEIFPrivacyTests {
         #expect(last - first < 4096, "changes spread over \(first)...\(last)")
     }
 
+    @Test("every XMP packet goes, not only one that names a place: creator, rights and description too")
+    func xmpWithoutAPlace() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-xmp-\(UUID().uuidString).heic")
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.heic), toPath: path.path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let tagged = try Shell.run(
+            "exiftool -q -overwrite_original -XMP-dc:Creator=Jane-Roe -XMP-dc:Rights=Jane-Roe-2026 "
+                + "-XMP-dc:Description=Our-house \"$F\"", environment: ["F": path.path])
+        #expect(tagged.status == 0, "\(tagged.errorText)")
+        let original = [UInt8](try Data(contentsOf: path))
+        #expect(try exiftool(original, "-XMP:all").contains("Jane-Roe"))
+        let after = try exiftool(try HEIFPrivacy.stripped(original), "-XMP:all -Creator -Rights -Description")
+        #expect(!after.contains("Jane-Roe") && !after.contains("Our-house"), "\(after)")
+    }
+
     @Test("a HEIC without EXIF or XMP comes back the same; not-HEIF bytes and damaged files are errors, never a crash")
     func edges() throws {
         let plain = try Fixtures.bytes(.heicAlpha)

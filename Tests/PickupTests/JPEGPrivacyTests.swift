@@ -32,6 +32,38 @@ struct JPEGPrivacyTests {
         #expect(tags.outputText.contains("Orientation") && tags.outputText.contains("8"))
     }
 
+    @Test("an MPF second image, a C2PA segment and a motion-photo trailer leave nothing of place, owner or camera")
+    func multiPicture() throws {
+        let original = try MultiPictureJPEG.make()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-strip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = folder.appendingPathComponent("before.jpg")
+        let after = folder.appendingPathComponent("after.jpg")
+        try Data(original).write(to: before)
+        try Data(try JPEGPrivacy.stripped(original)).write(to: after)
+        // exiftool -ee reads every embedded image (Doc2 is the MPF second image).
+        let read = { (file: URL) throws -> String in
+            try Shell.run(
+                "exiftool -ee -a -G3 -s -GPS:all -OwnerName -Make -MPImage2 \"$F\"", environment: ["F": file.path]
+            ).outputText
+        }
+        let tagsBefore = try read(before)
+        #expect(tagsBefore.contains("[Doc2]") && tagsBefore.contains("51 deg 30'"))  // London, in the second image
+        #expect(tagsBefore.contains("48 deg 51'") && tagsBefore.contains(MultiPictureJPEG.owner))
+        let tagsAfter = try read(after)
+        #expect(tagsAfter.isEmpty, "exiftool still finds: \(tagsAfter)")
+        let bytes = [UInt8](try Data(contentsOf: after))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("London") && !text.contains(MultiPictureJPEG.owner) && !text.contains("MPF"))
+        #expect(!text.contains(MultiPictureJPEG.camera) && !text.contains("motion photo"))
+        #expect(bytes.suffix(2) == [0xFF, 0xD9])
+        // The primary picture still decodes, whole.
+        let decoded = try Shell.run("ffmpeg -v error -i \"$F\" -f null -", environment: ["F": after.path])
+        #expect(decoded.status == 0 && decoded.errorText.isEmpty, "\(decoded.errorText)")
+        #expect(try MediaProbe().probe(bytes: bytes).width == 320)
+    }
+
     @Test("a JPEG without EXIF passes through; garbage and cut files are errors, never a crash")
     func edges() throws {
         let plain = try Fixtures.bytes(.jpegPlain)

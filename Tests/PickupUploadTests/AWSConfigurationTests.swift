@@ -51,4 +51,17 @@ struct AWSConfigurationTests {
         let found = AWSConfiguration.load(environment: ["HOME": "/nonexistent"])
         #expect(found.credentials == nil && found.region == "us-east-1" && found.sources.isEmpty)
     }
+
+    @Test(
+        "region names are checked as the AWS CLI checks them before they go into a host name",
+        arguments: [
+            ("us-east-1", true), ("eu-central-1", true), ("cn-north-1", true), ("us-gov-west-1", true), ("x", true),
+            ("x@127.0.0.1:8080/", false), ("us-east-1.evil.com", false), ("-us", false), ("us-", false), ("", false),
+            ("123", false), ("us east", false), ("us-east-1\n", false), (String(repeating: "a", count: 64), false),
+        ])
+    func regions(region: String, valid: Bool) {
+        #expect(AWSConfiguration.isValidRegion(region) == valid)
+        #expect((AWSConfiguration.awsEndpoint(region: region) != nil) == valid)
+        if valid { #expect(AWSConfiguration.awsEndpoint(region: region)?.host == "s3.\(region).amazonaws.com") }
+    }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import PickupHTTP
 import PickupTestSupport
 import Testing
 
+@testable import PickupHTTP
 @testable import PickupUpload
 
 /// Servers that attack the client, on 127.0.0.1 (and a second "other host" on 127.0.0.2),
@@ -128,6 +128,39 @@ struct HostileServerTests {
         #expect(rewinds.first.map { $0.0 == 64 << 10 && $0.1 == 0 } == true, "\(rewinds)")
     }
 
+    @Test("a tus server that keeps one byte of each chunk fails the upload within its tries", arguments: [false, true])
+    func drippingOffsets(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for attempts in [1, 3] {
+            let started = setting.server.requests().count
+            let record = try await upload(.tus, "tus-drip", in: setting, file: path, attempts: attempts)
+            #expect(record.state == .failed, "\(attempts) tries: \(record.state)")
+            #expect(record.why.contains("at least 8192 count as progress") == true, "\(record.why)")
+            let patches = setting.server.requests().dropFirst(started).filter { $0["method"] as? String == "PATCH" }
+            #expect(patches.count == attempts, "\(attempts) tries sent \(patches.count) chunks")
+        }
+    }
+
+    @Test("Retry-After is honoured within the budget; a longer one ends the upload at once", arguments: [false, true])
+    func retryAfter(https: Bool) async throws {
+        let setting = try Setting(https: https)
+        let record = try await upload(.form, "retry-after", in: setting, attempts: 3)
+        #expect(record.state == .done, "\(record.why)")
+        let times = setting.server.requests().compactMap { $0["at"] as? Double }
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1] - times[0] >= 1.9, "retried after \(times[1] - times[0]) s, not 2") }
+        let started = Date()
+        let refused = try await upload(.form, "retry-after-long", in: setting, attempts: 5)
+        #expect(refused.state == .failed)
+        #expect(refused.why.contains("asks to wait 100000 s") == true, "\(refused.why)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(
+            setting.server.requests().filter { ($0["path"] as? String)?.contains("retry-after-long") == true }.count
+                == 1)
+    }
+
     @Test("a tus offset past the end of the file is refused, never taken as done", arguments: [false, true])
     func offsetsAreChecked(https: Bool) async throws {
         let setting = try Setting(https: https)
@@ -205,11 +238,11 @@ struct HostileServerTests {
     }
 
     @Test(
-        "slow servers: headers a byte at a time, endless 100 Continue: given up within the stall bound",
+        "slow servers: headers or a body a byte at a time, endless 100 Continue: given up within the stall bound",
         arguments: [false, true])
     func slowServers(https: Bool) async throws {
         let setting = try Setting(https: https)
-        for behaviour in ["trickle", "continue-forever"] {
+        for behaviour in ["trickle", "continue-forever", "drip-body"] {
             let started = Date()
             let record = try await upload(.tus, behaviour, in: setting, stall: 2)
             #expect(record.state == .failed, "\(behaviour)")
@@ -266,6 +299,51 @@ struct HostileServerTests {
         #expect(record.why.contains("not trusted") == true, "\(record.why)")
         #expect(record.why.contains("SSL_CERT_FILE") == true)
         #expect(Date().timeIntervalSince(started) < 5, "not retried")
+    }
+
+    @Test("a certificate naming only IP addresses is refused for a host name: nothing sent, not retried, a hint")
+    func addressCertificateForAHostName() async throws {
+        let certificate = try TestCertificate.make()  // IP:127.0.0.1, IP:127.0.0.2 only
+        let server = try HostileServer(certificate: certificate)
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(
+                maxAttempts: 5, baseDelay: 1, headers: ["Authorization": HostileServerTests.secret],
+                transport: AsyncHTTPTransport(caFile: certificate.certificate)))
+        let path = try Fixtures.path(.jpegPlain)
+        let byName = try #require(URL(string: "https://localhost:\(server.port)/tus-big-offset/files"))
+        let started = Date()
+        let record = await uploader.upload(path: path, to: .tus(endpoint: byName))
+        #expect(record.state == .failed)
+        #expect(record.error?.code == .certificate, "\(record.why)")
+        #expect(record.why.contains("does not name localhost") == true, "\(record.why)")
+        #expect(record.why.contains("SSL_CERT_FILE") == true, "the certificate hint: \(record.why)")
+        #expect(Date().timeIntervalSince(started) < 5, "not retried")
+        #expect(server.requests().isEmpty, "the impostor got a request: \(server.requests())")
+        // By the address it names, the same certificate is fine: past TLS, to the offset check.
+        let byAddress = await uploader.upload(path: path, to: .tus(endpoint: server.url("tus-big-offset")))
+        #expect(byAddress.why.contains("999999999") == true, "\(byAddress.why)")
+        // A certificate that names the host is accepted for it.
+        let named = try TestCertificate.make(names: "DNS:localhost")
+        let namedServer = try HostileServer(certificate: named)
+        let trusting = Uploader(
+            journal: try UploadTestFiles.journal(),
+            options: UploadOptions(maxAttempts: 1, transport: AsyncHTTPTransport(caFile: named.certificate)))
+        let good = try #require(URL(string: "https://localhost:\(namedServer.port)/tus-big-offset/files"))
+        let accepted = await trusting.upload(path: path, to: .tus(endpoint: good))
+        #expect(accepted.why.contains("999999999") == true, "\(accepted.why)")
+    }
+
+    @Test(
+        "certificate names: exact and one-label wildcards, in any case; nothing else",
+        arguments: [
+            ("uploads.example.com", "uploads.example.com", true), ("Uploads.Example.COM.", "uploads.example.com", true),
+            ("a.example.com", "*.example.com", true), ("example.com", "*.example.com", false),
+            ("a.b.example.com", "*.example.com", false), ("evil.com", "example.com", false),
+            ("localhost", "127.0.0.1", false), ("a.example.com", "a*.example.com", false),
+        ])
+    func certificateNames(host: String, name: String, matches: Bool) {
+        #expect(CertificateHostCheck.matches(host: host, name: name) == matches)
     }
 
     @Test("an S3 ListParts page of 100,000 parts is read in linear time")

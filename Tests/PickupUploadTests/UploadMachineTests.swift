@@ -1,3 +1,4 @@
+import Foundation
 import PickupUpload
 import Testing
 
@@ -56,6 +57,53 @@ struct UploadMachineTests {
         #expect(machine.highWater == 700)
     }
 
+    @Test func retryAfterIsWaitedForUpToItsCeiling() {
+        var machine = machine(attempts: 5)
+        let busy = UploadError(.server, "busy", status: 503, retryAfter: 30)
+        #expect(machine.next(after: .failed(busy)) == .wait(seconds: 30, after: busy))
+        // Shorter than the backoff: the backoff.
+        let soon = UploadError(.server, "busy", status: 503, retryAfter: 0.1)
+        #expect(machine.next(after: .failed(soon)) == .wait(seconds: 1, after: soon))
+        // Longer than Pickup waits: the upload ends now, saying so.
+        let later = UploadError(.server, "busy", status: 429, retryAfter: 100_000)
+        guard case .fail(let error) = machine.next(after: .failed(later)) else {
+            Issue.record("a wait of a day was taken")
+            return
+        }
+        #expect(error.message.contains("asks to wait 100000 s"))
+    }
+
+    @Test func retryAfterReadsSecondsAndDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let seconds = HTTPResponse(status: 503, headers: ["retry-after": "120"], body: Data())
+        #expect(seconds.retryAfter(now: now) == 120)
+        let date = HTTPResponse(status: 503, headers: ["retry-after": "Tue, 14 Nov 2023 22:15:00 GMT"], body: Data())
+        #expect(date.retryAfter(now: now) == 100)
+        let junk = HTTPResponse(status: 503, headers: ["retry-after": "soon"], body: Data())
+        #expect(junk.retryAfter(now: now) == nil)
+        #expect(HTTPResponse(status: 503, headers: [:], body: Data()).retryAfter(now: now) == nil)
+    }
+
+    @Test func aSendThatGainsLessThanTheMinimumIsAFailureInARow() {
+        var machine = UploadMachine(
+            size: 1000, maxAttempts: 3, baseDelay: 1, maxDelay: 5, minimumGain: 100, random: { 0 })
+        _ = machine.next(after: .synced(confirmed: 0))
+        // One byte a chunk: waits and counts, never resets, and fails at the third.
+        #expect(machine.next(after: .sent(confirmed: 1)).isWait)
+        #expect(machine.next(after: .synced(confirmed: 1)) == .send)
+        #expect(machine.next(after: .sent(confirmed: 2)).isWait)
+        #expect(machine.attempts == 2)
+        #expect(machine.next(after: .synced(confirmed: 2)) == .send)
+        #expect(machine.next(after: .sent(confirmed: 3)).isFailure)
+        // A gain of the minimum is progress; the last few bytes of the file count whole.
+        var fair = UploadMachine(size: 1000, maxAttempts: 2, baseDelay: 1, maxDelay: 5, minimumGain: 100, random: { 0 })
+        _ = fair.next(after: .synced(confirmed: 0))
+        #expect(fair.next(after: .sent(confirmed: 100)) == .send)
+        #expect(fair.next(after: .sent(confirmed: 950)) == .send)
+        #expect(fair.next(after: .sent(confirmed: 1000)) == .complete)
+        #expect(fair.attempts == 0)
+    }
+
     @Test func aServerThatKeepsForgettingCannotKeepAnUploadGoingForever() {
         var machine = machine(attempts: 3)
         var actions: [UploadMachine.Action] = []
@@ -97,5 +145,12 @@ struct UploadMachineTests {
             return
         }
         #expect(machine.next(after: .failed(error)) == .fail(error))
+    }
+}
+
+extension UploadMachine.Action {
+    var isWait: Bool {
+        if case .wait = self { return true }
+        return false
     }
 }

@@ -79,6 +79,19 @@ class Handler(socketserver.StreamRequestHandler):
         if behaviour.startswith("redirect-"):
             code = behaviour.split("-")[1]
             answer(self.wfile, f"{code} Moved", [("Location", ARGS.other + "/landing")])
+        elif behaviour == "slow-refusal":
+            # Takes its time (a test changes files meanwhile), then refuses.
+            time.sleep(3)
+            answer(self.wfile, "403 Forbidden")
+        elif behaviour == "retry-after":
+            # Busy at first, asking for two seconds; then takes the form.
+            PARTS["busy"] = PARTS.get("busy", 0) + 1
+            if PARTS["busy"] == 1:
+                answer(self.wfile, "503 Service Unavailable", [("Retry-After", "2")])
+            else:
+                answer(self.wfile, "200 OK")
+        elif behaviour == "retry-after-long":
+            answer(self.wfile, "429 Too Many Requests", [("Retry-After", "100000")])
         elif behaviour == "tus-http-location":
             answer(self.wfile, "201 Created", tus + [("Location", ARGS.other.replace("https:", "http:") + "/files/1")])
         elif behaviour == "tus-ftp-location":
@@ -89,6 +102,17 @@ class Handler(socketserver.StreamRequestHandler):
                                                          ("Upload-Offset", "999999999")])
             else:
                 answer(self.wfile, "200 OK", tus + [("Upload-Offset", "999999999"), ("Upload-Length", "999999999")])
+        elif behaviour == "tus-drip":
+            # Confirms one more byte per PATCH, whatever the chunk: progress that is not worth it.
+            if method == "POST":
+                PARTS["drip"] = 0
+                answer(self.wfile, "201 Created", tus + [("Location", "/tus-drip/files/1"), ("Upload-Offset", "0")])
+            elif method == "PATCH":
+                PARTS["drip"] = int(headers.get("upload-offset", "0")) + 1
+                answer(self.wfile, "204 No Content", tus + [("Upload-Offset", str(PARTS["drip"]))])
+            else:
+                answer(self.wfile, "200 OK", tus + [("Upload-Offset", str(PARTS.get("drip", 0))),
+                                                    ("Upload-Length", "1048576")])
         elif behaviour == "tus-rewind":
             # Confirms the first chunk, then forgets it: later chunks conflict, HEAD says 0.
             if method == "POST":
@@ -112,6 +136,15 @@ class Handler(socketserver.StreamRequestHandler):
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
                 time.sleep(0.1)
+            return False
+        elif behaviour == "drip-body":
+            # A whole head, then a body of 100000 bytes, one a second: never silent, never done.
+            self.wfile.write(b"HTTP/1.1 201 Created\r\nContent-Length: 100000\r\n\r\n")
+            self.wfile.flush()
+            for _ in range(100000):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(1)
             return False
         elif behaviour == "continue-forever":
             for _ in range(100000):

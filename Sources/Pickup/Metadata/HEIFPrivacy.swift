@@ -1,8 +1,8 @@
 /// Rewrites a HEIF (HEIC, AVIF) photo without its place and camera, in place:
 /// every EXIF item is replaced by one holding only the orientation and the
 /// capture date with its offset (as `JPEGPrivacy` keeps them), and every XMP
-/// packet that names a place (GPS, location, city, state, country) by an
-/// empty packet. Both are written over the item's own bytes and padded, so no
+/// packet by an empty packet (XMP holds places, but also creators, rights,
+/// descriptions and editing history: none of it is kept, as for JPEG). Both are written over the item's own bytes and padded, so no
 /// offset in the file moves: the pictures, their properties and the HDR gain
 /// map are copied byte for byte.
 public enum HEIFPrivacy {
@@ -32,12 +32,7 @@ public enum HEIFPrivacy {
         return out
     }
 
-    /// Words that mark an XMP packet as naming a place.
-    static let placeWords = ["GPS", "Location", "photoshop:City", "photoshop:State", "photoshop:Country"]
-
     private static func blankXMP(_ bytes: inout [UInt8], _ span: Range<Int>) {
-        let text = String(decoding: bytes[span], as: UTF8.self)
-        guard placeWords.contains(where: { text.contains($0) }) else { return }
         let head = Array(
             #"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#.utf8)
         let tail = Array(#"<?xpacket end="w"?>"#.utf8)

@@ -1,7 +1,13 @@
 /// Rewrites a JPEG without what can identify a place or a person: the EXIF
 /// block is rebuilt with only the orientation (so the photo still stands
-/// upright) and the capture date with its offset; XMP, IPTC (APP13) and
-/// comments are left out. The compressed picture is copied byte for byte.
+/// upright) and the capture date with its offset. Of the other application
+/// segments only what draws the picture survives (JFIF, the ICC colour profile,
+/// Adobe's colour transform): XMP, IPTC (APP13), the MPF index (APP2), C2PA/JUMBF
+/// manifests (APP11), every other APPn and comments are left out. The file ends
+/// at the primary image's end-of-image marker: what follows it (an MPF second
+/// image or gain map, a motion photo's MP4, any trailer) is left out, since it
+/// can carry its own GPS, owner and camera. The compressed picture is copied
+/// byte for byte.
 public enum JPEGPrivacy {
     /// The stripped file. Throws for bytes that are not a well-formed JPEG (nothing is guessed).
     public static func stripped(_ bytes: [UInt8]) throws(ProbeError) -> [UInt8] {
@@ -11,7 +17,16 @@ public enum JPEGPrivacy {
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(bytes.count)
         var index = 2
+        var scanned = false
         while index < bytes.count {
+            if scanned {
+                // Entropy-coded data: up to the next marker that is neither a stuffed
+                // 0xFF00 nor a restart (a progressive file has several scans).
+                let end = scanEnd(bytes, from: index)
+                out += bytes[index..<end]
+                index = end
+                if index >= bytes.count { break }
+            }
             guard bytes[index] == 0xFF else {
                 throw ProbeError(.malformed, "expected a marker", offset: Int64(index), element: "JPEG")
             }
@@ -19,9 +34,9 @@ public enum JPEGPrivacy {
             while markerAt < bytes.count, bytes[markerAt] == 0xFF { markerAt += 1 }  // fill bytes
             guard markerAt < bytes.count else { break }
             let marker = bytes[markerAt]
-            if marker == 0xDA || marker == 0xD9 {
-                // Start of scan (or end of image): the rest is the picture itself.
-                out += bytes[index...]
+            if marker == 0xD9 {
+                // End of the primary image: whatever follows is left out.
+                out += [0xFF, 0xD9]
                 return out
             }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 {
@@ -38,21 +53,47 @@ public enum JPEGPrivacy {
                 throw ProbeError(
                     .truncated, "a segment runs past the end of the file", offset: Int64(markerAt), element: "JPEG")
             }
-            let payload = Array(bytes[(markerAt + 3)..<end])
+            let payload = bytes[(markerAt + 3)..<end]
             switch marker {
             case 0xE1 where payload.starts(with: Array("Exif".utf8) + [0, 0]):
                 if let block = try minimalEXIF(Array(payload.dropFirst(6))) {
                     out += segment(0xE1, Array("Exif".utf8) + [0, 0] + block)
                 }
-            case 0xE1, 0xED, 0xFE:
-                break  // XMP (APP1), IPTC/Photoshop (APP13), comments: left out
+            case 0xE0 where payload.starts(with: Array("JFIF".utf8) + [0]),
+                0xE2 where payload.starts(with: Array("ICC_PROFILE".utf8) + [0]),
+                0xEE where payload.starts(with: Array("Adobe".utf8)):
+                out += bytes[index..<end]  // what the picture needs to be drawn
+            case 0xE0...0xEF, 0xFE:
+                break  // XMP, MPF, IPTC, C2PA/JUMBF, maker segments, comments: left out
             default:
-                out += bytes[index..<end]
+                out += bytes[index..<end]  // frame, tables, restart interval, start of scan
             }
+            if marker == 0xDA { scanned = true }
             index = end
         }
-        throw ProbeError(
-            .truncated, "the file ends before the picture starts", offset: Int64(bytes.count), element: "JPEG")
+        guard scanned else {
+            throw ProbeError(
+                .truncated, "the file ends before the picture starts", offset: Int64(bytes.count), element: "JPEG")
+        }
+        return out  // a picture cut short: nothing follows it to leave out
+    }
+
+    /// Where the entropy-coded data that starts at `start` ends: the index of the
+    /// next marker's first 0xFF, or the end of `bytes`.
+    private static func scanEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        var at = start
+        while at + 1 < bytes.count {
+            if bytes[at] == 0xFF {
+                let next = bytes[at + 1]
+                if next == 0x00 || (0xD0...0xD7).contains(next) {
+                    at += 2
+                    continue
+                }
+                return at
+            }
+            at += 1
+        }
+        return bytes.count
     }
 
     private static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {

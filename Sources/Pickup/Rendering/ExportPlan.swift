@@ -6,8 +6,10 @@ public struct ExportOptions: Sendable, Hashable {
     public var container: ExportContainer
     /// Keep only this part, in seconds from the start.
     public var trim: ClosedRange<Double>?
-    /// Drop the location and the other identifying metadata (make, model, software,
-    /// Apple's content identifier). The creation date and the rotation are always kept.
+    /// Keep only the creation date, the rotation and each track's language and handler name
+    /// of the metadata (an allow-list: the location, make, model, software, author, title,
+    /// copyright, comments and every other tag go), as the photo formats keep only their
+    /// orientation and date.
     public var stripLocation: Bool
     /// The largest file to write, in bytes: the bit rate is planned to fit.
     public var maxBytes: Int64?

@@ -16,7 +16,8 @@ struct UploadDriver {
         let firstOffset = record.offset
         var machine = UploadMachine(
             size: record.size, confirmed: record.offset, maxAttempts: options.maxAttempts,
-            baseDelay: options.baseDelay, maxDelay: options.maxDelay, random: options.random)
+            baseDelay: options.baseDelay, maxDelay: options.maxDelay, minimumGain: steps.minimumGain,
+            random: options.random)
         events?.yield(.started(id: record.id, path: record.path, size: record.size))
         var action = machine.start
         while true {

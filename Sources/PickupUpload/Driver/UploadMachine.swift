@@ -2,8 +2,10 @@
 /// step's outcome, what to do next. One for tus, S3 and forms alike.
 ///
 /// Tries count failures in a row without progress, and progress is only the server
-/// holding more bytes than it ever held: a server that confirms bytes and then forgets
-/// them cannot keep an upload going forever. A plain value with an injected random
+/// holding more bytes than it ever held, by at least `minimumGain` (or the rest of the
+/// file): a server that confirms bytes and then forgets them, or that takes one byte of
+/// each chunk sent, cannot keep an upload going forever. A send that gains less than
+/// that is itself a failure in a row. A plain value with an injected random
 /// source, so retries and backoff are tested without servers and without sleeping.
 public struct UploadMachine: Sendable {
     /// What to do next.
@@ -58,15 +60,21 @@ public struct UploadMachine: Sendable {
     public private(set) var attempts = 0
     /// The most bytes the server ever held.
     public private(set) var highWater: Int64
+    /// The least gain over `highWater` that counts as progress (tus: an eighth of a chunk).
+    public let minimumGain: Int64
+    /// What the server held after the last step.
+    private var lastConfirmed: Int64
     private var random: @Sendable () -> Double
 
     /// `random` returns a number in 0..<1 for the backoff's jitter.
     public init(
         size: Int64, confirmed: Int64 = 0, maxAttempts: Int, baseDelay: Double, maxDelay: Double,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        minimumGain: Int64 = 1, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.size = size
         highWater = confirmed
+        lastConfirmed = confirmed
+        self.minimumGain = max(1, minimumGain)
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -79,15 +87,36 @@ public struct UploadMachine: Sendable {
     /// The action after a step's outcome.
     public mutating func next(after outcome: Outcome) -> Action {
         switch outcome {
-        case .synced(let confirmed), .sent(let confirmed):
-            if confirmed > highWater {
-                highWater = confirmed
-                attempts = 0
+        case .synced(let confirmed):
+            noteHeld(confirmed)
+            return confirmed >= size ? .complete : .send
+        case .sent(let confirmed):
+            let before = lastConfirmed
+            let least = min(minimumGain, max(1, size - before))
+            noteHeld(confirmed)
+            if confirmed < size, confirmed - before < least {
+                // Too little for the bytes sent: a failure in a row, not progress.
+                let error = UploadError(
+                    .badAnswer,
+                    "the server took \(max(0, confirmed - before)) bytes of a chunk at \(before) "
+                        + "(at least \(least) count as progress)")
+                attempts += 1
+                return attempts >= maxAttempts ? .fail(error) : .wait(seconds: delay(attempt: attempts), after: error)
             }
             return confirmed >= size ? .complete : .send
         case .completed: return .done
         case .restarted, .waited: return .sync
         case .failed(let error): return failed(error)
+        }
+    }
+
+    /// The server holds `confirmed`: tries start over when that is more than ever by at
+    /// least `minimumGain` (or the rest of the file).
+    private mutating func noteHeld(_ confirmed: Int64) {
+        lastConfirmed = confirmed
+        if confirmed > highWater {
+            if confirmed - highWater >= min(minimumGain, size - highWater) { attempts = 0 }
+            highWater = confirmed
         }
     }
 
@@ -103,9 +132,23 @@ public struct UploadMachine: Sendable {
         default:
             guard error.isRetryable else { return .fail(error) }
             attempts += 1
-            return attempts >= maxAttempts ? .fail(error) : .wait(seconds: delay(attempt: attempts), after: error)
+            guard attempts < maxAttempts else { return .fail(error) }
+            // A server's Retry-After is honoured, up to `longestRetryAfter`; a longer wait ends
+            // the upload now (resumable later), rather than hanging on or knocking early.
+            guard let asked = error.retryAfter else { return .wait(seconds: delay(attempt: attempts), after: error) }
+            guard asked <= longestRetryAfter else {
+                var refused = error
+                refused.message +=
+                    "; the server asks to wait \(Int(asked.rounded())) s, longer than Pickup waits "
+                    + "(\(Int(longestRetryAfter)) s): resume it later"
+                return .fail(refused)
+            }
+            return .wait(seconds: max(asked, delay(attempt: attempts)), after: error)
         }
     }
+
+    /// The longest `Retry-After` waited for: four times the longest backoff, at least five minutes.
+    public var longestRetryAfter: Double { max(300, maxDelay * 4) }
 
     /// The delay before try number `attempt` (1-based): doubling from `baseDelay` up to
     /// `maxDelay`, with jitter in [50%, 100%].

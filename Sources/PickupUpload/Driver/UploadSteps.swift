@@ -17,9 +17,14 @@ protocol UploadSteps {
     mutating func reconnect()
     /// The upload ends (done, failed or cancelled): nothing may go on sending for it.
     mutating func stop()
+    /// The least gain a send must bring to count as progress (`UploadMachine.minimumGain`).
+    var minimumGain: Int64 { get }
 }
 
 extension UploadSteps {
+    /// S3 parts and forms are held whole or not at all: any gain is a whole part.
+    var minimumGain: Int64 { 1 }
+
     /// Steps that send one request at a time have nothing left running when they end.
     mutating func stop() {}
 }

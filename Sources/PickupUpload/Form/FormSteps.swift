@@ -36,7 +36,10 @@ struct FormSteps: UploadSteps {
                 .badTarget, "\(place) is a tus server, not a web form: upload to it with tus",
                 status: response.status)
         case 404: throw UploadError(.badTarget, "the server has nothing at \(place) to post a form to", status: 404)
-        default: throw UploadError(.server, "posting the form to \(place) failed", status: response.status)
+        default:
+            throw UploadError(
+                .server, "posting the form to \(place) failed", status: response.status,
+                retryAfter: response.retryAfter())
         }
         record.remote = response.value("Location").flatMap { URL(string: $0, relativeTo: target.url) }?.absoluteString
         return record.size

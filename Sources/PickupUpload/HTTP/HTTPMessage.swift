@@ -95,3 +95,22 @@ public struct HTTPResponse: Sendable {
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
+
+extension HTTPResponse {
+    /// The seconds of its `Retry-After` (a number of seconds, or an HTTP date), from `now`;
+    /// nil when it has none, or one that is not a time.
+    public func retryAfter(now: Date = Date()) -> Double? {
+        guard let text = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            return nil
+        }
+        if text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return Double(text.prefix(9))  // at most ~31 years: a number, never an overflow
+        }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = format.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}

@@ -17,6 +17,28 @@ public struct AWSConfiguration: Sendable {
     /// The files the settings came from.
     public var sources: [String]
 
+    /// Whether `region` is a name the AWS CLI takes (botocore's `validate_region_name`): one
+    /// DNS label of letters, digits and hyphens, at most 63, not all digits, no hyphen at
+    /// either end. Only such a name is put into a host name (`s3.REGION.amazonaws.com`): one
+    /// like `x@127.0.0.1:8080/` would send signed requests somewhere else.
+    public static func isValidRegion(_ region: String) -> Bool {
+        let bytes = Array(region.utf8)
+        guard (1...63).contains(bytes.count), bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "-")
+        else { return false }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard !bytes.allSatisfy({ digits.contains($0) }) else { return false }
+        return bytes.allSatisfy { byte in
+            digits.contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// AWS's own S3 endpoint for `region`; nil for a name the AWS CLI refuses.
+    public static func awsEndpoint(region: String) -> URL? {
+        guard isValidRegion(region) else { return nil }
+        return URL(string: "https://s3.\(region).amazonaws.com")
+    }
+
     /// Reads the environment and the two files. A file that is missing is skipped; `profile`
     /// overrides `AWS_PROFILE`.
     public static func load(

@@ -147,7 +147,7 @@ struct S3Client: Sendable {
             case (404, "NoSuchUpload"): throw UploadError(.gone, message, status: 404)
             case (403, _), (401, _): throw UploadError(.unauthorized, message, status: response.status)
             case (400, "EntityTooLarge"): throw UploadError(.tooLarge, message, status: 400)
-            default: throw UploadError(.server, message, status: response.status)
+            default: throw UploadError(.server, message, status: response.status, retryAfter: response.retryAfter())
             }
         }
         return (text, response)

@@ -175,7 +175,10 @@ public struct TusClient: Sendable {
         case 460: throw UploadError(.checksumMismatch, "the server found the chunk corrupted", status: status)
         case 401, 403: throw UploadError(.unauthorized, "the server refused the credentials", status: status)
         case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: status)
-        default: throw UploadError(.server, "\(what) failed at \(redacted(request.url.absoluteString))", status: status)
+        default:
+            throw UploadError(
+                .server, "\(what) failed at \(redacted(request.url.absoluteString))", status: status,
+                retryAfter: response.retryAfter())
         }
     }
 }

@@ -61,5 +61,9 @@ struct TusSteps: UploadSteps {
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
 
+    /// A PATCH must leave at least an eighth of its chunk on the server to count as progress:
+    /// one that keeps a byte of each chunk cannot keep an upload going, one journal write a byte.
+    var minimumGain: Int64 { Int64(max(1, options.chunkSize / 8)) }
+
     mutating func reconnect() { client = TusSteps.client(endpoint, options) }
 }

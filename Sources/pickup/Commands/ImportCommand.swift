@@ -185,13 +185,15 @@ struct ImportJob {
         let library = session?.destination ?? ImportSession.resolve(destination) ?? destination
         var failures = 0
         var files: [String] = []
+        var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
         var linksLeftAlone: [String] = []
         for entry in FileWalker(recursive: true, followLinks: followLinks).expand(sources) {
             switch entry {
-            case .file(let path):
+            case .file(let path, let identity):
                 // The library's own files are never imported into it again.
                 if let real = ImportSession.resolve(path), real.hasPrefix(library + "/") { continue }
                 files.append(path)
+                found[path] = identity
             case .problem(let path, let message):
                 failures += 1
                 report(path: path, error: ImportError(.sourceUnreadable, message, path: path))
@@ -220,6 +222,10 @@ struct ImportJob {
         // An iPhone's edits (IMG_0001.AAE beside IMG_0001.HEIC) go with their item.
         let kept = ImportJob.attachEdits(&plan, from: leftAlone)
         leftAlone.removeAll { kept.contains($0) }
+        // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
+        for index in plan.requests.indices {
+            for part in plan.requests[index].parts { plan.requests[index].expected[part.path] = found[part.path] }
+        }
         if json {
             for path in leftAlone {
                 Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text)

@@ -97,7 +97,7 @@ struct ProbeJob {
         var leftAloneFiles: [String] = []
         for entry in entries {
             switch entry {
-            case .file(let path): files.append(path)
+            case .file(let path, _): files.append(path)
             case .problem(let path, let message):
                 failures += 1
                 report(ProbeError(.unreadable, message, path: path), path: path)
@@ -169,7 +169,7 @@ struct ProbeJob {
         for path in paths where FileStatus(path: path)?.kind == .directory {
             let base = path.hasSuffix("/") ? path : path + "/"
             let found = entries.contains {
-                if case .file(let file) = $0 { return file.hasPrefix(base) }
+                if case .file(let file, _) = $0 { return file.hasPrefix(base) }
                 return false
             }
             // Listed again only when the walk found no file in it: the rare case the hint is for.

@@ -21,7 +21,11 @@ struct UploadCommand: AsyncParsableCommand {
             10,000 at most), each part's SHA-256 signed so the store checks it, ListParts to resume. \
             A form upload is one multipart/form-data POST streamed from the file; a failed try sends \
             it again whole. PICKUP_UPLOAD_AUTHORIZATION, when set, is sent as the Authorization header \
-            to tus and form servers, as are -H headers. S3 credentials come from the environment, else \
+            to tus and form servers, as are the lines of PICKUP_UPLOAD_HEADERS ('NAME: VALUE' a line) \
+            and -H headers; -H @FILE reads such lines from a file, which keeps a secret off the command \
+            line (other users can read it). A header with a control character (a token file's CR, \
+            say) is refused before anything is sent, naming the header, never its value. \
+            S3 credentials come from the environment, else \
             from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds \
             them. Credentials and signed URLs never reach the journal or the output. \
             A file whose bytes (size and SHA-256) the journal has already sent to the same destination \
@@ -32,7 +36,7 @@ struct UploadCommand: AsyncParsableCommand {
             interrupted (the uploads stay resumable).
             """
                 + Examples.text([
-                    "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H 'Authorization: Bearer TOKEN'",
+                    "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H @auth-header.txt",
                     "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
                     "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
                     "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
@@ -60,8 +64,9 @@ struct UploadCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("header"), .customShort("H")],
         help: ArgumentHelp(
-            "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored.",
-            valueName: "'NAME: VALUE'"))
+            "A request header for tus and form servers (an Authorization, say); repeat for more. Never stored. "
+                + "@FILE: the 'NAME: VALUE' lines of FILE, off the command line that other users can see.",
+            valueName: "'NAME: VALUE'|@FILE"))
     var header: [String] = []
 
     @Option(
@@ -99,8 +104,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Flag(
         name: [.customLong("strip-location")],
-        help:
-            "Leave the location and identifying metadata out: videos re-muxed, JPEGs rewritten; other photos are held back."
+        help: ArgumentHelp(
+            "Send a copy whose metadata keeps only the date and orientation, in every format (SECURITY.md): "
+                + "videos re-muxed, photos rewritten; a file that cannot be cleaned is held back, not sent.")
     )
     var stripLocation = false
 
@@ -212,8 +218,15 @@ struct UploadJob {
             }
             endpoint = url
         } else {
-            // As the AWS CLI: the configured endpoint, else AWS itself in the region.
-            endpoint = aws.endpoint ?? URL(string: "https://s3.\(aws.region).amazonaws.com")
+            // As the AWS CLI: the configured endpoint, else AWS itself in the region (a region
+            // name the AWS CLI refuses is not pasted into a host name).
+            endpoint = aws.endpoint ?? AWSConfiguration.awsEndpoint(region: aws.region)
+            if endpoint == nil, case .s3 = target {
+                throw ValidationError(
+                    "the region (AWS_REGION, AWS_DEFAULT_REGION or the \(aws.profile) profile's region) is not a "
+                        + "region name: letters, digits and hyphens, as the AWS CLI takes them (us-east-1, say); "
+                        + "set a valid one, or give the store with --endpoint")
+            }
         }
         if let file = command.credentials {
             credentials = try UploadJob.credentials(file: file)
@@ -265,16 +278,7 @@ struct UploadJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        var headers = UploadJob.headersFromEnvironment()
-        for text in command.header {
-            guard let colon = text.firstIndex(of: ":"), !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
-                !text.contains("\r"), !text.contains("\n")
-            else {
-                throw ValidationError("-H takes 'NAME: VALUE' on one line, not '\(text)'")
-            }
-            headers[text[..<colon].trimmingCharacters(in: .whitespaces)] =
-                text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let headers = try UploadHeaders.headers(flags: command.header)
         self.headers = headers
         recursive = command.recursive
         force = command.force
@@ -325,6 +329,9 @@ struct UploadJob {
         var digests = FileDigests()
         for file in resolved { if let sha256 = file.sha256 { digests.note(sha256, of: file.path) } }
         let paths = resolved.map(\.path)
+        let expected = Dictionary(
+            resolved.compactMap { file in file.expected.map { (file.path, $0) } },
+            uniquingKeysWith: { first, _ in first })
         let probes = await ParallelProbe.probe(paths)
         var prepared = probes.enumerated().map { index, result in
             (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
@@ -337,7 +344,7 @@ struct UploadJob {
         var sources = paths
         if preset != nil || stripLocation {
             let files = prepared
-            let exporting = Task { [self] in await exportForUpload(files) }
+            let exporting = Task { [self] in await exportForUpload(files, expected: expected) }
             let interrupted = InterruptWatch { exporting.cancel() }
             let exported = await exporting.value
             interrupted.stop()
@@ -398,7 +405,7 @@ struct UploadJob {
                 )
                 continue
             }
-            await queue.add(.upload(path: file.path, to: destination, type: file.type))
+            await queue.add(.upload(path: file.path, to: destination, type: file.type, expected: expected[file.path]))
             queued.append(file.path)
         }
         // Each finished upload's SHA-256 is recorded so that sending the same bytes there
@@ -448,14 +455,16 @@ struct UploadJob {
     /// A photo rewritten without its place and camera (orientation and date kept), beside the
     /// journal until uploaded; nil (reported) when it cannot be rewritten.
     func strippedCopy(
-        of file: (path: String, type: String), using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
+        of file: (path: String, type: String), expected: FileIdentity?,
+        using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
     ) -> (path: String, type: String)? {
         let name = (file.path as NSString).lastPathComponent
         let folder = exportFolder + "/" + UUID().uuidString.prefix(8)
         let output = folder + "/" + name
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.path)))
+            let source = try SourceFile(path: file.path, expected: expected)
+            let bytes = [UInt8](try source.read(at: 0, count: Int(source.size)))
             try Data(try strip(bytes)).write(to: URL(fileURLWithPath: output), options: .atomic)
             return (output, file.type)
         } catch {
@@ -476,18 +485,25 @@ struct UploadJob {
     }
 
     /// Where exports wait for their upload: beside the journal, so a resumed upload finds them.
-    var exportFolder: String { (journalPath as NSString).deletingLastPathComponent + "/exports" }
+    var exportFolder: String {
+        let folder = (journalPath as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/exports"
+    }
 
     /// Each video exported with the preset (passthrough when only --strip-location is given);
     /// nil for a file that cannot be sent as asked (reported).
-    func exportForUpload(_ files: [(path: String, type: String)]) async -> [(path: String, type: String)?] {
-        try? FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: true)
+    func exportForUpload(
+        _ files: [(path: String, type: String)], expected: [String: FileIdentity]
+    ) async -> [(path: String, type: String)?] {
+        // Readable by its owner only: what waits there is the user's photos and videos.
+        try? FileManager.default.createDirectory(
+            atPath: exportFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var result: [(path: String, type: String)?] = []
         for file in files {
             if Task.isCancelled { break }
             guard file.type.hasPrefix("video/") else {
                 if stripLocation, let strip = UploadJob.photoStripper(for: file.type) {
-                    result.append(strippedCopy(of: file, using: strip))
+                    result.append(strippedCopy(of: file, expected: expected[file.path], using: strip))
                 } else if stripLocation {
                     notSent(
                         file.path, code: "sourceUnreadable",
@@ -498,6 +514,15 @@ struct UploadJob {
                 } else {
                     result.append(file)
                 }
+                continue
+            }
+            if let identity = expected[file.path], FileStatus(path: file.path)?.identity != identity {
+                notSent(
+                    file.path, code: "sourceUnreadable",
+                    message: "it is no longer the file found when its folder was read (it was replaced, by a link "
+                        + "or another file); it is not sent",
+                    hint: "Check what replaced it.")
+                result.append(nil)
                 continue
             }
             let name = ((file.path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -551,6 +576,8 @@ struct UploadJob {
         var item: String?
         var relativePath: String
         var sha256: String? = nil
+        /// Which file the path led to when it was found: a file swapped since (for a link) is not sent.
+        var expected: FileIdentity? = nil
     }
 
     /// The files to send: each argument that is a file, the files below each folder (with
@@ -570,9 +597,11 @@ struct UploadJob {
                     let base = argument.hasSuffix("/") ? argument : argument + "/"
                     for entry in FileWalker(recursive: true).expand([argument]) {
                         switch entry {
-                        case .file(let path):
+                        case .file(let path, let identity):
                             paths.append(
-                                ResolvedFile(path: path, item: nil, relativePath: String(path.dropFirst(base.count))))
+                                ResolvedFile(
+                                    path: path, item: nil, relativePath: String(path.dropFirst(base.count)),
+                                    expected: identity))
                         case .problem(let path, let message):
                             unreadable = true
                             notSent(
@@ -588,7 +617,9 @@ struct UploadJob {
                     }
                 } else {
                     paths.append(
-                        ResolvedFile(path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent))
+                        ResolvedFile(
+                            path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent,
+                            expected: status.identity))
                 }
                 continue
             }
@@ -614,7 +645,7 @@ struct UploadJob {
                     paths.append(
                         ResolvedFile(
                             path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
-                            sha256: found.sha256))
+                            sha256: found.sha256, expected: FileStatus(path: path)?.identity))
                 }
             } catch let error as ValidationError {
                 throw error
@@ -627,12 +658,6 @@ struct UploadJob {
 }
 
 extension UploadJob {
-    /// `Authorization` for tus and form servers, from `PICKUP_UPLOAD_AUTHORIZATION`: never stored or printed.
-    static func headersFromEnvironment() -> [String: String] {
-        let authorization = ProcessInfo.processInfo.environment["PICKUP_UPLOAD_AUTHORIZATION"] ?? ""
-        return authorization.isEmpty ? [:] : ["Authorization": authorization]
-    }
-
     /// S3 credentials from a file of `KEY=value` lines, else from the environment.
     static func credentials(file: String?) throws(ValidationError) -> S3Credentials? {
         guard let file else { return S3Credentials.fromEnvironment() }
@@ -727,9 +752,17 @@ enum UploadRunner {
         return nil
     }
 
+    /// Where the upload goes as resuming sends it (the journal's destination), not the
+    /// journal's text of it, which an edited row could make say something else.
+    static func shownTarget(_ record: UploadRecord) -> String {
+        guard let destination = record.destination else { return record.target }
+        return destination.displayName
+            + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
+    }
+
     static func summary(_ record: UploadRecord, source: String? = nil) -> String {
         var text =
-            "\(record.id) \(record.state.rawValue) \(record.path) -> \(record.target) "
+            "\(record.id) \(record.state.rawValue) \(record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if let source { text += " (from \(source))" }
         if let error = record.error { text += ": " + UploadHints.line(error) }
@@ -792,7 +825,7 @@ enum UploadRunner {
         object.add("state", status ?? record.state.rawValue)
         object.add("confirmed", record.offset)
         object.add("size", record.size)
-        object.add("target", record.target)
+        object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
         object.add(
             "error",

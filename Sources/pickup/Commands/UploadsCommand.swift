@@ -30,7 +30,11 @@ struct UploadsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Go on with one upload, or with every unfinished one, from the server's offset.")
 
-        @Argument(help: ArgumentHelp("The upload's id (default: every unfinished upload).", valueName: "ID"))
+        @Argument(
+            help: ArgumentHelp(
+                "The upload's id (default: every unfinished upload; needed when PICKUP_UPLOAD_AUTHORIZATION, "
+                    + "PICKUP_UPLOAD_HEADERS or AWS keys are set, so a credential goes only to its own server).",
+                valueName: "ID"))
         var id: String?
 
         @Option(
@@ -83,6 +87,8 @@ struct UploadsJob {
     let endpoint: URL?
     let json: Bool
     let progress: ProgressOptions
+    /// Headers for tus and form servers, from the environment (checked; never stored or printed).
+    let headers: [String: String]
 
     init(
         _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions()
@@ -103,6 +109,7 @@ struct UploadsJob {
             endpoint = nil
         }
         json = shared.json
+        if case .list = action { headers = [:] } else { headers = try UploadHeaders.headers() }
     }
 
     func run() async -> Int32 {
@@ -132,7 +139,7 @@ struct UploadsJob {
         // S3 uploads resume and abort with the environment's credentials; none are ever stored.
         let uploader = Uploader(
             journal: journal,
-            options: UploadOptions(headers: UploadJob.headersFromEnvironment(), transport: transport),
+            options: UploadOptions(headers: headers, transport: transport),
             s3Credentials: S3Credentials.fromEnvironment())
         switch action {
         case .list:
@@ -152,7 +159,19 @@ struct UploadsJob {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
                 ids = [record.id]
             } else {
-                ids = ((try? await journal.unfinished()) ?? []).map(\.id)
+                let unfinished = (try? await journal.unfinished()) ?? []
+                // A credential belongs to the server it was given for: with one set, each upload is
+                // resumed by its id, so it goes to no other server the journal names.
+                if !unfinished.isEmpty, let credential = credentialInUse(for: unfinished) {
+                    Console.error(
+                        "pickup uploads: \(credential) is set, and it would go to every server of the "
+                            + "\(unfinished.count) unfinished upload\(unfinished.count == 1 ? "" : "s"); resume one at a "
+                            + "time, by id, the ones meant for its server: "
+                            + unfinished.prefix(5).map { "pickup uploads resume \($0.id)" }.joined(separator: ", ")
+                            + (unfinished.count > 5 ? ", ... (pickup uploads list shows them all)" : ""))
+                    return ExitStatus.usage
+                }
+                ids = unfinished.map(\.id)
             }
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
@@ -175,6 +194,26 @@ struct UploadsJob {
             Console.raw(json ? UploadRunner.line(record) : UploadRunner.summary(record))
             return ExitStatus.success
         }
+    }
+
+    /// The credential of the environment that the uploads `records` would be sent with, named
+    /// (never its value): nil when none is set.
+    private func credentialInUse(for records: [UploadRecord]) -> String? {
+        let sendsHeaders = records.contains {
+            if case .s3 = $0.destination { return false }
+            return true
+        }
+        if sendsHeaders, !headers.isEmpty {
+            let environment = ProcessInfo.processInfo.environment
+            return (environment[UploadHeaders.authorizationVariable] ?? "").isEmpty
+                ? UploadHeaders.headersVariable : UploadHeaders.authorizationVariable
+        }
+        let sendsS3 = records.contains {
+            if case .s3 = $0.destination { return true }
+            return false
+        }
+        if sendsS3, S3Credentials.fromEnvironment() != nil { return "AWS_ACCESS_KEY_ID" }
+        return nil
     }
 
     private func notFound(_ id: String) -> Int32 {
