@@ -24,7 +24,7 @@ struct CameraScreen: View {
                 case .ready: recording = true
                 case .mustAsk:
                     Task {
-                        if await CameraPicker.requestAccess() {
+                        if await CameraPicker.requestAccess(for: options) {
                             recording = true
                         }
                     }

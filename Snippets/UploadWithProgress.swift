@@ -12,14 +12,13 @@ import SwiftUI
 
 @MainActor
 func makeUploads() throws -> UploadQueueModel {
-    let journal = try UploadJournal(
-        path: URL.documentsDirectory.appendingPathComponent(
-            "uploads.sqlite"
-        )
-        .path)
+    // Application Support/Pickup/uploads.sqlite, excluded from backup: the
+    // same journal the background session uses
+    let journal = try UploadJournal()
     let model = UploadQueueModel(
         queue: UploadQueue(
-            uploader: Uploader(journal: journal), concurrency: 2)
+            uploader: Uploader(journal: journal), concurrency: 2,
+            background: UIKitBackgroundTime())
     )
     model.start()  // follows the queue's updates
     return model

@@ -135,8 +135,9 @@
 
     /// A decoded picture handed between the loading task and the editor.
     ///
-    /// `@unchecked Sendable` is safe: `UIImage` is `NS_SWIFT_SENDABLE` (`UIImage.h:76`, iPhoneOS
-    /// 26.2; the 17.4 headers do not say so yet), and nothing changes it after it is made.
+    /// `@unchecked Sendable` is safe: `UIImage` is `NS_SWIFT_SENDABLE` (`UIImage.h:76`), and
+    /// nothing changes it after it is made. (A plain `Sendable` struct of it would do; this
+    /// keeps the claim in one place.)
     struct CropImage: Identifiable, @unchecked Sendable {
         let id = UUID()
         let image: UIImage

@@ -9,8 +9,9 @@
     import UniformTypeIdentifiers
 
     /// The camera (`UIImagePickerController`) for a photo or a video: capture mode,
-    /// quality, maximum duration, flash, front or rear, editing. What it captures is
-    /// imported into the app's library before the picker closes.
+    /// quality, maximum duration, flash, front or rear, editing. The picker closes when the
+    /// capture is taken; the capture is then imported into the app's library (inside
+    /// background time) and handed to `onFinish`.
     ///
     /// Needs `NSCameraUsageDescription` (and `NSMicrophoneUsageDescription` for video
     /// with sound) in Info.plist. Check `CameraPicker.availability(for:)` first and show
@@ -118,14 +119,28 @@
                 let onFinish = self.onFinish
                 let export = CameraRecordingPlan(options.quality).export
                 // A movie comes as a file that the system removes later; a photo as an image to
-                // encode, with the capture's metadata (date, place, camera: `.mediaMetadata`).
+                // encode, with the capture's metadata (`.mediaMetadata`: date, camera, exposure;
+                // the camera picker gives no location).
                 let movie = (info[.mediaURL] as? URL).map(URLBox.init)
-                let photo = ((info[.editedImage] ?? info[.originalImage]) as? UIImage).map {
-                    CapturedPhoto(image: $0, metadata: (info[.mediaMetadata] as? [String: Any]).map(MetadataBox.init))
+                let edited = info[.editedImage] as? UIImage
+                let photo = (edited ?? info[.originalImage] as? UIImage).map {
+                    CapturedPhoto(
+                        image: $0, metadata: (info[.mediaMetadata] as? [String: Any]).map(MetadataBox.init),
+                        edited: edited != nil)
                 }
                 dismiss?()
                 Task { @MainActor in
-                    let result = await Coordinator.keep(movie: movie, photo: photo, export: export)
+                    let result: Result<ImportedItem, ImportError>
+                    do {
+                        result = try await BackgroundTime.run(
+                            "Pickup: keeping a capture", granting: UIKitBackgroundTime()
+                        ) {
+                            await Coordinator.keep(movie: movie, photo: photo, export: export)
+                        }
+                    } catch {
+                        result = .failure(
+                            ImportError(.cancelled, "the capture could not be kept before the app was suspended"))
+                    }
                     onFinish(result)
                 }
             }
@@ -195,8 +210,11 @@
         struct CapturedPhoto: @unchecked Sendable {
             let image: UIImage
             let metadata: MetadataBox?
+            /// Whether it is the system editor's crop: the metadata then describes the sensor's
+            /// picture, so its orientation and pixel sizes are left out.
+            let edited: Bool
 
-            /// A JPEG with the capture's metadata (EXIF date, GPS, camera), its orientation the
+            /// A JPEG with the capture's metadata (EXIF date, camera), its orientation the
             /// image's own (`CGImageDestination.h`: properties are added with the image).
             func writeJPEG() -> URL? {
                 guard let cgImage = image.cgImage else { return nil }
@@ -207,6 +225,20 @@
                         url as CFURL, UTType.jpeg.identifier as CFString, 1, nil)
                 else { return nil }
                 var properties = metadata?.properties ?? [:]
+                if edited {
+                    for key in [kCGImagePropertyPixelWidth, kCGImagePropertyPixelHeight] {
+                        properties[key as String] = nil
+                    }
+                    if var tiff = properties[kCGImagePropertyTIFFDictionary as String] as? [String: Any] {
+                        tiff[kCGImagePropertyTIFFOrientation as String] = nil
+                        properties[kCGImagePropertyTIFFDictionary as String] = tiff
+                    }
+                    if var exif = properties[kCGImagePropertyExifDictionary as String] as? [String: Any] {
+                        exif[kCGImagePropertyExifPixelXDimension as String] = nil
+                        exif[kCGImagePropertyExifPixelYDimension as String] = nil
+                        properties[kCGImagePropertyExifDictionary as String] = exif
+                    }
+                }
                 properties[kCGImagePropertyOrientation as String] = CapturedPhoto.orientation(image.imageOrientation)
                 properties[kCGImageDestinationLossyCompressionQuality as String] = 0.9
                 CGImageDestinationAddImage(destination, cgImage, properties as CFDictionary)

@@ -8,8 +8,8 @@
 
     /// A `PHPickerResult` as Pickup's loading decisions see it (`PickedItemSource`).
     ///
-    /// `@unchecked Sendable` is safe: `NSItemProvider`'s load methods may be called from any
-    /// thread (its handlers are `NS_SWIFT_SENDABLE` in `NSItemProvider.h`), each source is loaded
+    /// `@unchecked Sendable` is safe: `NSItemProvider`'s load handlers are `NS_SWIFT_SENDABLE`
+    /// and its `registeredTypeIdentifiers` is `atomic` (`NSItemProvider.h`), each source is loaded
     /// by one task, and the Live Photo resources are kept under their own lock.
     public struct ItemProviderSource: PickedItemSource, @unchecked Sendable {
         let provider: NSItemProvider
@@ -22,7 +22,9 @@
             provider = result.itemProvider
             identifier = result.assetIdentifier
             let types = result.itemProvider.registeredTypeIdentifiers.compactMap { UTType($0) }
-            kind = PhotosPickerSource.kind(of: types)
+            // `canLoadObject(ofClass:)` knows a Live Photo whatever its registered type is called.
+            let live = result.itemProvider.canLoadObject(ofClass: PHLivePhoto.self)
+            kind = live ? .livePhoto : PhotosPickerSource.kind(of: types)
         }
 
         /// The best registered type of the item's kind ("register higher-fidelity types first",
@@ -46,45 +48,49 @@
             }
             defer { watcher.cancel() }
             let provider = self.provider
+            let once = OnceContinuation<PickedFile> { inbox.discard($0) }
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation {
-                    (continuation: CheckedContinuation<PickedFile, any Error>) in
+                try await once.wait { once in
                     // `NSItemProvider.h:119`: the file "will be deleted when the completion handler
                     // returns": it is copied into the inbox here, inside the handler.
                     let loading = provider.loadFileRepresentation(forTypeIdentifier: type) { url, error in
                         guard let url else {
-                            continuation.resume(
-                                throwing: error.map(PhotosLoadError.init) ?? PhotosLoadError.nothingHandedOver)
+                            once.resume(
+                                with: .failure(error.map(PhotosLoadError.init) ?? PhotosLoadError.nothingHandedOver))
                             return
                         }
-                        do {
-                            continuation.resume(returning: try inbox.take(url.path, contentType: type))
-                        } catch {
-                            continuation.resume(throwing: error)
-                        }
+                        once.resume(with: Result { try inbox.take(url.path, contentType: type) })
                     }
                     handle.set(loading)
                 }
             } onCancel: {
                 handle.cancel()
+                once.cancel()
             }
         }
 
         public func livePhotoResources() async throws -> [PickedResource] {
             guard provider.canLoadObject(ofClass: PHLivePhoto.self) else { return [] }
             let provider = self.provider
-            let live = try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<LivePhotoBox?, any Error>) in
-                _ = provider.loadObject(ofClass: PHLivePhoto.self) { object, error in
-                    if let error {
-                        continuation.resume(throwing: PhotosLoadError(error))
-                    } else {
-                        continuation.resume(returning: (object as? PHLivePhoto).map(LivePhotoBox.init))
+            let handle = ProgressHandle()
+            let once = OnceContinuation<LivePhotoBox?>()
+            let live = try await withTaskCancellationHandler {
+                try await once.wait { once in
+                    let loading = provider.loadObject(ofClass: PHLivePhoto.self) { object, error in
+                        if let error {
+                            once.resume(with: .failure(PhotosLoadError(error)))
+                        } else {
+                            once.resume(with: .success((object as? PHLivePhoto).map(LivePhotoBox.init)))
+                        }
                     }
+                    handle.set(loading)
                 }
+            } onCancel: {
+                handle.cancel()
+                once.cancel()
             }
             guard let live else { return [] }
-            return resources.keep(PHAssetResource.assetResources(for: live.photo))
+            return resources.keep(PHAssetResource.assetResources(for: live.photo), of: live)
         }
 
         public func write(

@@ -7,23 +7,32 @@
     /// A Live Photo's resources as Photos listed them, and their writing into Pickup's inbox
     /// with `PHAssetResourceManager` (iCloud downloads allowed, progress, cancellable).
     ///
-    /// `@unchecked Sendable` is safe: `listed` is only read and written under `lock`, and a
-    /// `PHAssetResource` is an immutable description (every property in `PHAssetResource.h` is
-    /// `readonly`); `PHAssetResourceManager` is `NS_SWIFT_SENDABLE` (`PHAssetResourceManager.h:33`).
+    /// `@unchecked Sendable` is safe: `listed` and `livePhoto` are only read and written under
+    /// `lock`, and a `PHAssetResource` is an immutable description (every property in
+    /// `PHAssetResource.h` is `readonly`). `PHAssetResourceManager` is `NS_SWIFT_SENDABLE` in
+    /// the 26.2 headers (`PHAssetResourceManager.h:33`; 17.4 does not say), and its handlers run
+    /// "on an arbitrary serial queue" (line 38).
     final class LivePhotoResources: @unchecked Sendable {
         private let lock = NSLock()
         private var listed: [PHAssetResource] = []
+        private var livePhoto: LivePhotoBox?
 
-        /// Keeps Photos' list and returns it as Pickup's values.
-        func keep(_ resources: [PHAssetResource]) -> [PickedResource] {
+        /// Keeps Photos' list, and the Live Photo it came from (alive until the writes are
+        /// done: nothing documents that its resources outlive it), and returns it as Pickup's values.
+        func keep(_ resources: [PHAssetResource], of live: LivePhotoBox) -> [PickedResource] {
             lock.lock()
             listed = resources
+            livePhoto = live
             lock.unlock()
             return resources.enumerated().map { index, resource in
                 PickedResource(
                     role: LivePhotoResources.role(resource.type), originalFilename: resource.originalFilename,
                     contentType: resource.uniformTypeIdentifier, index: index)
             }
+        }
+
+        static var unwritable: String {
+            Localized.string("The Live Photo's file could not be written. Free some space, then pick it again.")
         }
 
         static func role(_ type: PHAssetResourceType) -> PickedResource.Role {
@@ -47,6 +56,15 @@
             let resource = wanted.index < listed.count ? listed[wanted.index] : nil
             lock.unlock()
             guard let resource else { throw PhotosLoadError.nothingHandedOver }
+            // Apple does not document whether reading a picked Live Photo's resources can ask
+            // for photo-library access; a prompt without the Info.plist key ends the app. So,
+            // without the key and before the person was ever asked, the movie is not read (the
+            // still is kept, and the item says why).
+            if PHPhotoLibrary.authorizationStatus(for: .readWrite) == .notDetermined,
+                Bundle.main.object(forInfoDictionaryKey: "NSPhotoLibraryUsageDescription") == nil
+            {
+                throw PhotosLoadError(description: "needs NSPhotoLibraryUsageDescription in the app's Info.plist")
+            }
             let path = inbox.reserve(wanted.originalFilename)
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -61,29 +79,38 @@
             let options = PHAssetResourceRequestOptions()
             options.isNetworkAccessAllowed = true
             options.progressHandler = { progress($0) }
-            let request = LockedValue<PHAssetResourceDataRequestID?>(nil)
+            try Task.checkCancellation()
+            // The request id, and whether the task was cancelled before Photos gave one.
+            let request = LockedValue<(id: PHAssetResourceDataRequestID?, cancelled: Bool)>((nil, false))
+            let once = OnceContinuation<Void>()
             do {
                 try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    try await once.wait { once in
                         let id = PHAssetResourceManager.default().requestData(
                             for: resource, options: options, dataReceivedHandler: { data in writer.append(data) },
                             completionHandler: { error in
                                 if let error {
-                                    continuation.resume(throwing: PhotosLoadError(error))
+                                    once.resume(with: .failure(PhotosLoadError(error)))
                                 } else if writer.hasFailed {
-                                    continuation.resume(
-                                        throwing: PhotosLoadError(
-                                            description: Localized.string(
-                                                "The Live Photo's file could not be written. Free some space, then pick it again."
-                                            )))
+                                    once.resume(
+                                        with: .failure(PhotosLoadError(description: LivePhotoResources.unwritable)))
                                 } else {
-                                    continuation.resume()
+                                    once.resume(with: .success(()))
                                 }
                             })
-                        request.withValue { $0 = id }
+                        let cancelNow = request.withValue { state -> Bool in
+                            state.id = id
+                            return state.cancelled
+                        }
+                        if cancelNow { PHAssetResourceManager.default().cancelDataRequest(id) }
                     }
                 } onCancel: {
-                    if let id = request.current { PHAssetResourceManager.default().cancelDataRequest(id) }
+                    let id = request.withValue { state -> PHAssetResourceDataRequestID? in
+                        state.cancelled = true
+                        return state.id
+                    }
+                    if let id { PHAssetResourceManager.default().cancelDataRequest(id) }
+                    once.cancel()
                 }
             } catch {
                 unlink(path)

@@ -54,7 +54,8 @@
         /// The delegate that takes the results.
         public func makeCoordinator() -> Coordinator {
             Coordinator(
-                loading: PickedItemLoading(importer: PickedMediaStore.shared.importer, motion: motion),
+                loading: PickedItemLoading(
+                    importer: PickedMediaStore.shared.importer, motion: motion, background: UIKitBackgroundTime()),
                 onPicked: onPicked)
         }
 

@@ -30,26 +30,39 @@
             identifier = item.itemIdentifier
             let types = item.supportedContentTypes
             kind = PhotosPickerSource.kind(of: types)
-            contentType = types.first
+            contentType = PhotosPickerSource.fileType(of: types, kind: kind)
         }
 
-        /// What the item's content types offer: Apple lists them best first.
+        /// What the item's content types offer: Apple lists them best first. A Live Photo is
+        /// known by a type that conforms to `.livePhoto`, or whose identifier names one
+        /// (`com.apple.live-photo-bundle`, which Apple does not declare as conforming).
         static func kind(of types: [UTType]) -> PickedContentKind {
             if types.isEmpty { return .empty }
-            if types.contains(where: { $0.conforms(to: .livePhoto) }) { return .livePhoto }
+            if types.contains(where: { $0.conforms(to: .livePhoto) || $0.identifier.contains("live-photo") }) {
+                return .livePhoto
+            }
             if types.contains(where: { $0.conforms(to: .movie) }) { return .movie }
             if types.contains(where: { $0.conforms(to: .image) }) { return .image }
             return .other
+        }
+
+        /// The type of the file a load gives: the first that is a movie or an image as the kind
+        /// says (never the Live Photo's bundle type).
+        static func fileType(of types: [UTType], kind: PickedContentKind) -> UTType? {
+            let wanted: UTType = kind == .movie ? .movie : kind == .other ? .data : .image
+            return types.first { $0.conforms(to: wanted) && !$0.identifier.contains("live-photo") } ?? types.first
         }
 
         public func loadFile(
             into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {
             let taken: PickedFile
+            let discard: @Sendable (PickedFile) -> Void = { PickedFileInbox.temporary.discard($0) }
             switch kind {
-            case .movie: taken = try await load(InboxMovie.self, progress: progress).file
-            case .livePhoto, .image: taken = try await load(InboxImage.self, progress: progress).file
-            case .other, .empty: taken = try await load(InboxData.self, progress: progress).file
+            case .movie: taken = try await load(InboxMovie.self, progress: progress, late: discard) { $0.file }
+            case .livePhoto, .image:
+                taken = try await load(InboxImage.self, progress: progress, late: discard) { $0.file }
+            case .other, .empty: taken = try await load(InboxData.self, progress: progress, late: discard) { $0.file }
             }
             var file = taken
             file.contentType = contentType?.identifier ?? taken.contentType
@@ -59,8 +72,12 @@
         }
 
         /// `loadTransferable(type:completionHandler:)`, the form that returns a `Progress`: its
-        /// fraction is read four times a second (iCloud downloads), and cancelling the task cancels it.
-        func load<T: InboxTransfer>(_ type: T.Type, progress: @escaping @Sendable (Double) -> Void) async throws -> T {
+        /// fraction is read four times a second (iCloud downloads), and cancelling the task
+        /// cancels it and ends the wait at once (a result that comes later goes to `late`).
+        func load<T: Transferable, R: Sendable>(
+            _ type: T.Type, progress: @escaping @Sendable (Double) -> Void,
+            late: @escaping @Sendable (R) -> Void = { _ in }, map: @escaping @Sendable (T) -> R
+        ) async throws -> R {
             let handle = ProgressHandle()
             let watcher = Task {
                 while !Task.isCancelled {
@@ -69,31 +86,28 @@
                 }
             }
             defer { watcher.cancel() }
+            let once = OnceContinuation<R>(late: late)
+            let item = self.item
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                try await once.wait { once in
                     let loading = item.loadTransferable(type: T.self) { result in
                         switch result {
-                        case .success(let value?): continuation.resume(returning: value)
-                        case .success(nil): continuation.resume(throwing: PhotosLoadError.nothingHandedOver)
-                        case .failure(let error): continuation.resume(throwing: PhotosLoadError(error))
+                        case .success(let value?): once.resume(with: .success(map(value)))
+                        case .success(nil): once.resume(with: .failure(PhotosLoadError.nothingHandedOver))
+                        case .failure(let error): once.resume(with: .failure(PhotosLoadError(error)))
                         }
                     }
                     handle.set(loading)
                 }
             } onCancel: {
                 handle.cancel()
+                once.cancel()
             }
         }
 
         public func livePhotoResources() async throws -> [PickedResource] {
-            let live: PHLivePhoto?
-            do {
-                live = try await item.loadTransferable(type: PHLivePhoto.self)
-            } catch {
-                throw PhotosLoadError(error)
-            }
-            guard let live else { return [] }
-            return resources.keep(PHAssetResource.assetResources(for: live))
+            let live = try await load(PHLivePhoto.self, progress: { _ in }) { LivePhotoBox(photo: $0) }
+            return resources.keep(PHAssetResource.assetResources(for: live.photo), of: live)
         }
 
         public func write(
@@ -154,6 +168,10 @@
             if nsError.domain == NSURLErrorDomain || nsError.domain == "CloudPhotoLibraryErrorDomain" {
                 description = Localized.string(
                     "This item is in iCloud and could not be downloaded. Check the connection and try again.")
+            } else if error is PhotosLoadError, let same = error as? PhotosLoadError {
+                description = same.description
+            } else if let imported = error as? ImportError {
+                description = imported.message + ". " + imported.hint
             } else if nsError.domain == NSCocoaErrorDomain, nsError.code == NSUserCancelledError {
                 description = Localized.string("The item was deselected before it loaded.")
             } else {

@@ -22,15 +22,19 @@
             VideoPlayer(player: player)
                 .task(id: url) {
                     player?.pause()
-                    // `.playback`: the movie's sound plays with the silent switch on, as in Photos; the
-                    // default `.soloAmbient` is for "background sounds" (`AVAudioSessionTypes.h:96`)
-                    // and the Ring/Silent switch mutes it.
+                    // `.playback`: the movie's sound plays with the silent switch on, as in Photos. The
+                    // default `.soloAmbient` is for "background sounds" (`AVAudioSessionTypes.h:96`),
+                    // which Apple's Audio Session Programming Guide says the Silent switch silences.
                     try? AVAudioSession.sharedInstance().setCategory(.playback, mode: .moviePlayback)
                     let next = AVPlayer(url: url)
                     player = next
                     next.play()
                 }
-                .onDisappear { player?.pause() }
+                .onDisappear {
+                    player?.pause()
+                    // Other apps' sound may play again.
+                    try? AVAudioSession.sharedInstance().setActive(false, options: .notifyOthersOnDeactivation)
+                }
                 .overlay(alignment: .topTrailing) {
                     Button {
                         onClose()

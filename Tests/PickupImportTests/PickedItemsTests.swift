@@ -71,7 +71,8 @@ struct PickedItemsTests {
                     index: 1),
             ]
             if edited {
-                // `PhotosTypes.h:181,186`: an edited Live Photo also lists its full-size photo and paired video.
+                // `PhotosTypes.h:181,186` declare `fullSizePhoto` and `fullSizePairedVideo`: Photos lists
+                // them for a Live Photo the person edited, beside the originals.
                 resources += [
                     PickedResource(
                         role: .fullSizePhoto, originalFilename: "FullSizeRender.heic", contentType: "public.heic",
@@ -346,5 +347,58 @@ struct PickedItemsGridTests {
         #expect(tiles.map(\.orderBadge) == [1, 2, 3])
         #expect(tiles[1].isLivePhoto)
         model.cancelAll()
+    }
+}
+
+@Suite("Picked items: what a deselection leaves")
+@MainActor
+struct PickedItemsCleanupTests {
+    @Test("a loaded item the person deselects takes its new library copy with it")
+    func deselectedCopyRemoved() async throws {
+        let picking = try PickedItemsTests.Picking()
+        let model = picking.model()
+        model.follow([try picking.photo("a")])
+        for _ in 0..<2000 where model.states["a"] != .ready { try await Task.sleep(nanoseconds: 5_000_000) }
+        let item = try #require(model.items["a"]?.imported)
+        let stored = picking.session.path(of: try #require(item.primary))
+        #expect(FileManager.default.fileExists(atPath: stored))
+        model.follow([])
+        for _ in 0..<400 where FileManager.default.fileExists(atPath: stored) {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(!FileManager.default.fileExists(atPath: stored))
+        #expect(try await picking.session.catalog.items().isEmpty)
+    }
+
+    @Test("an item the library held before the pick stays when it is deselected")
+    func heldBeforeStays() async throws {
+        let picking = try PickedItemsTests.Picking()
+        let first = picking.model()
+        first.follow([try picking.photo("a")])
+        for _ in 0..<2000 where first.states["a"] != .ready { try await Task.sleep(nanoseconds: 5_000_000) }
+        let second = picking.model()
+        second.follow([try picking.photo("b")])
+        for _ in 0..<2000 where second.states["b"] != .ready { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(second.items["b"]?.isNew == false)
+        second.follow([])
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await picking.session.catalog.items().count == 1)
+    }
+
+    @Test("stopping every load leaves items that can be tried again, not spinners")
+    func cancelAllLeavesRetry() async throws {
+        let picking = try PickedItemsTests.Picking()
+        let gate = FakeGate()
+        let model = picking.model()
+        model.follow([try picking.photo("a", gate: gate)])
+        model.cancelAll()
+        guard case .failed = model.states["a"] else {
+            Issue.record("a stopped item is \(String(describing: model.states["a"]))")
+            return
+        }
+        gate.open()
+        model.retry("a")
+        for _ in 0..<2000 where model.states["a"] != .ready { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(model.states["a"] == .ready)
     }
 }

@@ -35,14 +35,27 @@ struct PresetExportTests {
         }
     }
 
-    @Test("an estimate that was too low gives an output over the limit, which is refused")
+    @Test("an estimate that was too low gives an output over the limit: refused when no smaller preset fits")
     func overLimitRefused() async {
+        let presets: [ExportPreset] = [.p1280x720, .p960x540, .p640x480, .low]
         let session = FakeExportSession(
-            rates: [.p1280x720: 900_000], estimates: [.p1280x720: 6_000_000], duration: 10)
+            rates: Dictionary(uniqueKeysWithValues: presets.map { ($0, 900_000) }),
+            estimates: Dictionary(uniqueKeysWithValues: presets.map { ($0, 6_000_000) }), duration: 10)
         let options = ExportOptions(preset: .p1280x720, maxBytes: 8_000_000)
         await #expect(throws: RenderError.self) {
             _ = try await PresetExport.run(session, plan: plan, options: options, to: "/tmp/out.mp4")
         }
+    }
+
+    @Test("a session that cannot estimate (0) gets each preset tried, largest first, until one fits")
+    func unknownEstimates() async throws {
+        let session = FakeExportSession(
+            rates: [.p1280x720: 900_000, .p960x540: 500_000, .p640x480: 300_000],
+            estimates: [.p1280x720: 0, .p960x540: 0, .p640x480: 0], duration: 10)
+        let options = ExportOptions(preset: .p1280x720, maxBytes: 6_000_000)
+        let output = try await PresetExport.run(session, plan: plan, options: options, to: "/tmp/out.mp4")
+        #expect(session.exported.current == [.p1280x720, .p960x540])
+        #expect(output.bytes == 5_000_000)
     }
 
     @Test("no preset fits: refused before anything is written")

@@ -131,8 +131,9 @@ public enum InfoPlistKeys {
         ("NSMicrophoneUsageDescription", "the camera picker recording video with sound"),
         (
             "NSPhotoLibraryUsageDescription",
-            "not needed by Pickup's pickers (the photo picker runs outside the app and asks nothing); "
-                + "only when the app reads the library itself"
+            "keeping Live Photos' movies (LivePhotoMotion.pair, the default): Pickup asks for no access, "
+                + "but Apple does not document whether reading a picked Live Photo's resources can prompt; "
+                + "without the key the movie is not read and the still is kept"
         ),
         ("NSPhotoLibraryAddUsageDescription", "saving captured media to the library (optional)"),
     ]

@@ -51,36 +51,47 @@ public enum PresetExport {
     /// Runs the export for `plan`: the preset the plan's options name (passthrough when the plan
     /// copies the video); with a size limit, the first preset of the ladder whose estimate fits.
     /// The output must last the plan's duration (within a frame or two) and, with a limit, fit
-    /// it; otherwise it is refused (and removed by the caller), never kept cut short.
+    /// it; an output over the limit is made again with the next smaller preset, and one that
+    /// stopped early is refused (and removed by the caller), never kept cut short.
     public static func run(
         _ session: some PresetExportSession, plan: ExportPlan, options: ExportOptions, to path: String
     ) async throws(RenderError) -> ExportedFile {
         var candidates = plan.video == .copy ? [ExportPreset.passthrough] : [options.preset]
         if let limit = options.maxBytes, plan.video != .copy {
-            candidates = []
+            // Presets whose estimate fits first, largest first; those the session cannot
+            // estimate (0 or nil) after them: each is tried and its output checked.
+            var fits: [ExportPreset] = []
+            var unknown: [ExportPreset] = []
             for preset in ladder(from: options.preset) {
-                if let estimate = await session.estimatedBytes(preset), estimate > 0, estimate > limit { continue }
-                candidates.append(preset)
+                let estimate = await session.estimatedBytes(preset) ?? 0
+                if estimate <= 0 { unknown.append(preset) } else if estimate <= limit { fits.append(preset) }
             }
+            candidates = fits + unknown
             guard !candidates.isEmpty else {
                 throw RenderError(
                     .impossible, "no export preset fits \(limit) bytes for this video",
                     hint: "Allow a larger size, or trim the video shorter.")
             }
         }
-        var supported: ExportPreset?
-        for preset in candidates where await session.supports(options.container, preset) {
-            supported = preset
-            break
-        }
-        guard let preset = supported else {
+        var supported: [ExportPreset] = []
+        for preset in candidates where await session.supports(options.container, preset) { supported.append(preset) }
+        guard !supported.isEmpty else {
             throw RenderError(
                 .unsupported, "the system cannot write \(options.container.rawValue) with \(candidates[0].rawValue)",
                 hint: "Choose another container or preset.")
         }
-        let output = try await session.export(preset, as: options.container, to: path)
-        try check(output, plan: plan, maxBytes: options.maxBytes)
-        return output
+        var refused: RenderError?
+        for preset in supported {
+            let output = try await session.export(preset, as: options.container, to: path)
+            do {
+                try check(output, plan: plan, maxBytes: options.maxBytes)
+                return output
+            } catch  where error.code == .impossible && options.maxBytes != nil {
+                // Over the limit: the next, smaller preset may fit.
+                refused = error
+            }
+        }
+        throw refused ?? RenderError(.impossible, "no export preset fits the size limit")
     }
 
     /// Refuses an output that is shorter than planned or larger than the limit.

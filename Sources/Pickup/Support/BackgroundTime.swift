@@ -81,8 +81,8 @@ public actor BackgroundHold {
         count += 1
         guard count == 1, token == nil, !asking else { return }
         asking = true
-        let granted = await granting.begin(name) { [weak self] in
-            Task { await self?.expired() }
+        let granted = await granting.begin(name) {
+            Task { await self.expired() }
         }
         asking = false
         token = granted

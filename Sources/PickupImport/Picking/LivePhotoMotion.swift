@@ -8,8 +8,9 @@ public enum LivePhotoMotion: String, Sendable, Hashable, Codable {
 }
 
 /// Which of a Live Photo's resources to write: the still and the movie, each with the person's
-/// edits when Photos has them (`PHAssetResourceType.fullSizePhoto`, `.fullSizePairedVideo`: "the
-/// current state of the asset after edits", `PhotosTypes.h`), the original otherwise.
+/// edits when Photos has them (`PHAssetResourceType.fullSizePhoto`, `.fullSizePairedVideo`,
+/// `PhotosTypes.h:181,186`; Apple's documentation of `PHAssetResourceType` describes them as
+/// the photo and paired video with edits applied), the original otherwise.
 public struct LivePhotoResourcePlan: Sendable, Hashable {
     /// The still to write.
     public var still: PickedResource

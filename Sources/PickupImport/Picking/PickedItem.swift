@@ -17,12 +17,15 @@ public struct PickedItem: Sendable, Hashable {
     public var stored: Stored
     /// What the item could not bring, when something is missing (a Live Photo's movie).
     public var note: PickNote?
+    /// Whether this pick put it in the library (false when the library held it already).
+    public var isNew: Bool
 
-    /// An item with its key, where it is kept, and a note.
-    public init(key: String, stored: Stored, note: PickNote? = nil) {
+    /// An item with its key, where it is kept, a note, and whether this pick stored it.
+    public init(key: String, stored: Stored, note: PickNote? = nil, isNew: Bool = true) {
         self.key = key
         self.stored = stored
         self.note = note
+        self.isNew = isNew
     }
 
     /// The imported item, when it was imported.

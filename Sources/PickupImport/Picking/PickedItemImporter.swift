@@ -58,8 +58,10 @@ public struct PickedItemImporter: Sendable {
             throw ImportError(.cancelled, "the import did not run", path: file.path)
         }
         switch result {
-        case .imported(let item), .reused(let item), .restored(let item):
-            return PickedItem(key: key, stored: .imported(item), note: note)
+        case .imported(let item):
+            return PickedItem(key: key, stored: .imported(item), note: note, isNew: true)
+        case .reused(let item), .restored(let item):
+            return PickedItem(key: key, stored: .imported(item), note: note, isNew: false)
         case .failed(let error): throw error
         }
     }

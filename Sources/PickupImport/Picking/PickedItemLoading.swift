@@ -37,7 +37,7 @@ public struct PickedItemLoading: Sendable {
                 await loading.loadNow(source, key: key, progress: progress)
             }
         } catch {
-            return .failure(PickFailure(.cancelled, "The item stopped loading before it finished. Try again."))
+            return .failure(PickFailure(.cancelled, PickFailure.stopped))
         }
     }
 
@@ -59,7 +59,7 @@ public struct PickedItemLoading: Sendable {
             return .failure(PickFailure(.importFailed, error.message + ". " + error.hint))
         } catch {
             if error is CancellationError || Task.isCancelled {
-                return .failure(PickFailure(.cancelled, "The item stopped loading before it finished. Try again."))
+                return .failure(PickFailure(.cancelled, PickFailure.stopped))
             }
             return .failure(PickFailure(.loadFailed, PickFailure.explain(error)))
         }
@@ -123,6 +123,9 @@ public struct PickFailure: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// What a load stopped before its end says (deselected, the screen closed, background time over).
+    public static let stopped = "The item stopped loading before it finished. Try again."
 
     /// What an error from Photos means for the person: iCloud and network errors by their
     /// domain; otherwise the error's own words (the adapters' errors are sentences).

@@ -6,7 +6,8 @@ import Pickup
 /// order, what has loaded, what is loading (with iCloud progress), and what failed.
 ///
 /// - The selection decides: an item the person deselected or removed is dropped and its load
-///   cancelled; a load that finishes after that is thrown away, never put back.
+///   cancelled; a load that finishes after that is thrown away, never put back. A copy this
+///   pick made goes with it; an item the library held before stays.
 /// - Nothing loads twice: an item loading or loaded stays as it is when the selection changes.
 /// - Each item is delivered when it is done (nine photos never wait behind one iCloud video);
 ///   ``ready`` and ``keys`` keep the selection's order, for the grid and for uploads.
@@ -117,9 +118,12 @@ public final class PickedItems<Source: PickedItemSource> {
         }
     }
 
-    /// Stops every load (the screen goes away).
+    /// Stops every load (the screen goes away); each stopped item can be tried again.
     public func cancelAll() {
-        for key in Array(running.keys) { running.removeValue(forKey: key)?.task.cancel() }
+        for key in Array(running.keys) + waiting {
+            running.removeValue(forKey: key)?.task.cancel()
+            states[key] = .failed(message: PickFailure.stopped)
+        }
         waiting.removeAll()
     }
 
@@ -127,7 +131,7 @@ public final class PickedItems<Source: PickedItemSource> {
         running.removeValue(forKey: key)?.task.cancel()
         waiting.removeAll { $0 == key }
         states[key] = nil
-        items[key] = nil
+        if let item = items.removeValue(forKey: key) { discard(item) }
         sources[key] = nil
     }
 
@@ -171,11 +175,17 @@ public final class PickedItems<Source: PickedItemSource> {
         startWaiting()
     }
 
-    /// What a load finished too late leaves: an unprobed copy goes; a library item stays (the
-    /// library may have held it before this pick), for `ImportSession.remove(_:)` to remove.
+    /// What a deselected item, or a load finished too late, leaves: its copy goes when this pick
+    /// made it (an unprobed file, or an item new to the library); an item the library held
+    /// before, or that another selected item shares, stays.
     private func discard(_ item: PickedItem) {
-        if case .unprobed(let file) = item.stored {
+        switch item.stored {
+        case .unprobed(let file):
             try? FileManager.default.removeItem(atPath: (file.path as NSString).deletingLastPathComponent)
+        case .imported(let imported):
+            guard item.isNew, !items.values.contains(where: { $0.imported?.id == imported.id }) else { return }
+            let importer = loading.importer
+            Task { _ = try? await importer.session().remove(imported) }
         }
     }
 }

@@ -87,7 +87,8 @@ struct FakePickedItem: PickedItemSource {
         if let gate { try await gate.wait(log: log, identifier) }
         if let writeFailure { throw writeFailure }
         guard let source = resourceFiles[resource.index] else { throw FakePhotosError.noRepresentation }
-        // `PHAssetResourceManager.h:44`: handlers are called on an arbitrary serial queue; the file is the caller's.
+        // `PHAssetResourceManager.h:38`: `requestData`'s handlers run on an arbitrary serial queue and
+        // its data lives only for the handler, so the adapter writes each piece to its own file.
         progress(1)
         let target = inbox.reserve(resource.originalFilename)
         try FileManager.default.createDirectory(
@@ -130,8 +131,10 @@ final class FakeLog: Sendable {
     func count(_ call: Call) -> Int { calls.current.filter { $0 == call }.count }
 }
 
-/// Holds loads until the test opens it; a cancelled task stops waiting, as a cancelled
-/// `Progress` ends its load (`NSItemProvider.h`: each load returns the `NSProgress` that controls it).
+/// Holds loads until the test opens it (a slow iCloud download). A cancelled task stops
+/// waiting at once: no header promises that Photos calls a completion handler after a cancel
+/// (`PHLivePhoto.h:40` alone says so), so the adapters end the wait on cancellation themselves
+/// (`OnceContinuation` in PickupUI), and the fake does what they do.
 final class FakeGate: Sendable {
     private let state = LockedValue<(open: Bool, waiting: [UUID: CheckedContinuation<Void, any Error>])>(
         (false, [:]))

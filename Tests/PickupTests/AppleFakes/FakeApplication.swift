@@ -19,13 +19,19 @@ final class FakeApplication: BackgroundTimeGranting {
         return token
     }
 
-    func end(_ token: Int) async {
-        handlers.withValue { $0[token] = nil }
-        calls.withValue { $0.append("end \(token)") }
+    /// The system says the time is up: every open task's expiration handler runs. Apple
+    /// terminates an app whose task is not ended by then; `UIKitBackgroundTime` ends it inside
+    /// the handler, so here the handler's end is recorded at once.
+    func expire() {
+        for (token, handler) in handlers.current {
+            handler()
+            handlers.withValue { $0[token] = nil }
+            calls.withValue { $0.append("end \(token)") }
+        }
     }
 
-    /// The system says the time is up: every open task's expiration handler runs.
-    func expire() {
-        for handler in handlers.current.values { handler() }
+    func end(_ token: Int) async {
+        guard handlers.withValue({ $0.removeValue(forKey: token) }) != nil else { return }
+        calls.withValue { $0.append("end \(token)") }
     }
 }

@@ -3,17 +3,18 @@ import Pickup
 /// An export session that behaves as Apple documents `AVAssetExportSession` (iPhoneOS 26.2
 /// SDK, `AVAssetExportSession.h`), for `PresetExport`'s tests. It decides nothing of Pickup's.
 final class FakeExportSession: PresetExportSession {
-    /// Bytes per second each preset writes, and what the session estimates (line 370: "the
-    /// estimated output file length in bytes, if it can be determined; 0 otherwise"; line 350:
-    /// the estimate "does not take into account the source asset information", so it may be off).
+    /// Bytes per second each preset writes, and what the session estimates
+    /// (`estimateOutputFileLengthWithCompletionHandler:`, line 370: "the estimated output file
+    /// length in bytes, if it can be determined; 0 otherwise"). An estimate is only that: the
+    /// output's length "should be tested" (line 353), so a fake estimate may be off.
     let rates: [ExportPreset: Int64]
     let estimates: [ExportPreset: Int64]
     let duration: Double
     /// The file types the session writes (line 328, `supportedFileTypes`).
     let supported: Set<ExportContainer>
-    /// When set, the session stops writing at this many bytes and still succeeds, as it does
-    /// with `fileLengthLimit` (line 353: "it is possible for the output to slightly exceed the
-    /// file length limit. The length of the output file should be tested").
+    /// When set, the export ends early and still succeeds (a session given `fileLengthLimit`
+    /// stops there, line 353; the adapter never sets it, so this stands for any export that
+    /// reports success with less than the whole video).
     let stopsAt: Int64?
     let exported = LockedValue<[ExportPreset]>([])
 
@@ -37,8 +38,11 @@ final class FakeExportSession: PresetExportSession {
     ) async throws(RenderError)
         -> ExportedFile
     {
+        guard let rate = rates[preset] else {
+            throw RenderError(.unsupported, "no such preset in this fake")
+        }
         exported.withValue { $0.append(preset) }
-        let full = (rates[preset] ?? 0) * Int64(duration)
+        let full = rate * Int64(duration)
         if let stopsAt, full > stopsAt {
             return ExportedFile(bytes: stopsAt, duration: duration * Double(stopsAt) / Double(full))
         }
