@@ -187,10 +187,8 @@
                     if let movie { try? FileManager.default.removeItem(at: movie.url) }
                     if let made { try? FileManager.default.removeItem(at: made) }
                     return .success(imported)
-                } catch let error as ImportError {
-                    return .failure(error)
                 } catch {
-                    return .failure(ImportError(.sourceUnreadable, "\(error)"))
+                    return .failure(error)
                 }
             }
         }

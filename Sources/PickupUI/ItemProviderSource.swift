@@ -40,12 +40,7 @@
         ) async throws -> PickedFile {
             guard let type = fileType else { throw PhotosLoadError.nothingHandedOver }
             let handle = ProgressHandle()
-            let watcher = Task {
-                while !Task.isCancelled {
-                    if let fraction = handle.fraction { progress(fraction) }
-                    try? await Task.sleep(nanoseconds: 250_000_000)
-                }
-            }
+            let watcher = handle.report(to: progress)
             defer { watcher.cancel() }
             let provider = self.provider
             let once = OnceContinuation<PickedFile> { inbox.discard($0) }

@@ -52,9 +52,7 @@
         func write(
             _ wanted: PickedResource, into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {
-            lock.lock()
-            let resource = wanted.index < listed.count ? listed[wanted.index] : nil
-            lock.unlock()
+            let resource = lock.withLock { wanted.index < listed.count ? listed[wanted.index] : nil }
             guard let resource else { throw PhotosLoadError.nothingHandedOver }
             // Apple does not document whether reading a picked Live Photo's resources can ask
             // for photo-library access; a prompt without the Info.plist key ends the app. So,

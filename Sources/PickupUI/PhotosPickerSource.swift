@@ -79,12 +79,7 @@
             late: @escaping @Sendable (R) -> Void = { _ in }, map: @escaping @Sendable (T) -> R
         ) async throws -> R {
             let handle = ProgressHandle()
-            let watcher = Task {
-                while !Task.isCancelled {
-                    if let fraction = handle.fraction { progress(fraction) }
-                    try? await Task.sleep(nanoseconds: 250_000_000)
-                }
-            }
+            let watcher = handle.report(to: progress)
             defer { watcher.cancel() }
             let once = OnceContinuation<R>(late: late)
             let item = self.item
@@ -140,6 +135,16 @@
             let progress = self.progress
             lock.unlock()
             progress?.cancel()
+        }
+
+        /// Reads the fraction four times a second into `progress`, until the task is cancelled.
+        func report(to progress: @escaping @Sendable (Double) -> Void) -> Task<Void, Never> {
+            Task {
+                while !Task.isCancelled {
+                    if let fraction = self.fraction { progress(fraction) }
+                    try? await Task.sleep(nanoseconds: 250_000_000)
+                }
+            }
         }
 
         var fraction: Double? {

@@ -42,7 +42,9 @@ struct BadNetworkTests {
         #expect(proxy.cuts == 20)
         let retries = events.filter { if case .retrying = $0 { return true } else { return false } }.count
         #expect(retries >= 20, "each cut is noticed and retried")
-        #expect(Date().timeIntervalSince(started) < 60, "cuts are noticed at once, not after a timeout")
+        // Twenty cuts each found by the 5 s stall timeout would take 100 s; noticed at once, some
+        // 15-30 s, up to 65 s on a loaded two-core machine.
+        #expect(Date().timeIntervalSince(started) < 90, "cuts are noticed at once, not after a timeout")
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         #expect(proxy.forwardedBytes - size <= 20 * chunk + 200_000, "at most one chunk sent again per cut")
         let remote = try #require(record.remote)
