@@ -59,16 +59,19 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
         let duration = decoder.duration ?? info.duration ?? 0
         var images: [RenderedImage] = []
-        // In time order, each seek forward of the last: one pass through the file.
+        var tolerance = request.tolerance
+        // In time order, each going on from the last (or seeking forward past it): one pass
+        // through the file.
         for index in 0..<count {
             if Task.isCancelled { throw RenderError(.cancelled, "the strip was cancelled") }
             let seconds = duration * (Double(index) + 0.5) / Double(count)
-            var frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
+            var frame = try decoder.frame(at: seconds, tolerance: tolerance)
             var time = decoder.seconds(of: frame)
             // Keyframes sparser than the strip's steps (a long GOP) would give the same picture
             // several times: a keyframe farther than half a step from the time asked gives way to
-            // the frame at that time, decoded forward from it.
-            if request.tolerance == .keyframe, let found = time, abs(found - seconds) > duration / Double(count) / 2 {
+            // the frame at that time, decoded forward from it, and so do the frames after it.
+            if tolerance == .keyframe, let found = time, abs(found - seconds) > duration / Double(count) / 2 {
+                tolerance = .exact
                 frame = try decoder.frame(at: seconds, tolerance: .exact)
                 time = decoder.seconds(of: frame)
             }
