@@ -33,6 +33,9 @@ final class PictureDecoder {
     /// The frame last given for a time asked, while it is still in `frame`: the first frame
     /// at or after any time from `asked` to its own time.
     private var answered: (asked: Double, shown: Double)?
+    /// Whether the last frame given for `.keyframe` was decoded forward to the time instead,
+    /// its keyframe too far (`keyframeWithin`).
+    private(set) var wentForward = false
 
     /// Opens `path`; `reduction` picks the decoder's 1/2ⁿ scale (JPEG's `lowres`) from the stored size.
     ///
@@ -41,9 +44,10 @@ final class PictureDecoder {
     /// most of a thumbnail's cost — is skipped.
     /// `knownSize`: the stored size Pickup's own probe read, for demuxers that learn it only
     /// by decoding (still images); with it, the analysis is skipped as well.
+    /// `threads`: a video's decoder threads (0: every core, frame threads).
     init(
         path: String, limits: RenderLimits, describedByContainer: Bool = false, knownSize: PixelSize? = nil,
-        reduction: (PixelSize) -> Int = { _ in 0 }
+        threads: Int = 0, reduction: (PixelSize) -> Int = { _ in 0 }
     ) throws(RenderError) {
         _ = quietFFmpeg
         self.path = path
@@ -124,7 +128,7 @@ final class PictureDecoder {
         // A video decodes forward on every core: frame threads (most encoders write one slice a
         // frame, so slice threads alone gave one core), at the cost of a frame or two decoded
         // past the one kept. A still is one frame: slice threads only.
-        codecContext.pointee.thread_count = 0
+        codecContext.pointee.thread_count = Int32(clamping: threads)
         codecContext.pointee.thread_type = knownSize == nil ? FF_THREAD_FRAME | FF_THREAD_SLICE : FF_THREAD_SLICE
         let lowres = min(Int(decoder.pointee.max_lowres), reduction(size))
         if lowres > 0 { codecContext.pointee.lowres = Int32(lowres) }
@@ -205,8 +209,22 @@ final class PictureDecoder {
     /// Decoding forward, the frames shown more than three frames before the time that no
     /// other frame references are not decoded; every reference frame is, so the frame
     /// given is the one a full decode gives.
-    func frame(at seconds: Double, tolerance: FrameTolerance) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
-        if tolerance == .keyframe, let frame = try keyframe(at: seconds) { return frame }
+    ///
+    /// `keyframeWithin`: a keyframe farther than this from the time gives way to the frame at
+    /// the time (`.exact`), without being decoded; `wentForward` then says so.
+    func frame(
+        at seconds: Double, tolerance: FrameTolerance, keyframeWithin: Double = .infinity
+    ) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
+        var tolerance = tolerance
+        wentForward = false
+        if tolerance == .keyframe {
+            let found = try keyframe(at: seconds, within: keyframeWithin)
+            if let frame = found.frame { return frame }
+            if found.tooFar {
+                tolerance = .exact
+                wentForward = true
+            }
+        }
         defer { discardBefore = nil }
         if tolerance == .exact, let answered, answered.asked <= seconds, seconds <= answered.shown + 0.0005 {
             return frame.pointer
@@ -258,9 +276,13 @@ final class PictureDecoder {
 
     /// The keyframe at or before `seconds`, decoded alone: the decoder is drained right after
     /// its packet, so it gives the picture without decoding the frames a reordering decoder
-    /// would otherwise wait for. Nil when no keyframe decodes that way (then decode forward).
-    private func keyframe(at seconds: Double) throws(RenderError) -> UnsafeMutablePointer<AVFrame>? {
-        guard let format, let codec else { return nil }
+    /// would otherwise wait for. No frame when no keyframe decodes that way (then decode
+    /// forward), or when the keyframe is shown farther than `within` from `seconds` (`tooFar`;
+    /// it is not decoded).
+    private func keyframe(
+        at seconds: Double, within: Double
+    ) throws(RenderError) -> (frame: UnsafeMutablePointer<AVFrame>?, tooFar: Bool) {
+        guard let format, let codec else { return (nil, false) }
         seek(to: seconds)
         for _ in 0..<10_000 {
             let read = av_read_frame(format, packet.pointer)
@@ -269,6 +291,11 @@ final class PictureDecoder {
             guard packet.pointer.pointee.stream_index == streamIndex,
                 packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
             else { continue }
+            let shown = packet.pointer.pointee.pts
+            if shown != pickup_nopts(), abs(Double(shown - startTime) * av_q2d(timeBase) - seconds) > within {
+                seek(to: seconds)
+                return (nil, true)
+            }
             guard avcodec_send_packet(codec, packet.pointer) >= 0 else { break }
             avcodec_send_packet(codec, nil)
             let received = avcodec_receive_frame(codec, frame.pointer)
@@ -278,10 +305,10 @@ final class PictureDecoder {
             lastShown = nil
             lastSent = nil
             answered = nil
-            if received == 0 { return frame.pointer }
+            if received == 0 { return (frame.pointer, false) }
             break
         }
         seek(to: seconds)
-        return nil
+        return (nil, false)
     }
 }
