@@ -54,10 +54,11 @@ def cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def line(row):
+def line(row, brief=False):
     met = {True: "met", False: "**not met**", None: "—"}[row["met"]]
     target = f"{row['target']} ({met})" if row["target"] else "—"
-    measured = f"{row['date']} `{row['commit']}`{' quick' if row['mode'] == 'quick' else ''}"
+    date = row["date"][5:] if brief else row["date"]  # brief: the year is in the text above
+    measured = f"{date} `{row['commit']}`{' quick' if row['mode'] == 'quick' else ''}"
     return (f"| {cell(row['task'])} | {cell(row['peer'])} | **{cell(row['pickup'])}** | {cell(target)} | {measured}"
             f" <!-- {row['benchmark']} --> |")
 
@@ -77,7 +78,7 @@ def existing(path):
     return text, [row for row in inside.splitlines() if ROW.match(row) and not row.startswith("| Task |")]
 
 
-def table(runs, markdown, details):
+def table(runs, markdown, details, brief):
     fresh = [row for run in runs for row in rows(run)]
     print(f"{'task':46} {'peer':40} {'pickup':>22} {'target':>10}  measured")
     for row in fresh:
@@ -91,8 +92,10 @@ def table(runs, markdown, details):
         text, kept = existing(path)
         shown = [dict(row, pickup=f"{row['pickup']} ({row['detail']})") if path in details and row["detail"] else row
                  for row in fresh]
-        fresh_lines = [line(row) for row in shown]
-        merged = merge(kept, fresh, fresh_lines, benchmarks)
+        if path in brief:  # only the figures that have a target
+            shown = [row for row in shown if row["target"]]
+        fresh_lines = [line(row, path in brief) for row in shown]
+        merged = merge(kept, shown, fresh_lines, benchmarks)
         new = text.split(BEGIN, 1)[0] + block(merged) + text.split(END, 1)[1]
         with open(path + ".part", "w") as handle:
             handle.write(new)
@@ -111,7 +114,7 @@ def merge(kept, fresh, fresh_lines, benchmarks):
         name = tag(old)
         if name in benchmarks:
             if name not in placed:
-                merged.extend(by_benchmark[name])
+                merged.extend(by_benchmark.get(name, []))
                 placed.add(name)
             continue
         merged.append(old)
@@ -134,8 +137,10 @@ def main():
     command.add_argument("--runs", nargs="+", required=True, help="run folders (run.json and one JSON a benchmark)")
     command.add_argument("--markdown", nargs="*", default=[], help="files whose marked table to write")
     command.add_argument("--details", nargs="*", default=[], help="of those, the ones whose rows carry the times")
+    command.add_argument("--brief", nargs="*", default=[],
+                         help="of those, the ones that show only figures with a target, dated without the year")
     args = parser.parse_args()
-    table(args.runs, args.markdown, set(args.details))
+    table(args.runs, args.markdown, set(args.details), set(args.brief))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@
 #   sudo scripts/bench.sh --root      also the benchmarks that need root: clone (an XFS loop
 #                                     mount) and shaped (a network namespace with a slow link)
 #   scripts/bench.sh --no-write       print the table, write nothing
+#   scripts/bench.sh --settle S       wait at most S seconds for the machine to go idle before each
+#                                     timed run (60; 3 with --quick): on a machine shared with other
+#                                     work it never does, and each run would wait the whole time
 #
 # Each run's output and figures stay in .build/bench/DATE/. A figure measured on a tree
 # with uncommitted changes names its commit with a "+".
@@ -18,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=full
+settle=""
 root=0
 write=1
 only=()
@@ -26,6 +30,10 @@ while (($#)); do
     --quick) mode=quick ;;
     --root) root=1 ;;
     --no-write) write=0 ;;
+    --settle)
+      settle=${2:?--settle takes seconds}
+      shift
+      ;;
     --only)
       shift
       while (($#)) && [[ "$1" != --* ]]; do
@@ -35,7 +43,7 @@ while (($#)); do
       continue
       ;;
     -h | --help)
-      sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -50,6 +58,12 @@ if ((root)) && [ "$(id -u)" -ne 0 ]; then
   exit 64
 fi
 
+if [ -z "$settle" ]; then
+  settle=60
+  if [ "$mode" = quick ]; then settle=3; fi
+fi
+export BENCH_SETTLE_SECONDS=$settle
+
 scripts/setup.sh
 echo "bench.sh: building pickup and pickup-render (release)" >&2
 swift build -c release --product pickup-render >/dev/null
@@ -62,7 +76,8 @@ if [ -n "$(git status --porcelain -- Sources Package.swift Benchmarks)" ]; then
 fi
 run=".build/bench/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$run"
-printf '{"date": "%s", "commit": "%s", "mode": "%s"}\n' "$(date -u +%Y-%m-%d)" "$commit" "$mode" >"$run/run.json"
+printf '{"date": "%s", "commit": "%s", "mode": "%s", "settle": %s}\n' "$(date -u +%Y-%m-%d)" "$commit" "$mode" \
+  "$settle" >"$run/run.json"
 
 # name, then the arguments in full mode, then in quick mode ("|" between them).
 benchmarks=(
@@ -109,7 +124,7 @@ done
 echo
 markdown=()
 ((write)) && markdown=(BENCHMARKS.md README.md)
-python3 Benchmarks/figures.py table --runs "$run" --markdown "${markdown[@]}" --details BENCHMARKS.md
+python3 Benchmarks/figures.py table --runs "$run" --markdown "${markdown[@]}" --details BENCHMARKS.md --brief README.md
 if ((write)); then
   size=$(wc -c <README.md)
   ((size < 8192)) || echo "bench.sh: README.md is $size bytes, over 8 KB" >&2
