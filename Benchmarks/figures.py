@@ -9,6 +9,7 @@ A benchmark run with `--json PATH` writes its figures there, a list of objects:
   target   the figure it should reach ("≥ 2x"), or "" when there is none
   met      whether it does (true, false, or null when there is no target)
   detail   the times behind it ("pickup 0.61 s, ffmpeg 1.42 s, median of 3 rounds")
+  brief    whether a shorter table (the README's) shows it too
 
 `figures.py table --runs DIR... --markdown FILE...` gathers the figures of every run
 (each run folder holds one JSON file a benchmark and `run.json`: date, commit, mode),
@@ -32,8 +33,10 @@ def write(path, figures):
     os.replace(path + ".part", path)
 
 
-def figure(task, peer, pickup, target="", met=None, detail=""):
-    return {"task": task, "peer": peer, "pickup": pickup, "target": target, "met": met, "detail": detail}
+def figure(task, peer, pickup, target="", met=None, detail="", brief=True):
+    """One figure; `brief`: whether the README's shorter table shows it too."""
+    return {"task": task, "peer": peer, "pickup": pickup, "target": target, "met": met, "detail": detail,
+            "brief": brief}
 
 
 def rows(run):
@@ -92,8 +95,8 @@ def table(runs, markdown, details, brief):
         text, kept = existing(path)
         shown = [dict(row, pickup=f"{row['pickup']} ({row['detail']})") if path in details and row["detail"] else row
                  for row in fresh]
-        if path in brief:  # only the figures that have a target
-            shown = [row for row in shown if row["target"]]
+        if path in brief:  # only the figures that have a target and are meant for it
+            shown = [row for row in shown if row["target"] and row.get("brief", True)]
         fresh_lines = [line(row, path in brief) for row in shown]
         merged = merge(kept, shown, fresh_lines, benchmarks)
         new = text.split(BEGIN, 1)[0] + block(merged) + text.split(END, 1)[1]

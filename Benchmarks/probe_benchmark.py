@@ -164,7 +164,7 @@ def main():
         figures.figure(f"probe {batch_text}", "mediainfo", f"{mi:.0f}x", "≥ 10x", mi >= 10,
                        f"pickup {base:.2f} s, mediainfo {results['mediainfo --Output=JSON']:.2f} s"),
         figures.figure(f"probe {batch_text}, agreement", "the corpus manifests", agreement, "all",
-                       mismatched == 0),
+                       mismatched == 0, brief=False),
     ])
     shutil.rmtree(batch, ignore_errors=True)
 

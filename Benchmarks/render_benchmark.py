@@ -16,7 +16,8 @@ writes).
 Then it checks that `pickup thumb --exact` gives ffmpeg's frame: for each video, the mean
 pixel difference (0-255) over the middle of the picture, at full size, between Pickup's
 frame and ffmpeg's at T, and between Pickup's and the frames before and after ffmpeg's.
-The frame is the same when the first is small and well below the other two.
+The frame is the same when the first is small and the nearest of the three by a margin
+(below 3/4 of the others: the rest is the two tools' own YUV-to-RGB conversions).
 
 usage: Benchmarks/render_benchmark.py [--videos N] [--seconds S] [--photos N] [--rounds N] [--media DIR]
                                       [--json PATH]
@@ -191,7 +192,9 @@ def main():
         print(f"passthrough: re-encode / passthrough = {m('export', 'pickup export 1280x720') / m('export', 'pickup export passthrough'):.1f}x (target >= 20x)")
         print(f"re-encode: pickup / ffmpeg time = {m('export', 'pickup export 1280x720') / m('export', 'ffmpeg, same x264 settings'):.2f}x (target <= 1.1x)")
         checks = exactness(pickup, media["videos"], at, 30, work)
-        same = sum(1 for d, before, after in checks if d < 2 and d * 3 < min(before, after))
+        # The same frame: the nearest of the three by a margin (the rest of the difference is the two
+        # tools' own YUV-to-RGB conversions, alike for all three).
+        same = sum(1 for d, before, after in checks if d < 2 and d < 0.75 * min(before, after))
         print(f"exact frame: pickup --exact gives ffmpeg's frame at {at} s in {same}/{len(checks)} videos "
               "(mean pixel difference: that frame / the one before / the one after): "
               + ", ".join(f"{d:.2f}/{b:.2f}/{a:.2f}" for d, b, a in checks))
@@ -199,13 +202,13 @@ def main():
         loop = m("video thumbnails", "ffmpeg -ss loop")
         exact, keyframe = m("video thumbnails", "pickup thumb --exact"), m("video thumbnails", "pickup thumb (keyframe)")
         worst = max(d for d, _, _ in checks)
-        n = f"{args.videos} videos 1080p"
+        n = f"{args.videos} × 1080p"
         found = [
-            figures.figure(f"video thumbnails at {float(at):g} s, exact frame ({n})", f"a loop of `ffmpeg -ss {float(at):g}`",
+            figures.figure(f"video thumbnails at {float(at):g} s, exact frame ({n})", f"`ffmpeg -ss {float(at):g}` loop",
                            f"{loop / exact:.2f}x", "≥ 2x", loop / exact >= 2 and same == len(checks),
                            f"pickup --exact {exact:.3f} s, ffmpeg {loop:.3f} s, {rounds}; ffmpeg's frame in "
                            f"{same}/{len(checks)} (pixel difference ≤ {worst:.2f})"),
-            figures.figure(f"video thumbnails at {float(at):g} s, default ({n})", f"a loop of `ffmpeg -ss {float(at):g}`",
+            figures.figure(f"video thumbnails at {float(at):g} s, default ({n})", f"`ffmpeg -ss {float(at):g}` loop",
                            f"{loop / keyframe:.2f}x", detail=f"pickup {keyframe:.3f} s, ffmpeg {loop:.3f} s, {rounds}"),
         ]
         for kind in ("JPEG", "HEIC"):
@@ -215,8 +218,9 @@ def main():
                 f"{kind} thumbnails ({args.photos} × 12 MP)", "vipsthumbnail", f"{pickup_time / vips:.2f}x its time",
                 "≤ 1.5x", pickup_time / vips <= 1.5, f"pickup {pickup_time:.3f} s, vipsthumbnail {vips:.3f} s, {rounds}"))
             found.append(figures.figure(
-                f"{kind} thumbnails ({args.photos} × 12 MP)", "ImageMagick `convert` loop", f"{convert / pickup_time:.1f}x",
-                "≥ 3x", convert / pickup_time >= 3, f"pickup {pickup_time:.3f} s, convert {convert:.3f} s, {rounds}"))
+                f"{kind} thumbnails ({args.photos} × 12 MP)", "`convert` loop", f"{convert / pickup_time:.1f}x",
+                "≥ 3x", convert / pickup_time >= 3, f"pickup {pickup_time:.3f} s, convert {convert:.3f} s, {rounds}",
+                brief=False))
         passthrough, encode = m("export", "pickup export passthrough"), m("export", "pickup export 1280x720")
         ffmpeg_encode = m("export", "ffmpeg, same x264 settings")
         found.append(figures.figure("export passthrough", "pickup's own re-encode", f"{encode / passthrough:.0f}x",
