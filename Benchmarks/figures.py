@@ -58,8 +58,12 @@ def cell(text):
 
 
 def line(row, brief=False):
-    met = {True: "met", False: "**not met**", None: "—"}[row["met"]]
-    target = f"{row['target']} ({met})" if row["target"] else "—"
+    if brief:  # ✓ met, ✗ not met
+        met = {True: "✓", False: "**✗**", None: ""}[row["met"]]
+        target = f"{row['target']} {met}" if row["target"] else "—"
+    else:
+        met = {True: "met", False: "**not met**", None: "—"}[row["met"]]
+        target = f"{row['target']} ({met})" if row["target"] else "—"
     date = row["date"][5:] if brief else row["date"]  # brief: the year is in the text above
     measured = f"{date} `{row['commit']}`{' quick' if row['mode'] == 'quick' else ''}"
     return (f"| {cell(row['task'])} | {cell(row['peer'])} | **{cell(row['pickup'])}** | {cell(target)} | {measured}"
