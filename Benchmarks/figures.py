@@ -12,7 +12,8 @@ A benchmark run with `--json PATH` writes its figures there, a list of objects:
   brief    whether a shorter table (the README's) shows it too
 
 `figures.py table --runs DIR... --markdown FILE...` gathers the figures of every run
-(each run folder holds one JSON file a benchmark and `run.json`: date, commit, mode),
+(each run folder holds one JSON file a benchmark and `run.json`: date, commit, mode;
+a benchmark in several runs: the last one's),
 prints one table and writes it into each FILE between `<!-- bench:begin -->` and
 `<!-- bench:end -->`. Rows of benchmarks not run this time keep what they said.
 """
@@ -86,7 +87,13 @@ def existing(path):
 
 
 def table(runs, markdown, details, brief):
-    fresh = [row for run in runs for row in rows(run)]
+    # A benchmark in several runs: the last run given speaks for it.
+    latest = {}
+    for run in runs:
+        found = rows(run)
+        for name in {row["benchmark"] for row in found}:
+            latest[name] = [row for row in found if row["benchmark"] == name]
+    fresh = [row for name in latest for row in latest[name]]
     print(f"{'task':46} {'peer':40} {'pickup':>22} {'target':>10}  measured")
     for row in fresh:
         met = {True: "met", False: "NOT met", None: ""}[row["met"]]
