@@ -13,9 +13,11 @@ and prints each one's time, the reflink's share of the full copy's, and the XFS'
 space (df) before and after the reflinked import. The APFS path on Apple platforms
 (fclonefileat) is the same idea; it is compiled here (scripts/check-ios.sh), not run.
 
-usage: sudo Benchmarks/clone_benchmark.py [--mb 2048] [--rounds 3]
+usage: sudo Benchmarks/clone_benchmark.py [--mb 2048] [--rounds 3] [--json PATH]
 """
 import argparse, os, random, shutil, statistics, subprocess, sys, time
+
+import figures
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,6 +40,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=2048)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     args = parser.parse_args()
     if os.geteuid() != 0 or not shutil.which("mkfs.xfs"):
         sys.exit("clone_benchmark: needs root (a loop mount) and mkfs.xfs (scripts/setup.sh installs xfsprogs)")
@@ -99,6 +102,11 @@ def main():
                   + ", ".join(f"{t:.3f}" for t in times) + ")")
         print(f"XFS used space grew by {statistics.median(grew)} KB per reflinked import "
               f"(runs: {', '.join(str(g) for g in grew)}) for a {total >> 10} KB file")
+        reflink = statistics.median(rows["pickup import (XFS, reflink)"])
+        figures.write(args.json, [figures.figure(
+            f"import {total / 1e9:.2f} GB onto XFS (reflink)", "a full copy", f"{reflink / full * 100:.0f}% of its time",
+            "< 5%", reflink / full < 0.05,
+            f"reflink {reflink:.2f} s, full copy {full:.2f} s, {statistics.median(grew)} KB of new space")])
     finally:
         subprocess.run(["umount", mount])
 

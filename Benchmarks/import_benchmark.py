@@ -15,10 +15,12 @@ measures the disk's own write speed (`dd oflag=direct`, no page cache): no
 copy that is on the disk when it ends can beat it, whatever `cp` reports.
 
 usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB,MB...] [--small N]
-                                      [--parallel N] [--rounds N]
+                                      [--parallel N] [--rounds N] [--json PATH]
 """
 import argparse, os, random, shutil, subprocess, sys, time
+import figures
 from settle import settle
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,7 +75,9 @@ def main():
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--parallel", type=int, default=2, help="pickup import --parallel")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     args = parser.parse_args()
+    found = []
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
@@ -145,10 +149,20 @@ def main():
             ratio = results["cp -r"] / seconds
             durable = results["cp -r && sync"] / seconds
             print(f"{name:12} {tool:16} {seconds:8.2f} {total / seconds / 1e6:8.0f} {ratio:6.2f}x {durable:10.2f}x")
+        durable = results["cp -r && sync"] / results["pickup import"]
+        label = f"{count:,} × {total / count / 1e6:.2f} MB" if name == "small" else f"{count} × {total / count / 1e6:,.0f} MB"
+        large = name != "small"
+        found.append(figures.figure(
+            f"import {label}, durable", "`cp -r && sync`", f"{durable:.2f}x", "≥ 0.9x" if large else "",
+            durable >= 0.9 if large else None,
+            f"pickup {results['pickup import']:.2f} s ({total / results['pickup import'] / 1e6:,.0f} MB/s), "
+            f"cp -r && sync {results['cp -r && sync']:.2f} s, disk {disk / 1e6:,.0f} MB/s, "
+            f"median of {args.rounds} rounds, peak {memory:.0f} MB"))
         print(f"{name:12} {count} files, {total / 1e6:.0f} MB; pickup peak memory {memory:.1f} MB;"
               f" every run (s): " + "; ".join(f"{tool} " + " ".join(f"{t:.2f}" for t in times)
                                              for tool, times in rounds.items()))
     shutil.rmtree(work, ignore_errors=True)
+    figures.write(args.json, found)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,11 @@ and prints each tool's time, files per second and Pickup's speed-up. It also
 checks that Pickup agrees with the manifests on every field, with the
 manifests' tolerances, for every copy of every file.
 
-usage: Benchmarks/probe_benchmark.py [--copies N] [--ffprobe-sample N] [--corpus DIR]
+usage: Benchmarks/probe_benchmark.py [--copies N] [--ffprobe-sample N] [--corpus DIR] [--json PATH]
 """
 import argparse, json, os, shutil, subprocess, sys, time
+
+import figures
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = {"duration": 0.05, "latitude": 0.0001, "longitude": 0.0001, "altitude": 0.5}
@@ -56,6 +58,7 @@ def main():
     parser.add_argument("--copies", type=int, default=60)
     parser.add_argument("--ffprobe-sample", type=int, default=200)
     parser.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     args = parser.parse_args()
 
     corpus = os.path.abspath(args.corpus)
@@ -153,6 +156,16 @@ def main():
     print(f"\ntargets: >= 10x mediainfo ({'met' if mi >= 10 else 'NOT met'}: {mi:.1f}x), "
           f">= 20x exiftool ({'met' if ex >= 20 else 'NOT met'}: {ex:.1f}x), every field agreeing "
           f"({'met' if mismatched == 0 else 'NOT met'})")
+    batch_text = f"{len(files):,} files"
+    agreement = f"{checked - mismatched:,}/{checked:,} fields agree"
+    figures.write(args.json, [
+        figures.figure(f"probe {batch_text}", "exiftool -fast", f"{ex:.0f}x", "≥ 20x", ex >= 20,
+                       f"pickup {base:.2f} s, exiftool {results['exiftool -j -fast']:.2f} s; {agreement}"),
+        figures.figure(f"probe {batch_text}", "mediainfo", f"{mi:.0f}x", "≥ 10x", mi >= 10,
+                       f"pickup {base:.2f} s, mediainfo {results['mediainfo --Output=JSON']:.2f} s"),
+        figures.figure(f"probe {batch_text}, agreement", "the corpus manifests", agreement, "all",
+                       mismatched == 0, brief=False),
+    ])
     shutil.rmtree(batch, ignore_errors=True)
 
 

@@ -9,13 +9,22 @@ would run instead, on the same files, in one run (each timing the median of
   passthrough        pickup export --preset passthrough vs pickup export --preset 1280x720 (re-encoding)
   re-encode          pickup export --preset 1280x720   vs  ffmpeg with the same x264 settings
 
-Media are made here: 1920x1080 H.264 videos with AAC, 4032x3024 JPEGs, and
-4032x3024 HEICs with a 320-pixel embedded thumbnail (as an iPhone writes).
+Media are made here: 1920x1080 H.264 videos with AAC (B-frames, a keyframe every 2 s),
+4032x3024 JPEGs, and 4032x3024 HEICs with a 320-pixel embedded thumbnail (as an iPhone
+writes).
+
+Then it checks that `pickup thumb --exact` gives ffmpeg's frame: for each video, the mean
+pixel difference (0-255) over the middle of the picture, at full size, between Pickup's
+frame and ffmpeg's at T, and between Pickup's and the frames before and after ffmpeg's.
+The frame is the same when the first is small and the nearest of the three by a margin
+(below 3/4 of the others: the rest is the two tools' own YUV-to-RGB conversions).
 
 usage: Benchmarks/render_benchmark.py [--videos N] [--seconds S] [--photos N] [--rounds N] [--media DIR]
+                                      [--json PATH]
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
+import figures
 from settle import settle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +75,40 @@ def make_media(work, videos, seconds, photos):
     return paths
 
 
+def middle_pixels(path, width=320, height=180):
+    """The middle WIDTHxHEIGHT pixels of an image or a video's first frame, as RGB bytes."""
+    return subprocess.run(FF + ["-i", path, "-frames:v", "1", "-vf", f"crop={width}:{height}", "-f", "rawvideo",
+                                "-pix_fmt", "rgb24", "-"], check=True, stdout=subprocess.PIPE).stdout
+
+
+def difference(a, b):
+    """The mean absolute difference of two byte strings of one length, 0-255."""
+    return sum(abs(x - y) for x, y in zip(a, b)) / max(1, len(a))
+
+
+def exactness(pickup, videos, at, rate, work):
+    """For each video: Pickup's --exact frame at AT against ffmpeg's frames at AT and one frame
+    before and after (full size, PNG, no scaling); the differences (same, before, after)."""
+    folder = os.path.join(work, "exact")
+    os.makedirs(folder, exist_ok=True)
+    found = []
+    for index, video in enumerate(videos):
+        ours = os.path.join(folder, f"{index}-pickup.png")
+        subprocess.run([pickup, "thumb", video, "--at", at, "--exact", "--size", "1920x1080", "--fit", "--format",
+                        "png", "--force", "-o", ours], check=True, stdout=subprocess.DEVNULL)
+        mine = middle_pixels(ours)
+        row = []
+        for offset in (0, -1, 1):
+            theirs = os.path.join(folder, f"{index}-ffmpeg{offset}.png")
+            # The frame before: the first at or after 1.5 frames before; the one after: half a frame after.
+            shift = (offset - 0.5) / rate if offset else 0
+            subprocess.run(FF + ["-ss", f"{float(at) + shift:.6f}", "-i", video, "-frames:v", "1", theirs],
+                           check=True)
+            row.append(difference(mine, middle_pixels(theirs)))
+        found.append(row)
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--videos", type=int, default=6)
@@ -73,6 +116,7 @@ def main():
     parser.add_argument("--photos", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--media", help="keep the made media in this folder and reuse them next time")
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     args = parser.parse_args()
     for product in ("pickup", "pickup-render"):  # pickup thumb/export hand over to pickup-render
         subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
@@ -147,6 +191,45 @@ def main():
                   f"convert / pickup = {m(case, 'convert -thumbnail loop') / m(case, 'pickup thumb'):.2f}x (target >= 3x)")
         print(f"passthrough: re-encode / passthrough = {m('export', 'pickup export 1280x720') / m('export', 'pickup export passthrough'):.1f}x (target >= 20x)")
         print(f"re-encode: pickup / ffmpeg time = {m('export', 'pickup export 1280x720') / m('export', 'ffmpeg, same x264 settings'):.2f}x (target <= 1.1x)")
+        checks = exactness(pickup, media["videos"], at, 30, work)
+        # The same frame: the nearest of the three by a margin (the rest of the difference is the two
+        # tools' own YUV-to-RGB conversions, alike for all three).
+        same = sum(1 for d, before, after in checks if d < 2 and d < 0.75 * min(before, after))
+        print(f"exact frame: pickup --exact gives ffmpeg's frame at {at} s in {same}/{len(checks)} videos "
+              "(mean pixel difference: that frame / the one before / the one after): "
+              + ", ".join(f"{d:.2f}/{b:.2f}/{a:.2f}" for d, b, a in checks))
+        rounds = f"median of {args.rounds} rounds"
+        loop = m("video thumbnails", "ffmpeg -ss loop")
+        exact, keyframe = m("video thumbnails", "pickup thumb --exact"), m("video thumbnails", "pickup thumb (keyframe)")
+        worst = max(d for d, _, _ in checks)
+        n = f"{args.videos} × 1080p"
+        found = [
+            figures.figure(f"video thumbnails at {float(at):g} s, exact frame ({n})", f"`ffmpeg -ss {float(at):g}` loop",
+                           f"{loop / exact:.2f}x", "≥ 2x", loop / exact >= 2 and same == len(checks),
+                           f"pickup --exact {exact:.3f} s, ffmpeg {loop:.3f} s, {rounds}; ffmpeg's frame in "
+                           f"{same}/{len(checks)} (pixel difference ≤ {worst:.2f})"),
+            figures.figure(f"video thumbnails at {float(at):g} s, default ({n})", f"`ffmpeg -ss {float(at):g}` loop",
+                           f"{loop / keyframe:.2f}x", detail=f"pickup {keyframe:.3f} s, ffmpeg {loop:.3f} s, {rounds}"),
+        ]
+        for kind in ("JPEG", "HEIC"):
+            case = f"{kind} thumbnails"
+            pickup_time, vips, convert = m(case, "pickup thumb"), m(case, "vipsthumbnail"), m(case, "convert -thumbnail loop")
+            found.append(figures.figure(
+                f"{kind} thumbnails ({args.photos} × 12 MP)", "vipsthumbnail", f"{pickup_time / vips:.2f}x its time",
+                "≤ 1.5x", pickup_time / vips <= 1.5, f"pickup {pickup_time:.3f} s, vipsthumbnail {vips:.3f} s, {rounds}"))
+            found.append(figures.figure(
+                f"{kind} thumbnails ({args.photos} × 12 MP)", "`convert` loop", f"{convert / pickup_time:.1f}x",
+                "≥ 3x", convert / pickup_time >= 3, f"pickup {pickup_time:.3f} s, convert {convert:.3f} s, {rounds}",
+                brief=False))
+        passthrough, encode = m("export", "pickup export passthrough"), m("export", "pickup export 1280x720")
+        ffmpeg_encode = m("export", "ffmpeg, same x264 settings")
+        found.append(figures.figure("export passthrough", "pickup's own re-encode", f"{encode / passthrough:.0f}x",
+                                    "≥ 20x", encode / passthrough >= 20,
+                                    f"passthrough {passthrough:.3f} s, re-encode {encode:.3f} s, {rounds}"))
+        found.append(figures.figure("export re-encode to 720p", "ffmpeg, same x264 settings",
+                                    f"{encode / ffmpeg_encode:.2f}x its time", "≤ 1.1x", encode / ffmpeg_encode <= 1.1,
+                                    f"pickup {encode:.3f} s, ffmpeg {ffmpeg_encode:.3f} s, {rounds}"))
+        figures.write(args.json, found)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

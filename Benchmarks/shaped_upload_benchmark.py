@@ -17,6 +17,8 @@ import argparse, os, shutil, subprocess, sys, tempfile, threading, time
 import shaped_link
 from upload_benchmark import PY, ROOT, S3_KEY, S3_SECRET, TUSPY, random_file, release_pickup, sha, weed_command
 
+import figures as figure_output
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -77,6 +79,7 @@ def main():
     parser.add_argument("--chunk-mb", type=int, default=8)
     parser.add_argument("--cuts-only", action="store_true", help="only the cuts (and the clean tus runs they need)")
     parser.add_argument("--only", nargs="+", help="only the tools whose names contain one of these words; no cuts")
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     parser.add_argument("--part-concurrency", type=int, default=1, help="S3 parts pickup sends at once")
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -115,7 +118,8 @@ def main():
         print(f"file: {size / 1e6:.0f} MB; link: {args.mbit} Mbit/s ({link / 1e6:.2f} MB/s) each way; "
               f"chunks/parts of {args.chunk_mb} MB\n")
         print(f"{'RTT':>6} {'scheme':6} {'tool':22} {'seconds':>8} {'MB/s':>6} {'of link':>8}")
-        figures = {}
+        timings = {}
+        found = []
         for rtt in args.rtt_ms:
             for scheme in ("http", "https"):
                 tls = (cert, key) if scheme == "https" else None
@@ -140,12 +144,26 @@ def main():
                     if args.only and not any(word in name for word in args.only):
                         continue
                     seconds = timed(command, env=env)
-                    figures[(rtt, scheme, name)] = seconds
+                    timings[(rtt, scheme, name)] = seconds
                     print(f"{rtt:>4}ms {scheme:6} {name:22} {seconds:8.2f} {size / seconds / 1e6:6.2f} "
                           f"{size / seconds / link * 100:7.1f}%", flush=True)
+        megabytes = f"{size / 1e6:.0f} MB, {args.mbit} Mbit/s"
+        for (rtt, scheme, name), seconds in timings.items():
+            share = size / seconds / link * 100
+            if name == "pickup upload (tus)":
+                found.append(figure_output.figure(
+                    f"tus upload {megabytes} at {rtt} ms RTT, {scheme}", "the link's rate", f"{share:.0f}% of it",
+                    "≥ 90%", share >= 90, f"pickup {seconds:.2f} s; tuspy {timings.get((rtt, scheme, 'tuspy'), 0):.2f} s"))
+            if name == "pickup upload (S3)" and (rtt, scheme, "aws s3 cp") in timings:
+                aws = timings[(rtt, scheme, "aws s3 cp")]
+                found.append(figure_output.figure(
+                    f"S3 upload {megabytes} at {rtt} ms RTT, {scheme}", "`aws s3 cp`; the link's rate",
+                    f"{aws / seconds:.2f}x; {share:.0f}% of it", "≥ 1x; ≥ 90%", aws / seconds >= 1 and share >= 90,
+                    f"pickup {seconds:.2f} s, aws s3 cp {aws:.2f} s"))
         # Cuts on the first link: three resets, then three silent links, at even times through a run.
         rtt = args.rtt_ms[0]
         if args.only:
+            figure_output.write(args.json, found)
             return
         print(f"\ncuts on the {rtt} ms link (pickup upload, tus): seconds lost per cut against the clean run")
         change = shaped_link.AddressChange()
@@ -155,7 +173,7 @@ def main():
             # Not --json: the retry lines on stderr say when Pickup noticed each cut.
             command = [pickup, "upload", source, "--to", url, "--journal", journal, "--chunk-size", chunk,
                        "--ca-file", ca, "--force", "--no-progress"]
-            clean = figures[(rtt, scheme, "pickup upload (tus)")]
+            clean = timings[(rtt, scheme, "pickup upload (tus)")]
             kinds = (("reset", proxy.cut), ("silent", lambda: proxy.lose_open_connections(change)),
                      ("frozen", proxy.go_silent))
             for kind, act in kinds:
@@ -172,6 +190,11 @@ def main():
                 for moment in acted:
                     said = [at for at, line in lines if "retrying" in line and at > moment - 0.05]
                     noticed.append(f"{said[0] - moment:.1f}" if said else "-")
+                if kind == "silent":
+                    lost = (seconds - clean) / 3
+                    found.append(figure_output.figure(
+                        f"a silent link, {rtt} ms RTT, {scheme}", "—", f"{lost:.1f} s lost a cut", "< 6 s", lost < 6,
+                        f"noticed after {', '.join(noticed)} s"))
                 print(f"  {scheme:6} 3 x {kind:7} {seconds:7.2f} s against {clean:.2f} s clean: "
                       f"{(seconds - clean) / 3:5.2f} s lost per cut; said so after {', '.join(noticed)} s",
                       flush=True)
@@ -179,6 +202,7 @@ def main():
                   if not name.endswith(".info") and os.path.isfile(os.path.join(folder, name))]
         intact = all(sha(path) == want for path in stored)
         print(f"\nevery tus copy ({len(stored)}) equals the file: {intact}")
+        figure_output.write(args.json, found)
     finally:
         for server in servers:
             server.kill()

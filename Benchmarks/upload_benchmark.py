@@ -11,11 +11,13 @@ Prints seconds, MB/s and ratios, each tool's peak memory and CPU time (the clien
 own, user + system), then checks every
 stored copy's SHA-256 against the file's.
 
-usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N]
+usage: Benchmarks/upload_benchmark.py [--megabytes N] [--chunk-mb N] [--rounds N] [--json PATH]
 """
 import argparse, hashlib, os, random, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
+import figures
 from settle import settle
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = os.path.join(ROOT, ".build", "python", "bin")
@@ -113,6 +115,7 @@ def main():
     parser.add_argument("--megabytes", type=int, default=512)
     parser.add_argument("--chunk-mb", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
     args = parser.parse_args()
     pickup = release_pickup()
     work = tempfile.mkdtemp(prefix="pickup-upload-bench-")
@@ -211,6 +214,21 @@ def main():
             intact = intact and hashlib.sha256(data).hexdigest() == want
         intact = intact and sha(os.path.join(form_dir, "movie.bin")) == want
         print(f"every stored copy ({len(stored)} tus, 2 S3, 1 form) equals the file: {intact}")
+        megabytes = f"{size / 1e6:,.0f} MB"
+        rounds = f"median of {args.rounds} rounds"
+
+        def compared(task, ours, peer, peer_name, target, least):
+            ratio = results[peer][0] / results[ours][0]
+            return figures.figure(
+                f"{task} upload {megabytes}, loopback", peer_name, f"{ratio:.2f}x", target, ratio >= least and intact,
+                f"pickup {results[ours][0]:.2f} s, {peer} {results[peer][0]:.2f} s, {rounds}, "
+                f"peak {results[ours][1]:.0f} MB; copies intact: {intact}")
+
+        figures.write(args.json, [
+            compared("tus", "pickup upload (tus)", "tuspy", "tuspy", "≥ 1.26x", 1.26),
+            compared("S3", "pickup upload (S3)", "aws s3 cp", "`aws s3 cp`", "≥ 1.1x", 1.1),
+            compared("form", "pickup upload (form)", "curl -F (form)", "`curl -F`", "≥ 0.97x", 0.97),
+        ])
     finally:
         for server in servers:
             server.kill()

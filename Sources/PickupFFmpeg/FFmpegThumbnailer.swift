@@ -7,9 +7,17 @@ import Pickup
 public struct FFmpegThumbnailer: ThumbnailRenderer {
     /// The bounds on the pictures it decodes.
     public var limits: RenderLimits
+    /// The threads each video's decoder uses: 0, every core (frame threads); 1, one, for a
+    /// caller that renders as many videos at once as there are cores (frame threads would
+    /// only add the frames they decode past the one kept).
+    public var decoderThreads: Int
 
-    /// A thumbnailer that refuses pictures past `limits`.
-    public init(limits: RenderLimits = RenderLimits()) { self.limits = limits }
+    /// A thumbnailer that refuses pictures past `limits`, each video decoded on
+    /// `decoderThreads` threads (0: every core).
+    public init(limits: RenderLimits = RenderLimits(), decoderThreads: Int = 0) {
+        self.limits = limits
+        self.decoderThreads = max(0, decoderThreads)
+    }
 
     public func thumbnail(of path: String, _ request: ThumbnailRequest) async throws(RenderError) -> RenderedImage {
         let info = try facts(path)
@@ -17,7 +25,8 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             return try still(path, info, request)
         }
         let decoder = try PictureDecoder(
-            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container))
+            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container),
+            threads: decoderThreads)
         let orientation = info.orientation
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
@@ -27,16 +36,15 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             return try poster(decoder, geometry, orientation, duration, request)
         }
         let seconds = request.time.seconds(in: duration)
-        var frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
-        var time = decoder.seconds(of: frame)
         // The nearest keyframe is close enough within a second; farther (a long GOP: --at 5 gave
         // 0:00), the frame at that time is decoded forward from it.
-        if request.tolerance == .keyframe, let found = time, abs(found - seconds) > 1 {
+        var frame = try decoder.frame(at: seconds, tolerance: request.tolerance, keyframeWithin: 1)
+        // No keyframe decoded alone (the first frame after the seek came instead): the same rule.
+        if request.tolerance == .keyframe, let found = decoder.seconds(of: frame), abs(found - seconds) > 1 {
             frame = try decoder.frame(at: seconds, tolerance: .exact)
-            time = decoder.seconds(of: frame)
         }
         let image = try RGBImage(frame: frame, size: geometry.scaled)
-        return try finish(image, geometry, orientation, request, time: time)
+        return try finish(image, geometry, orientation, request, time: decoder.seconds(of: frame))
     }
 
     public func strip(
@@ -54,24 +62,25 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
                 hint: "Make one thumbnail of a photo instead.")
         }
         let decoder = try PictureDecoder(
-            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container))
+            path: path, limits: limits, describedByContainer: FFmpegThumbnailer.describes(info.container),
+            threads: decoderThreads)
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
         let duration = decoder.duration ?? info.duration ?? 0
         var images: [RenderedImage] = []
-        // In time order, each seek forward of the last: one pass through the file.
+        var tolerance = request.tolerance
+        // In time order, each going on from the last (or seeking forward past it): one pass
+        // through the file.
         for index in 0..<count {
             if Task.isCancelled { throw RenderError(.cancelled, "the strip was cancelled") }
             let seconds = duration * (Double(index) + 0.5) / Double(count)
-            var frame = try decoder.frame(at: seconds, tolerance: request.tolerance)
-            var time = decoder.seconds(of: frame)
             // Keyframes sparser than the strip's steps (a long GOP) would give the same picture
             // several times: a keyframe farther than half a step from the time asked gives way to
-            // the frame at that time, decoded forward from it.
-            if request.tolerance == .keyframe, let found = time, abs(found - seconds) > duration / Double(count) / 2 {
-                frame = try decoder.frame(at: seconds, tolerance: .exact)
-                time = decoder.seconds(of: frame)
-            }
+            // the frame at that time, decoded forward from it, and so do the frames after it.
+            let frame = try decoder.frame(
+                at: seconds, tolerance: tolerance, keyframeWithin: duration / Double(count) / 2)
+            if decoder.wentForward { tolerance = .exact }
+            let time = decoder.seconds(of: frame)
             let image = try RGBImage(frame: frame, size: geometry.scaled)
             images.append(try finish(image, geometry, info.orientation, request, time: time))
         }

@@ -21,6 +21,21 @@ final class PictureDecoder {
     let duration: Double?
     private var draining = false
     private var badPackets = 0
+    /// The length of one frame in stream time (from the stream's frame rate; 0 when unknown).
+    private let frameLength: Int64
+    /// While set, packets shown before this stream time carry no frame that is asked for: those
+    /// that no other frame references are not decoded (`skip_frame`); every reference frame is.
+    private var discardBefore: Int64?
+    /// The time of the latest frame given out since the last seek, and the decode time of the
+    /// latest packet sent: where decoding forward would go on from.
+    private var lastShown: Double?
+    private var lastSent: Int64?
+    /// The frame last given for a time asked, while it is still in `frame`: the first frame
+    /// at or after any time from `asked` to its own time.
+    private var answered: (asked: Double, shown: Double)?
+    /// Whether the last frame given for `.keyframe` was decoded forward to the time instead,
+    /// its keyframe too far (`keyframeWithin`).
+    private(set) var wentForward = false
 
     /// Opens `path`; `reduction` picks the decoder's 1/2ⁿ scale (JPEG's `lowres`) from the stored size.
     ///
@@ -29,9 +44,10 @@ final class PictureDecoder {
     /// most of a thumbnail's cost — is skipped.
     /// `knownSize`: the stored size Pickup's own probe read, for demuxers that learn it only
     /// by decoding (still images); with it, the analysis is skipped as well.
+    /// `threads`: a video's decoder threads (0: every core, frame threads).
     init(
         path: String, limits: RenderLimits, describedByContainer: Bool = false, knownSize: PixelSize? = nil,
-        reduction: (PixelSize) -> Int = { _ in 0 }
+        threads: Int = 0, reduction: (PixelSize) -> Int = { _ in 0 }
     ) throws(RenderError) {
         _ = quietFFmpeg
         self.path = path
@@ -91,6 +107,10 @@ final class PictureDecoder {
         streamIndex = index
         timeBase = stream.pointee.time_base
         startTime = stream.pointee.start_time == pickup_nopts() ? 0 : stream.pointee.start_time
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        frameLength =
+            rate.num > 0 && rate.den > 0 && timeBase.num > 0
+            ? av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase) : 0
         let streamDuration = stream.pointee.duration
         if streamDuration > 0, streamDuration != pickup_nopts() {
             duration = Double(streamDuration) * av_q2d(timeBase)
@@ -105,9 +125,11 @@ final class PictureDecoder {
         }
         codec = codecContext
         avcodec_parameters_to_context(codecContext, parameters)
-        // Slice threads only: frame threads would decode frames ahead that a thumbnail never needs.
-        codecContext.pointee.thread_count = 0
-        codecContext.pointee.thread_type = FF_THREAD_SLICE
+        // A video decodes forward on every core: frame threads (most encoders write one slice a
+        // frame, so slice threads alone gave one core), at the cost of a frame or two decoded
+        // past the one kept. A still is one frame: slice threads only.
+        codecContext.pointee.thread_count = Int32(clamping: threads)
+        codecContext.pointee.thread_type = knownSize == nil ? FF_THREAD_FRAME | FF_THREAD_SLICE : FF_THREAD_SLICE
         let lowres = min(Int(decoder.pointee.max_lowres), reduction(size))
         if lowres > 0 { codecContext.pointee.lowres = Int32(lowres) }
         guard avcodec_open2(codecContext, decoder, nil) == 0 else {
@@ -128,6 +150,9 @@ final class PictureDecoder {
         av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
         avcodec_flush_buffers(codec)
         draining = false
+        lastShown = nil
+        lastSent = nil
+        answered = nil
     }
 
     /// The next decoded frame (valid until the next call), or nil at the end of the stream.
@@ -135,7 +160,11 @@ final class PictureDecoder {
         guard let format, let codec else { return nil }
         while true {
             let received = avcodec_receive_frame(codec, frame.pointer)
-            if received == 0 { return frame.pointer }
+            if received == 0 {
+                lastShown = seconds(of: frame.pointer)
+                answered = nil
+                return frame.pointer
+            }
             if received == pickup_averror_eof() { return nil }
             guard received == pickup_averror_eagain() else {
                 throw RenderError(.damaged, "decoding failed: \(ffmpegText(received))", path: path)
@@ -149,6 +178,10 @@ final class PictureDecoder {
             }
             defer { av_packet_unref(packet.pointer) }
             guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let shown = packet.pointer.pointee.pts
+            let skip = discardBefore.map { shown != pickup_nopts() && shown < $0 } ?? false
+            codec.pointee.skip_frame = skip ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+            if packet.pointer.pointee.dts != pickup_nopts() { lastSent = packet.pointer.pointee.dts }
             let sent = avcodec_send_packet(codec, packet.pointer)
             if sent < 0, sent != pickup_averror_eagain() {
                 badPackets += 1
@@ -170,15 +203,44 @@ final class PictureDecoder {
 
     /// The first frame at or after `seconds`: the keyframe before it (`.keyframe`), or
     /// decoded forward from there up to the time (`.exact`). A time past the last frame
-    /// gives the last frame.
-    func frame(at seconds: Double, tolerance: FrameTolerance) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
-        if tolerance == .keyframe, let frame = try keyframe(at: seconds) { return frame }
+    /// gives the last frame. Times asked in order go on from where the last one stopped
+    /// when no keyframe lies between (a strip is one pass through the file).
+    ///
+    /// Decoding forward, the frames shown more than three frames before the time that no
+    /// other frame references are not decoded; every reference frame is, so the frame
+    /// given is the one a full decode gives.
+    ///
+    /// `keyframeWithin`: a keyframe farther than this from the time gives way to the frame at
+    /// the time (`.exact`), without being decoded; `wentForward` then says so.
+    func frame(
+        at seconds: Double, tolerance: FrameTolerance, keyframeWithin: Double = .infinity
+    ) throws(RenderError) -> UnsafeMutablePointer<AVFrame> {
+        var tolerance = tolerance
+        wentForward = false
+        if tolerance == .keyframe {
+            let found = try keyframe(at: seconds, within: keyframeWithin)
+            if let frame = found.frame { return frame }
+            if found.tooFar {
+                tolerance = .exact
+                wentForward = true
+            }
+        }
+        defer { discardBefore = nil }
+        if tolerance == .exact, let answered, answered.asked <= seconds, seconds <= answered.shown + 0.0005 {
+            return frame.pointer
+        }
+        let goOn = tolerance == .exact && continues(to: seconds)
         for start in seconds > 0 ? [seconds, max(0, seconds - 3)] : [0] {
-            if start > 0 || seconds > 0 { seek(to: start) }
+            if !goOn || start != seconds, start > 0 || seconds > 0 { seek(to: start) }
+            let skipping = tolerance == .exact || start != seconds
+            discardBefore = skipping ? discardLimit(for: seconds) : nil
             var kept = false
             while let frame = try nextFrame() {
                 let time = self.seconds(of: frame) ?? 0
-                if tolerance == .keyframe && start == seconds || time + 0.0005 >= seconds { return frame }
+                if !skipping || time + 0.0005 >= seconds {
+                    if skipping { answered = (seconds, time) }
+                    return frame
+                }
                 av_frame_unref(keep.pointer)
                 av_frame_ref(keep.pointer, frame)
                 kept = true
@@ -188,11 +250,39 @@ final class PictureDecoder {
         throw RenderError(.damaged, "no frame could be decoded", path: path)
     }
 
+    /// The stream time before which frames nothing references need not be decoded on the way
+    /// to `seconds`: three frames before it. Nil (decode all) when the frame rate is unknown or
+    /// the time is within three frames of the end, where the last frame shown is the answer.
+    private func discardLimit(for seconds: Double) -> Int64? {
+        guard frameLength > 0, let duration else { return nil }
+        let target = startTime + Int64(seconds / av_q2d(timeBase))
+        let end = startTime + Int64(duration / av_q2d(timeBase))
+        guard target + 3 * frameLength <= end else { return nil }
+        return target - 3 * frameLength
+    }
+
+    /// Whether decoding on from the last frame given reaches `seconds` without passing a
+    /// keyframe at or before it (a seek would land there and decode less).
+    private func continues(to seconds: Double) -> Bool {
+        guard let format, let shown = lastShown, let sent = lastSent, shown < seconds, !draining,
+            let stream = format.pointee.streams[Int(streamIndex)]
+        else { return false }
+        let target = startTime + Int64(seconds / av_q2d(timeBase))
+        guard let entry = avformat_index_get_entry_from_timestamp(stream, target, AVSEEK_FLAG_BACKWARD) else {
+            return seconds - shown < 1
+        }
+        return entry.pointee.timestamp <= sent
+    }
+
     /// The keyframe at or before `seconds`, decoded alone: the decoder is drained right after
     /// its packet, so it gives the picture without decoding the frames a reordering decoder
-    /// would otherwise wait for. Nil when no keyframe decodes that way (then decode forward).
-    private func keyframe(at seconds: Double) throws(RenderError) -> UnsafeMutablePointer<AVFrame>? {
-        guard let format, let codec else { return nil }
+    /// would otherwise wait for. No frame when no keyframe decodes that way (then decode
+    /// forward), or when the keyframe is shown farther than `within` from `seconds` (`tooFar`;
+    /// it is not decoded).
+    private func keyframe(
+        at seconds: Double, within: Double
+    ) throws(RenderError) -> (frame: UnsafeMutablePointer<AVFrame>?, tooFar: Bool) {
+        guard let format, let codec else { return (nil, false) }
         seek(to: seconds)
         for _ in 0..<10_000 {
             let read = av_read_frame(format, packet.pointer)
@@ -201,16 +291,24 @@ final class PictureDecoder {
             guard packet.pointer.pointee.stream_index == streamIndex,
                 packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
             else { continue }
+            let shown = packet.pointer.pointee.pts
+            if shown != pickup_nopts(), abs(Double(shown - startTime) * av_q2d(timeBase) - seconds) > within {
+                seek(to: seconds)
+                return (nil, true)
+            }
             guard avcodec_send_packet(codec, packet.pointer) >= 0 else { break }
             avcodec_send_packet(codec, nil)
             let received = avcodec_receive_frame(codec, frame.pointer)
             // The decoder is at its end now: start it again for whatever comes next.
             avcodec_flush_buffers(codec)
             draining = false
-            if received == 0 { return frame.pointer }
+            lastShown = nil
+            lastSent = nil
+            answered = nil
+            if received == 0 { return (frame.pointer, false) }
             break
         }
         seek(to: seconds)
-        return nil
+        return (nil, false)
     }
 }

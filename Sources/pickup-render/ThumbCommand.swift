@@ -110,13 +110,15 @@ struct ThumbJob {
         for (path, message) in unreadable {
             fail(path, RenderError(.unreadable, message, path: path))
         }
-        let renderer = FFmpegThumbnailer()
         if !single, let output {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
         }
         let bases = OutputNames.of(files)
-        // Files render on every core at once; results print in the order given.
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
+        // Files render on every core at once; results print in the order given. As many files
+        // at once as cores: each video's decoder on one thread; fewer: on every core.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workers = max(1, min(cores, files.count))
+        let renderer = FFmpegThumbnailer(decoderThreads: workers >= cores ? 1 : 0)
         var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
         var printed = 0
         var failed = false
