@@ -98,8 +98,17 @@ let package = Package(
         .target(name: "PickupTestSupport", dependencies: ["Pickup"], path: "Tests/PickupTestSupport"),
         .testTarget(name: "PickupTests", dependencies: ["Pickup", "PickupTestSupport"]),
         .testTarget(name: "PickupImportTests", dependencies: ["PickupImport", "PickupStore", "PickupTestSupport"]),
+        // URLSessionTransport (Apple's transport) compiled for Linux, tests only: its source is
+        // PickupUpload's own file (a link), built against FoundationNetworking.
+        .target(
+            name: "URLSessionTransportLinux", dependencies: ["Pickup", "PickupUpload"],
+            path: "Tests/URLSessionTransportLinux", swiftSettings: [.define("PICKUP_URLSESSION_TESTS")]),
         .testTarget(
-            name: "PickupUploadTests", dependencies: ["PickupUpload", "PickupHTTP", "PickupStore", "PickupTestSupport"]),
+            name: "PickupUploadTests",
+            dependencies: [
+                "PickupUpload", "PickupHTTP", "PickupStore", "PickupTestSupport",
+                .target(name: "URLSessionTransportLinux", condition: .when(platforms: [.linux])),
+            ]),
         .testTarget(name: "PickupFFmpegTests", dependencies: ["PickupFFmpeg", "Pickup", "PickupTestSupport"]),
         // End-to-end tests of the built `pickup` tool.
         .testTarget(

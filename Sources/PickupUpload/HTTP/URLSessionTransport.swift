@@ -1,9 +1,17 @@
 // Apple platforms only. On Linux URLSession lives in FoundationNetworking, whose libcurl and
 // some forty libraries it loads cost every run of the `pickup` tool about 7 MB and a few
 // milliseconds whether it uploads or not; Linux has `PickupHTTP`'s `AsyncHTTPTransport`.
-#if canImport(Darwin)
+// The Linux tests compile this same file a second time, in the test-only target
+// `URLSessionTransportLinux` (PICKUP_URLSESSION_TESTS), to run it through FoundationNetworking.
+#if canImport(Darwin) || PICKUP_URLSESSION_TESTS
     import Foundation
     import Pickup
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+    #if PICKUP_URLSESSION_TESTS
+        import PickupUpload
+    #endif
 
     /// Requests through URLSession: Apple platforms' transport.
     ///

@@ -1,0 +1,1 @@
+../../Sources/PickupUpload/HTTP/URLSessionTransport.swift
