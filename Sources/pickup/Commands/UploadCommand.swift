@@ -382,13 +382,19 @@ struct UploadJob {
         let queue = UploadQueue(uploader: uploader, concurrency: parallel)
         var alreadyThere: [UploadRecord] = []
         var queued: [String] = []
+        let destinations = prepared.enumerated().map { index, file in destination(path: file.path, key: keys[index]) }
+        let sizes = prepared.map { FileStatus(path: $0.path)?.size }
+        // The whole run's "already there" candidates in one journal call: finished uploads of
+        // each file's size to its destination. Only a file with one is hashed.
+        let candidates =
+            force
+            ? []
+            : ((try? await uploader.journal.finishedUploads(
+                to: zip(destinations, sizes).map { ($0, $1 ?? -1) })) ?? [])
         for (index, file) in prepared.enumerated() {
-            let destination = destination(path: file.path, key: keys[index])
-            // The file is hashed only when the journal holds a finished upload of its size there.
-            if !force, let size = FileStatus(path: file.path)?.size,
-                (try? await uploader.journal.hasFinished(to: destination, size: size)) == true,
-                let sha256 = digests.sha256(of: file.path),
-                let earlier = try? await uploader.journal.finished(to: destination, size: size, sha256: sha256)
+            let destination = destinations[index]
+            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.sha256(of: file.path),
+                let earlier = candidates[index][sha256]
             {
                 alreadyThere.append(earlier)
                 Console.raw(
@@ -414,10 +420,14 @@ struct UploadJob {
         let items = await work.value
         interrupted.stop()
         if !interrupted.fired { digests = await hashing.value }
-        for item in items where item.state == .done {
-            guard let record = item.record, let sha256 = digests.sha256(of: record.path) else { continue }
-            try? await uploader.journal.recordSHA256(sha256, of: record.id)
+        // One transaction for the run's hashes, not one a file.
+        let hashes = items.compactMap { item -> (id: String, sha256: String)? in
+            guard item.state == .done, let record = item.record, let sha256 = digests.sha256(of: record.path) else {
+                return nil
+            }
+            return (record.id, sha256)
         }
+        try? await uploader.journal.recordSHA256(hashes)
         if !json {
             Console.out(
                 UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
