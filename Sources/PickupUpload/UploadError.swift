@@ -39,12 +39,24 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var message: String
     /// The HTTP status, when the server answered.
     public var status: Int?
+    /// Whether the endpoint itself could not be reached: no connection was ever made (refused,
+    /// no route to the host, its name not found, no answer to the connection in time). Every
+    /// upload to it would fail the same way, so a batch stops at the first one
+    /// (`UploadQueue.stopsWhenUnreachable`).
+    public var unreachable = false
 
     /// An error with its kind, its message and the HTTP status when a server answered.
     public init(_ code: Code, _ message: String, status: Int? = nil) {
         self.code = code
         self.message = message
         self.status = status
+    }
+
+    /// A network error that says the endpoint could not be reached at all.
+    public static func unreachable(_ message: String) -> UploadError {
+        var error = UploadError(.network, message)
+        error.unreachable = true
+        return error
     }
 
     /// Whether waiting and trying again may succeed.

@@ -103,9 +103,17 @@ public struct UploadMachine: Sendable {
         default:
             guard error.isRetryable else { return .fail(error) }
             attempts += 1
-            return attempts >= maxAttempts ? .fail(error) : .wait(seconds: delay(attempt: attempts), after: error)
+            guard attempts < maxAttempts else { return .fail(error) }
+            // An endpoint that cannot be reached at all is tried again sooner: it is back within
+            // seconds or it is down, and a batch waits for this upload's tries before it stops.
+            let wait = delay(attempt: attempts)
+            return .wait(seconds: error.unreachable ? min(wait, UploadMachine.unreachableMaxDelay) : wait, after: error)
         }
     }
+
+    /// The longest wait before another try of an endpoint that could not be reached: with the
+    /// default 7 retries, at most 31.5 s of waiting in all.
+    public static let unreachableMaxDelay = 8.0
 
     /// The delay before try number `attempt` (1-based): doubling from `baseDelay` up to
     /// `maxDelay`, with jitter in [50%, 100%].

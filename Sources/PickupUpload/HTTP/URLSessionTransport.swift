@@ -41,6 +41,15 @@
                 {
                     throw UploadError(.certificate, redacted(nsError.localizedDescription))
                 }
+                // No connection was made: refused, no route, the name not found, offline.
+                if nsError.domain == NSURLErrorDomain,
+                    [
+                        NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed,
+                        NSURLErrorNotConnectedToInternet,
+                    ].contains(nsError.code)
+                {
+                    throw UploadError.unreachable(redacted(nsError.localizedDescription))
+                }
                 throw UploadError(.network, redacted(nsError.localizedDescription))
             }
             guard let http = response as? HTTPURLResponse else { throw UploadError(.network, "no HTTP answer") }

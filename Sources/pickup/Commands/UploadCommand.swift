@@ -379,7 +379,8 @@ struct UploadJob {
         let made = Dictionary(
             zip(prepared.map(\.path), sources).filter { $0 != $1 }, uniquingKeysWith: { first, _ in first })
         let began = Date()
-        let queue = UploadQueue(uploader: uploader, concurrency: parallel)
+        // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
+        let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
         var alreadyThere: [UploadRecord] = []
         var queued: [String] = []
         let destinations = prepared.enumerated().map { index, file in destination(path: file.path, key: keys[index]) }
@@ -431,6 +432,9 @@ struct UploadJob {
         if !json {
             Console.out(
                 UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+        }
+        if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
+            UploadRunner.stopped(error, items: items, json: json)
         }
         if interrupted.fired { return 130 }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.
@@ -762,6 +766,31 @@ enum UploadRunner {
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
             + "\(Text.byteCount(bytes)) in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+    }
+
+    /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
+    /// (a `stopped` line with `--json`).
+    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool) {
+        let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
+        let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        if json {
+            var object = JSONObject()
+            object.add("type", "stopped")
+            object.add(
+                "error",
+                object: JSONObject.error(
+                    code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+            object.add("paused", Int64(begun))
+            object.add("notStarted", Int64(left))
+            Console.raw(object.text + "\n")
+            return
+        }
+        Console.error(
+            Text.clean(
+                "pickup upload: stopped: the endpoint cannot be reached (\(error.description)); every upload "
+                    + "there would fail the same way. \(left) file\(left == 1 ? "" : "s") not started"
+                    + (begun > 0 ? " and \(begun) paused ('pickup uploads resume')" : "")
+                    + ": run the same command again when it is back."))
     }
 
     /// The retry an update begins, if it begins one: what failed and the wait.
