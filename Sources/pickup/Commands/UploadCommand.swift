@@ -133,6 +133,13 @@ struct UploadCommand: AsyncParsableCommand {
     var partConcurrency: String?
 
     @Option(
+        name: [.customLong("multipart-threshold")],
+        help: ArgumentHelp(
+            "S3: files smaller than this many megabytes go in one PUT, larger ones in parts (default 8, as aws s3 cp; 0: always in parts).",
+            valueName: "MB"))
+    var multipartThreshold: String?
+
+    @Option(
         name: [.customLong("chunk-size")],
         help: ArgumentHelp("Megabytes a request or S3 part (default 8; S3 parts at least 5).", valueName: "MB"))
     var chunkSize: String?
@@ -178,6 +185,7 @@ struct UploadJob {
     let keyTemplate: RemoteKey
     let caFile: String?
     let chunkSize: Int
+    let multipartThreshold: Int64
     let journalPath: String
     let json: Bool
     let library: String?
@@ -240,6 +248,10 @@ struct UploadJob {
         case .failure(let error): throw ValidationError(error.message)
         }
         chunkSize = Int(megabytes * 1_048_576)
+        guard let threshold = Double(command.multipartThreshold ?? "8"), threshold >= 0, threshold <= 5_120 else {
+            throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
+        }
+        multipartThreshold = Int64(threshold * 1_048_576)
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         caFile = command.shared.caFile
         json = command.shared.json
@@ -303,12 +315,13 @@ struct UploadJob {
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
         let uploader: Uploader
+        var options = UploadOptions(
+            chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
+            transport: transport, partConcurrency: partConcurrency)
+        options.multipartThreshold = multipartThreshold
         do {
             uploader = Uploader(
-                journal: try UploadJournal(path: journalPath),
-                options: UploadOptions(
-                    chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
-                    transport: transport, partConcurrency: partConcurrency),
+                journal: try UploadJournal(path: journalPath), options: options,
                 s3Credentials: credentials)
         } catch {
             Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
