@@ -494,21 +494,35 @@ extension ImportCatalog {
     /// The items already imported from these sources (each as `item(from:)` finds it), by
     /// position: one call for a whole run.
     func items(from sources: [SourceKey?]) throws(ImportError) -> [Int: ImportedItem] {
-        var found: [Int: ImportedItem] = [:]
-        for (index, source) in sources.enumerated() {
-            if let source, let item = try item(from: source) { found[index] = item }
+        try reading { () throws(ImportError) -> [Int: ImportedItem] in
+            var found: [Int: ImportedItem] = [:]
+            for (index, source) in sources.enumerated() {
+                if let source, let item = try item(from: source) { found[index] = item }
+            }
+            return found
         }
-        return found
+    }
+
+    /// Runs `body`'s reads in one read transaction: one lock and one snapshot for a whole
+    /// run's lookups, not one a query.
+    private func reading<T>(_ body: () throws(ImportError) -> T) throws(ImportError) -> T {
+        try catalogCall { try database.execute("BEGIN") }
+        do {
+            let result = try body()
+            try catalogCall { try database.execute("COMMIT") }
+            return result
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// The items already imported from these files (each as `item(importedFrom:)` finds it),
     /// by path: one call for a whole run. Files that cannot be read are left out.
     public func items(importedFrom paths: [String]) throws(ImportError) -> [String: ImportedItem] {
+        let keys = paths.map { try? ImportSession.sourceKey($0) }
         var found: [String: ImportedItem] = [:]
-        for path in paths where found[path] == nil {
-            guard let key = try? ImportSession.sourceKey(path) else { continue }
-            if let item = try item(from: key) { found[path] = item }
-        }
+        for (index, item) in try items(from: keys) { found[paths[index]] = item }
         return found
     }
 }
