@@ -206,25 +206,23 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return UploadError(.badAnswer, "the server's answer is not valid HTTP: " + describe(error))
         case let error as NIOConnectionError:
             let reasons = Array(Set(error.connectionErrors.map { reason($0.error) })).sorted()
-            return UploadError(
-                .network, "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
-            )
+            return .unreachable(
+                "cannot connect to \(place)" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; ")))
         case let error as IOError where error.errnoCode == ETIMEDOUT:
             return UploadError(
                 .network,
                 "the connection to \(place) stalled: the other side acknowledged nothing for "
                     + "\(String(format: "%.0f", deadLink)) s")
+        case let error as IOError where isConnecting(error):
+            return .unreachable("cannot connect to \(place): " + reason(error))
         case let error as IOError:
-            return UploadError(
-                .network,
-                (isConnecting(error) ? "cannot connect to \(place): " : "the connection to \(place) failed: ")
-                    + reason(error))
+            return UploadError(.network, "the connection to \(place) failed: " + reason(error))
         case let error as HTTPClientError:
             if error == .cancelled { return UploadError(.cancelled, "the upload was cancelled") }
             if error == .deadlineExceeded {
                 return UploadError(.network, "the server took longer than \(Int(limits.deadline)) s to answer")
             }
-            if error == .connectTimeout { return UploadError(.network, "cannot connect to \(place) in time") }
+            if error == .connectTimeout { return .unreachable("cannot connect to \(place) in time") }
             if error == .remoteConnectionClosed {
                 return UploadError(.network, "the server closed the connection before its answer was complete")
             }

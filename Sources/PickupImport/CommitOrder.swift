@@ -39,16 +39,33 @@ struct CommitRule {
     let sizes: [Int64]
     private var hashes: [Int: String] = [:]
     private var done: Set<Int> = []
+    /// Each size's items, in selection order, and how many of them from the front are done: an
+    /// item looks only at the earlier ones of its size not yet done (a few in flight), not at
+    /// every earlier one (a folder of same-size photos made that grow with its square).
+    private let bySize: [Int64: [Int]]
+    private var doneFront: [Int64: Int] = [:]
 
-    init(sizes: [Int64]) { self.sizes = sizes }
+    init(sizes: [Int64]) {
+        self.sizes = sizes
+        bySize = Dictionary(grouping: sizes.indices, by: { sizes[$0] })
+    }
 
     mutating func hashed(_ index: Int, sha256: String) { hashes[index] = sha256 }
-    mutating func finished(_ index: Int) { done.insert(index) }
+
+    mutating func finished(_ index: Int) {
+        done.insert(index)
+        guard index < sizes.count, let same = bySize[sizes[index]] else { return }
+        var front = doneFront[sizes[index], default: 0]
+        while front < same.count, done.contains(same[front]) { front += 1 }
+        doneFront[sizes[index]] = front
+    }
 
     /// Whether every earlier item of the same size is done, or known to differ.
     func mayCommit(_ index: Int) -> Bool {
-        guard let mine = hashes[index], index < sizes.count else { return true }
-        for earlier in 0..<index where sizes[earlier] == sizes[index] && !done.contains(earlier) {
+        guard let mine = hashes[index], index < sizes.count, let same = bySize[sizes[index]] else { return true }
+        for earlier in same[doneFront[sizes[index], default: 0]...] {
+            if earlier >= index { break }
+            if done.contains(earlier) { continue }
             guard let theirs = hashes[earlier], theirs != mine else { return false }
         }
         return true

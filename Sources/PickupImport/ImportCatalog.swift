@@ -7,8 +7,16 @@ import PickupStore
 /// `DEST/.pickup/catalog.sqlite`; an actor owns the connection.
 public actor ImportCatalog {
     private let database: SQLiteDatabase
+    /// Statements prepared once per connection, by their SQL (each reset after use, so that
+    /// none holds a read snapshot open).
+    private var prepared: [String: SQLiteStatement] = [:]
+    /// Items' facts decoded from their JSON, by that JSON (at most 50,000, then begun again).
+    private var decodedInfos: [String: MediaInfo] = [:]
     /// The library folder the catalog describes.
     public let folder: String
+    /// Whether the catalog keeps each source's resolved path (`files.source_path`): every
+    /// catalog this version opens to write; an older one opened only to read may not.
+    private let hasSourcePath: Bool
 
     static let schema = """
         CREATE TABLE IF NOT EXISTS items (
@@ -39,6 +47,7 @@ public actor ImportCatalog {
         );
         CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256);
         CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified);
+        CREATE INDEX IF NOT EXISTS items_by_import ON items(imported_at, id);
         PRAGMA user_version = 1;
         """
 
@@ -59,15 +68,31 @@ public actor ImportCatalog {
             throw ImportError.writing(hidden, errno: errno)
         }
         do {
-            database = try SQLiteDatabase(path: path, readOnly: readOnly)
+            let database = try SQLiteDatabase(path: path, readOnly: readOnly)
+            self.database = database
             if !readOnly {
                 try database.execute(ImportCatalog.schema)
                 // How each file was stored (added to catalogs made before).
                 try database.addColumnIfMissing("method", "TEXT", to: "files")
+                // Where its source was, resolved (`SourceKey.path`): what recognises the file when
+                // it is picked again by another spelling of its path (added to catalogs made before).
+                try database.addColumnIfMissing("source_path", "TEXT", to: "files")
+                try database.execute(ImportCatalog.sourcePathIndex)
             }
+            hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }
+    }
+
+    /// Serves `item(from:)` (added to catalogs made before).
+    static let sourcePathIndex =
+        "CREATE INDEX IF NOT EXISTS files_by_source_path ON files(source_path, source_size, source_modified)"
+
+    static func hasColumn(_ column: String, in table: String, of database: SQLiteDatabase) throws -> Bool {
+        let info = try database.prepare("PRAGMA table_info(\(table))")
+        while try info.step() { if info.text(1) == column { return true } }
+        return false
     }
 
     /// A catalog failure, told by its cause: a full disk, a refused permission, a busy or a
@@ -115,14 +140,19 @@ public actor ImportCatalog {
     /// The item already imported from this very source file (same path, size and
     /// modification time) whose stored files are all still there.
     public func item(from source: SourceKey) throws(ImportError) -> ImportedItem? {
-        let id = try catalogCall {
-            let statement = try database.prepare(
-                "SELECT item_id FROM files WHERE original_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'"
-            )
-            try statement.bind([.text(source.path), .integer(source.size), .integer(source.modified)])
-            return try statement.step() ? statement.text(0) : nil
+        let values: [SQLiteValue] = [.text(source.path), .integer(source.size), .integer(source.modified)]
+        let id = try catalogCall { () throws -> String? in
+            // By the resolved path; in rows made before it was kept, by the path as given.
+            for query in hasSourcePath ? [Query.itemFromSource, Query.itemFromGivenPath] : [Query.itemFromGivenPath] {
+                let found = try withStatement(query) { statement in
+                    try statement.bind(values)
+                    return try statement.step() ? statement.text(0) : nil
+                }
+                if let found { return found }
+            }
+            return nil
         }
-        guard let id, let item = try item(id: id), filesIntact(item) else { return nil }
+        guard let id, let item = try item(exactID: id), filesIntact(item) else { return nil }
         return item
     }
 
@@ -135,9 +165,10 @@ public actor ImportCatalog {
     /// Whether a stored file of some item has this name.
     public func knows(storedName name: String) throws(ImportError) -> Bool {
         try catalogCall {
-            let statement = try database.prepare("SELECT 1 FROM files WHERE stored_name = ?1")
-            try statement.bind([.text(name)])
-            return try statement.step()
+            try withStatement(Query.knowsStoredName) { statement in
+                try statement.bind([.text(name)])
+                return try statement.step()
+            }
         }
     }
 
@@ -145,12 +176,13 @@ public actor ImportCatalog {
     /// its files are still intact (to restore them).
     public func recordedItem(withSHA256 hash: String) throws(ImportError) -> ImportedItem? {
         let id = try catalogCall {
-            let statement = try database.prepare("SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'")
-            try statement.bind([.text(hash)])
-            return try statement.step() ? statement.text(0) : nil
+            try withStatement(Query.itemWithSHA256) { statement in
+                try statement.bind([.text(hash)])
+                return try statement.step() ? statement.text(0) : nil
+            }
         }
         guard let id else { return nil }
-        return try item(id: id)
+        return try item(exactID: id)
     }
 
     /// Records a new item whose files are already in place, in one transaction —
@@ -169,85 +201,184 @@ public actor ImportCatalog {
                 if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) {
                     return existing
                 }
-                try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
-                try database.prepare(
-                    "INSERT INTO items (id, kind, original_name, original_path, imported_at, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-                ).run([
-                    .text(item.id), .text(item.kind.rawValue), .text(item.originalName), .text(item.originalPath),
-                    .real(item.importedAt), .text(infoJSON),
-                ])
-                let insertFile = try database.prepare(
-                    """
-                    INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified, method)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                    """)
-                for file in item.files {
-                    let source = sources[file.role]
-                    try insertFile.run([
-                        .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
-                        .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
-                        .integer(source?.modified ?? -1), file.method.map { .text($0.rawValue) } ?? .null,
-                    ])
-                }
+                try insert(item, sources: sources, infoJSON: infoJSON)
                 return nil
             }
         }
     }
 
-    /// Every item, oldest import first.
-    public func items() throws(ImportError) -> [ImportedItem] {
-        let ids = try catalogCall {
-            let statement = try database.prepare("SELECT id FROM items ORDER BY imported_at, id")
-            var ids: [String] = []
-            while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
-            return ids
+    /// Records many items at once, in one transaction, without the checks `record` makes (for
+    /// a catalog built in code: tests and benchmarks).
+    func recordAll(_ entries: [(ImportedItem, [StoredFile.Role: SourceKey])]) throws(ImportError) {
+        let encoder = JSONEncoder()
+        try catalogCall {
+            try database.transaction {
+                for (item, sources) in entries {
+                    let infoJSON = String(decoding: try encoder.encode(item.info), as: UTF8.self)
+                    try insert(item, sources: sources, infoJSON: infoJSON)
+                }
+            }
         }
+    }
+
+    /// Writes an item's rows (replacing an item of the same id), inside the caller's transaction.
+    private func insert(
+        _ item: ImportedItem, sources: [StoredFile.Role: SourceKey], infoJSON: String
+    ) throws {
+        try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(item.id)]) }
+        try withStatement(
+            "INSERT INTO items (id, kind, original_name, original_path, imported_at, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        ) {
+            try $0.run([
+                .text(item.id), .text(item.kind.rawValue), .text(item.originalName), .text(item.originalPath),
+                .real(item.importedAt), .text(infoJSON),
+            ])
+        }
+        try withStatement(
+            """
+            INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified, method,
+                source_path)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            """
+        ) { insertFile in
+            for file in item.files {
+                let source = sources[file.role]
+                try insertFile.run([
+                    .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
+                    .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
+                    .integer(source?.modified ?? -1), file.method.map { .text($0.rawValue) } ?? .null,
+                    source.map { .text($0.path) } ?? .null,
+                ])
+            }
+        }
+    }
+
+    /// Every item, oldest import first: one query, whatever the library's size.
+    public func items() throws(ImportError) -> [ImportedItem] {
+        try catalogCall {
+            try withStatement(Query.allItems) { statement in
+                try statement.bind([])
+                return try readItems(statement)
+            }
+        }
+    }
+
+    /// The item with this identifier (or a unique prefix of it): a range on the primary key.
+    public func item(id: String) throws(ImportError) -> ImportedItem? {
+        guard !id.isEmpty else { return nil }
+        let found = try catalogCall { () throws -> String? in
+            // A prefix compared as text: the user's words never become a LIKE pattern.
+            let end = ImportCatalog.upperBound(ofPrefix: id)
+            return try withStatement(end == nil ? Query.idsFromPrefix : Query.idsWithPrefix) { statement in
+                try statement.bind([.text(id)] + (end.map { [.text($0)] } ?? []))
+                guard try statement.step(), let found = statement.text(0) else { return nil }
+                return try statement.step() ? nil : found  // nil: an ambiguous prefix
+            }
+        }
+        guard let found else { return nil }
+        return try item(exactID: found)
+    }
+
+    /// The item with exactly this identifier, found by its primary key.
+    private func item(exactID id: String) throws(ImportError) -> ImportedItem? {
+        try catalogCall {
+            try withStatement(Query.itemByID) { statement in
+                try statement.bind([.text(id)])
+                return try readItems(statement).first
+            }
+        }
+    }
+
+    /// The smallest text greater than every text that starts with `prefix` (its last character
+    /// one higher), or nil when there is none: the end of the range a prefix covers, in
+    /// SQLite's byte order (UTF-8 keeps the characters' order).
+    static func upperBound(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }  // past the surrogates, which are not characters
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars)
+                return text
+            }
+        }
+        return nil
+    }
+
+    /// Items from the rows of a `Query.itemColumns` query: an item's rows one after another,
+    /// one for each of its files.
+    private func readItems(_ statement: SQLiteStatement) throws -> [ImportedItem] {
         var result: [ImportedItem] = []
-        for id in ids { if let item = try item(id: id) { result.append(item) } }
+        var infos: [String?] = []
+        while try statement.step() {
+            guard let id = statement.text(0) else { continue }
+            if let last = result.last, last.id == id {
+                if let file = ImportCatalog.file(statement) { result[result.count - 1].files.append(file) }
+                continue
+            }
+            let kind = MediaKind(rawValue: statement.text(1) ?? "") ?? .image
+            var thumbnail: ItemThumbnail?
+            if let name = statement.text(12) {
+                thumbnail = ItemThumbnail(
+                    name: name, width: Int(statement.integer(13)), height: Int(statement.integer(14)))
+            }
+            infos.append(statement.text(5))
+            result.append(
+                ImportedItem(
+                    id: id, kind: kind, originalName: statement.text(2) ?? "", originalPath: statement.text(3) ?? "",
+                    importedAt: statement.real(4), files: ImportCatalog.file(statement).map { [$0] } ?? [],
+                    info: MediaInfo(kind: kind, container: .mp4, fileSize: 0), thumbnail: thumbnail))
+        }
+        // Each text decoded once: the same item read twice in a run (planned, then imported) costs
+        // one decoding. A text always gives the same facts, so this never goes stale.
+        let missing = result.indices.filter { infos[$0].map { decodedInfos[$0] == nil } ?? false }
+        let decoded = ImportCatalog.decode(missing.map { infos[$0] })
+        if decodedInfos.count + missing.count > 50_000 { decodedInfos = [:] }
+        for (position, index) in missing.enumerated() {
+            if let text = infos[index], let info = decoded[position] { decodedInfos[text] = info }
+        }
+        for index in result.indices {
+            if let text = infos[index], let info = decodedInfos[text] { result[index].info = info }
+        }
         return result
     }
 
-    /// The item with this identifier (or a unique prefix of it).
-    public func item(id: String) throws(ImportError) -> ImportedItem? {
-        try catalogCall {
-            let statement = try database.prepare(
-                // A prefix compared as text: the user's words never become a LIKE pattern.
-                "SELECT id, kind, original_name, original_path, imported_at, info FROM items WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2"
-            )
-            guard !id.isEmpty else { return nil }
-            try statement.bind([.text(id)])
-            guard try statement.step(), let found = statement.text(0) else { return nil }
-            let kind = MediaKind(rawValue: statement.text(1) ?? "") ?? .image
-            let name = statement.text(2) ?? ""
-            let path = statement.text(3) ?? ""
-            let importedAt = statement.real(4)
-            let info =
-                (statement.text(5)?.data(using: .utf8)).flatMap { try? JSONDecoder().decode(MediaInfo.self, from: $0) }
-                ?? MediaInfo(kind: kind, container: .mp4, fileSize: 0)
-            if try statement.step() { return nil }  // ambiguous prefix
-            let files = try database.prepare(
-                "SELECT role, stored_name, original_path, size, sha256, method FROM files WHERE item_id = ?1 ORDER BY role DESC"
-            )
-            try files.bind([.text(found)])
-            var stored: [StoredFile] = []
-            while try files.step() {
-                stored.append(
-                    StoredFile(
-                        role: StoredFile.Role(rawValue: files.text(0) ?? "") ?? .primary, name: files.text(1) ?? "",
-                        originalPath: files.text(2) ?? "", size: files.integer(3), sha256: files.text(4) ?? "",
-                        method: files.text(5).flatMap(CopyMethod.init(rawValue:))))
-            }
-            let thumbnails = try database.prepare("SELECT name, width, height FROM thumbnails WHERE item_id = ?1")
-            try thumbnails.bind([.text(found)])
-            var thumbnail: ItemThumbnail?
-            if try thumbnails.step(), let file = thumbnails.text(0) {
-                thumbnail = ItemThumbnail(
-                    name: file, width: Int(thumbnails.integer(1)), height: Int(thumbnails.integer(2)))
-            }
-            return ImportedItem(
-                id: found, kind: kind, originalName: name, originalPath: path, importedAt: importedAt, files: stored,
-                info: info, thumbnail: thumbnail)
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
+    /// The items' facts from their JSON (nil where it does not read), decoded on every core: for
+    /// a listing of tens of thousands of items, decoding is most of the work.
+    private static func decode(_ texts: [String?]) -> [MediaInfo?] {
+        // (Foundation reads the cgroup's files for the core count: asked once, and only for many.)
+        let workers = texts.count < 1_000 ? 1 : max(1, min(ImportCatalog.cores, 8, texts.count / 500))
+        guard workers > 1 else {
+            let decoder = JSONDecoder()
+            return texts.map { text in text.flatMap { try? decoder.decode(MediaInfo.self, from: Data($0.utf8)) } }
         }
+        var infos = [MediaInfo?](repeating: nil, count: texts.count)
+        infos.withUnsafeMutableBufferPointer { buffer in
+            // Each worker writes only its own indices, and all are done when this returns.
+            guard let address = buffer.baseAddress else { return }
+            nonisolated(unsafe) let base = address
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let decoder = JSONDecoder()
+                for index in stride(from: worker, to: texts.count, by: workers) {
+                    guard let text = texts[index] else { continue }
+                    base[index] = try? decoder.decode(MediaInfo.self, from: Data(text.utf8))
+                }
+            }
+        }
+        return infos
+    }
+
+    /// The stored file a row names, if it names one (an item may have none).
+    private static func file(_ statement: SQLiteStatement) -> StoredFile? {
+        guard !statement.isNull(6) else { return nil }
+        return StoredFile(
+            role: StoredFile.Role(rawValue: statement.text(6) ?? "") ?? .primary, name: statement.text(7) ?? "",
+            originalPath: statement.text(8) ?? "", size: statement.integer(9), sha256: statement.text(10) ?? "",
+            method: statement.text(11).flatMap(CopyMethod.init(rawValue:)))
     }
 
     /// Removes an item: its row first (so the catalog never names a missing file), then its files.
@@ -295,11 +426,14 @@ public actor ImportCatalog {
     /// Records an item's thumbnail (replacing an older one).
     public func record(thumbnail: ItemThumbnail, for id: String) throws(ImportError) {
         try catalogCall {
-            try database.prepare(
+            try withStatement(
                 "INSERT OR REPLACE INTO thumbnails (item_id, name, width, height) VALUES (?1, ?2, ?3, ?4)"
-            ).run([
-                .text(id), .text(thumbnail.name), .integer(Int64(thumbnail.width)), .integer(Int64(thumbnail.height)),
-            ])
+            ) {
+                try $0.run([
+                    .text(id), .text(thumbnail.name), .integer(Int64(thumbnail.width)),
+                    .integer(Int64(thumbnail.height)),
+                ])
+            }
         }
     }
 
@@ -311,6 +445,32 @@ public actor ImportCatalog {
                 && FileStatus(path: folder + "/" + file.name).map { $0.kind == .regular && $0.size == file.size }
                     ?? false
         }
+    }
+
+    /// Runs `body` with the statement for `sql` (prepared on first use, then kept), and resets
+    /// it after: a statement left mid-way would keep an old snapshot of the catalog.
+    private func withStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        let statement: SQLiteStatement
+        if let kept = prepared[sql] {
+            statement = kept
+        } else {
+            statement = try database.prepare(sql)
+            prepared[sql] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// How SQLite runs each of the catalog's queries (`EXPLAIN QUERY PLAN`), one line a step.
+    func queryPlans() throws -> [String: [String]] {
+        var plans: [String: [String]] = [:]
+        for (name, sql) in Query.all {
+            let statement = try database.prepare("EXPLAIN QUERY PLAN " + sql)
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.text(3) ?? "") }
+            plans[name] = lines
+        }
+        return plans
     }
 
     private func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
@@ -329,5 +489,84 @@ extension ImportCatalog {
     /// and modification time), if any: what importing it again would reuse without reading it.
     public func item(importedFrom path: String) throws(ImportError) -> ImportedItem? {
         try item(from: try ImportSession.sourceKey(path))
+    }
+
+    /// The items already imported from these sources (each as `item(from:)` finds it), by
+    /// position: one call for a whole run.
+    func items(from sources: [SourceKey?]) throws(ImportError) -> [Int: ImportedItem] {
+        try reading { () throws(ImportError) -> [Int: ImportedItem] in
+            var found: [Int: ImportedItem] = [:]
+            for (index, source) in sources.enumerated() {
+                if let source, let item = try item(from: source) { found[index] = item }
+            }
+            return found
+        }
+    }
+
+    /// Runs `body`'s reads in one read transaction: one lock and one snapshot for a whole
+    /// run's lookups, not one a query.
+    private func reading<T>(_ body: () throws(ImportError) -> T) throws(ImportError) -> T {
+        try catalogCall { try database.execute("BEGIN") }
+        do {
+            let result = try body()
+            try catalogCall { try database.execute("COMMIT") }
+            return result
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The items already imported from these files (each as `item(importedFrom:)` finds it),
+    /// by path: one call for a whole run. Files that cannot be read are left out.
+    public func items(importedFrom paths: [String]) throws(ImportError) -> [String: ImportedItem] {
+        let keys = paths.map { try? ImportSession.sourceKey($0) }
+        var found: [String: ImportedItem] = [:]
+        for (index, item) in try items(from: keys) { found[paths[index]] = item }
+        return found
+    }
+}
+
+extension ImportCatalog {
+    /// The catalog's queries. Each is served by an index: ids by the primary key (a prefix by a
+    /// range on it), files by their item, stored name, hash or source, and the listing in the
+    /// order of `items_by_import`.
+    enum Query {
+        /// An item's columns, then one of its files' and its thumbnail's (columns 0-14).
+        static let itemColumns = """
+            SELECT i.id, i.kind, i.original_name, i.original_path, i.imported_at, i.info,
+                f.role, f.stored_name, f.original_path, f.size, f.sha256, f.method,
+                t.name, t.width, t.height
+            FROM items i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
+            """
+        static let allItems = itemColumns + " ORDER BY i.imported_at, i.id, f.role DESC"
+        static let itemByID = itemColumns + " WHERE i.id = ?1 ORDER BY f.role DESC"
+        /// The ids from `?1` up to (not including) `?2`, the end of the range `?1` is a prefix of.
+        static let idsWithPrefix = """
+            SELECT id FROM items WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
+            """
+        /// The same for a prefix of nothing but the last character (no end to its range).
+        static let idsFromPrefix = """
+            SELECT id FROM items WHERE id >= ?1 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
+            """
+        static let itemFromSource = """
+            SELECT item_id FROM files
+            WHERE source_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'
+            """
+        /// The same for rows made before the resolved path was kept: by the path as given.
+        static let itemFromGivenPath = """
+            SELECT item_id FROM files
+            WHERE original_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'
+            """
+        static let itemWithSHA256 = "SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'"
+        static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+
+        static let all: [(String, String)] = [
+            ("allItems", allItems), ("itemByID", itemByID), ("idsWithPrefix", idsWithPrefix),
+            ("idsFromPrefix", idsFromPrefix),
+            ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
+            ("itemWithSHA256", itemWithSHA256),
+            ("knowsStoredName", knowsStoredName),
+        ]
     }
 }

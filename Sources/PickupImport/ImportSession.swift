@@ -112,8 +112,12 @@ public final class ImportSession: Sendable {
             let total = sizes.reduce(Int64(0)) { $0 + $1.reduce(0, +) }
             continuation.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
+            // What the library already holds, known by source (path, size, modification time), in
+            // one call: reused without being read.
+            let known =
+                (try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })) ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
-            let space = await self.spacePlan(requests, sizes: sizes)
+            let space = self.spacePlan(requests, sizes: sizes, known: known)
             for (index, error) in space.refused {
                 results[index] = .failed(error)
                 continuation.yield(.finished(index: index, result: .failed(error)))
@@ -128,7 +132,8 @@ public final class ImportSession: Sendable {
                         (
                             index,
                             await self.importItem(
-                                requests[index], index: index, events: continuation, flag: flag, order: order)
+                                requests[index], index: index, known: known[index], events: continuation, flag: flag,
+                                order: order)
                         )
                     }
                 }
@@ -141,7 +146,8 @@ public final class ImportSession: Sendable {
                             (
                                 index,
                                 await self.importItem(
-                                    requests[index], index: index, events: continuation, flag: flag, order: order)
+                                    requests[index], index: index, known: known[index], events: continuation,
+                                    flag: flag, order: order)
                             )
                         }
                     }
@@ -188,10 +194,15 @@ public final class ImportSession: Sendable {
         }
     }
 
+    /// `known`: the item the catalog held from this very source when the run began.
     private func importItem(
-        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
-        order: CommitOrder
+        _ request: ImportRequest, index: Int, known: ImportedItem?, events: AsyncStream<ImportEvent>.Continuation,
+        flag: CancellationFlag, order: CommitOrder
     ) async -> ImportResult {
+        if let known, !flag.isSet {
+            await order.finished(index)
+            return .reused(await withThumbnail(known, index: index, events: events))
+        }
         let result = await outcome(of: request, index: index, events: events, flag: flag, order: order)
         await order.finished(index)
         return result

@@ -53,14 +53,12 @@ struct SpacePlan {
 
 extension ImportSession {
     /// The space plan for these requests: what each would write, against the free space.
-    func spacePlan(_ requests: [ImportRequest], sizes: [[Int64]]) async -> SpacePlan {
+    /// `known`: the items the library holds already, by request (they need nothing).
+    func spacePlan(_ requests: [ImportRequest], sizes: [[Int64]], known: [Int: ImportedItem]) -> SpacePlan {
         var needs: [Int64] = []
         let facts = FileSystemFacts.Destination(folder: destination)
-        for (request, fileSizes) in zip(requests, sizes) {
-            var held = false
-            if let key = try? ImportSession.sourceKey(request.path) {
-                held = (try? await catalog.item(from: key)) != nil
-            }
+        for (index, (request, fileSizes)) in zip(requests, sizes).enumerated() {
+            let held = known[index] != nil
             // A clone or a reflink takes no new blocks.
             let paths = request.parts.map(\.path)
             let need = zip(paths, fileSizes).reduce(Int64(0)) { total, file in

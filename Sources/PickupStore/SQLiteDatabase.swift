@@ -193,6 +193,10 @@ public final class SQLiteStatement {
         return status == SQLITE_ROW
     }
 
+    /// Ends the statement's current run (its read of the database) and keeps its bindings, so
+    /// that it can be run again.
+    public func reset() { sqlite3_reset(statement) }
+
     /// Runs a statement that returns no rows.
     public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)

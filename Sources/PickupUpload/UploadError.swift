@@ -41,6 +41,11 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var status: Int?
     /// Seconds the server asked to wait before trying again (its `Retry-After`), if it did.
     public var retryAfter: Double?
+    /// Whether the endpoint itself could not be reached: no connection was ever made (refused,
+    /// no route to the host, its name not found, no answer to the connection in time). Every
+    /// upload to it would fail the same way, so a batch stops at the first one
+    /// (`UploadQueue.stopsWhenUnreachable`).
+    public var unreachable = false
 
     /// An error with its kind, its message, the HTTP status when a server answered and the
     /// wait it asked for.
@@ -49,6 +54,13 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.message = message
         self.status = status
         self.retryAfter = retryAfter
+    }
+
+    /// A network error that says the endpoint could not be reached at all.
+    public static func unreachable(_ message: String) -> UploadError {
+        var error = UploadError(.network, message)
+        error.unreachable = true
+        return error
     }
 
     /// Whether waiting and trying again may succeed.

@@ -123,6 +123,8 @@ public actor UploadJournal {
             // The SHA-256 of a finished upload's bytes: what lets a later upload of the same
             // bytes to the same destination be skipped.
             try database.addColumnIfMissing("sha256", "TEXT", to: "uploads")
+            // The "already there" lookup, by destination and size, among finished uploads.
+            try database.execute(UploadJournal.finishedIndex)
             try database.checkIntegrity()
         } catch {
             throw UploadJournal.explain(error, path: path)
@@ -136,6 +138,10 @@ public actor UploadJournal {
         fchmod(created, 0o600)
         close(created)
     }
+
+    /// Serves `finishedRecords` and `finishedUploads` (added to journals made before it).
+    static let finishedIndex =
+        "CREATE INDEX IF NOT EXISTS uploads_finished ON uploads(destination, size, sha256) WHERE state = 'done'"
 
     /// Marks a target whose query was left out of the journal.
     public static let queryNotStored = "?(query not stored)"
@@ -244,15 +250,64 @@ public actor UploadJournal {
         try !finishedRecords(to: destination, size: size, sha256: nil).isEmpty
     }
 
+    /// For each (destination, size), the finished uploads of that many bytes there whose SHA-256
+    /// is known, by that SHA-256: the whole run's "already there" candidates in one call. Each
+    /// distinct (destination, size) is one lookup in the journal's index, however many files
+    /// share it (a folder of same-size photos to one tus endpoint). A file with none need not
+    /// be hashed.
+    public func finishedUploads(
+        to files: [(destination: UploadDestination, size: Int64)]
+    ) throws(UploadError) -> [[String: UploadRecord]] {
+        try call {
+            let statement = try database.prepare(
+                UploadJournal.select + " WHERE " + UploadJournal.finishedCondition + " ORDER BY created DESC")
+            var looked: [String: [Int64: [String: UploadRecord]]] = [:]
+            var found: [[String: UploadRecord]] = []
+            found.reserveCapacity(files.count)
+            for file in files {
+                let stored = file.destination.stored
+                guard let text = try? UploadJournal.json(stored) else {
+                    found.append([:])
+                    continue
+                }
+                if let known = looked[text]?[file.size] {
+                    found.append(known)
+                    continue
+                }
+                var bySHA256: [String: UploadRecord] = [:]
+                try statement.bind([.text(text), .integer(file.size)])
+                while try statement.step() {
+                    // The newest of the same bytes, as `finished(to:size:sha256:)` answers; the
+                    // destination is the one asked for (the same text).
+                    if let sha256 = statement.text(15), bySHA256[sha256] == nil {
+                        bySHA256[sha256] = UploadJournal.record(statement, destination: stored)
+                    }
+                }
+                looked[text, default: [:]][file.size] = bySHA256
+                found.append(bySHA256)
+            }
+            return found
+        }
+    }
+
+    /// Records the SHA-256 of many finished uploads, in one transaction.
+    public func recordSHA256(_ hashes: [(id: String, sha256: String)]) throws(UploadError) {
+        guard !hashes.isEmpty else { return }
+        try call {
+            try database.transaction {
+                let statement = try database.prepare("UPDATE uploads SET sha256 = ?2 WHERE id = ?1 AND state = 'done'")
+                for hash in hashes { try statement.run([.text(hash.id), .text(hash.sha256)]) }
+            }
+        }
+    }
+
     /// Finished uploads of `size` bytes to `destination` with this SHA-256, or (nil) with any known one.
     private func finishedRecords(
         to destination: UploadDestination, size: Int64, sha256: String?
     ) throws(UploadError) -> [UploadRecord] {
         guard let text = try? UploadJournal.json(destination.stored) else { return [] }
         guard let sha256 else {
-            return try records(
-                where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL",
-                [.text(text), .integer(size)])
+            return try records(where: UploadJournal.finishedCondition, [.text(text), .integer(size)])
         }
         return try records(
             where: "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 = ?3",
@@ -281,11 +336,31 @@ public actor UploadJournal {
         }
     }
 
-    /// The upload with this id, if the journal has it.
+    /// The upload with this id (or a prefix of it), if the journal has it: a range on the
+    /// primary key, the newest first when a prefix fits several.
     public func record(id: String) throws(UploadError) -> UploadRecord? {
         // A prefix compared as text: the user's words never become a LIKE pattern.
         guard !id.isEmpty else { return nil }
-        return try records(where: "substr(id, 1, length(?1)) = ?1", [.text(id)]).first
+        let prefix = "substr(id, 1, length(?1)) = ?1"
+        guard let end = UploadJournal.upperBound(ofPrefix: id) else {
+            return try records(where: "id >= ?1 AND " + prefix, [.text(id)]).first
+        }
+        return try records(where: "id >= ?1 AND id < ?2 AND " + prefix, [.text(id), .text(end)]).first
+    }
+
+    /// The smallest text greater than every text that starts with `prefix` (its last character
+    /// one higher), or nil when there is none: the end of the range the prefix covers.
+    static func upperBound(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            let next = last.value + 1 == 0xD800 ? 0xE000 : last.value + 1  // surrogates are not characters
+            if let scalar = Unicode.Scalar(next) {
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars + [scalar])
+                return text
+            }
+        }
+        return nil
     }
 
     /// Every upload, newest first.
@@ -299,37 +374,68 @@ public actor UploadJournal {
     private func records(where condition: String, _ values: [SQLiteValue]) throws(UploadError) -> [UploadRecord] {
         try call {
             let statement = try database.prepare(
-                """
-                SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
-                    destination, error_code, error_status
-                FROM uploads WHERE \(condition) ORDER BY created DESC
-                """
-            )
+                UploadJournal.select + " WHERE \(condition) ORDER BY created DESC")
             try statement.bind(values)
-            var result: [UploadRecord] = []
-            while try statement.step() {
-                let target = statement.text(4) ?? ""
-                // Rows written before destinations were kept as JSON are read from their target.
-                let destination =
-                    statement.text(12).flatMap {
-                        try? JSONDecoder().decode(UploadDestination.self, from: Data($0.utf8))
-                    }
-                    ?? UploadDestination(legacyTarget: target)
-                let error = statement.text(8).map { message in
-                    UploadError(
-                        statement.text(13).flatMap(UploadError.Code.init(rawValue:)) ?? .server, message,
-                        status: statement.isNull(14) ? nil : Int(statement.integer(14)))
-                }
-                result.append(
-                    UploadRecord(
-                        id: statement.text(0) ?? "", path: statement.text(1) ?? "", size: statement.integer(2),
-                        modified: statement.integer(3), target: target, destination: destination,
-                        type: statement.text(11) ?? "application/octet-stream", remote: statement.text(5),
-                        offset: statement.integer(6),
-                        state: UploadRecord.State(rawValue: statement.text(7) ?? "") ?? .failed,
-                        error: error, created: statement.real(9), updated: statement.real(10)))
+            return try UploadJournal.read(statement)
+        }
+    }
+
+    /// Finished uploads to `?1` of `?2` bytes whose SHA-256 is known (served by `uploads_finished`).
+    static let finishedCondition = "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL"
+
+    /// The columns `read` takes.
+    static let select = """
+        SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
+            destination, error_code, error_status, sha256
+        FROM uploads
+        """
+
+    /// The records a `select` statement returns, to its last row.
+    static func read(_ statement: SQLiteStatement) throws -> [UploadRecord] {
+        var result: [UploadRecord] = []
+        while try statement.step() { result.append(record(statement)) }
+        return result
+    }
+
+    /// The record in the row a `select` statement stands on (its `destination` when known).
+    static func record(_ statement: SQLiteStatement, destination known: UploadDestination? = nil) -> UploadRecord {
+        let target = statement.text(4) ?? ""
+        // Rows written before destinations were kept as JSON are read from their target.
+        let destination =
+            known
+            ?? statement.text(12).flatMap {
+                try? JSONDecoder().decode(UploadDestination.self, from: Data($0.utf8))
             }
-            return result
+            ?? UploadDestination(legacyTarget: target)
+        let error = statement.text(8).map { message in
+            UploadError(
+                statement.text(13).flatMap(UploadError.Code.init(rawValue:)) ?? .server, message,
+                status: statement.isNull(14) ? nil : Int(statement.integer(14)))
+        }
+        return UploadRecord(
+            id: statement.text(0) ?? "", path: statement.text(1) ?? "", size: statement.integer(2),
+            modified: statement.integer(3), target: target, destination: destination,
+            type: statement.text(11) ?? "application/octet-stream", remote: statement.text(5),
+            offset: statement.integer(6), state: UploadRecord.State(rawValue: statement.text(7) ?? "") ?? .failed,
+            error: error, created: statement.real(9), updated: statement.real(10))
+    }
+
+    /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.
+    func queryPlans() throws(UploadError) -> [String: [String]] {
+        try call {
+            var plans: [String: [String]] = [:]
+            let queries = [
+                ("finished", UploadJournal.select + " WHERE " + UploadJournal.finishedCondition),
+                ("byID", UploadJournal.select + " WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1"),
+                ("save", "UPDATE uploads SET offset = 1 WHERE id = ?1"),
+            ]
+            for (name, sql) in queries {
+                let statement = try database.prepare("EXPLAIN QUERY PLAN " + sql)
+                var lines: [String] = []
+                while try statement.step() { lines.append(statement.text(3) ?? "") }
+                plans[name] = lines
+            }
+            return plans
         }
     }
 

@@ -75,6 +75,13 @@ public actor UploadQueue {
     public let uploader: Uploader
     /// How many uploads run at once.
     public let concurrency: Int
+    /// Whether the queue stops when an upload fails because its endpoint could not be reached at
+    /// all (`UploadError.unreachable`), after that upload's retries: the others would fail the
+    /// same way, each after retries of its own. Running uploads are paused where they stand
+    /// (resumable from the journal), waiting ones are paused before they begin.
+    public let stopsWhenUnreachable: Bool
+    /// The failure that stopped the queue, if one did (see `stopsWhenUnreachable`).
+    public private(set) var stoppedBy: UploadError?
     /// Every change of an item, in order.
     public nonisolated let updates: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
@@ -88,14 +95,17 @@ public actor UploadQueue {
 
     private let hold: BackgroundHold
 
-    /// A queue that runs `concurrency` uploads at once with `uploader`, holding `background`
-    /// time while any runs (on iPhone pass `UIKitBackgroundTime()`: uploads then go on for the
-    /// time the system gives after the person leaves the app).
+    /// A queue that runs `concurrency` uploads at once with `uploader`, stopping at an endpoint
+    /// that cannot be reached when `stopsWhenUnreachable`, holding `background` time while any
+    /// runs (on iPhone pass `UIKitBackgroundTime()`: uploads then go on for the time the system
+    /// gives after the person leaves the app).
     public init(
-        uploader: Uploader, concurrency: Int = 2, background: any BackgroundTimeGranting = NoBackgroundTime()
+        uploader: Uploader, concurrency: Int = 2, stopsWhenUnreachable: Bool = false,
+        background: any BackgroundTimeGranting = NoBackgroundTime()
     ) {
         self.uploader = uploader
         self.concurrency = max(1, concurrency)
+        self.stopsWhenUnreachable = stopsWhenUnreachable
         hold = BackgroundHold("Pickup: uploads", granting: background)
         (updates, continuation) = AsyncStream<Item>.makeStream()
     }
@@ -274,8 +284,26 @@ public actor UploadQueue {
             default: item.state = .failed(final.error ?? UploadError(.server, "the upload failed"))
             }
         }
+        if stopsWhenUnreachable, stoppedBy == nil, final.state == .failed, let error = final.error, error.unreachable {
+            stop(because: error)
+        }
         startWaiting()
         settleIfIdle()
+    }
+
+    /// Stops the queue: the endpoint cannot be reached. What runs is paused where it stands,
+    /// what waits is paused before it begins.
+    private func stop(because error: UploadError) {
+        stoppedBy = error
+        for item in items.values.sorted(by: { $0.id < $1.id }) {
+            switch item.state {
+            case .uploading:
+                stopping[item.id] = .paused
+                tasks[item.id]?.cancel()
+            case .waiting: update(item.id) { $0.state = .paused }
+            default: continue
+            }
+        }
     }
 
     private func update(_ id: Int, _ change: (inout Item) -> Void) {

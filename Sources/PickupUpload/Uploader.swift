@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 
 /// How uploads behave.
@@ -28,6 +29,10 @@ public struct UploadOptions: Sendable {
     /// default: on a 20 Mbit/s link at 40 and 150 ms they fill 92-94% of it, where one part
     /// at a time fills 89-93% (BENCHMARKS.md).
     public var partConcurrency: Int
+    /// S3: files smaller than this many bytes go in one PUT (one round trip, signed with their
+    /// SHA-256); larger ones as multipart uploads. 8 MiB by default, as `aws s3 cp`; 0: always
+    /// multipart.
+    public var multipartThreshold: Int64 = 8 << 20
     /// The clock retries wait on (a test's own, so that nothing sleeps).
     public var clock: any UploadClock = SystemUploadClock()
     /// Numbers in 0..<1 for the backoff's jitter (a test's own, so that delays are known).
@@ -62,6 +67,9 @@ public final class Uploader: Sendable {
     public let s3Credentials: S3Credentials?
     /// For presigned S3 destinations: an app's backend signs each request.
     public let s3Signer: (any S3URLSigner)?
+    /// What each tus endpoint said it supports (`OPTIONS`), asked once for all the uploads
+    /// there: a folder of photos costs one round trip less per file.
+    let tusCapabilities = LockedValue<[String: TusCapabilities]>([:])
 
     /// An uploader that records in `journal`, with S3 credentials or a signer when S3 destinations are used.
     public init(
@@ -208,7 +216,7 @@ public final class Uploader: Sendable {
         }
         switch destination {
         case .tus(let endpoint):
-            var steps = TusSteps(endpoint: endpoint, source: source, options: options)
+            var steps = TusSteps(endpoint: endpoint, source: source, options: options, known: tusCapabilities)
             return await driver.run(record, steps: &steps, events: events)
         case .form(let target):
             var steps = FormSteps(target: target, source: source, options: options)

@@ -112,14 +112,15 @@ struct JSONSchemaTests {
             "upload", "-r", card + "/DCIM", "--to", target, "--journal", journal, "--json",
         ])
         let listed = try CLI.run(["uploads", "list", "--journal", journal, "--json"])
-        // Nothing listens on port 9: each retry is a line as it happens, then the failed record.
+        // Nothing listens on port 9: each retry is a line as it happens, then the failed record;
+        // the run stops there (a stopped line) and the second file is not tried.
         let refused = try CLI.run([
-            "upload", card + "/DCIM/IMG_0003.JPG", "--to", "tus+http://127.0.0.1:9/files", "--retries", "1",
-            "--journal", journal, "--json", "--force",
+            "upload", card + "/DCIM/IMG_0003.JPG", card + "/DCIM/IMG_0002.MOV", "--to", "tus+http://127.0.0.1:9/files",
+            "--retries", "1", "--parallel", "1", "--journal", journal, "--json", "--force",
         ])
         #expect(refused.status == 1)
         let uploadTypes = try check("upload", [sent, twice, held, folderUpload, listed, refused])
-        #expect(uploadTypes == ["upload", "error", "leftAlone", "retry"])
+        #expect(uploadTypes == ["upload", "error", "leftAlone", "retry", "stopped"])
         let states = Set(try CLI.jsonLines(twice).compactMap { $0["state"] as? String })
         #expect(states == ["alreadyThere"])
     }

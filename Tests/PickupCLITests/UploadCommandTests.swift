@@ -304,4 +304,36 @@ struct UploadCommandTests {
         #expect(wrongPath.status == 1 && wrongPath.outputText.contains("no tus endpoint"), "\(wrongPath.outputText)")
         #expect(!wrongPath.outputText.contains("no longer knows"))
     }
+
+    @Test("an endpoint that cannot be reached stops a 1,000-file run after one file's retries, within a minute")
+    func unreachableEndpointStopsTheRun() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        for number in 0..<1_000 {
+            try Data("note \(number)\n".utf8).write(to: URL(fileURLWithPath: folder + "/photos/\(number).txt"))
+        }
+        let port = FreePort.pick(in: 20_000...29_999)
+        let started = Date()
+        // The default retries (7): what would take each file its own half a minute.
+        let run = try CLI.run([
+            "upload", "-r", folder + "/photos", "--to", "tus+http://127.0.0.1:\(port)/files", "--journal",
+            folder + "/j.sqlite",
+        ])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(run.status == 1)
+        #expect(seconds < 60, "\(seconds) s")
+        // Said once, with what is left; retries only for the uploads that had begun (2 at once).
+        let said = run.errorText.components(separatedBy: "stopped: the endpoint cannot be reached").count - 1
+        #expect(said == 1, "\(run.errorText)")
+        #expect(run.errorText.contains("connection refused"))
+        #expect(run.errorText.contains("not started"))
+        let retries = run.errorText.components(separatedBy: "; retrying in ").count - 1
+        #expect((7...14).contains(retries), "\(retries) retries")
+        #expect(run.outputText.contains("1000 files: 0 uploaded, 0 already there, "), "\(run.outputText)")
+        #expect(run.outputText.contains(" paused, "))
+        // The journal holds only the uploads that began; the rest are sent by the same command again.
+        let listed = try CLI.run(["uploads", "list", "--journal", folder + "/j.sqlite", "--json"])
+        #expect((1...2).contains(try CLI.jsonLines(listed).count), "\(listed.outputText)")
+    }
 }

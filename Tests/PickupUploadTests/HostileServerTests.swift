@@ -29,12 +29,13 @@ struct HostileServerTests {
         }
 
         func uploader(attempts: Int = 1, stall: Double = 20) throws -> Uploader {
-            Uploader(
-                journal: try UploadTestFiles.journal(),
-                options: UploadOptions(
-                    chunkSize: 64 << 10, maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.02, stallTimeout: stall,
-                    headers: ["Authorization": HostileServerTests.secret], transport: transport),
-                s3Credentials: HostileServerTests.credentials)
+            var options = UploadOptions(
+                chunkSize: 64 << 10, maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.02, stallTimeout: stall,
+                headers: ["Authorization": HostileServerTests.secret], transport: transport)
+            // The hostile S3 behaviours are multipart ones, even for a small photo.
+            options.multipartThreshold = 0
+            return Uploader(
+                journal: try UploadTestFiles.journal(), options: options, s3Credentials: HostileServerTests.credentials)
         }
     }
 

@@ -36,6 +36,44 @@ struct S3UploadTests {
             UploadTestFiles.sha256(try server.object("2026/random.bin")) == (try UploadTestFiles.sha256(file: path)))
     }
 
+    @Test("a file below the multipart threshold goes in one PUT; at threshold 0, in parts")
+    func smallFileInOnePut() async throws {
+        let server = try SeaweedServer()
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), s3Credentials: credentials)
+        let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "small.bin")
+        let record = await uploader.upload(path: path, to: .s3(location))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(record.remote == nil)  // no multipart upload was made
+        #expect(UploadTestFiles.sha256(try server.object("small.bin")) == (try UploadTestFiles.sha256(file: path)))
+
+        var options = UploadOptions()
+        options.multipartThreshold = 0
+        let inParts = Uploader(journal: try UploadTestFiles.journal(), options: options, s3Credentials: credentials)
+        let parts = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "parts.bin")
+        let multipart = await inParts.upload(path: path, to: .s3(parts))
+        #expect(multipart.state == .done, "\(multipart.why)")
+        #expect(multipart.remote != nil)  // the multipart upload's id
+        #expect(UploadTestFiles.sha256(try server.object("parts.bin")) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test("an empty file goes in one PUT too")
+    func emptyFileInOnePut() async throws {
+        let server = try SeaweedServer()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-empty-\(UUID().uuidString)")
+            .path
+        try Data().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), s3Credentials: credentials)
+        let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "empty.bin")
+        let record = await uploader.upload(path: path, to: .s3(location))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(try server.object("empty.bin").isEmpty)
+    }
+
     @Test("cancelled after a part, resumed from the store's part list by a new uploader")
     func resume() async throws {
         let server = try SeaweedServer()

@@ -39,6 +39,24 @@ struct UploadMachineTests {
         #expect(low.next(after: .waited) == .sync)
     }
 
+    @Test func anEndpointThatCannotBeReachedIsTriedAgainWithin8Seconds() {
+        var machine = UploadMachine(
+            size: 1000, maxAttempts: 8, baseDelay: 0.5, maxDelay: 30, random: { 0.999_999 })
+        var waits: [Double] = []
+        for _ in 0..<7 {
+            if case .wait(let seconds, _) = machine.next(after: .failed(.unreachable("cannot connect"))) {
+                waits.append((seconds * 1000).rounded() / 1000)
+            }
+        }
+        // 0.5 doubling, to 8 s at most (not 16 and 30): the default 7 retries wait 31.5 s at most.
+        #expect(waits == [0.5, 1, 2, 4, 8, 8, 8])
+        if case .fail(let error) = machine.next(after: .failed(.unreachable("cannot connect"))) {
+            #expect(error.unreachable)
+        } else {
+            Issue.record("the eighth failure should end the upload")
+        }
+    }
+
     @Test func triesResetOnlyWhenTheServerHoldsMoreThanEver() {
         var machine = machine(attempts: 3)
         _ = machine.next(after: .synced(confirmed: 0))

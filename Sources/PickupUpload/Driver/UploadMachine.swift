@@ -134,8 +134,12 @@ public struct UploadMachine: Sendable {
             attempts += 1
             guard attempts < maxAttempts else { return .fail(error) }
             // A server's Retry-After is honoured, up to `longestRetryAfter`; a longer wait ends
-            // the upload now (resumable later), rather than hanging on or knocking early.
-            guard let asked = error.retryAfter else { return .wait(seconds: delay(attempt: attempts), after: error) }
+            // the upload now (resumable later), rather than hanging on or knocking early. An
+            // endpoint that cannot be reached at all is tried again sooner: it is back within
+            // seconds or it is down, and a batch waits for this upload's tries before it stops.
+            let backoff = delay(attempt: attempts)
+            let wait = error.unreachable ? min(backoff, UploadMachine.unreachableMaxDelay) : backoff
+            guard let asked = error.retryAfter else { return .wait(seconds: wait, after: error) }
             guard asked <= longestRetryAfter else {
                 var refused = error
                 refused.message +=
@@ -143,12 +147,16 @@ public struct UploadMachine: Sendable {
                     + "(\(Int(longestRetryAfter)) s): resume it later"
                 return .fail(refused)
             }
-            return .wait(seconds: max(asked, delay(attempt: attempts)), after: error)
+            return .wait(seconds: max(asked, wait), after: error)
         }
     }
 
     /// The longest `Retry-After` waited for: four times the longest backoff, at least five minutes.
     public var longestRetryAfter: Double { max(300, maxDelay * 4) }
+
+    /// The longest wait before another try of an endpoint that could not be reached: with the
+    /// default 7 retries, at most 31.5 s of waiting in all.
+    public static let unreachableMaxDelay = 8.0
 
     /// The delay before try number `attempt` (1-based): doubling from `baseDelay` up to
     /// `maxDelay`, with jitter in [50%, 100%].

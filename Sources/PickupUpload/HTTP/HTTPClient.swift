@@ -24,7 +24,9 @@ struct HTTPClient: Sendable {
             if Task.isCancelled || error.code == .cancelled {
                 throw UploadError(.cancelled, "the upload was cancelled")
             }
-            throw UploadError(error.code, "\(what) failed: \(error.message)", status: error.status)
+            var named = error  // what it was (its code, status, reach), named by its step
+            named.message = "\(what) failed: \(error.message)"
+            throw named
         }
         // Redirects are never followed: credentials stay with the host they were given for.
         if (300..<400).contains(response.status), response.status != 304 {

@@ -90,6 +90,14 @@
             if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled {
                 return UploadError(.cancelled, "the upload was cancelled")
             }
+            // No connection was made: refused, no route, the name not found, offline.
+            let unreachable = [
+                NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed,
+                NSURLErrorNotConnectedToInternet,
+            ]
+            if nsError.domain == NSURLErrorDomain, unreachable.contains(nsError.code) {
+                return UploadError.unreachable("no connection could be made to \(host) (URL error \(nsError.code))")
+            }
             return UploadError(.network, "the request to \(host) failed (URL error \(nsError.code))")
         }
     }

@@ -50,6 +50,17 @@ struct S3Client: Sendable {
         return etag
     }
 
+    /// Sends the whole object in one PUT, streamed from the file; its SHA-256 is signed
+    /// (`x-amz-content-sha256`), so the store checks it. Sent again whole when it fails.
+    func put(source: SourceFile, type: String) async throws(UploadError) {
+        let length = Int(source.size)
+        let hasher = SHA256Hasher()
+        try source.forEachBlock(at: 0, count: length) { hasher.update($0) }
+        _ = try await exchange(
+            "PUT", query: [], headers: ["Content-Type": type], body: .file(source, offset: 0, length: source.size),
+            payloadHash: hasher.finalizeHex(), what: "sending the object")
+    }
+
     /// Every part the store holds for the upload (ListParts, page by page).
     func parts(of uploadID: String) async throws(UploadError) -> [S3Part] {
         var parts: [S3Part] = []

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The S3 multipart steps: start the upload, list the parts the store holds, send the
-/// missing ones (streamed from the file, `partConcurrency` of them in flight at once, a new
-/// one starting as soon as one arrives, as `aws s3 cp` does), and complete with what the
-/// store lists.
+/// The S3 steps. A file below `UploadOptions.multipartThreshold` goes in one PUT (one round
+/// trip, as `aws s3 cp` sends small files; sent again whole when it fails). A larger one is a
+/// multipart upload: start it, list the parts the store holds, send the missing ones
+/// (streamed from the file, `partConcurrency` of them in flight at once, a new one starting
+/// as soon as one arrives, as `aws s3 cp` does), and complete with what the store lists.
 struct S3Steps: UploadSteps {
     let location: S3Location
     let authorization: S3Authorization
@@ -20,6 +21,9 @@ struct S3Steps: UploadSteps {
     /// Each request's end, as it comes: its serial, its part number, and what came of it.
     private var arrived: AsyncStream<Arrival>.Iterator
     private let report: AsyncStream<Arrival>.Continuation
+    /// Whether the object goes in one PUT (decided at the first sync), and whether it went.
+    private var whole = false
+    private var sentWhole = false
 
     private struct Flight {
         let serial: Int
@@ -50,6 +54,11 @@ struct S3Steps: UploadSteps {
 
     mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
         land()
+        // A small file not begun as a multipart upload: one PUT, nothing to ask the store.
+        if whole || (record.remote == nil && record.size < options.multipartThreshold) {
+            whole = true
+            return sentWhole ? record.size : 0
+        }
         guard let uploadID = record.remote else {
             record.remote = try await client.create(type: record.type)
             held = [:]
@@ -65,6 +74,11 @@ struct S3Steps: UploadSteps {
     /// Fills the window with missing parts, then waits for the first of them to arrive and
     /// returns the bytes the store holds with it. The others fly on into the next call.
     mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
+        if whole {
+            try await client.put(source: source, type: record.type)
+            sentWhole = true
+            return record.size
+        }
         guard let uploadID = record.remote else { throw UploadError(.gone, "the upload has not started on the store") }
         let window = max(1, options.partConcurrency)
         for number in 1...count where held[number] == nil && flying[number] == nil && flying.count < window {
@@ -121,7 +135,13 @@ struct S3Steps: UploadSteps {
     }
 
     /// Completes with what the store lists, so that its ETags and ours cannot disagree.
-    func complete(_ record: inout UploadRecord) async throws(UploadError) {
+    mutating func complete(_ record: inout UploadRecord) async throws(UploadError) {
+        if whole {
+            // An empty file is never sent: its PUT is the completion.
+            if !sentWhole { try await client.put(source: source, type: record.type) }
+            sentWhole = true
+            return
+        }
         guard let uploadID = record.remote else { throw UploadError(.gone, "the upload has not started on the store") }
         let listed = Uploader.usableParts(try await client.parts(of: uploadID), partSize, record.size)
         guard listed.count == count else {

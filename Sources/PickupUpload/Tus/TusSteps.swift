@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 
 /// The tus 1.0 steps: ask the server's extensions once, create the upload (its first
 /// chunk riding along with creation-with-upload), ask its offset, send chunks.
@@ -8,12 +9,18 @@ struct TusSteps: UploadSteps {
     let options: UploadOptions
     private var client: TusClient
     private var capabilities: TusCapabilities?
+    /// What endpoints said they support, shared by the uploads of one uploader.
+    private let known: LockedValue<[String: TusCapabilities]>?
 
-    init(endpoint: URL, source: SourceFile, options: UploadOptions) {
+    init(
+        endpoint: URL, source: SourceFile, options: UploadOptions, known: LockedValue<[String: TusCapabilities]>? = nil
+    ) {
         self.endpoint = endpoint
         self.source = source
         self.options = options
+        self.known = known
         client = TusSteps.client(endpoint, options)
+        capabilities = known?.withValue { $0[endpoint.absoluteString] }
     }
 
     private static func client(_ endpoint: URL, _ options: UploadOptions) -> TusClient {
@@ -26,10 +33,11 @@ struct TusSteps: UploadSteps {
     mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
         if capabilities == nil {
             let found = try await client.capabilities()
-            if let limit = found.maxSize, record.size > limit {
-                throw UploadError(.tooLarge, "the server takes files up to \(limit) bytes; this one has \(record.size)")
-            }
+            known?.withValue { $0[endpoint.absoluteString] = found }
             capabilities = found
+        }
+        if let limit = capabilities?.maxSize, record.size > limit {
+            throw UploadError(.tooLarge, "the server takes files up to \(limit) bytes; this one has \(record.size)")
         }
         if let remote = record.remote.flatMap({ URL(string: $0) }) {
             return try await client.offset(of: remote)

@@ -207,7 +207,7 @@ struct ImportJob {
         // left alone, not failures; a file named on the command line must be media.
         let named = Set(sources)
         var leftAlone: [String] = []
-        for (path, result) in zip(files, await ParallelProbe.probe(files)) {
+        for (path, result) in zip(files, await ImportJob.probe(files, knownTo: session?.catalog)) {
             switch result {
             case .success(let info): probed.append((path, info))
             case .failure(let error)
@@ -319,6 +319,24 @@ struct ImportJob {
         Console.raw(output)
         if interrupted.fired { return 130 }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// What each file is: for a file the catalog already holds (the same path, size and
+    /// modification time, its stored files intact) the facts the catalog recorded, without
+    /// reading it again; the others probed.
+    static func probe(_ files: [String], knownTo catalog: ImportCatalog?) async -> [Result<MediaInfo, ProbeError>] {
+        var known: [Int: MediaInfo] = [:]
+        if let catalog, let found = try? await catalog.items(importedFrom: files) {
+            for (index, path) in files.enumerated() { if let item = found[path] { known[index] = item.info } }
+        }
+        let unknown = files.indices.filter { known[$0] == nil }
+        var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: files.count)
+        for (index, result) in zip(unknown, await ParallelProbe.probe(unknown.map { files[$0] })) {
+            results[index] = result
+        }
+        return files.indices.map { index in
+            known[index].map { .success($0) } ?? results[index] ?? .failure(ProbeError(.unreadable, "not probed"))
+        }
     }
 
     /// Gives each request the `.AAE` file beside it of the same name (`IMG_0001.AAE` for

@@ -103,14 +103,15 @@ struct LibraryJob {
         json = command.json
     }
 
-    /// The items in the order asked for; ties keep the catalog's order.
+    /// The items (as the catalog lists them) in the order asked for; ties keep the catalog's order.
     static func sorted(_ items: [ImportedItem], by order: Order) -> [ImportedItem] {
         let indexed = Array(items.enumerated())
         func size(_ item: ImportedItem) -> Int64 { item.files.reduce(0) { $0 + $1.size } }
         let sorted: [(offset: Int, element: ImportedItem)]
         switch order {
         case .imported:
-            sorted = indexed.sorted { ($0.element.importedAt, $0.offset) < ($1.element.importedAt, $1.offset) }
+            // The catalog lists its items in this order already (oldest import first, then by id).
+            return items
         case .taken:
             // Undated items last, in the catalog's order.
             sorted = indexed.sorted { left, right in

@@ -139,6 +139,13 @@ struct UploadCommand: AsyncParsableCommand {
     var partConcurrency: String?
 
     @Option(
+        name: [.customLong("multipart-threshold")],
+        help: ArgumentHelp(
+            "S3: files smaller than this many megabytes go in one PUT, larger ones in parts (default 8, as aws s3 cp; 0: always in parts).",
+            valueName: "MB"))
+    var multipartThreshold: String?
+
+    @Option(
         name: [.customLong("chunk-size")],
         help: ArgumentHelp("Megabytes a request or S3 part (default 8; S3 parts at least 5).", valueName: "MB"))
     var chunkSize: String?
@@ -184,6 +191,7 @@ struct UploadJob {
     let keyTemplate: RemoteKey
     let caFile: String?
     let chunkSize: Int
+    let multipartThreshold: Int64
     let journalPath: String
     let json: Bool
     let library: String?
@@ -253,6 +261,10 @@ struct UploadJob {
         case .failure(let error): throw ValidationError(error.message)
         }
         chunkSize = Int(megabytes * 1_048_576)
+        guard let threshold = Double(command.multipartThreshold ?? "8"), threshold >= 0, threshold <= 5_120 else {
+            throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
+        }
+        multipartThreshold = Int64(threshold * 1_048_576)
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         caFile = command.shared.caFile
         json = command.shared.json
@@ -307,12 +319,13 @@ struct UploadJob {
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
         let uploader: Uploader
+        var options = UploadOptions(
+            chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
+            transport: transport, partConcurrency: partConcurrency)
+        options.multipartThreshold = multipartThreshold
         do {
             uploader = Uploader(
-                journal: try UploadJournal(path: journalPath),
-                options: UploadOptions(
-                    chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
-                    transport: transport, partConcurrency: partConcurrency),
+                journal: try UploadJournal(path: journalPath), options: options,
                 s3Credentials: credentials)
         } catch {
             Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
@@ -386,16 +399,23 @@ struct UploadJob {
         let made = Dictionary(
             zip(prepared.map(\.path), sources).filter { $0 != $1 }, uniquingKeysWith: { first, _ in first })
         let began = Date()
-        let queue = UploadQueue(uploader: uploader, concurrency: parallel)
+        // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
+        let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
         var alreadyThere: [UploadRecord] = []
         var queued: [String] = []
+        let destinations = prepared.enumerated().map { index, file in destination(path: file.path, key: keys[index]) }
+        let sizes = prepared.map { FileStatus(path: $0.path)?.size }
+        // The whole run's "already there" candidates in one journal call: finished uploads of
+        // each file's size to its destination. Only a file with one is hashed.
+        let candidates =
+            force
+            ? []
+            : ((try? await uploader.journal.finishedUploads(
+                to: zip(destinations, sizes).map { ($0, $1 ?? -1) })) ?? [])
         for (index, file) in prepared.enumerated() {
-            let destination = destination(path: file.path, key: keys[index])
-            // The file is hashed only when the journal holds a finished upload of its size there.
-            if !force, let size = FileStatus(path: file.path)?.size,
-                (try? await uploader.journal.hasFinished(to: destination, size: size)) == true,
-                let sha256 = digests.sha256(of: file.path),
-                let earlier = try? await uploader.journal.finished(to: destination, size: size, sha256: sha256)
+            let destination = destinations[index]
+            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.sha256(of: file.path),
+                let earlier = candidates[index][sha256]
             {
                 alreadyThere.append(earlier)
                 Console.raw(
@@ -421,13 +441,20 @@ struct UploadJob {
         let items = await work.value
         interrupted.stop()
         if !interrupted.fired { digests = await hashing.value }
-        for item in items where item.state == .done {
-            guard let record = item.record, let sha256 = digests.sha256(of: record.path) else { continue }
-            try? await uploader.journal.recordSHA256(sha256, of: record.id)
+        // One transaction for the run's hashes, not one a file.
+        let hashes = items.compactMap { item -> (id: String, sha256: String)? in
+            guard item.state == .done, let record = item.record, let sha256 = digests.sha256(of: record.path) else {
+                return nil
+            }
+            return (record.id, sha256)
         }
+        try? await uploader.journal.recordSHA256(hashes)
         if !json {
             Console.out(
                 UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+        }
+        if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
+            UploadRunner.stopped(error, items: items, json: json)
         }
         if interrupted.fired { return 130 }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.
@@ -785,6 +812,31 @@ enum UploadRunner {
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
             + "\(Text.byteCount(bytes)) in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+    }
+
+    /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
+    /// (a `stopped` line with `--json`).
+    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool) {
+        let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
+        let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        if json {
+            var object = JSONObject()
+            object.add("type", "stopped")
+            object.add(
+                "error",
+                object: JSONObject.error(
+                    code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+            object.add("paused", Int64(begun))
+            object.add("notStarted", Int64(left))
+            Console.raw(object.text + "\n")
+            return
+        }
+        Console.error(
+            Text.clean(
+                "pickup upload: stopped: the endpoint cannot be reached (\(error.description)); every upload "
+                    + "there would fail the same way. \(left) file\(left == 1 ? "" : "s") not started"
+                    + (begun > 0 ? " and \(begun) paused ('pickup uploads resume')" : "")
+                    + ": run the same command again when it is back."))
     }
 
     /// The retry an update begins, if it begins one: what failed and the wait.

@@ -1,0 +1,215 @@
+import Foundation
+import Pickup
+import PickupStore
+import Testing
+
+@testable import PickupImport
+
+/// A library of tens of thousands of items costs in proportion to its size: listing it,
+/// verifying it and deciding "already there" for each of its sources grow linearly, not with
+/// the square of the library. Catalogs of 1,000 and 10,000 items are made in code; the test
+/// compares how the time grows (a ratio, never an absolute time), so it holds on a loaded
+/// machine: linear work is about 10x for 10x items, quadratic work about 100x, and the bound
+/// is 25x.
+@Suite("Catalog at scale", .serialized)
+struct CatalogScaleTests {
+    typealias Scratch = ImportSessionTests.Scratch
+
+    /// How much more time 10x items may take.
+    static let allowedGrowth = 25.0
+
+    /// A library of `count` items, each a small file in the folder with its real SHA-256, all
+    /// recorded in one transaction; and the source keys the catalog knows them by.
+    final class Library {
+        let scratch: Scratch
+        let catalog: ImportCatalog
+        let sources: [ImportCatalog.SourceKey]
+        var folder: String { scratch.library }
+
+        init(count: Int) async throws {
+            let scratch = try Scratch()
+            try FileManager.default.createDirectory(atPath: scratch.library, withIntermediateDirectories: true)
+            let catalog = try ImportCatalog(folder: scratch.library)
+            var entries: [(ImportedItem, [StoredFile.Role: ImportCatalog.SourceKey])] = []
+            var sources: [ImportCatalog.SourceKey] = []
+            for number in 0..<count {
+                let bytes = Array("photo \(number) of \(count)\n".utf8)
+                let name = "IMG_\(number).JPG"
+                try Data(bytes).write(to: URL(fileURLWithPath: scratch.library + "/" + name))
+                let hasher = SHA256Hasher()
+                hasher.update(bytes)
+                let sha256 = hasher.finalizeHex()
+                let source = ImportCatalog.SourceKey(
+                    path: "/camera/DCIM/" + name, size: Int64(bytes.count), modified: Int64(number) * 1_000_000_000)
+                var info = MediaInfo(kind: .image, container: .jpeg, fileSize: Int64(bytes.count))
+                info.width = 4032
+                info.height = 3024
+                let item = ImportedItem(
+                    id: String(sha256.prefix(12)), kind: .image, originalName: name, originalPath: source.path,
+                    importedAt: 1_700_000_000 + Double(number),
+                    files: [
+                        StoredFile(
+                            role: .primary, name: name, originalPath: source.path, size: source.size,
+                            sha256: sha256, method: .copied)
+                    ], info: info)
+                entries.append((item, [.primary: source]))
+                sources.append(source)
+            }
+            try await catalog.recordAll(entries)
+            self.scratch = scratch
+            self.catalog = catalog
+            self.sources = sources
+        }
+    }
+
+    /// The shortest of three runs of `work` (the least disturbed by the rest of the machine).
+    static func seconds(_ work: () async throws -> Void) async rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = ContinuousClock.now
+            try await work()
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return best
+    }
+
+    /// How much longer `work` takes on `large` than on `small`, and the two times.
+    static func growth(
+        _ small: Library, _ large: Library, _ work: (Library) async throws -> Void
+    ) async throws -> (ratio: Double, small: Double, large: Double) {
+        let short = try await seconds { try await work(small) }
+        let long = try await seconds { try await work(large) }
+        return (long / max(short, 1e-4), short, long)
+    }
+
+    @Test("listing, verifying and deciding 'already there' for 10x the items take less than 25x the time")
+    func growsLinearly() async throws {
+        // Made once for the three: writing 11,000 files is most of the test's time.
+        let small = try await Library(count: 1_000), large = try await Library(count: 10_000)
+        #expect(try await small.catalog.items().count == 1_000)
+        #expect(try await large.catalog.items().map(\.originalName).last == "IMG_9999.JPG")
+        let report = try await LibraryVerifier(folder: large.folder, catalog: large.catalog).verify()
+        #expect(report.isClean && report.files == 10_000)
+        #expect(try await large.catalog.item(from: large.sources[9_999])?.originalName == "IMG_9999.JPG")
+
+        let listing = try await CatalogScaleTests.growth(small, large) { _ = try await $0.catalog.items() }
+        #expect(listing.ratio < CatalogScaleTests.allowedGrowth, "list: \(listing)")
+        let verifying = try await CatalogScaleTests.growth(small, large) { library in
+            _ = try await LibraryVerifier(folder: library.folder, catalog: library.catalog).verify()
+        }
+        #expect(verifying.ratio < CatalogScaleTests.allowedGrowth, "verify: \(verifying)")
+        let lookup = try await CatalogScaleTests.growth(small, large) { library in
+            for source in library.sources {
+                guard try await library.catalog.item(from: source) != nil else { throw CocoaError(.fileNoSuchFile) }
+            }
+        }
+        #expect(lookup.ratio < CatalogScaleTests.allowedGrowth, "already there: \(lookup)")
+    }
+
+    @Test("an id and a prefix of it find the item among 2,000; a prefix that fits several finds none")
+    func prefixesAmongMany() async throws {
+        let large = try await Library(count: 2_000)
+        let items = try await large.catalog.items()
+        let some = items[1_234]
+        #expect(try await large.catalog.item(id: some.id)?.id == some.id)
+        #expect(try await large.catalog.item(id: String(some.id.prefix(8)))?.id == some.id)
+        // One hex digit fits about 125 of the 2,000 ids.
+        #expect(try await large.catalog.item(id: String(some.id.prefix(1))) == nil)
+        #expect(try await large.catalog.item(id: some.id + "0") == nil)
+    }
+}
+
+/// Every catalog query is served by an index, and a catalog made before the indexes were
+/// added opens and gains them.
+@Suite("Catalog indexes")
+struct CatalogIndexTests {
+    typealias Scratch = ImportSessionTests.Scratch
+
+    @Test("no catalog query reads a whole table except the listing, which reads it in its index's order")
+    func everyQueryUsesAnIndex() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.library, withIntermediateDirectories: true)
+        let catalog = try ImportCatalog(folder: scratch.library)
+        let plans = try await catalog.queryPlans()
+        #expect(plans.count == ImportCatalog.Query.all.count)
+        for (name, steps) in plans {
+            for step in steps where step.hasPrefix("SCAN") {
+                // The listing reads every item, in the order of the index on (imported_at, id).
+                #expect(name == "allItems" && step.contains("USING INDEX items_by_import"), "\(name): \(step)")
+            }
+            #expect(!steps.isEmpty, "\(name)")
+        }
+        #expect(plans["knowsStoredName"]?.joined().contains("USING COVERING INDEX") == true)
+        #expect(plans["idsWithPrefix"]?.joined().contains("id>? AND id<?") == true)
+    }
+
+    @Test("a file imported by one spelling of its path is known by another, without being copied again")
+    func knownByItsResolvedPath() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegPlain, as: "IMG_0001.JPG")
+        // A folder that leads to the sources by a symbolic link: the same file, another path.
+        try FileManager.default.createSymbolicLink(atPath: scratch.root + "/card", withDestinationPath: scratch.sources)
+        let linked = scratch.root + "/card/IMG_0001.JPG"
+        let session = try ImportSession(destination: scratch.library)
+        let first = await session.run([ImportRequest(path: linked, info: try MediaProbe().probe(path: linked))])
+        guard case .imported(let item) = first.first else {
+            Issue.record("not imported: \(first)")
+            return
+        }
+        #expect(try await session.catalog.item(importedFrom: photo)?.id == item.id)
+        #expect(try await session.catalog.items(importedFrom: [photo, linked]).count == 2)
+        // And imported again by its own path: reused, found by path, size and time.
+        let again = await session.run([ImportRequest(path: photo, info: try MediaProbe().probe(path: photo))])
+        guard case .reused(let reused) = again.first else {
+            Issue.record("not reused: \(again)")
+            return
+        }
+        #expect(reused.id == item.id)
+    }
+
+    @Test("a prefix's range ends just past its last character")
+    func prefixRange() {
+        #expect(ImportCatalog.upperBound(ofPrefix: "3f2a") == "3f2b")
+        #expect(ImportCatalog.upperBound(ofPrefix: "a\u{D7FF}") == "a\u{E000}")
+        #expect(ImportCatalog.upperBound(ofPrefix: "b\u{10FFFF}") == "c")
+        #expect(ImportCatalog.upperBound(ofPrefix: "\u{10FFFF}") == nil)
+    }
+
+    @Test("a catalog made before the indexes opens, keeps its items and gains the indexes")
+    func oldCatalogGainsIndexes() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(
+            atPath: scratch.library + "/.pickup", withIntermediateDirectories: true)
+        let path = scratch.library + "/.pickup/catalog.sqlite"
+        do {
+            // The first catalog's tables, with one item and without the listing's index.
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(
+                """
+                CREATE TABLE items (id TEXT PRIMARY KEY, kind TEXT NOT NULL, original_name TEXT NOT NULL,
+                    original_path TEXT NOT NULL, imported_at REAL NOT NULL, info TEXT NOT NULL);
+                CREATE TABLE files (item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL, stored_name TEXT NOT NULL UNIQUE, original_path TEXT NOT NULL,
+                    size INTEGER NOT NULL, sha256 TEXT NOT NULL, source_size INTEGER NOT NULL,
+                    source_modified INTEGER NOT NULL, PRIMARY KEY (item_id, role));
+                CREATE TABLE thumbnails (item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL);
+                CREATE INDEX files_by_hash ON files(sha256);
+                INSERT INTO items VALUES ('abcdef012345', 'image', 'IMG_1.JPG', '/c/IMG_1.JPG', 1700000000, '{}');
+                INSERT INTO files VALUES ('abcdef012345', 'primary', 'IMG_1.JPG', '/c/IMG_1.JPG', 3, 'abcdef0123456789',
+                    3, 5);
+                PRAGMA user_version = 1;
+                """)
+        }
+        let catalog = try ImportCatalog(folder: scratch.library)
+        #expect(try await catalog.items().map(\.id) == ["abcdef012345"])
+        #expect(try await catalog.item(id: "abcdef")?.originalName == "IMG_1.JPG")
+        let plans = try await catalog.queryPlans()
+        #expect(plans["allItems"]?.joined().contains("items_by_import") == true)
+        #expect(plans["itemFromSource"]?.joined().contains("files_by_source") == true)
+        // Read-only (list, show, verify), as it now is.
+        let reader = try ImportCatalog(folder: scratch.library, readOnly: true)
+        #expect(try await reader.item(id: "abc")?.files.map(\.name) == ["IMG_1.JPG"])
+    }
+}
