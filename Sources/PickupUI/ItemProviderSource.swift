@@ -13,7 +13,9 @@
     /// by one task, and the Live Photo resources are kept under their own lock.
     public struct ItemProviderSource: PickedItemSource, @unchecked Sendable {
         let provider: NSItemProvider
+        /// The photo library's identifier of the item.
         public let identifier: String?
+        /// What the item offers, from its content types.
         public let kind: PickedContentKind
         let resources = LivePhotoResources()
 
@@ -35,6 +37,7 @@
             return types.first { UTType($0)?.conforms(to: wanted) == true } ?? types.first
         }
 
+        /// The item's file, copied into `inbox` inside Apple's handler, with iCloud progress.
         public func loadFile(
             into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {
@@ -64,6 +67,7 @@
             }
         }
 
+        /// The picked Live Photo's resources, with no photo-library permission asked.
         public func livePhotoResources() async throws -> [PickedResource] {
             guard provider.canLoadObject(ofClass: PHLivePhoto.self) else { return [] }
             let provider = self.provider
@@ -88,6 +92,7 @@
             return resources.keep(PHAssetResource.assetResources(for: live.photo), of: live)
         }
 
+        /// Writes one Live Photo resource into `inbox`, from iCloud when needed.
         public func write(
             _ resource: PickedResource, into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {

@@ -19,7 +19,9 @@
     @available(iOS 16.0, macOS 13.0, *)
     public struct PhotosPickerSource: PickedItemSource, @unchecked Sendable {
         let item: PhotosPickerItem
+        /// The photo library's identifier of the item.
         public let identifier: String?
+        /// What the item offers, from its content types.
         public let kind: PickedContentKind
         let contentType: UTType?
         let resources = LivePhotoResources()
@@ -53,6 +55,7 @@
             return types.first { $0.conforms(to: wanted) && !$0.identifier.contains("live-photo") } ?? types.first
         }
 
+        /// The item's file, copied into `inbox` inside Apple's handler, with iCloud progress.
         public func loadFile(
             into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {
@@ -100,11 +103,13 @@
             }
         }
 
+        /// The picked Live Photo's resources, with no photo-library permission asked.
         public func livePhotoResources() async throws -> [PickedResource] {
             let live = try await load(PHLivePhoto.self, progress: { _ in }) { LivePhotoBox(photo: $0) }
             return resources.keep(PHAssetResource.assetResources(for: live.photo), of: live)
         }
 
+        /// Writes one Live Photo resource into `inbox`, from iCloud when needed.
         public func write(
             _ resource: PickedResource, into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
         ) async throws -> PickedFile {

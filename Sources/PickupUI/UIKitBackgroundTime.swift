@@ -16,6 +16,7 @@
         /// Background time from the app.
         public init() {}
 
+        /// Asks for background time named `name`.
         public func begin(_ name: String, expired: @escaping @Sendable () -> Void) async -> Int? {
             let ended = self.ended
             return await MainActor.run {
@@ -33,6 +34,7 @@
             }
         }
 
+        /// Ends the background time `token`, once.
         public func end(_ token: Int) async {
             guard ended.withValue({ $0.insert(token).inserted }) else { return }
             await MainActor.run { UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: token)) }

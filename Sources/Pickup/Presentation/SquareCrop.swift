@@ -46,10 +46,12 @@ public struct SquareCrop: Sendable, Hashable {
         center.y = min(max(center.y, half), Double(image.height) - half)
     }
 
+    /// Whether two crops are the same.
     public static func == (a: SquareCrop, b: SquareCrop) -> Bool {
         a.image == b.image && a.zoom == b.zoom && a.center == b.center
     }
 
+    /// Hashes the crop.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(image)
         hasher.combine(zoom)

@@ -55,7 +55,9 @@ public enum BackgroundTime {
 public struct NoBackgroundTime: BackgroundTimeGranting {
     /// Nothing to ask for.
     public init() {}
+    /// Gives no time: there is nothing to ask for.
     public func begin(_ name: String, expired: @escaping @Sendable () -> Void) async -> Int? { nil }
+    /// Nothing to end.
     public func end(_ token: Int) async {}
 }
 

@@ -63,6 +63,7 @@ public enum PickNote: Sendable, Hashable, CustomStringConvertible {
     /// A Live Photo whose movie could not be had; its still was kept.
     case livePhotoWithoutMotion(reason: String)
 
+    /// The note, as a sentence for the person.
     public var description: String {
         switch self {
         case .livePhotoWithoutMotion(let reason): return "Kept as a still photo: its motion \(reason)."

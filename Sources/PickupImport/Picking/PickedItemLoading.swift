@@ -122,6 +122,7 @@ public struct PickFailure: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The failure, as a sentence for the person.
     public var description: String { message }
 
     /// What a load stopped before its end says (deselected, the screen closed, background time over).
