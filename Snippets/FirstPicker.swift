@@ -15,7 +15,7 @@ import SwiftUI
 /// At launch (in the `App`'s `init`), only to choose another library than
 /// the standard one.
 func startPickup() throws {
-    PickedMediaStore.shared.use(try PickupStorage.standard.openLibrary())
+    PickedMediaStore.shared.use(try ImportSession.library())
 }
 
 @MainActor

@@ -49,7 +49,7 @@
             var uploads: UploadQueueModel?
             do {
                 let storage = PickupStorage.standard
-                let session = try storage.openLibrary(options: ImportOptions(concurrency: 2))
+                let session = try ImportSession.library(in: storage, options: ImportOptions(concurrency: 2))
                 PickedMediaStore.shared.use(session)
                 library = session
                 let journal = try UploadJournal(path: storage.journal)

@@ -28,7 +28,7 @@
             lock.lock()
             defer { lock.unlock() }
             if let session { return session }
-            let opened = try PickupStorage.standard.openLibrary()
+            let opened = try ImportSession.library()
             session = opened
             return opened
         }
