@@ -1,6 +1,7 @@
 import Foundation
 import Pickup
 import PickupStore
+import PickupTestSupport
 import Testing
 
 @testable import PickupImport
@@ -62,24 +63,12 @@ struct CatalogScaleTests {
         }
     }
 
-    /// The shortest of three runs of `work` (the least disturbed by the rest of the machine).
-    static func seconds(_ work: () async throws -> Void) async rethrows -> Double {
-        var best = Double.infinity
-        for _ in 0..<3 {
-            let start = ContinuousClock.now
-            try await work()
-            let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        }
-        return best
-    }
-
     /// How much longer `work` takes on `large` than on `small`, and the two times.
     static func growth(
         _ small: Library, _ large: Library, _ work: (Library) async throws -> Void
     ) async throws -> (ratio: Double, small: Double, large: Double) {
-        let short = try await seconds { try await work(small) }
-        let long = try await seconds { try await work(large) }
+        let short = try await Timing.shortest { try await work(small) }
+        let long = try await Timing.shortest { try await work(large) }
         return (long / max(short, 1e-4), short, long)
     }
 

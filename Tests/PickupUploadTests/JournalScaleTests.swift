@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import Testing
 
 @testable import PickupUpload
@@ -29,17 +30,6 @@ struct JournalScaleTests {
         return (journal, path, hashes.map(\.sha256))
     }
 
-    static func seconds(_ work: () async throws -> Void) async rethrows -> Double {
-        var best = Double.infinity
-        for _ in 0..<3 {
-            let start = ContinuousClock.now
-            try await work()
-            let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        }
-        return best
-    }
-
     @Test("the already-there lookup of 10x the files in 10x the journal takes less than 25x the time")
     func alreadyThereGrowsLinearly() async throws {
         let (small, smallPath, smallHashes) = try await JournalScaleTests.journal(400)
@@ -60,8 +50,8 @@ struct JournalScaleTests {
         #expect(found.first?.count == 4_000)
         #expect(found.first?[largeHashes[3_999]]?.path == "/photos/3999.jpg")
         #expect(try await large.finishedUploads(to: [(UploadTestFiles.someTusServer, 2_049)]).first?.isEmpty == true)
-        let short = try await JournalScaleTests.seconds { try await lookUp(small, smallHashes) }
-        let long = try await JournalScaleTests.seconds { try await lookUp(large, largeHashes) }
+        let short = try await Timing.shortest { try await lookUp(small, smallHashes) }
+        let long = try await Timing.shortest { try await lookUp(large, largeHashes) }
         #expect(long / max(short, 1e-4) < 25, "\(short) s, then \(long) s")
     }
 
