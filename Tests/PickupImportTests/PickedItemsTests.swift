@@ -61,7 +61,8 @@ struct PickedItemsTests {
         }
 
         func livePhoto(
-            _ identifier: String, edited: Bool = false, writeFailure: FakePhotosError? = nil, log: FakeLog = FakeLog()
+            _ identifier: String, edited: Bool = false, writeFailure: FakePhotosError? = nil,
+            failingRoles: Set<PickedResource.Role>? = nil, log: FakeLog = FakeLog()
         ) throws -> FakePickedItem {
             let (still, movie) = try livePhotoFiles()
             var resources = [
@@ -87,7 +88,8 @@ struct PickedItemsTests {
             }
             return FakePickedItem(
                 identifier: identifier, kind: .livePhoto, file: still, contentType: "public.heic", resources: resources,
-                resourceFiles: [0: still, 1: movie, 2: still, 3: movie], writeFailure: writeFailure, log: log)
+                resourceFiles: [0: still, 1: movie, 2: still, 3: movie], writeFailure: writeFailure,
+                failingRoles: failingRoles, log: log)
         }
     }
 
@@ -136,6 +138,24 @@ struct PickedItemsTests {
         let item = try #require(model.items["live"])
         #expect(item.imported?.isLivePhoto == false)
         #expect(item.imported?.kind == .image)
+        guard case .livePhotoWithoutMotion = item.note else {
+            Issue.record("no note on a Live Photo kept without its movie")
+            return
+        }
+    }
+
+    @Test("a Live Photo whose movie alone fails keeps the still already written, not loaded again")
+    func livePhotoMovieFails() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let model = picking.model()
+        model.follow([
+            try picking.livePhoto("live", writeFailure: .iCloudUnavailable, failingRoles: [.pairedVideo], log: log)
+        ])
+        await settle { isReady(model.states["live"]) || isFailed(model.states["live"]) }
+        let item = try #require(model.items["live"])
+        #expect(item.imported?.kind == .image && item.imported?.isLivePhoto == false)
+        #expect(log.count(.loadFile("live")) == 0)
         guard case .livePhotoWithoutMotion = item.note else {
             Issue.record("no note on a Live Photo kept without its movie")
             return

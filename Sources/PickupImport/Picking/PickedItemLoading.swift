@@ -77,8 +77,13 @@ public struct PickedItemLoading: Sendable {
                 do {
                     movie = try await source.write(plan.movie, into: importer.inbox) { progress(0.3 + $0 * 0.7) }
                 } catch {
-                    importer.inbox.discard(still)
-                    throw error
+                    // The still is written already: keep it, rather than load it a second time.
+                    guard !(error is CancellationError), !Task.isCancelled else {
+                        importer.inbox.discard(still)
+                        throw CancellationError()
+                    }
+                    let why = "could not be loaded (\(PickFailure.explain(error)))"
+                    return try await importer.keep(still, key: key, note: .livePhotoWithoutMotion(reason: why))
                 }
                 try Task.checkCancellation()
                 return try await importer.keep(still, movie: movie, key: key)

@@ -21,6 +21,9 @@ struct FakePickedItem: PickedItemSource {
     /// but not whether `PHAssetResourceManager.writeData(for:toFile:options:)` needs photo-library
     /// access for it: the tests run both ways.
     let writeFailure: FakePhotosError?
+    /// The roles whose writes fail with `writeFailure` (nil: every role), e.g. only the paired
+    /// video, whose iCloud download failed.
+    let failingRoles: Set<PickedResource.Role>?
     /// When set, loading the file fails with this error (an iCloud download that fails).
     let loadFailure: LockedValue<FakePhotosError?>
     /// Holds loads until the test opens it (a slow iCloud download).
@@ -30,7 +33,8 @@ struct FakePickedItem: PickedItemSource {
     init(
         identifier: String?, kind: PickedContentKind, file: String? = nil, contentType: String? = nil,
         resources: [PickedResource] = [], resourceFiles: [Int: String] = [:], writeFailure: FakePhotosError? = nil,
-        loadFailure: FakePhotosError? = nil, gate: FakeGate? = nil, log: FakeLog = FakeLog()
+        failingRoles: Set<PickedResource.Role>? = nil, loadFailure: FakePhotosError? = nil, gate: FakeGate? = nil,
+        log: FakeLog = FakeLog()
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -39,6 +43,7 @@ struct FakePickedItem: PickedItemSource {
         self.resources = resources
         self.resourceFiles = resourceFiles
         self.writeFailure = writeFailure
+        self.failingRoles = failingRoles
         self.loadFailure = LockedValue(loadFailure)
         self.gate = gate
         self.log = log
@@ -85,7 +90,7 @@ struct FakePickedItem: PickedItemSource {
     ) async throws -> PickedFile {
         log.record(.write(identifier, resource.role))
         if let gate { try await gate.wait(log: log, identifier) }
-        if let writeFailure { throw writeFailure }
+        if let writeFailure, failingRoles?.contains(resource.role) ?? true { throw writeFailure }
         guard let source = resourceFiles[resource.index] else { throw FakePhotosError.noRepresentation }
         // `PHAssetResourceManager.h:38`: `requestData`'s handlers run on an arbitrary serial queue and
         // its data lives only for the handler, so the adapter writes each piece to its own file.
