@@ -17,8 +17,10 @@ import PickupStore
 struct FileCopier {
     /// Bytes moved per read and write. Memory stays at this, whatever the file's size.
     static let chunkSize = 4 << 20
-    /// Prefix of named temporary files in the destination.
+    /// Prefix of named temporary files in the destination, each locked by its writer.
     static let temporaryPrefix = ".pickup-partial-"
+    /// Prefix of a named temporary in the instant between being made and being locked.
+    static let newPrefix = ".pickup-new-"
 
     let folder: String
 
@@ -67,11 +69,9 @@ struct FileCopier {
             try checkUnchanged(input, source: source, before: before, copied: size)
             FileCopier.keepModificationTime(of: before, on: output)
             guard FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
-            if case .named = temporary.storage { close(output) }
             let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
             return Copied(temporary: temporary, size: size, sha256: sha256, method: method)
         } catch {
-            if case .named = temporary.storage { close(output) }
             temporary.discard()
             throw error
         }
@@ -99,19 +99,19 @@ struct FileCopier {
         private func cloneToTemporary(
             _ input: Int32, source: String, before: FileStatus, progress: (Int64) -> Void
         ) throws(ImportError) -> Copied? {
-            let path = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
-            guard fclonefileat(input, AT_FDCWD, path, UInt32(CLONE_NOFOLLOW)) == 0 else {
+            let names = temporaryNames()
+            guard fclonefileat(input, AT_FDCWD, names.fresh, UInt32(CLONE_NOFOLLOW)) == 0 else {
                 if [ENOTSUP, EXDEV, EPERM, EACCES, EINVAL, ENOSYS].contains(errno) { return nil }
                 throw ImportError.writing(folder, errno: errno)
             }
-            let temporary = TemporaryFile(storage: .named(path))
-            let clone = open(path, O_RDONLY | O_CLOEXEC)
+            let clone = open(names.fresh, O_RDONLY | O_CLOEXEC)
             guard clone >= 0 else {
                 let code = errno
-                temporary.discard()
-                throw ImportError.writing(path, errno: code)
+                unlink(names.fresh)
+                throw ImportError.writing(names.fresh, errno: code)
             }
-            defer { close(clone) }
+            let path = try claim(names, descriptor: clone)
+            let temporary = TemporaryFile(storage: .named(path, lock: clone))
             FileCopier.keepModificationTime(of: before, on: clone)
             guard FileSystemFacts.flush(clone) else {
                 let code = errno
@@ -147,11 +147,39 @@ struct FileCopier {
     /// unnamed where the system can, hidden and named otherwise.
     private func createTemporary() throws(ImportError) -> (TemporaryFile, Int32) {
         let unnamed = pickup_open_unnamed(folder, 0o644)
-        if unnamed >= 0 { return (TemporaryFile(storage: .unnamed(unnamed)), unnamed) }
-        let path = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
-        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if unnamed >= 0 {
+            // Locked too: while it has a hidden name on its way to a readable one (`replace`),
+            // no sweep removes it.
+            _ = flock(unnamed, LOCK_EX | LOCK_NB)
+            return (TemporaryFile(storage: .unnamed(unnamed)), unnamed)
+        }
+        let names = temporaryNames()
+        let output = open(names.fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw ImportError.writing(folder, errno: errno) }
-        return (TemporaryFile(storage: .named(path)), output)
+        let path = try claim(names, descriptor: output)
+        return (TemporaryFile(storage: .named(path, lock: output)), output)
+    }
+
+    /// A new temporary's two names: the one it is made under (`.pickup-new-*`, which no sweep
+    /// removes while it could be in use) and the one it takes once locked (`.pickup-partial-*`).
+    func temporaryNames() -> (fresh: String, partial: String) {
+        let suffix = randomSuffix()
+        return (folder + "/" + FileCopier.newPrefix + suffix, folder + "/" + FileCopier.temporaryPrefix + suffix)
+    }
+
+    /// Locks a temporary made under its fresh name and gives it its partial name, so that every
+    /// `.pickup-partial-*` file is locked for as long as its writer lives. Made and locked in two
+    /// steps, a file is never seen unlocked under the name a sweep looks for. A file system
+    /// without locks (some network ones) still gets the file; a sweep there may take it.
+    func claim(_ names: (fresh: String, partial: String), descriptor: Int32) throws(ImportError) -> String {
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        guard rename(names.fresh, names.partial) == 0 else {
+            let code = errno
+            close(descriptor)
+            unlink(names.fresh)
+            throw ImportError.writing(folder, errno: code)
+        }
+        return names.partial
     }
 
     /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
@@ -268,10 +296,10 @@ struct FileCopier {
                 unlink(hidden)
                 throw ImportError.writing(path, errno: code)
             }
-        case .named(let hidden):
+        case .named(let hidden, _):
             guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
         }
-        temporary.discard()
+        temporary.release()
         syncFolder()
     }
 
@@ -287,7 +315,7 @@ struct FileCopier {
             let linked: Int32
             switch temporary.storage {
             case .unnamed(let descriptor): linked = pickup_link_unnamed(descriptor, path)
-            case .named(let hidden): linked = link(hidden, path)
+            case .named(let hidden, _): linked = link(hidden, path)
             }
             if linked == 0 {
                 temporary.discard()  // the unnamed file's descriptor, or the hidden name
@@ -296,11 +324,12 @@ struct FileCopier {
             }
             let code = errno
             if code == EEXIST { continue }
-            if case .named(let hidden) = temporary.storage, code == EPERM || code == EOPNOTSUPP || code == EXDEV {
+            if case .named(let hidden, _) = temporary.storage, code == EPERM || code == EOPNOTSUPP || code == EXDEV {
                 // No hard links here (some FUSE and network file systems): rename,
                 // after checking the name is free (a race can still lose to another writer).
                 if access(path, F_OK) == 0 { continue }
                 guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
+                temporary.release()
                 syncFolder()
                 return candidate
             }
@@ -314,9 +343,12 @@ struct FileCopier {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ImportError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let copier = FileCopier(folder: folder)
-        let temporary = folder + "/" + FileCopier.temporaryPrefix + copier.randomSuffix()
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let names = copier.temporaryNames()
+        let descriptor = open(names.fresh, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ImportError.writing(folder, errno: errno) }
+        let temporary = try copier.claim(names, descriptor: descriptor)
+        // The descriptor (and with it the lock) is let go once, after the rename or the removal.
+        defer { close(descriptor) }
         do throws(ImportError) {
             var writer = ChunkWriter(descriptor: descriptor, folder: folder, direct: false)
             // No typed-throws `Result` here: it is newer than the iOS 17.4 SDK's standard library.
@@ -326,10 +358,8 @@ struct FileCopier {
             }
             if let failure { throw failure }
             guard fsync(descriptor) == 0 else { throw ImportError.writing(temporary, errno: errno) }
-            close(descriptor)
             guard rename(temporary, path) == 0 else { throw ImportError.writing(path, errno: errno) }
         } catch {
-            close(descriptor)
             unlink(temporary)
             throw error
         }
@@ -344,18 +374,35 @@ struct FileCopier {
         close(descriptor)
     }
 
-    /// Removes temporary files a killed process left behind.
+    /// Removes temporary files a killed process left behind: a `.pickup-partial-*` file whose
+    /// lock no one holds (a writer that is still running holds it, in this process or another),
+    /// and a `.pickup-new-*` file an hour old (one killed in the instant before locking it).
     func sweepTemporaries() {
         guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            if name.hasPrefix(FileCopier.temporaryPrefix) { names.append(name) }
+            if name.hasPrefix(FileCopier.temporaryPrefix) || name.hasPrefix(FileCopier.newPrefix) {
+                names.append(name)
+            }
         }
-        for name in names { unlink(folder + "/" + name) }
+        closedir(directory)
+        let anHourAgo = (Int64(time(nil)) - 3_600) * 1_000_000_000
+        for name in names {
+            let path = folder + "/" + name
+            if name.hasPrefix(FileCopier.newPrefix) {
+                if let status = FileStatus(path: path, followingLinks: false), status.modified < anHourAgo {
+                    unlink(path)
+                }
+                continue
+            }
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
+        }
     }
 
     private func randomSuffix() -> String {

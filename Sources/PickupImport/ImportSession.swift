@@ -214,18 +214,18 @@ public final class ImportSession: Sendable {
         flag: CancellationFlag, order: CommitOrder
     ) async -> ImportResult {
         do {
-            let item: ImportedItem
+            let copied: Copied
             do {
-                item = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+                copied = try await copyItem(request, index: index, events: events, flag: flag, order: order)
             } catch let error as ImportError where error.code == .sourceChanged {
                 // Once more: a file that was still being written may be finished now.
-                item = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+                copied = try await copyItem(request, index: index, events: events, flag: flag, order: order)
             }
-            return .imported(await withThumbnail(item, index: index, events: events))
-        } catch let reused as Reused {
-            return .reused(await withThumbnail(reused.item, index: index, events: events))
-        } catch let restored as Restored {
-            return .restored(await withThumbnail(restored.item, index: index, events: events))
+            switch copied {
+            case .imported(let item): return .imported(await withThumbnail(item, index: index, events: events))
+            case .reused(let item): return .reused(await withThumbnail(item, index: index, events: events))
+            case .restored(let item): return .restored(await withThumbnail(item, index: index, events: events))
+            }
         } catch let error as ImportError {
             return .failed(error)
         } catch {
@@ -263,15 +263,14 @@ public final class ImportSession: Sendable {
         return updated
     }
 
-    /// Thrown inside `copyItem` when the destination already holds the item.
-    private struct Reused: Error {
-        let item: ImportedItem
-    }
-
-    /// Thrown inside `copyItem` when the catalog held the item but a file of it was missing
-    /// or damaged, and the copy put it back.
-    private struct Restored: Error {
-        let item: ImportedItem
+    /// How `copyItem` ended, when it did not fail.
+    private enum Copied {
+        /// Copied and recorded.
+        case imported(ImportedItem)
+        /// The destination already held the item: nothing copied.
+        case reused(ImportedItem)
+        /// The catalog held the item but a file of it was missing or damaged; the copy put it back.
+        case restored(ImportedItem)
     }
 
     /// An item whose files the library folder already holds under their names (same size and
@@ -332,7 +331,7 @@ public final class ImportSession: Sendable {
     private func copyItem(
         _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
         order: CommitOrder
-    ) async throws -> ImportedItem {
+    ) async throws -> Copied {
         guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
@@ -345,8 +344,8 @@ public final class ImportSession: Sendable {
             }
             keys.append(try ImportSession.sourceKey(path))
         }
-        if let existing = try await catalog.item(from: keys[0]) { throw Reused(item: existing) }
-        if let adopted = try await adopt(request, paths: paths, keys: keys) { throw Reused(item: adopted) }
+        if let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
+        if let adopted = try await adopt(request, paths: paths, keys: keys) { return .reused(adopted) }
 
         let copier = FileCopier(folder: destination)
         // New files are named in the layout's subfolder (made now), from temporaries made in the
@@ -376,7 +375,7 @@ public final class ImportSession: Sendable {
             if let same = try await catalog.item(withSHA256: copies[0].sha256) {
                 for copy in copies { copy.temporary.discard() }
                 usedUp = copies.count
-                throw Reused(item: same)
+                return .reused(same)
             }
             // In the catalog with a missing or damaged file: the same bytes go back to the names
             // the catalog records (each checked to lie inside the library).
@@ -390,7 +389,7 @@ public final class ImportSession: Sendable {
                     try copier.replace(copy.temporary, named: file.name)
                     usedUp += 1
                 }
-                throw Restored(item: recorded)
+                return .restored(recorded)
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
@@ -408,16 +407,13 @@ public final class ImportSession: Sendable {
                 for name in placed where !existing.files.contains(where: { $0.name == name }) {
                     unlink(destination + "/" + name)
                 }
-                placed = []
-                throw Reused(item: existing)
+                return .reused(existing)
             }
-            return item
+            return .imported(item)
         } catch {
             // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
             for copy in copies[usedUp...] { copy.temporary.discard() }
-            if !(error is Reused), !(error is Restored) {
-                for name in placed { unlink(destination + "/" + name) }
-            }
+            for name in placed { unlink(destination + "/" + name) }
             throw error
         }
     }

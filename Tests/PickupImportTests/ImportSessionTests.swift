@@ -345,6 +345,23 @@ struct ImportSessionTests {
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 
+    @Test("a copy another session is writing (its temporary locked) survives a second session opening the library")
+    func sweepLeavesACopyInFlight() throws {
+        let scratch = try Scratch()
+        _ = try ImportSession(destination: scratch.library)
+        // As a writer holds it: a hidden temporary, locked for as long as the copy is in flight.
+        let inFlight = scratch.library + "/.pickup-partial-inflight"
+        let writer = open(inFlight, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try #require(writer >= 0)
+        try #require(flock(writer, LOCK_EX | LOCK_NB) == 0)
+        _ = try ImportSession(destination: scratch.library)
+        #expect(FileManager.default.fileExists(atPath: inFlight))
+        // The writer gone (killed: its descriptor closed), the next session sweeps it.
+        close(writer)
+        _ = try ImportSession(destination: scratch.library)
+        #expect(!FileManager.default.fileExists(atPath: inFlight))
+    }
+
     @Test("items can be listed, found by id prefix, and removed with their files")
     func library() async throws {
         let scratch = try Scratch()
