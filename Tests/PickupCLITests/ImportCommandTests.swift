@@ -147,6 +147,34 @@ struct ImportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 3)
     }
 
+    @Test("import --dry-run finds what the import finds: the same file however its path is spelled, the same content under another name, a stored file to restore")
+    func dryRunByContent() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegEXIF, "b.jpg", to: folder)
+        try add(.mp4AndroidLocation, "a.mp4", to: folder)
+        let library = folder.appendingPathComponent("Library").path
+        #expect(try pickup("import", folder.appendingPathComponent("card").path, "--into", library, "--quiet").status == 0)
+        // Spelled relative to another folder, and a copy of the card under another name.
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("copy"))
+        let relative = try Shell.run(
+            "cd '\(folder.path)/card/DCIM' && '\(CLI.tool)' import ../../card ../../copy --into ../../Library --dry-run --json")
+        let statuses = try CLI.jsonLines(relative).filter { $0["type"] as? String == "dryRun" }.map {
+            $0["status"] as? String ?? ""
+        }
+        #expect(statuses == ["alreadyThere", "alreadyThere", "alreadyThere", "alreadyThere"], "\(relative.outputText)")
+        // A stored file gone: the import would copy it back, and the dry run says so.
+        let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { $0.hasSuffix(".mp4") }
+        try FileManager.default.removeItem(atPath: library + "/" + (try #require(stored.first)))
+        let missing = try pickup("import", folder.appendingPathComponent("copy").path, "--into", library, "--dry-run")
+        #expect(missing.outputText.contains("would restore"), "\(missing.outputText)")
+        #expect(missing.outputText.contains("0 items would be imported"))
+        #expect(missing.outputText.contains("1 would be restored"))
+        let imported = try pickup("import", folder.appendingPathComponent("copy").path, "--into", library)
+        #expect(imported.outputText.contains("1 restored"), "\(imported.outputText)")
+    }
+
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
     func namedAsMedia() throws {
         let folder = try scratch()
