@@ -147,19 +147,23 @@ struct ImportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }.count == 3)
     }
 
-    @Test("import --dry-run finds what the import finds: the same file however its path is spelled, the same content under another name, a stored file to restore")
+    @Test(
+        "import --dry-run finds what the import finds: the same file however its path is spelled, the same content under another name, a stored file to restore"
+    )
     func dryRunByContent() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         try add(.jpegEXIF, "b.jpg", to: folder)
         try add(.mp4AndroidLocation, "a.mp4", to: folder)
         let library = folder.appendingPathComponent("Library").path
-        #expect(try pickup("import", folder.appendingPathComponent("card").path, "--into", library, "--quiet").status == 0)
+        #expect(
+            try pickup("import", folder.appendingPathComponent("card").path, "--into", library, "--quiet").status == 0)
         // Spelled relative to another folder, and a copy of the card under another name.
         try FileManager.default.copyItem(
             at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("copy"))
         let relative = try Shell.run(
-            "cd '\(folder.path)/card/DCIM' && '\(CLI.tool)' import ../../card ../../copy --into ../../Library --dry-run --json")
+            "cd '\(folder.path)/card/DCIM' && '\(CLI.tool)' import ../../card ../../copy --into ../../Library --dry-run --json"
+        )
         let statuses = try CLI.jsonLines(relative).filter { $0["type"] as? String == "dryRun" }.map {
             $0["status"] as? String ?? ""
         }
@@ -173,6 +177,32 @@ struct ImportCommandTests {
         #expect(missing.outputText.contains("1 would be restored"))
         let imported = try pickup("import", folder.appendingPathComponent("copy").path, "--into", library)
         #expect(imported.outputText.contains("1 restored"), "\(imported.outputText)")
+    }
+
+    @Test(
+        "two sources holding the same Live Photo store it once: the second is already there, its movie not stored again"
+    )
+    func sameLivePhotoTwice() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        try add(.movAppleKeys, "IMG_0263.MOV", to: folder)
+        try Data(heif.build()).write(to: folder.appendingPathComponent("card/DCIM/IMG_0263.HEIC"))
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("backup"))
+        let library = folder.appendingPathComponent("Library").path
+        let result = try pickup(
+            "import", folder.appendingPathComponent("card").path, folder.appendingPathComponent("backup").path,
+            "--into", library, "--json")
+        let items = try jsonLines(result).filter { $0["type"] as? String == "item" }
+        #expect(items.map { $0["status"] as? String } == ["imported", "alreadyThere"], "\(result.outputText)")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }
+        #expect(stored.sorted() == ["IMG_0263.HEIC", "IMG_0263.MOV"])
     }
 
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")

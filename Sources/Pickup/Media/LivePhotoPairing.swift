@@ -18,20 +18,24 @@ extension LivePhotoPair: Equatable where Item: Equatable {}
 public enum LivePhotoPairing {
     /// Pairs stills and movies that carry the same content identifier.
     ///
-    /// Each identifier pairs its first still with its first movie, in the
-    /// order given; items without a partner are left out. Pairs come in the
-    /// order of their stills.
+    /// Each identifier pairs its stills with its movies in the order given:
+    /// the first still with the first movie, the second with the second (two
+    /// copies of one Live Photo, on a card and in its backup, make two pairs,
+    /// so that neither movie is taken for a video of its own). Items without a
+    /// partner are left out. Pairs come in the order of their stills.
     public static func pairs<Item>(in items: [(item: Item, info: MediaInfo)]) -> [LivePhotoPair<Item>] {
-        var movies: [String: Item] = [:]
+        var movies: [String: [Item]] = [:]
         for entry in items where entry.info.livePhotoRole == .movie {
-            if let id = entry.info.contentIdentifier, movies[id] == nil { movies[id] = entry.item }
+            if let id = entry.info.contentIdentifier { movies[id, default: []].append(entry.item) }
         }
-        var paired: Set<String> = []
+        var used: [String: Int] = [:]
         var result: [LivePhotoPair<Item>] = []
         for entry in items where entry.info.livePhotoRole == .still {
-            guard let id = entry.info.contentIdentifier, !paired.contains(id), let movie = movies[id] else { continue }
-            paired.insert(id)
-            result.append(LivePhotoPair(contentIdentifier: id, still: entry.item, movie: movie))
+            guard let id = entry.info.contentIdentifier, let candidates = movies[id] else { continue }
+            let next = used[id, default: 0]
+            guard next < candidates.count else { continue }
+            used[id] = next + 1
+            result.append(LivePhotoPair(contentIdentifier: id, still: entry.item, movie: candidates[next]))
         }
         return result
     }
