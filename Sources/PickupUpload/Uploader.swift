@@ -14,6 +14,9 @@ public struct UploadOptions: Sendable {
     public var maxDelay: Double
     /// Seconds a request may go without progress before it counts as stalled and is retried.
     public var stallTimeout: Double
+    /// The stall timeout when none is given: 20 seconds, for every transport and protocol
+    /// (`pickup upload --timeout`'s default too).
+    public static let defaultStallTimeout: Double = 20
     /// Send each tus chunk's checksum (sha256 or sha1, as the server offers) so the server
     /// can refuse a corrupted chunk (460), which is then sent again.
     public var tusChecksums = true
@@ -41,7 +44,8 @@ public struct UploadOptions: Sendable {
     /// Options; the defaults suit a phone: 8 MB chunks, 8 tries, waits from 0.5 to 30 s, 20 s stall ceiling.
     public init(
         chunkSize: Int = 8 << 20, maxAttempts: Int = 8, baseDelay: Double = 0.5, maxDelay: Double = 30,
-        stallTimeout: Double = 20, headers: [String: String] = [:], transport: (any HTTPTransport)? = nil,
+        stallTimeout: Double = UploadOptions.defaultStallTimeout, headers: [String: String] = [:],
+        transport: (any HTTPTransport)? = nil,
         partConcurrency: Int = 4
     ) {
         self.headers = headers

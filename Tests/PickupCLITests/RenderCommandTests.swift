@@ -307,4 +307,36 @@ struct RenderCommandTests {
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/exports")) ?? []
         #expect(leftovers.isEmpty, "exports and stripped copies are removed once uploaded")
     }
+
+    @Test(
+        "upload --strip-location of a Live Photo: the movie dated as its still, both keys side by side, the movie's name and container kept, the copy described in words"
+    )
+    func uploadLivePhotoStripped() throws {
+        let server = try SeaweedServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let credentials = folder + "/credentials"
+        try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
+            toFile: credentials, atomically: true, encoding: .utf8)
+        // A Live Photo: a HEIC still with a date, whose EXIF carries the movie's content identifier.
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001"))),
+            (0x9003, .ascii("2019:08:21 10:20:30")),
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        try Data(heif.build()).write(to: URL(fileURLWithPath: folder + "/IMG_0263.HEIC"))
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.movAppleKeys), toPath: folder + "/IMG_0263.MOV")
+        let result = try CLI.run([
+            "upload", folder + "/IMG_0263.HEIC", folder + "/IMG_0263.MOV", "--to", "s3://photos/",
+            "--key", "{date}/{name}", "--endpoint", server.endpoint.absoluteString, "--credentials", credentials,
+            "--strip-location", "--journal", folder + "/j.sqlite",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(result.outputText.contains("s3://photos/2019/08/21/IMG_0263.HEIC"), "\(result.outputText)")
+        #expect(result.outputText.contains("s3://photos/2019/08/21/IMG_0263.MOV"), "\(result.outputText)")
+        #expect(result.errorText.contains("made a copy to send, streams copied"), "\(result.errorText)")
+        #expect(!result.errorText.contains("{\"type\""), "no raw JSON in human output: \(result.errorText)")
+    }
 }

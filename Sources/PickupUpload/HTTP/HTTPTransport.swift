@@ -25,7 +25,9 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maxResponseBytes: Int
 
     /// Bounds: a stall ceiling and a deadline in seconds, and the longest answer in bytes.
-    public init(stall: Double = 20, deadline: Double = 600, maxResponseBytes: Int = 4 << 20) {
+    public init(
+        stall: Double = UploadOptions.defaultStallTimeout, deadline: Double = 600, maxResponseBytes: Int = 4 << 20
+    ) {
         self.stall = stall
         self.deadline = deadline
         self.maxResponseBytes = maxResponseBytes

@@ -34,7 +34,7 @@ public struct TusClient: Sendable {
     /// `headers` go with every request (an `Authorization`, say); `transport` sends them
     /// (nil: `HTTPTransports.current`).
     public init(
-        endpoint: URL, timeout: TimeInterval = 30, headers: [String: String] = [:],
+        endpoint: URL, timeout: TimeInterval = UploadOptions.defaultStallTimeout, headers: [String: String] = [:],
         transport: (any HTTPTransport)? = nil
     ) {
         self.endpoint = endpoint

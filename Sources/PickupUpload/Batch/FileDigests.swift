@@ -5,7 +5,7 @@ import PickupStore
     import Glibc
 #endif
 
-/// The SHA-256s of the files of one `pickup upload` run, each file read at most once
+/// The SHA-256s of the files of one upload batch, each file read at most once
 /// whatever asks: a `{sha256}` key, the look for bytes already at their destination, and
 /// the record of a finished upload. A library item's files come with theirs, checked
 /// against the catalog.
@@ -14,6 +14,9 @@ struct FileDigests: Sendable {
 
     /// A digest already computed for `path`.
     mutating func note(_ sha256: String, of path: String) { known[path] = sha256 }
+
+    /// The digest of `path` if it has been computed; nil without reading the file.
+    func known(_ path: String) -> String? { known[path] }
 
     /// The file's SHA-256, read once; nil when it cannot be read.
     mutating func sha256(of path: String) -> String? {

@@ -1,0 +1,162 @@
+import Foundation
+import PickupStore
+
+/// A run of uploads as an app or the command line starts one.
+///
+/// Every file's destination is decided before anything is sent: S3 keys come
+/// from a ``RemoteKey`` template, and two files that would land on one key are
+/// refused (``KeyCollision``) while nothing has left. Files the journal has
+/// already sent with the same bytes (size and SHA-256) to the same destination
+/// are not queued but come back as already there. The others go to an
+/// ``UploadQueue`` and are hashed beside the uploads, at low priority, so that
+/// ``recordFinished(_:in:)`` can note each finished upload's SHA-256: the same
+/// bytes are then not sent there again.
+///
+/// ```swift
+/// var batch = try UploadBatch(files: files, to: .tus(endpoint))
+/// let alreadyThere = await batch.enqueue(on: queue)
+/// let items = await queue.waitUntilSettled()
+/// await batch.recordFinished(items, in: journal)
+/// ```
+public struct UploadBatch: Sendable {
+    /// One file to send.
+    public struct File: Sendable, Hashable {
+        /// The file on disk that is sent.
+        public var path: String
+        /// Its MIME type (a form's part and tus metadata carry it).
+        public var type: String
+        /// Which file the path led to when it was found: a file swapped since is refused.
+        public var expected: FileIdentity?
+        /// What an S3 key template may name about it.
+        public var facts: RemoteKey.Facts
+        /// The file it was made from, when it is a copy made for the upload (a video exported,
+        /// a photo without its location); collisions name that one.
+        public var madeFrom: String?
+
+        /// A file to send, with what a key template may name about it.
+        public init(
+            path: String, type: String = "application/octet-stream", expected: FileIdentity? = nil,
+            facts: RemoteKey.Facts, madeFrom: String? = nil
+        ) {
+            self.path = path
+            self.type = type
+            self.expected = expected
+            self.facts = facts
+            self.madeFrom = madeFrom
+        }
+    }
+
+    /// Where a batch sends its files.
+    public enum Target: Sendable, Hashable {
+        /// A tus server's creation endpoint.
+        case tus(URL)
+        /// An S3 bucket on `endpoint`; each object's key is `prefix` then the template's.
+        case s3(endpoint: URL, bucket: String, prefix: String, key: RemoteKey)
+        /// A web form that takes the file in a `multipart/form-data` POST.
+        case form(FormTarget)
+    }
+
+    /// Two or more files of a batch that would be stored under one key, one over the other.
+    public struct KeyCollision: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The key they share.
+        public var key: String
+        /// The files, in the order given (each the one it was made from, for a copy).
+        public var sources: [String]
+        /// How many other keys are shared too.
+        public var more: Int
+
+        public var description: String {
+            "\(sources.joined(separator: " and ")) would all be stored as \(key), one over the other; nothing was "
+                + "sent. Name them apart with a key template that tells them apart ('{date}/{name}' or "
+                + "'{id}-{name}', say)" + (more > 0 ? " (\(more) more keys collide)" : "")
+        }
+    }
+
+    /// The files, in the order given.
+    public let files: [File]
+    /// Where each file goes, by position.
+    public let destinations: [UploadDestination]
+    private var digests: FileDigests
+    private var hashing: Task<FileDigests, Never>?
+
+    /// Decides every file's destination. `knownSHA256`: digests already known by path (a
+    /// library's files, checked against its catalog), so that those files are not read again.
+    public init(files: [File], to target: Target, knownSHA256: [String: String] = [:]) throws(KeyCollision) {
+        var digests = FileDigests()
+        for (path, sha256) in knownSHA256 { digests.note(sha256, of: path) }
+        var destinations: [UploadDestination] = []
+        switch target {
+        case .tus(let url):
+            destinations = files.map { _ in .tus(endpoint: url) }
+        case .form(let form):
+            destinations = files.map { _ in .form(form) }
+        case .s3(let endpoint, let bucket, let prefix, let template):
+            var keys: [String] = []
+            for file in files {
+                var facts = file.facts
+                if template.needsSHA256 { facts.sha256 = digests.sha256(of: file.path) }
+                keys.append(UploadBatch.key(prefix: prefix, template.render(facts)))
+            }
+            let collisions = RemoteKey.collisions(zip(keys, files).map { (key: $0, source: $1.madeFrom ?? $1.path) })
+            if let first = collisions.first {
+                throw KeyCollision(key: first.key, sources: first.sources, more: collisions.count - 1)
+            }
+            destinations = keys.map { .s3(S3Location(endpoint: endpoint, bucket: bucket, key: $0)) }
+        }
+        self.files = files
+        self.destinations = destinations
+        self.digests = digests
+    }
+
+    /// An object's key: the prefix, then `name` (a `/` between them unless the prefix ends with one).
+    public static func key(prefix: String, _ name: String) -> String {
+        prefix.isEmpty || prefix.hasSuffix("/") ? prefix + name : prefix + "/" + name
+    }
+
+    /// Puts the batch on `queue`. A file the journal has already sent with the same bytes to its
+    /// destination is left out (unless `force`) and returned, by position, with that upload's
+    /// record; only a file of the size of such an upload is read to compare. The others are
+    /// queued, in order, and hashed on a low-priority thread beside the uploads.
+    public mutating func enqueue(on queue: UploadQueue, force: Bool = false) async -> [Int: UploadRecord] {
+        let journal = queue.uploader.journal
+        let sizes = files.map { FileStatus(path: $0.path)?.size ?? -1 }
+        // The whole batch's candidates in one journal call: finished uploads of each file's size
+        // to its destination.
+        let candidates =
+            force ? [] : ((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
+        var alreadyThere: [Int: UploadRecord] = [:]
+        var queued: [String] = []
+        for (index, file) in files.enumerated() {
+            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.sha256(of: file.path),
+                let earlier = candidates[index][sha256]
+            {
+                alreadyThere[index] = earlier
+                continue
+            }
+            await queue.add(
+                .upload(path: file.path, to: destinations[index], type: file.type, expected: file.expected))
+            queued.append(file.path)
+        }
+        // Hashed beside the uploads (from the page cache, as a rule), not after them: on a fast
+        // link hashing afterwards added a fifth to the time.
+        let known = digests
+        hashing = Task { await known.adding(queued) }
+        return alreadyThere
+    }
+
+    /// Records the SHA-256 of each finished upload's file in one transaction, so that sending
+    /// the same bytes there again is skipped. `waitForHashes: false` (a run interrupted)
+    /// records only what is already known rather than wait for the hashing to end.
+    public mutating func recordFinished(
+        _ items: [UploadQueue.Item], in journal: UploadJournal, waitForHashes: Bool = true
+    ) async {
+        if waitForHashes, let hashing { digests = await hashing.value }
+        hashing = nil
+        var hashes: [(id: String, sha256: String)] = []
+        for item in items where item.state == .done {
+            guard let record = item.record, let sha256 = digests.known(record.path) else { continue }
+            hashes.append((record.id, sha256))
+        }
+        try? await journal.recordSHA256(hashes)
+    }
+}

@@ -1,0 +1,307 @@
+import ArgumentParser
+import Foundation
+import Pickup
+import PickupCommandLine
+import PickupHTTP
+import PickupImport
+import PickupStore
+import PickupUpload
+
+/// What the command does, from its checked arguments.
+struct UploadJob {
+    let files: [String]
+    let target: UploadTarget
+    let endpoint: URL?
+    let credentials: S3Credentials?
+    let parallel: Int
+    let keyTemplate: RemoteKey
+    let caFile: String?
+    let chunkSize: Int
+    let multipartThreshold: Int64
+    let journalPath: String
+    let json: Bool
+    let library: String?
+    let preset: ExportPreset?
+    let stripLocation: Bool
+    let field: String
+    let formFields: [FormField]
+    let headers: [String: String]
+    let recursive: Bool
+    let retries: Int
+    let timeout: Double
+    let partConcurrency: Int
+    let force: Bool
+    let progress: ProgressOptions
+
+    init(_ command: UploadCommand) throws(ValidationError) {
+        guard !command.arguments.isEmpty else {
+            throw ValidationError("name at least one file to upload")
+        }
+        guard let text = command.to else {
+            throw ValidationError("say where to upload with --to tus+http(s)://HOST/PATH")
+        }
+        do {
+            target = try UploadTarget(parsing: text)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let aws = AWSConfiguration.load(profile: command.profile)
+        if let text = command.endpoint {
+            guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
+                throw ValidationError("--endpoint takes an http(s):// URL, not '\(text)'")
+            }
+            endpoint = url
+        } else {
+            // As the AWS CLI: the configured endpoint, else AWS itself in the region (a region
+            // name the AWS CLI refuses is not pasted into a host name).
+            endpoint = aws.endpoint ?? AWSConfiguration.awsEndpoint(region: aws.region)
+            if endpoint == nil, case .s3 = target {
+                throw ValidationError(
+                    "the region (AWS_REGION, AWS_DEFAULT_REGION or the \(aws.profile) profile's region) is not a "
+                        + "region name: letters, digits and hyphens, as the AWS CLI takes them (us-east-1, say); "
+                        + "set a valid one, or give the store with --endpoint")
+            }
+        }
+        if let file = command.credentials {
+            credentials = try UploadJob.credentials(file: file)
+        } else {
+            credentials = aws.credentials
+        }
+        if case .s3 = target, credentials == nil {
+            throw ValidationError(
+                "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put them in the "
+                    + "\(aws.profile) profile of ~/.aws/credentials (AWS_PROFILE or --profile picks another), "
+                    + "or pass --credentials FILE")
+        }
+        let parallel = command.parallel
+        guard (1...32).contains(parallel) else {
+            throw ValidationError("--parallel takes a whole number from 1 to 32")
+        }
+        let megabytes = command.chunkSize.value
+        guard megabytes >= 0.0625, megabytes <= 1024 else {
+            throw ValidationError("--chunk-size takes megabytes from 0.0625 to 1024")
+        }
+        files = command.arguments
+        self.parallel = parallel
+        switch RemoteKey.parse(command.key) {
+        case .success(let template): keyTemplate = template
+        case .failure(let error): throw ValidationError(error.message)
+        }
+        chunkSize = Int(megabytes * 1_048_576)
+        let threshold = command.multipartThreshold.value
+        guard threshold >= 0, threshold <= 5_120 else {
+            throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
+        }
+        multipartThreshold = Int64(threshold * 1_048_576)
+        journalPath = command.shared.journal ?? UploadJournal.defaultPath
+        caFile = command.shared.caFile
+        json = command.shared.json
+        library = command.library
+        if let name = command.export {
+            guard let preset = ExportPreset(rawValue: name) else {
+                throw ValidationError(
+                    "no preset '\(name)'; choose one of "
+                        + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self.preset = preset
+        } else {
+            preset = nil
+        }
+        stripLocation = command.stripLocation
+        field = command.field
+        var formFields: [FormField] = []
+        for text in command.formField {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw ValidationError("--form-field takes NAME=VALUE, not '\(text)'")
+            }
+            formFields.append(FormField(name: parts[0], value: parts[1]))
+        }
+        self.formFields = formFields
+        let headers = try UploadHeaders.headers(flags: command.header)
+        self.headers = headers
+        recursive = command.recursive
+        force = command.force
+        progress = command.progress
+        let retries = command.retries
+        guard (0...100).contains(retries) else {
+            throw ValidationError("--retries takes a whole number from 0 to 100")
+        }
+        self.retries = retries
+        let timeout = command.timeout.value
+        guard timeout >= 1, timeout <= 3600 else {
+            throw ValidationError("--timeout takes seconds from 1 to 3600")
+        }
+        self.timeout = timeout
+        let parts = command.partConcurrency
+        guard (1...64).contains(parts) else {
+            throw ValidationError("--part-concurrency takes a whole number from 1 to 64")
+        }
+        partConcurrency = parts
+    }
+
+    func run() async -> Int32 {
+        // AsyncHTTPClient sends the requests; its connections close before the program ends.
+        let transport = AsyncHTTPTransport(caFile: caFile)
+        let status = await run(transport: transport)
+        await transport.shutdown()
+        return status
+    }
+
+    private func run(transport: AsyncHTTPTransport) async -> Int32 {
+        let uploader: Uploader
+        var options = UploadOptions(
+            chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
+            transport: transport, partConcurrency: partConcurrency)
+        options.multipartThreshold = multipartThreshold
+        do {
+            uploader = Uploader(
+                journal: try UploadJournal(path: journalPath), options: options,
+                s3Credentials: credentials)
+        } catch {
+            Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
+            return ExitStatus.someFailed
+        }
+        let resolved: [ResolvedFile]
+        var failedEarly = false
+        do {
+            (resolved, failedEarly) = try await resolvedPaths()
+        } catch {
+            Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
+            return ExitStatus.usage
+        }
+        let known = Dictionary(
+            resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
+        )
+        let paths = resolved.map(\.path)
+        let expected = Dictionary(
+            resolved.compactMap { file in file.expected.map { (file.path, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        let probes = await ParallelProbe.probe(paths)
+        var prepared = probes.enumerated().map { index, result in
+            (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
+        }
+        var facts = resolved.enumerated().map { index, file in
+            RemoteKey.Facts(
+                relativePath: file.relativePath,
+                taken: (try? probes[index].get())?.creationDate, itemID: file.item)
+        }
+        UploadJob.dateLivePhotoMovies(&facts, probes: probes, items: resolved.map(\.item))
+        var sources = paths
+        if preset != nil || stripLocation {
+            let files = prepared
+            let exporting = Task { [self] in await exportForUpload(files, expected: expected) }
+            let interrupted = InterruptWatch { exporting.cancel() }
+            let exported = await exporting.value
+            interrupted.stop()
+            if interrupted.fired { return 130 }
+            // An export keeps its source's name (a transcoded video's extension becomes .mp4).
+            let kept = zip(exported, facts).compactMap {
+                file, fact -> ((path: String, type: String), RemoteKey.Facts)? in
+                guard let file else { return nil }
+                var named = fact
+                let name = (file.path as NSString).lastPathComponent
+                named.relativePath = ((fact.relativePath as NSString).deletingLastPathComponent as NSString)
+                    .appendingPathComponent(name)
+                return (file, named)
+            }
+            prepared = kept.map(\.0)
+            facts = kept.map(\.1)
+            sources = zip(exported, paths).compactMap { $0 == nil ? nil : $1 }
+            failedEarly = failedEarly || exported.contains { $0 == nil }
+        }
+        let made = Dictionary(
+            zip(prepared.map(\.path), sources).filter { $0 != $1 }, uniquingKeysWith: { first, _ in first })
+        let files = prepared.enumerated().map { index, file in
+            UploadBatch.File(
+                path: file.path, type: file.type, expected: expected[file.path], facts: facts[index],
+                madeFrom: made[file.path])
+        }
+        // Every destination decided, and two sources never on one key, before anything is sent.
+        var batch: UploadBatch
+        do {
+            batch = try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
+        } catch {
+            Console.error(
+                "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key), "
+                    + "one over the other; nothing was sent. Name them apart with --key (for example "
+                    + "--key '{date}/{name}' or --key '{id}-{name}')"
+                    + (error.more > 0 ? " (\(error.more) more keys collide)" : ""))
+            return ExitStatus.usage
+        }
+        let began = Date()
+        // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
+        let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
+        let alreadyThere = await batch.enqueue(on: queue, force: force)
+        for (index, file) in files.enumerated() {
+            guard let earlier = alreadyThere[index] else { continue }
+            Console.raw(
+                json
+                    ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: file.path)
+                    : "\(earlier.id) already there \(file.path) (sent with the same bytes; --force sends it again)\n")
+        }
+        let work = Task {
+            await UploadRunner.run(queue, json: json, progress: progress, sources: made, tries: retries + 1)
+        }
+        let interrupted = InterruptWatch {
+            Task { for item in await queue.all() { await queue.pause(item.id) } }
+        }
+        let items = await work.value
+        interrupted.stop()
+        await batch.recordFinished(items, in: uploader.journal, waitForHashes: !interrupted.fired)
+        if !json {
+            Console.out(
+                UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+        }
+        if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
+            UploadRunner.stopped(error, items: items, json: json)
+        }
+        if interrupted.fired { return 130 }
+        // Exports are kept until their upload is done (a resumed upload needs them), then removed.
+        for item in items where item.state == .done {
+            if let path = item.record?.path, path.hasPrefix(exportFolder + "/") {
+                unlink(path)
+                rmdir((path as NSString).deletingLastPathComponent)
+            }
+        }
+        return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// A Live Photo's movie is dated as its still (a `{date}` key puts the two side by side; a
+    /// movie's own date is often missing or in another zone): the pairs found among the files by
+    /// their content identifier, and the files of one library item.
+    static func dateLivePhotoMovies(
+        _ facts: inout [RemoteKey.Facts], probes: [Result<MediaInfo, ProbeError>], items: [String?]
+    ) {
+        let probed = probes.enumerated().compactMap { index, result in
+            (try? result.get()).map { (item: index, info: $0) }
+        }
+        for pair in LivePhotoPairing.pairs(in: probed) where facts[pair.still].taken != nil {
+            facts[pair.movie].taken = facts[pair.still].taken
+        }
+        var firstOfItem: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            guard let item else { continue }
+            if let first = firstOfItem[item] {
+                if let taken = facts[first].taken { facts[index].taken = taken }
+            } else {
+                firstOfItem[item] = index
+            }
+        }
+    }
+
+    /// Where the batch goes: the target named with --to, with the S3 store and key template.
+    var batchTarget: UploadBatch.Target {
+        switch target {
+        case .tus(let url):
+            return .tus(url)
+        case .s3(let bucket, let prefix):
+            // init found an endpoint for every S3 target.
+            return .s3(
+                endpoint: endpoint ?? URL(fileURLWithPath: "/"), bucket: bucket, prefix: prefix, key: keyTemplate)
+        case .form(let url):
+            return .form(FormTarget(url: url, field: field, fields: formFields))
+        }
+    }
+
+}

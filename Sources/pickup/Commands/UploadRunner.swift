@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import Pickup
+import PickupCommandLine
+import PickupHTTP
+import PickupImport
+import PickupStore
+import PickupUpload
+
+/// Runs a queue of uploads and reports them: on a terminal, a line when an
+/// upload starts, retries or ends, under a progress bar of the total; otherwise
+/// a line per event on standard error (nothing with --json); then one line per
+/// final record on standard output, in the order given.
+enum UploadRunner {
+    /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
+    /// the file it was made from, printed beside it.
+    static func run(
+        _ queue: UploadQueue, json: Bool, progress: ProgressOptions, sources: [String: String] = [:], tries: Int = 8
+    ) async -> [UploadQueue.Item] {
+        let terminal = !json && Console.errorIsTerminal
+        let showBar = terminal && progress.showsProgress
+        let reporter = Task {
+            var items: [Int: UploadQueue.Item] = [:]
+            var bar: ProgressBar?
+            for await item in queue.updates {
+                let previous = items[item.id]
+                items[item.id] = item
+                if json {
+                    // Every retry, as it happens, for scripts too: a line of its own.
+                    if let (error, delay) = newRetry(item, previous: previous) {
+                        Console.raw(retryLine(item, error: error, delay: delay, tries: tries))
+                    }
+                    continue
+                }
+                let total = items.values.reduce(Int64(0)) { $0 + $1.size }
+                let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
+                if showBar, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
+                if !progress.quiet,
+                    let line = report(
+                        item, previous: previous, percent: !terminal && progress.showsProgress, tries: tries,
+                        source: sources[item.path])
+                {
+                    bar?.finish()
+                    Console.error(Text.clean(line))
+                }
+                bar?.draw(
+                    itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: confirmed,
+                    current: Text.clean((item.path as NSString).lastPathComponent), force: true)
+            }
+            bar?.finish()
+        }
+        let items = await queue.waitUntilSettled()
+        await queue.close()
+        await reporter.value
+        Console.raw(
+            items.compactMap { $0.record }.map { record in
+                let source = sources[record.path]
+                return json ? line(record, source: source) : summary(record, source: source)
+            }.joined())
+        return items
+    }
+
+    /// The line an update deserves, if any: starts, retries, ends; with `percent` (not on a terminal),
+    /// progress too.
+    /// `source`: the file a copy sent in its place was made from, named instead of the copy.
+    static func report(
+        _ item: UploadQueue.Item, previous: UploadQueue.Item?, percent: Bool, tries: Int, source: String? = nil
+    ) -> String? {
+        let id = shownID(item)
+        // Every retry, as it happens: what failed, the wait, and which try comes next.
+        if let (error, delay) = newRetry(item, previous: previous) {
+            return "\(id) \(error.description); retrying in \(Text.fixed(delay, 1)) s "
+                + "(retry \(item.retries) of \(tries - 1))"
+        }
+        if item.uploadID != nil, previous?.uploadID == nil {
+            return "\(id) uploading \(source.map { $0 + " (a copy made to send)" } ?? item.path) "
+                + "(\(Text.byteCount(item.size)))"
+        }
+        if item.state == .paused, previous?.state != .paused {
+            return "\(id) paused at \(Text.byteCount(item.confirmed))"
+        }
+        if percent, item.state == .uploading, item.confirmed != previous?.confirmed {
+            let percent = item.size > 0 ? Int(Double(item.confirmed) * 100 / Double(item.size)) : 100
+            let left = item.secondsLeft.map { ", " + DurationLabel.string(seconds: $0) + " left" } ?? ""
+            return "\(id) \(percent)% \(Text.byteCount(item.confirmed)) of \(Text.byteCount(item.size)), "
+                + "\(Text.byteCount(Int64(item.bytesPerSecond)))/s" + left
+        }
+        return nil
+    }
+
+    /// Where the upload goes as resuming sends it (the journal's destination), not the
+    /// journal's text of it, which an edited row could make say something else.
+    static func shownTarget(_ record: UploadRecord) -> String {
+        guard let destination = record.destination else { return record.target }
+        return destination.displayName
+            + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
+    }
+
+    static func summary(_ record: UploadRecord, source: String? = nil) -> String {
+        // A copy made to send (a video exported, a photo without its location) is named by its
+        // source; the copy's own path is in --json and the journal.
+        var text =
+            "\(record.id) \(record.state.rawValue) \(source ?? record.path) -> \(shownTarget(record)) "
+            + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
+        if source != nil { text += " (a copy made to send)" }
+        if record.state == .paused {
+            // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
+            text += ": paused; 'pickup uploads resume \(record.id)' goes on from the last byte the server confirmed"
+        } else if let error = record.error {
+            text += ": " + UploadHints.line(error)
+        }
+        return Text.clean(text) + "\n"
+    }
+
+    /// The closing line: how many files arrived, were already there or failed, and the bytes
+    /// sent, the time and the rate.
+    static func closing(
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date
+    ) -> String {
+        let done = items.filter { $0.state == .done }
+        let paused = items.filter { $0.state == .paused }.count
+        let failed = items.count - done.count - paused
+        // Every byte the server confirmed, paused uploads' too (a Ctrl-C after 17 MB says 17 MB).
+        let bytes = items.reduce(Int64(0)) { $0 + ($1.state == .done ? $1.size : $1.confirmed) }
+        let seconds = max(0.001, Date().timeIntervalSince(began))
+        let total = items.count + alreadyThere
+        var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
+        if paused > 0 { parts.append("\(paused) paused") }
+        parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
+        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
+            + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+    }
+
+    /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
+    /// (a `stopped` line with `--json`).
+    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool) {
+        let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
+        let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        if json {
+            var object = JSONObject()
+            object.add("type", "stopped")
+            object.add(
+                "error",
+                object: JSONObject.error(
+                    code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+            object.add("paused", Int64(begun))
+            object.add("notStarted", Int64(left))
+            Console.raw(object.text + "\n")
+            return
+        }
+        Console.error(
+            Text.clean(
+                "pickup upload: stopped: the endpoint cannot be reached (\(error.description)); every upload "
+                    + "there would fail the same way. \(left) file\(left == 1 ? "" : "s") not started"
+                    + (begun > 0 ? " and \(begun) paused ('pickup uploads resume')" : "")
+                    + ": run the same command again when it is back."))
+    }
+
+    /// The retry an update begins, if it begins one: what failed and the wait.
+    static func newRetry(
+        _ item: UploadQueue.Item, previous: UploadQueue.Item?
+    ) -> (error: UploadError, delay: Double)? {
+        guard let retrying = item.retrying, item.retries > previous?.retries ?? 0 else { return nil }
+        return retrying
+    }
+
+    /// An upload's id as lines show it: the journal's, or the queue's number before it has one.
+    static func shownID(_ item: UploadQueue.Item) -> String { item.uploadID ?? "#\(item.id)" }
+
+    /// The `--json` line of a retry: which upload, what failed, the wait, and which retry it is.
+    static func retryLine(_ item: UploadQueue.Item, error: UploadError, delay: Double, tries: Int) -> String {
+        var object = JSONObject()
+        object.add("type", "retry")
+        object.add("id", shownID(item))
+        object.add("path", item.path)
+        object.add(
+            "error",
+            object: JSONObject.error(
+                code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+        object.add("delay", (delay * 100).rounded() / 100)
+        object.add("retry", Int64(item.retries))
+        object.add("of", Int64(tries - 1))
+        return object.text + "\n"
+    }
+
+    static func line(
+        _ record: UploadRecord, source: String? = nil, status: String? = nil, path: String? = nil
+    ) -> String {
+        var object = JSONObject()
+        object.add("type", "upload")
+        object.add("id", record.id)
+        object.add("path", path ?? record.path)
+        object.add("source", source ?? path ?? record.path)
+        object.add("state", status ?? record.state.rawValue)
+        object.add("confirmed", record.offset)
+        object.add("size", record.size)
+        object.add("target", shownTarget(record))
+        object.add("remote", record.remote.map(redacted))
+        object.add(
+            "error",
+            object: record.error.map {
+                JSONObject.error(code: $0.code.rawValue, message: $0.description, hint: UploadHints.hint(for: $0))
+            })
+        return object.text + "\n"
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Pickup
+import PickupCommandLine
+import PickupHTTP
+import PickupImport
+import PickupStore
+import PickupUpload
+
+/// Which files `pickup upload` sends: files, folders with --recursive, library items with --library.
+extension UploadJob {
+    /// A file to send, the library item it belongs to, and its path inside the folder named
+    /// (its name, for a file named itself); a library file's SHA-256, checked against the catalog.
+    struct ResolvedFile {
+        var path: String
+        var item: String?
+        var relativePath: String
+        var sha256: String? = nil
+        /// Which file the path led to when it was found: a file swapped since (for a link) is not sent.
+        var expected: FileIdentity? = nil
+    }
+
+    /// The files to send: each argument that is a file, the files below each folder (with
+    /// --recursive), and the stored files of each library item named by its id (with
+    /// --library; a Live Photo sends still and movie). Also whether some could not be read
+    /// (reported).
+    func resolvedPaths() async throws(ValidationError) -> ([ResolvedFile], unreadable: Bool) {
+        var paths: [ResolvedFile] = []
+        var unreadable = false
+        var catalog: ImportCatalog?
+        for argument in files {
+            if let status = FileStatus(path: argument) {
+                if status.kind == .directory {
+                    guard recursive else {
+                        throw ValidationError("\(argument) is a folder; add --recursive (-r) to upload what is in it")
+                    }
+                    let base = argument.hasSuffix("/") ? argument : argument + "/"
+                    for entry in FileWalker(recursive: true).expand([argument]) {
+                        switch entry {
+                        case .file(let path, let identity):
+                            paths.append(
+                                ResolvedFile(
+                                    path: path, item: nil, relativePath: String(path.dropFirst(base.count)),
+                                    expected: identity))
+                        case .problem(let path, let message):
+                            unreadable = true
+                            notSent(
+                                path, code: "sourceUnreadable", message: "\(message); it is not sent",
+                                hint: "Check that the file exists and can be read.")
+                        case .leftAlone(let path, let reason):
+                            if json {
+                                Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
+                            } else {
+                                Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
+                            }
+                        }
+                    }
+                } else {
+                    paths.append(
+                        ResolvedFile(
+                            path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent,
+                            expected: status.identity))
+                }
+                continue
+            }
+            guard let library else {
+                throw ValidationError("\(argument) is not a file (to upload a library item, add --library DIR)")
+            }
+            do {
+                if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
+                guard let item = try await catalog?.item(id: argument) else {
+                    throw ValidationError("\(argument) is neither a file nor an item of the library \(library)")
+                }
+                // Only the bytes the catalog records are sent: a stored file that changed is refused.
+                // The photo or video and a Live Photo's movie go; an iPhone's edits file stays.
+                for file in item.files where file.role != .edits {
+                    let path = library + "/" + file.name
+                    guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
+                    else {
+                        throw ValidationError(
+                            "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
+                                + "so it is not sent; run 'pickup library \(library) verify', then import its source "
+                                + "again to restore it")
+                    }
+                    paths.append(
+                        ResolvedFile(
+                            path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
+                            sha256: found.sha256, expected: FileStatus(path: path)?.identity))
+                }
+            } catch let error as ValidationError {
+                throw error
+            } catch {
+                throw ValidationError("cannot read the library \(library): \(error)")
+            }
+        }
+        return (paths, unreadable)
+    }
+}
+
+extension UploadJob {
+    /// S3 credentials from a file of `KEY=value` lines, else from the environment.
+    static func credentials(file: String?) throws(ValidationError) -> S3Credentials? {
+        guard let file else { return S3Credentials.fromEnvironment() }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ValidationError("cannot read the credentials file \(file)")
+        }
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, !parts[0].hasPrefix("#") { values[parts[0]] = parts[1] }
+        }
+        guard let credentials = S3Credentials.fromEnvironment(values) else {
+            throw ValidationError("\(file) lacks AWS_ACCESS_KEY_ID or AWS_SECRET_ACCESS_KEY (KEY=value lines)")
+        }
+        return credentials
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PickupUpload
+
+/// A tus 1.0 server in memory, reached as an `HTTPTransport`: the fast tier beside the suites
+/// that start a real server (TusUploadTests). It answers as the tus 1.0 protocol says
+/// (https://tus.io/protocols/resumable-upload): `OPTIONS` lists the extensions, `POST` with
+/// `Upload-Length` creates an upload (201 and a `Location`), `HEAD` gives its `Upload-Offset`,
+/// `PATCH` at the current offset appends (204 and the new offset; 409 at another offset).
+/// `cutting` scripts faults: the requests (by number, from 1) that fail as a dropped
+/// connection does, before the server takes any byte.
+actor InMemoryTusServer: HTTPTransport {
+    let endpoint: URL
+    private var uploads: [String: (length: Int64, bytes: Data)] = [:]
+    private var count = 0
+    private var cuts: Set<Int>
+    /// The method and path of every request, in order.
+    private(set) var log: [String] = []
+
+    /// A server whose creation endpoint is `endpoint` (`http://tus.test/files/`, say).
+    init(endpoint: URL, cutting cuts: Set<Int> = []) {
+        self.endpoint = endpoint
+        self.cuts = cuts
+    }
+
+    /// What the server holds of an upload.
+    func stored(_ remote: String) -> Data? {
+        remote.split(separator: "/").last.flatMap { uploads[String($0)]?.bytes }
+    }
+
+    /// How many uploads were created.
+    var created: Int { uploads.count }
+
+    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        let body = try request.body.materialized()
+        return try await answer(request, body: body)
+    }
+
+    private func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
+        count += 1
+        log.append(request.method + " " + request.url.path)
+        if cuts.contains(count) { throw UploadError(.network, "the connection was cut (scripted)") }
+        let tus = ["Tus-Resumable": "1.0.0"]
+        switch request.method {
+        case "OPTIONS":
+            return HTTPResponse(
+                status: 204,
+                headers: lower(tus.merging(["Tus-Version": "1.0.0", "Tus-Extension": "creation"]) { a, _ in a }),
+                body: Data())
+        case "POST":
+            guard let length = request.value("Upload-Length").flatMap({ Int64($0) }) else {
+                return HTTPResponse(status: 400, headers: lower(tus), body: Data())
+            }
+            let id = String(uploads.count + 1)
+            uploads[id] = (length, Data())
+            return HTTPResponse(
+                status: 201, headers: lower(tus.merging(["Location": endpoint.absoluteString + id]) { a, _ in a }),
+                body: Data())
+        case "HEAD":
+            guard let upload = uploads[request.url.lastPathComponent] else {
+                return HTTPResponse(status: 404, headers: lower(tus), body: Data())
+            }
+            return HTTPResponse(
+                status: 200,
+                headers: lower(
+                    tus.merging([
+                        "Upload-Offset": String(upload.bytes.count), "Upload-Length": String(upload.length),
+                        "Cache-Control": "no-store",
+                    ]) { a, _ in a }), body: Data())
+        case "PATCH":
+            let id = request.url.lastPathComponent
+            guard var upload = uploads[id] else { return HTTPResponse(status: 404, headers: lower(tus), body: Data()) }
+            guard request.value("Upload-Offset").flatMap({ Int64($0) }) == Int64(upload.bytes.count) else {
+                return HTTPResponse(status: 409, headers: lower(tus), body: Data())
+            }
+            upload.bytes.append(body)
+            uploads[id] = upload
+            return HTTPResponse(
+                status: 204, headers: lower(tus.merging(["Upload-Offset": String(upload.bytes.count)]) { a, _ in a }),
+                body: Data())
+        default:
+            return HTTPResponse(status: 405, headers: lower(tus), body: Data())
+        }
+    }
+
+    /// Header names as `HTTPResponse.value(_:)` looks them up: lowercased.
+    private func lower(_ headers: [String: String]) -> [String: String] {
+        Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+}
