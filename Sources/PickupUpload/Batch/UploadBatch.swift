@@ -7,7 +7,8 @@ import PickupStore
 /// from a ``RemoteKey`` template, and two files that would land on one key are
 /// refused (``KeyCollision``) while nothing has left. Files the journal has
 /// already sent with the same bytes (size and SHA-256) to the same destination
-/// are not queued but come back as already there. The others go to an
+/// are not queued but come back as already there; one paused or failed on the
+/// way is continued from the server's offset, not started over. The others go to an
 /// ``UploadQueue`` and are hashed beside the uploads, at low priority, so that
 /// ``recordFinished(_:in:)`` can note each finished upload's SHA-256: the same
 /// bytes are then not sent there again.
@@ -124,6 +125,17 @@ public struct UploadBatch: Sendable {
         // to its destination.
         let candidates =
             force ? [] : ((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
+        // An upload of the same file (path, size, modification time) to the same destination
+        // that was paused or failed goes on from the server's offset instead of starting over:
+        // running the same command again continues it.
+        var unfinished: [String: UploadRecord] = [:]
+        if !force {
+            for record in (try? await journal.unfinished()) ?? []
+            where record.state == .paused || record.state == .failed {
+                let key = UploadBatch.resumeKey(record.path, record.size, record.modified, record.destination)
+                if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
+            }
+        }
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
         for (index, file) in files.enumerated() {
@@ -133,8 +145,19 @@ public struct UploadBatch: Sendable {
                 alreadyThere[index] = earlier
                 continue
             }
-            await queue.add(
-                .upload(path: file.path, to: destinations[index], type: file.type, expected: file.expected))
+            let destination = destinations[index]
+            let status = FileStatus(path: file.path)
+            if let status, status.identity == file.expected || file.expected == nil,
+                let earlier = unfinished.removeValue(
+                    forKey: UploadBatch.resumeKey(
+                        Uploader.absolute(file.path), status.size, status.modified, destination.stored))
+            {
+                // The endpoint is given again when the journal keeps it without its query.
+                await queue.add(
+                    .journal(id: earlier.id, endpoint: destination.stored == destination ? nil : destination.url))
+            } else {
+                await queue.add(.upload(path: file.path, to: destination, type: file.type, expected: file.expected))
+            }
             queued.append(file.path)
         }
         // Hashed beside the uploads (from the page cache, as a rule), not after them: on a fast
@@ -142,6 +165,15 @@ public struct UploadBatch: Sendable {
         let known = digests
         hashing = Task { await known.adding(queued) }
         return alreadyThere
+    }
+
+    /// What makes two uploads the same one, to continue it: the file and where it goes.
+    static func resumeKey(_ path: String, _ size: Int64, _ modified: Int64, _ destination: UploadDestination?) -> String
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let place = destination.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        return "\(path)\u{0}\(size)\u{0}\(modified)\u{0}\(place ?? "")"
     }
 
     /// Records the SHA-256 of each finished upload's file in one transaction, so that sending

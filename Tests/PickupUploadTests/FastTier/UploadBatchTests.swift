@@ -73,7 +73,7 @@ struct UploadBatchTests {
     func cutMidFile() async throws {
         let paths = try files(1)
         defer { unlink(paths[0]) }
-        // Request 4 is the second PATCH (OPTIONS, POST, PATCH, PATCH): the server has 16 KiB.
+        // Request 4 is the second PATCH (OPTIONS, POST, PATCH, PATCH): the server has one chunk.
         let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
             .path
@@ -89,6 +89,38 @@ struct UploadBatchTests {
         let log = await server.log
         #expect(log.contains { $0.hasPrefix("HEAD") }, "\(log)")
         #expect(log.filter { $0.hasPrefix("POST") }.count == 1, "\(log)")
+    }
+
+    @Test(
+        "the same batch run again after an upload failed mid-file continues it from the server's offset, not from zero")
+    func runAgainContinues() async throws {
+        let paths = try files(1)
+        defer { unlink(paths[0]) }
+        // Request 4 (the second PATCH) is cut, and with one try the upload fails holding its first chunk.
+        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+            .path
+        let once = Uploader(
+            journal: try UploadJournal(path: journal),
+            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
+        var first = try batch(paths, to: .tus(server.endpoint))
+        let queue = UploadQueue(uploader: once)
+        _ = await first.enqueue(on: queue)
+        let failed = await queue.waitUntilSettled()
+        #expect(failed.first?.record?.state == .failed, "\(String(describing: failed.first?.record?.error))")
+        let held = failed.first?.record?.offset ?? 0
+        #expect(held > 0 && held < 70_000, "\(held)")
+
+        let uploader = try uploader(server, journal: journal)
+        var second = try batch(paths, to: .tus(server.endpoint))
+        let again = UploadQueue(uploader: uploader)
+        _ = await second.enqueue(on: again)
+        let items = await again.waitUntilSettled()
+        #expect(items.map(\.state) == [.done])
+        #expect(items.first?.record?.id == failed.first?.record?.id, "the same journal entry, continued")
+        #expect(await server.created == 1, "no second upload created")
+        let remote = try #require(items.first?.record?.remote)
+        #expect(await server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
     }
 
     @Test("S3 keys: the prefix, then the template; two files on one key are refused before anything is sent")
