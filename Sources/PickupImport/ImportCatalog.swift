@@ -18,38 +18,51 @@ public actor ImportCatalog {
     /// catalog this version opens to write; an older one opened only to read may not.
     private let hasSourcePath: Bool
 
-    static let schema = """
-        CREATE TABLE IF NOT EXISTS items (
-            id TEXT PRIMARY KEY,
-            kind TEXT NOT NULL,
-            original_name TEXT NOT NULL,
-            original_path TEXT NOT NULL,
-            imported_at REAL NOT NULL,
-            info TEXT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS files (
-            item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
-            role TEXT NOT NULL,
-            stored_name TEXT NOT NULL UNIQUE,
-            original_path TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            sha256 TEXT NOT NULL,
-            source_size INTEGER NOT NULL,
-            source_modified INTEGER NOT NULL,
-            method TEXT,
-            PRIMARY KEY (item_id, role)
-        );
-        CREATE TABLE IF NOT EXISTS thumbnails (
-            item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
-            name TEXT NOT NULL,
-            width INTEGER NOT NULL,
-            height INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256);
-        CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified);
-        CREATE INDEX IF NOT EXISTS items_by_import ON items(imported_at, id);
-        PRAGMA user_version = 1;
-        """
+    /// The catalog's tables, version by version.
+    static let schema = SQLiteSchema(
+        store: "the library's catalog",
+        steps: [
+            SQLiteSchema.Step(
+                version: 1,
+                [
+                    """
+                    CREATE TABLE IF NOT EXISTS items (
+                        id TEXT PRIMARY KEY, kind TEXT NOT NULL, original_name TEXT NOT NULL,
+                        original_path TEXT NOT NULL, imported_at REAL NOT NULL, info TEXT NOT NULL
+                    )
+                    """,
+                    """
+                    CREATE TABLE IF NOT EXISTS files (
+                        item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                        role TEXT NOT NULL, stored_name TEXT NOT NULL UNIQUE, original_path TEXT NOT NULL,
+                        size INTEGER NOT NULL, sha256 TEXT NOT NULL, source_size INTEGER NOT NULL,
+                        source_modified INTEGER NOT NULL, method TEXT,
+                        PRIMARY KEY (item_id, role)
+                    )
+                    """,
+                    """
+                    CREATE TABLE IF NOT EXISTS thumbnails (
+                        item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256)",
+                    "CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified)",
+                    "CREATE INDEX IF NOT EXISTS items_by_import ON items(imported_at, id)",
+                ]),
+            // Catalogs of version 1 got these before versions were counted: each is added where
+            // missing. How each file was stored; where its source was, resolved
+            // (`SourceKey.path`): what recognises the file when it is picked again by another
+            // spelling of its path.
+            SQLiteSchema.Step(
+                version: 2,
+                columns: [("files", "method", "TEXT"), ("files", "source_path", "TEXT")]),
+            SQLiteSchema.Step(
+                version: 3,
+                [
+                    "CREATE INDEX IF NOT EXISTS files_by_source_path ON files(source_path, source_size, source_modified)"
+                ]),
+        ])
 
     /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
     /// (for listing and showing) creates and changes nothing, and opens where the library
@@ -71,23 +84,13 @@ public actor ImportCatalog {
             let database = try SQLiteDatabase(path: path, readOnly: readOnly)
             self.database = database
             if !readOnly {
-                try database.execute(ImportCatalog.schema)
-                // How each file was stored (added to catalogs made before).
-                try database.addColumnIfMissing("method", "TEXT", to: "files")
-                // Where its source was, resolved (`SourceKey.path`): what recognises the file when
-                // it is picked again by another spelling of its path (added to catalogs made before).
-                try database.addColumnIfMissing("source_path", "TEXT", to: "files")
-                try database.execute(ImportCatalog.sourcePathIndex)
+                try ImportCatalog.schema.migrate(database)
             }
             hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }
     }
-
-    /// Serves `item(from:)` (added to catalogs made before).
-    static let sourcePathIndex =
-        "CREATE INDEX IF NOT EXISTS files_by_source_path ON files(source_path, source_size, source_modified)"
 
     static func hasColumn(_ column: String, in table: String, of database: SQLiteDatabase) throws -> Bool {
         let info = try database.prepare("PRAGMA table_info(\(table))")
@@ -313,22 +316,24 @@ public actor ImportCatalog {
         var result: [ImportedItem] = []
         var infos: [String?] = []
         while try statement.step() {
-            guard let id = statement.text(0) else { continue }
+            guard let id = statement.text("id") else { continue }
             if let last = result.last, last.id == id {
                 if let file = ImportCatalog.file(statement) { result[result.count - 1].files.append(file) }
                 continue
             }
-            let kind = MediaKind(rawValue: statement.text(1) ?? "") ?? .image
+            let kind = MediaKind(rawValue: statement.text("kind") ?? "") ?? .image
             var thumbnail: ItemThumbnail?
-            if let name = statement.text(12) {
+            if let name = statement.text("thumbnail_name") {
                 thumbnail = ItemThumbnail(
-                    name: name, width: Int(statement.integer(13)), height: Int(statement.integer(14)))
+                    name: name, width: Int(statement.integer("thumbnail_width")),
+                    height: Int(statement.integer("thumbnail_height")))
             }
-            infos.append(statement.text(5))
+            infos.append(statement.text("info"))
             result.append(
                 ImportedItem(
-                    id: id, kind: kind, originalName: statement.text(2) ?? "", originalPath: statement.text(3) ?? "",
-                    importedAt: statement.real(4), files: ImportCatalog.file(statement).map { [$0] } ?? [],
+                    id: id, kind: kind, originalName: statement.text("original_name") ?? "",
+                    originalPath: statement.text("original_path") ?? "",
+                    importedAt: statement.real("imported_at"), files: ImportCatalog.file(statement).map { [$0] } ?? [],
                     info: MediaInfo(kind: kind, container: .mp4, fileSize: 0), thumbnail: thumbnail))
         }
         // Each text decoded once: the same item read twice in a run (planned, then imported) costs
@@ -374,11 +379,12 @@ public actor ImportCatalog {
 
     /// The stored file a row names, if it names one (an item may have none).
     private static func file(_ statement: SQLiteStatement) -> StoredFile? {
-        guard !statement.isNull(6) else { return nil }
+        guard !statement.isNull("role") else { return nil }
         return StoredFile(
-            role: StoredFile.Role(rawValue: statement.text(6) ?? "") ?? .primary, name: statement.text(7) ?? "",
-            originalPath: statement.text(8) ?? "", size: statement.integer(9), sha256: statement.text(10) ?? "",
-            method: statement.text(11).flatMap(CopyMethod.init(rawValue:)))
+            role: StoredFile.Role(rawValue: statement.text("role") ?? "") ?? .primary,
+            name: statement.text("stored_name") ?? "", originalPath: statement.text("file_original_path") ?? "",
+            size: statement.integer("size"), sha256: statement.text("sha256") ?? "",
+            method: statement.text("method").flatMap(CopyMethod.init(rawValue:)))
     }
 
     /// Removes an item: its row first (so the catalog never names a missing file), then its files.
@@ -532,11 +538,11 @@ extension ImportCatalog {
     /// range on it), files by their item, stored name, hash or source, and the listing in the
     /// order of `items_by_import`.
     enum Query {
-        /// An item's columns, then one of its files' and its thumbnail's (columns 0-14).
+        /// An item's columns, then one of its files' and its thumbnail's, each read by its name.
         static let itemColumns = """
             SELECT i.id, i.kind, i.original_name, i.original_path, i.imported_at, i.info,
-                f.role, f.stored_name, f.original_path, f.size, f.sha256, f.method,
-                t.name, t.width, t.height
+                f.role, f.stored_name, f.original_path AS file_original_path, f.size, f.sha256, f.method,
+                t.name AS thumbnail_name, t.width AS thumbnail_width, t.height AS thumbnail_height
             FROM items i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
             """
         static let allItems = itemColumns + " ORDER BY i.imported_at, i.id, f.role DESC"

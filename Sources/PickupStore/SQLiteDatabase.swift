@@ -203,14 +203,40 @@ public final class SQLiteStatement {
         while try step() {}
     }
 
+    /// The text in a column of the current row, by position; nil for NULL.
     public func text(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
         return String(cString: pointer)
     }
 
+    /// The integer in a column of the current row, by position (0 for NULL).
     public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    /// The number in a column of the current row, by position (0 for NULL).
     public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    /// Whether a column of the current row is NULL, by position.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    /// The statement's columns by name (as the query names them: `AS` names where given), read
+    /// once.
+    private lazy var columns: [String: Int32] = {
+        var names: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(statement) {
+            if let name = sqlite3_column_name(statement, index) {
+                names[String(cString: name)] = names[String(cString: name)] ?? index
+            }
+        }
+        return names
+    }()
+
+    /// The text of the named column of the current row; nil for NULL or a column the query
+    /// does not have.
+    public func text(_ name: String) -> String? { columns[name].flatMap { text($0) } }
+    /// The integer of the named column (0 for NULL or a missing column).
+    public func integer(_ name: String) -> Int64 { columns[name].map { integer($0) } ?? 0 }
+    /// The number of the named column (0 for NULL or a missing column).
+    public func real(_ name: String) -> Double { columns[name].map { real($0) } ?? 0 }
+    /// Whether the named column is NULL (or the query does not have it).
+    public func isNull(_ name: String) -> Bool { columns[name].map { isNull($0) } ?? true }
 }
 
 /// A value bound to a statement.

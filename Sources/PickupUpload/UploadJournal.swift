@@ -104,32 +104,45 @@ public actor UploadJournal {
             UploadJournal.makePrivate(path)
             // A lost offset after a power cut costs nothing: resuming asks the server where it stands.
             database = try SQLiteDatabase(path: path, durability: .normal)
-            try database.execute(
-                """
-                CREATE TABLE IF NOT EXISTS uploads (
-                    id TEXT PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, modified INTEGER NOT NULL,
-                    target TEXT NOT NULL, type TEXT NOT NULL, remote TEXT, offset INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL,
-                    error TEXT, created REAL NOT NULL, updated REAL NOT NULL
-                );
-                PRAGMA user_version = 1;
-                """)
-            // Which process sends an upload, until when (added to journals made before).
-            try database.addColumnIfMissing("owner", "INTEGER", to: "uploads")
-            try database.addColumnIfMissing("lease", "REAL", to: "uploads")
-            // Where it goes (UploadDestination as JSON) and why it failed, by code.
-            try database.addColumnIfMissing("destination", "TEXT", to: "uploads")
-            try database.addColumnIfMissing("error_code", "TEXT", to: "uploads")
-            try database.addColumnIfMissing("error_status", "INTEGER", to: "uploads")
-            // The SHA-256 of a finished upload's bytes: what lets a later upload of the same
-            // bytes to the same destination be skipped.
-            try database.addColumnIfMissing("sha256", "TEXT", to: "uploads")
-            // The "already there" lookup, by destination and size, among finished uploads.
-            try database.execute(UploadJournal.finishedIndex)
+            try UploadJournal.schema.migrate(database)
             try database.checkIntegrity()
         } catch {
             throw UploadJournal.explain(error, path: path)
         }
     }
+
+    /// The journal's tables, version by version.
+    static let schema = SQLiteSchema(
+        store: "the upload journal",
+        steps: [
+            SQLiteSchema.Step(
+                version: 1,
+                [
+                    """
+                    CREATE TABLE IF NOT EXISTS uploads (
+                        id TEXT PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, modified INTEGER NOT NULL,
+                        target TEXT NOT NULL, type TEXT NOT NULL, remote TEXT, offset INTEGER NOT NULL DEFAULT 0,
+                        state TEXT NOT NULL, error TEXT, created REAL NOT NULL, updated REAL NOT NULL
+                    )
+                    """
+                ]),
+            // Journals of version 1 got these one by one before versions were counted: each is
+            // added where missing.
+            SQLiteSchema.Step(
+                version: 2, [],
+                columns: [
+                    // Which process sends an upload, until when.
+                    ("uploads", "owner", "INTEGER"), ("uploads", "lease", "REAL"),
+                    // Where it goes (UploadDestination as JSON) and why it failed, by code.
+                    ("uploads", "destination", "TEXT"), ("uploads", "error_code", "TEXT"),
+                    ("uploads", "error_status", "INTEGER"),
+                    // The SHA-256 of a finished upload's bytes: what lets a later upload of the
+                    // same bytes to the same destination be skipped.
+                    ("uploads", "sha256", "TEXT"),
+                ]),
+            // The "already there" lookup, by destination and size, among finished uploads.
+            SQLiteSchema.Step(version: 3, [UploadJournal.finishedIndex]),
+        ])
 
     /// Creates the journal's file readable by its owner only, or makes an existing one so.
     static func makePrivate(_ path: String) {
@@ -279,7 +292,7 @@ public actor UploadJournal {
                 while try statement.step() {
                     // The newest of the same bytes, as `finished(to:size:sha256:)` answers; the
                     // destination is the one asked for (the same text).
-                    if let sha256 = statement.text(15), bySHA256[sha256] == nil {
+                    if let sha256 = statement.text("sha256"), bySHA256[sha256] == nil {
                         bySHA256[sha256] = UploadJournal.record(statement, destination: stored)
                     }
                 }
@@ -399,25 +412,26 @@ public actor UploadJournal {
 
     /// The record in the row a `select` statement stands on (its `destination` when known).
     static func record(_ statement: SQLiteStatement, destination known: UploadDestination? = nil) -> UploadRecord {
-        let target = statement.text(4) ?? ""
+        let target = statement.text("target") ?? ""
         // Rows written before destinations were kept as JSON are read from their target.
         let destination =
             known
-            ?? statement.text(12).flatMap {
+            ?? statement.text("destination").flatMap {
                 try? JSONDecoder().decode(UploadDestination.self, from: Data($0.utf8))
             }
             ?? UploadDestination(legacyTarget: target)
-        let error = statement.text(8).map { message in
+        let error = statement.text("error").map { message in
             UploadError(
-                statement.text(13).flatMap(UploadError.Code.init(rawValue:)) ?? .server, message,
-                status: statement.isNull(14) ? nil : Int(statement.integer(14)))
+                statement.text("error_code").flatMap(UploadError.Code.init(rawValue:)) ?? .server, message,
+                status: statement.isNull("error_status") ? nil : Int(statement.integer("error_status")))
         }
         return UploadRecord(
-            id: statement.text(0) ?? "", path: statement.text(1) ?? "", size: statement.integer(2),
-            modified: statement.integer(3), target: target, destination: destination,
-            type: statement.text(11) ?? "application/octet-stream", remote: statement.text(5),
-            offset: statement.integer(6), state: UploadRecord.State(rawValue: statement.text(7) ?? "") ?? .failed,
-            error: error, created: statement.real(9), updated: statement.real(10))
+            id: statement.text("id") ?? "", path: statement.text("path") ?? "", size: statement.integer("size"),
+            modified: statement.integer("modified"), target: target, destination: destination,
+            type: statement.text("type") ?? "application/octet-stream", remote: statement.text("remote"),
+            offset: statement.integer("offset"),
+            state: UploadRecord.State(rawValue: statement.text("state") ?? "") ?? .failed,
+            error: error, created: statement.real("created"), updated: statement.real("updated"))
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

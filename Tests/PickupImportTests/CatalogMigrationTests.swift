@@ -1,0 +1,49 @@
+import Foundation
+import PickupImport
+import PickupStore
+import Testing
+
+/// Catalogs made by earlier versions open and migrate; one made by a newer version is refused.
+@Suite("catalog versions")
+struct CatalogMigrationTests {
+    /// A library whose catalog is `Stores/catalog-v1.sqlite`: made by `pickup import` of a 2.0 KB
+    /// JPEG (a.jpg) and a one-second MP4 (b.mp4) before versions were counted (user_version 1).
+    func libraryFromVersion1() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-migrate-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder + "/.pickup", withIntermediateDirectories: true)
+        let stored = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Stores/catalog-v1.sqlite")
+        try FileManager.default.copyItem(atPath: stored.path, toPath: folder + "/.pickup/catalog.sqlite")
+        return folder
+    }
+
+    func version(_ path: String) throws -> Int32 {
+        try SQLiteSchema.version(of: try SQLiteDatabase(path: path, readOnly: true))
+    }
+
+    @Test("a catalog of version 1 opens, is migrated to the newest version, and keeps its items")
+    func version1() async throws {
+        let folder = try libraryFromVersion1()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try version(folder + "/.pickup/catalog.sqlite") == 1)
+        let catalog = try ImportCatalog(folder: folder)
+        let items = try await catalog.items()
+        #expect(Set(items.map(\.id)) == ["6830dd03a869", "01478a228c6d"])
+        #expect(Set(items.flatMap { $0.files.map(\.name) }) == ["a.jpg", "b.mp4"])
+        #expect(items.first { $0.id == "01478a228c6d" }?.kind == .video)
+        #expect(try version(folder + "/.pickup/catalog.sqlite") == 3)
+        // Opened again: nothing left to run, nothing lost.
+        #expect(try await ImportCatalog(folder: folder).items().count == 2)
+    }
+
+    @Test("a catalog made by a newer version is refused, saying to update, and left as it is")
+    func newer() throws {
+        let folder = try libraryFromVersion1()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/.pickup/catalog.sqlite"
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        let error = #expect(throws: ImportError.self) { try ImportCatalog(folder: folder) }
+        #expect(error?.description.contains("newer version of Pickup") == true, "\(String(describing: error))")
+        #expect(try version(path) == 99)
+    }
+}
