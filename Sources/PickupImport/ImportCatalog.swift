@@ -18,52 +18,6 @@ public actor ImportCatalog {
     /// catalog this version opens to write; an older one opened only to read may not.
     private let hasSourcePath: Bool
 
-    /// The catalog's tables, version by version.
-    static let schema = SQLiteSchema(
-        store: "the library's catalog",
-        steps: [
-            SQLiteSchema.Step(
-                version: 1,
-                [
-                    """
-                    CREATE TABLE IF NOT EXISTS items (
-                        id TEXT PRIMARY KEY, kind TEXT NOT NULL, original_name TEXT NOT NULL,
-                        original_path TEXT NOT NULL, imported_at REAL NOT NULL, info TEXT NOT NULL
-                    )
-                    """,
-                    """
-                    CREATE TABLE IF NOT EXISTS files (
-                        item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
-                        role TEXT NOT NULL, stored_name TEXT NOT NULL UNIQUE, original_path TEXT NOT NULL,
-                        size INTEGER NOT NULL, sha256 TEXT NOT NULL, source_size INTEGER NOT NULL,
-                        source_modified INTEGER NOT NULL, method TEXT,
-                        PRIMARY KEY (item_id, role)
-                    )
-                    """,
-                    """
-                    CREATE TABLE IF NOT EXISTS thumbnails (
-                        item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
-                        name TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL
-                    )
-                    """,
-                    "CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256)",
-                    "CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified)",
-                    "CREATE INDEX IF NOT EXISTS items_by_import ON items(imported_at, id)",
-                ]),
-            // Catalogs of version 1 got these before versions were counted: each is added where
-            // missing. How each file was stored; where its source was, resolved
-            // (`SourceKey.path`): what recognises the file when it is picked again by another
-            // spelling of its path.
-            SQLiteSchema.Step(
-                version: 2,
-                columns: [("files", "method", "TEXT"), ("files", "source_path", "TEXT")]),
-            SQLiteSchema.Step(
-                version: 3,
-                [
-                    "CREATE INDEX IF NOT EXISTS files_by_source_path ON files(source_path, source_size, source_modified)"
-                ]),
-        ])
-
     /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
     /// (for listing and showing) creates and changes nothing, and opens where the library
     /// may only be read: another user's, or on a read-only mount.
@@ -90,12 +44,6 @@ public actor ImportCatalog {
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }
-    }
-
-    static func hasColumn(_ column: String, in table: String, of database: SQLiteDatabase) throws -> Bool {
-        let info = try database.prepare("PRAGMA table_info(\(table))")
-        while try info.step() { if info.text(1) == column { return true } }
-        return false
     }
 
     /// A catalog failure, told by its cause: a full disk, a refused permission, a busy or a
@@ -350,43 +298,6 @@ public actor ImportCatalog {
         return result
     }
 
-    static let cores = ProcessInfo.processInfo.activeProcessorCount
-
-    /// The items' facts from their JSON (nil where it does not read), decoded on every core: for
-    /// a listing of tens of thousands of items, decoding is most of the work.
-    private static func decode(_ texts: [String?]) -> [MediaInfo?] {
-        // (Foundation reads the cgroup's files for the core count: asked once, and only for many.)
-        let workers = texts.count < 1_000 ? 1 : max(1, min(ImportCatalog.cores, 8, texts.count / 500))
-        guard workers > 1 else {
-            let decoder = JSONDecoder()
-            return texts.map { text in text.flatMap { try? decoder.decode(MediaInfo.self, from: Data($0.utf8)) } }
-        }
-        var infos = [MediaInfo?](repeating: nil, count: texts.count)
-        infos.withUnsafeMutableBufferPointer { buffer in
-            // Each worker writes only its own indices, and all are done when this returns.
-            guard let address = buffer.baseAddress else { return }
-            nonisolated(unsafe) let base = address
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let decoder = JSONDecoder()
-                for index in stride(from: worker, to: texts.count, by: workers) {
-                    guard let text = texts[index] else { continue }
-                    base[index] = try? decoder.decode(MediaInfo.self, from: Data(text.utf8))
-                }
-            }
-        }
-        return infos
-    }
-
-    /// The stored file a row names, if it names one (an item may have none).
-    private static func file(_ statement: SQLiteStatement) -> StoredFile? {
-        guard !statement.isNull("role") else { return nil }
-        return StoredFile(
-            role: StoredFile.Role(rawValue: statement.text("role") ?? "") ?? .primary,
-            name: statement.text("stored_name") ?? "", originalPath: statement.text("file_original_path") ?? "",
-            size: statement.integer("size"), sha256: statement.text("sha256") ?? "",
-            method: statement.text("method").flatMap(CopyMethod.init(rawValue:)))
-    }
-
     /// Removes an item: its row first (so the catalog never names a missing file), then its files.
     /// Every name is checked first: a catalog that names a file outside the library (`../x`,
     /// `a/b`) is refused, and nothing is removed.
@@ -530,49 +441,5 @@ extension ImportCatalog {
         var found: [String: ImportedItem] = [:]
         for (index, item) in try items(from: keys) { found[paths[index]] = item }
         return found
-    }
-}
-
-extension ImportCatalog {
-    /// The catalog's queries. Each is served by an index: ids by the primary key (a prefix by a
-    /// range on it), files by their item, stored name, hash or source, and the listing in the
-    /// order of `items_by_import`.
-    enum Query {
-        /// An item's columns, then one of its files' and its thumbnail's, each read by its name.
-        static let itemColumns = """
-            SELECT i.id, i.kind, i.original_name, i.original_path, i.imported_at, i.info,
-                f.role, f.stored_name, f.original_path AS file_original_path, f.size, f.sha256, f.method,
-                t.name AS thumbnail_name, t.width AS thumbnail_width, t.height AS thumbnail_height
-            FROM items i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
-            """
-        static let allItems = itemColumns + " ORDER BY i.imported_at, i.id, f.role DESC"
-        static let itemByID = itemColumns + " WHERE i.id = ?1 ORDER BY f.role DESC"
-        /// The ids from `?1` up to (not including) `?2`, the end of the range `?1` is a prefix of.
-        static let idsWithPrefix = """
-            SELECT id FROM items WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
-            """
-        /// The same for a prefix of nothing but the last character (no end to its range).
-        static let idsFromPrefix = """
-            SELECT id FROM items WHERE id >= ?1 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
-            """
-        static let itemFromSource = """
-            SELECT item_id FROM files
-            WHERE source_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'
-            """
-        /// The same for rows made before the resolved path was kept: by the path as given.
-        static let itemFromGivenPath = """
-            SELECT item_id FROM files
-            WHERE original_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'
-            """
-        static let itemWithSHA256 = "SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'"
-        static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
-
-        static let all: [(String, String)] = [
-            ("allItems", allItems), ("itemByID", itemByID), ("idsWithPrefix", idsWithPrefix),
-            ("idsFromPrefix", idsFromPrefix),
-            ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
-            ("itemWithSHA256", itemWithSHA256),
-            ("knowsStoredName", knowsStoredName),
-        ]
     }
 }

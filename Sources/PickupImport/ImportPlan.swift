@@ -42,6 +42,28 @@ public struct ImportPlan: Sendable {
         self.skipped = skipped
     }
 
+    /// Gives each request the `.AAE` file beside it of the same name (`IMG_0001.AAE` for
+    /// `IMG_0001.HEIC`: the edits an iPhone made to it), taken from `candidates` (files that are
+    /// not media, found beside the media); returns those used, each given to one request.
+    public mutating func attachEdits(from candidates: [String]) -> Set<String> {
+        func key(_ path: String) -> String {
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+            return (path.dropLast(name.count) + stem).lowercased()
+        }
+        var edits: [String: String] = [:]
+        for path in candidates where path.lowercased().hasSuffix(".aae") {
+            edits[key(path)] = edits[key(path)] ?? path
+        }
+        var used: Set<String> = []
+        for index in requests.indices {
+            guard let path = edits[key(requests[index].path)], !used.contains(path) else { continue }
+            requests[index].edits = path
+            used.insert(path)
+        }
+        return used
+    }
+
     static func sort(_ requests: [ImportRequest], by order: ImportOrder) -> [ImportRequest] {
         let indexed = Array(requests.enumerated())
         func date(_ request: ImportRequest) -> Int? {

@@ -220,7 +220,7 @@ struct ImportJob {
         }
         var plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
         // An iPhone's edits (IMG_0001.AAE beside IMG_0001.HEIC) go with their item.
-        let kept = ImportJob.attachEdits(&plan, from: leftAlone)
+        let kept = plan.attachEdits(from: leftAlone)
         leftAlone.removeAll { kept.contains($0) }
         // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
         for index in plan.requests.indices {
@@ -339,77 +339,7 @@ struct ImportJob {
         }
     }
 
-    /// Gives each request the `.AAE` file beside it of the same name (`IMG_0001.AAE` for
-    /// `IMG_0001.HEIC`: the edits an iPhone made to it), taken from `candidates`; returns those used.
-    static func attachEdits(_ plan: inout ImportPlan, from candidates: [String]) -> Set<String> {
-        func key(_ path: String) -> String { (path as NSString).deletingPathExtension.lowercased() }
-        var edits: [String: String] = [:]
-        for path in candidates where (path as NSString).pathExtension.lowercased() == "aae" {
-            edits[key(path)] = edits[key(path)] ?? path
-        }
-        var used: Set<String> = []
-        for index in plan.requests.indices {
-            guard let path = edits[key(plan.requests[index].path)], !used.contains(path) else { continue }
-            plan.requests[index].edits = path
-            used.insert(path)
-        }
-        return used
-    }
-
-    /// What an import would do, item by item, and in all; nothing is written.
-    private func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int) async {
-        let catalog = try? ImportCatalog(folder: library, readOnly: true)
-        var newItems = 0
-        var there = 0
-        var restoring = 0
-        var bytes: Int64 = 0
-        var output = ""
-        for request in plan.requests {
-            let paths = request.parts.map(\.path)
-            let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }
-            // What the import would find: this very file, or the same content under another name.
-            let preview = (try? await catalog?.preview(request)) ?? .wouldImport
-            let status: String
-            let what: String
-            switch preview {
-            case .wouldImport:
-                (status, what) = ("wouldImport", "would import")
-                newItems += 1
-                bytes += size
-            case .alreadyThere(let item):
-                (status, what) = ("alreadyThere", "already there as \(item.id)")
-                there += 1
-            case .wouldRestore(let item):
-                (status, what) = ("wouldRestore", "would restore \(item.id) (a stored file is missing or damaged)")
-                restoring += 1
-                bytes += size
-            }
-            if json {
-                var object = JSONObject()
-                object.add("type", "dryRun")
-                object.add("path", request.path)
-                object.add("livePhotoMovie", request.livePhotoMovie)
-                object.add("edits", request.edits)
-                object.add("status", status)
-                object.add("bytes", size)
-                object.add("id", preview.item?.id)
-                output += object.text + "\n"
-            } else {
-                let others = paths.dropFirst().map { " + " + $0 }.joined()
-                output += Text.clean("\(what): \(request.path)\(others) (\(Text.byteCount(size)))") + "\n"
-            }
-        }
-        if !json {
-            output +=
-                "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
-                + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
-                + "\(leftAlone) left alone, \(plan.skipped.count) listed twice. "
-                + "Nothing was written. Library: \(library)\n"
-        }
-        Console.raw(output)
-    }
-
-    private func report(path: String, error: ImportError) {
+    func report(path: String, error: ImportError) {
         if json {
             Console.raw(ImportJob.jsonError(path: path, error: error))
         } else {

@@ -1,0 +1,169 @@
+import Foundation
+import Pickup
+import PickupStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How one item is copied in: reused when the library holds it (by source or content),
+/// adopted when its files are there without the catalog knowing them, restored when a stored
+/// file is missing, otherwise copied to temporaries and placed under readable names.
+extension ImportSession {
+    /// How `copyItem` ended, when it did not fail.
+    enum Copied {
+        /// Copied and recorded.
+        case imported(ImportedItem)
+        /// The destination already held the item: nothing copied.
+        case reused(ImportedItem)
+        /// The catalog held the item but a file of it was missing or damaged; the copy put it back.
+        case restored(ImportedItem)
+    }
+
+    /// An item whose files the library folder already holds under their names (same size and
+    /// SHA-256) without the catalog knowing them — a catalog emptied or lost — recorded
+    /// instead of copied again. Nil when any file is not there as it is.
+    func adopt(
+        _ request: ImportRequest, paths: [String], keys: [ImportCatalog.SourceKey]
+    ) async throws -> ImportedItem? {
+        var files: [StoredFile] = []
+        let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
+        for (position, path) in paths.enumerated() {
+            let name = StoredName(ImportSession.fileName(path))
+            var found: StoredFile?
+            var sourceSHA256: String?  // read once, and only when a candidate's size matches
+            for attempt in 1...20 {
+                let candidate = subfolder + name.variant(attempt)
+                guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
+                guard status.kind == .regular, status.size == keys[position].size,
+                    try await !catalog.knows(storedName: candidate)
+                else { continue }
+                let stored = destination + "/" + candidate
+                let known = sourceSHA256
+                let hashes = try await ImportSession.onThread { () throws(ImportError) -> (String?, String?) in
+                    let source = known ?? (try? FileHash.sha256(ofFileAt: path).get().sha256)
+                    return (source, try? FileHash.sha256(ofFileAt: stored).get().sha256)
+                }
+                sourceSHA256 = hashes.0
+                if let sha256 = hashes.1, sha256 == sourceSHA256 {
+                    found = StoredFile(
+                        role: request.parts[position].role, name: candidate, originalPath: path,
+                        size: keys[position].size, sha256: sha256)
+                    break
+                }
+            }
+            guard let found else { return nil }
+            files.append(found)
+        }
+        guard let primary = files.first else { return nil }
+        let item = ImportSession.item(request, files: files, sha256: primary.sha256)
+        return try await catalog.record(item, sources: ImportSession.sources(keys, request)) ?? item
+    }
+
+    /// The item a request becomes with these stored files; its id is the first 12 hex digits of
+    /// the primary file's SHA-256.
+    static func item(_ request: ImportRequest, files: [StoredFile], sha256: String) -> ImportedItem {
+        ImportedItem(
+            id: String(sha256.prefix(12)), kind: request.info.kind, originalName: request.name,
+            originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
+    }
+
+    /// Where each of an item's files came from, by role, as the catalog records them.
+    static func sources(
+        _ keys: [ImportCatalog.SourceKey], _ request: ImportRequest
+    ) -> [StoredFile.Role: ImportCatalog.SourceKey] {
+        Dictionary(zip(request.parts.map(\.role), keys), uniquingKeysWith: { first, _ in first })
+    }
+
+    func copyItem(
+        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
+        order: CommitOrder
+    ) async throws -> Copied {
+        guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
+        let paths = request.parts.map(\.path)
+        var keys: [ImportCatalog.SourceKey] = []
+        for path in paths {
+            guard let real = ImportSession.realPath(path) else {
+                throw ImportError.reading(path, errno: errno)
+            }
+            if real.hasPrefix(destination + "/") {
+                throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
+            }
+            keys.append(try ImportSession.sourceKey(path))
+        }
+        if let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
+        if let adopted = try await adopt(request, paths: paths, keys: keys) { return .reused(adopted) }
+
+        let copier = FileCopier(folder: destination)
+        // New files are named in the layout's subfolder (made now), from temporaries made in the
+        // library folder: one file system, so a link moves them.
+        let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
+        if !subfolder.isEmpty { try ImportSession.makeFolders(for: subfolder + "x", in: destination) }
+        let placer = subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + subfolder.dropLast())
+        let total = keys.reduce(Int64(0)) { $0 + $1.size }
+        events.yield(.started(index: index, name: request.name, bytes: total))
+        var copies: [FileCopier.Copied] = []
+        var usedUp = 0  // copies before this one were placed or discarded
+        var placed: [String] = []
+        do {
+            var before: Int64 = 0
+            for path in paths {
+                let offset = before
+                let copy = try await ImportSession.onThread { () throws(ImportError) in
+                    try copier.copyToTemporary(
+                        path, expected: request.expected[path],
+                        progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
+                        shouldStop: { flag.isSet })
+                }
+                copies.append(copy)
+                before += copy.size
+            }
+            await order.waitForTurn(index, sha256: copies[0].sha256)
+            if let same = try await catalog.item(withSHA256: copies[0].sha256) {
+                for copy in copies { copy.temporary.discard() }
+                usedUp = copies.count
+                return .reused(same)
+            }
+            // In the catalog with a missing or damaged file: the same bytes go back to the names
+            // the catalog records (each checked to lie inside the library).
+            if let recorded = try await catalog.recordedItem(withSHA256: copies[0].sha256),
+                recorded.files.count == copies.count,
+                zip(recorded.files, copies).allSatisfy({ $0.sha256 == $1.sha256 })
+            {
+                for file in recorded.files { try ImportCatalog.checkName(file.name) }
+                for (file, copy) in zip(recorded.files, copies) {
+                    try ImportSession.makeFolders(for: file.name, in: destination)
+                    try copier.replace(copy.temporary, named: file.name)
+                    usedUp += 1
+                }
+                return .restored(recorded)
+            }
+            var files: [StoredFile] = []
+            for (position, copy) in copies.enumerated() {
+                let name = subfolder + (try placer.place(copy.temporary, as: ImportSession.fileName(paths[position])))
+                usedUp += 1
+                placed.append(name)
+                files.append(
+                    StoredFile(
+                        role: request.parts[position].role, name: name, originalPath: paths[position],
+                        size: copy.size, sha256: copy.sha256, method: copy.method))
+            }
+            let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
+            if let existing = try await catalog.record(item, sources: ImportSession.sources(keys, request)) {
+                // Never a file the catalog names: another process may have adopted this very copy.
+                for name in placed where !existing.files.contains(where: { $0.name == name }) {
+                    unlink(destination + "/" + name)
+                }
+                return .reused(existing)
+            }
+            return .imported(item)
+        } catch {
+            // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
+            for copy in copies[usedUp...] { copy.temporary.discard() }
+            for name in placed { unlink(destination + "/" + name) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PickupStore
+
+/// One upload as the journal keeps it, so that a new process resumes what an old one left.
+public struct UploadRecord: Sendable, Hashable {
+    /// Where the upload stands.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Not started yet.
+        case waiting
+        /// Being sent (or was, when a process died: resume it).
+        case uploading
+        /// Stopped by the person; resumable.
+        case paused
+        /// Every byte is on the server and the upload is finished there.
+        case done
+        /// Stopped by an error (`error` says which); resumable when it can help.
+        case failed
+        /// Stopped for good; the server was asked to forget it.
+        case cancelled
+    }
+
+    /// The upload's id in the journal (a UUID).
+    public var id: String
+    /// The file being uploaded.
+    public var path: String
+    /// The file's size in bytes.
+    public var size: Int64
+    /// The file's modification time (ns) when the upload began; a changed file is not resumed.
+    public var modified: Int64
+    /// Where it goes, as shown: without credentials, query or fragment.
+    public var target: String
+    /// Where it goes, as the journal keeps it (no credentials, headers or query); nil only
+    /// for a row the journal cannot read back.
+    public var destination: UploadDestination?
+    /// The file's MIME type, sent in `Upload-Metadata`.
+    public var type: String
+    /// The server's URL for this upload (tus `Location`), without query or fragment.
+    public var remote: String?
+    /// Bytes the server has confirmed.
+    public var offset: Int64
+    /// Where the upload stands.
+    public var state: State
+    /// Why it failed: the code, the message and the HTTP status, kept as they were.
+    public var error: UploadError?
+    /// When the upload was added, in seconds since 1970.
+    public var created: Double
+    /// When it last changed, in seconds since 1970.
+    public var updated: Double
+}
+
+extension UploadRecord {
+    /// A failed record for an upload that never reached the journal (the file or the journal could not be opened).
+    static func failed(
+        path: String, destination: UploadDestination?, type: String, size: Int64 = 0, modified: Int64 = 0,
+        error: UploadError
+    ) -> UploadRecord {
+        UploadRecord(
+            id: "-", path: path, size: size, modified: modified, target: destination?.displayName ?? "-",
+            destination: destination?.stored, type: type, remote: nil, offset: 0, state: .failed, error: error,
+            created: 0, updated: 0)
+    }
+
+    /// A failed record for an id the journal does not hold.
+    public static func missing(id: String) -> UploadRecord {
+        UploadRecord(
+            id: id, path: "", size: 0, modified: 0, target: "", destination: nil, type: "", remote: nil, offset: 0,
+            state: .failed, error: UploadError(.badTarget, "the journal has no upload \(id)"), created: 0, updated: 0)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PickupCommandLine
+import PickupImport
+import PickupStore
+
+/// `pickup import --dry-run`: what the import would do, found as the import finds it.
+extension ImportJob {
+    /// What an import would do, item by item, and in all; nothing is written.
+    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int) async {
+        let catalog = try? ImportCatalog(folder: library, readOnly: true)
+        var newItems = 0
+        var there = 0
+        var restoring = 0
+        var bytes: Int64 = 0
+        var output = ""
+        for request in plan.requests {
+            let paths = request.parts.map(\.path)
+            let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }
+            // What the import would find: this very file, or the same content under another name.
+            let preview = (try? await catalog?.preview(request)) ?? .wouldImport
+            let status: String
+            let what: String
+            switch preview {
+            case .wouldImport:
+                (status, what) = ("wouldImport", "would import")
+                newItems += 1
+                bytes += size
+            case .alreadyThere(let item):
+                (status, what) = ("alreadyThere", "already there as \(item.id)")
+                there += 1
+            case .wouldRestore(let item):
+                (status, what) = ("wouldRestore", "would restore \(item.id) (a stored file is missing or damaged)")
+                restoring += 1
+                bytes += size
+            }
+            if json {
+                var object = JSONObject()
+                object.add("type", "dryRun")
+                object.add("path", request.path)
+                object.add("livePhotoMovie", request.livePhotoMovie)
+                object.add("edits", request.edits)
+                object.add("status", status)
+                object.add("bytes", size)
+                object.add("id", preview.item?.id)
+                output += object.text + "\n"
+            } else {
+                let others = paths.dropFirst().map { " + " + $0 }.joined()
+                output += Text.clean("\(what): \(request.path)\(others) (\(Text.byteCount(size)))") + "\n"
+            }
+        }
+        if !json {
+            output +=
+                "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
+                + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
+                + "\(leftAlone) left alone, \(plan.skipped.count) listed twice. "
+                + "Nothing was written. Library: \(library)\n"
+        }
+        Console.raw(output)
+    }
+}
