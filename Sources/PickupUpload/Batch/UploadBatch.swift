@@ -191,4 +191,18 @@ public struct UploadBatch: Sendable {
         }
         try? await journal.recordSHA256(hashes)
     }
+
+    /// Records the SHA-256 of each finished upload of `items` that came from the journal (a
+    /// resumed upload), read on a low-priority thread: a resumed upload, once done, is skipped
+    /// as already there when the same bytes go there again, as one sent whole is.
+    public static func recordFinished(resumed items: [UploadQueue.Item], in journal: UploadJournal) async {
+        let paths = items.filter { $0.state == .done }.compactMap { $0.record?.path }
+        let digests = await FileDigests().adding(paths)
+        var hashes: [(id: String, sha256: String)] = []
+        for item in items where item.state == .done {
+            guard let record = item.record, let sha256 = digests.known(record.path) else { continue }
+            hashes.append((record.id, sha256))
+        }
+        try? await journal.recordSHA256(hashes)
+    }
 }

@@ -123,6 +123,33 @@ struct UploadBatchTests {
         #expect(await server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
     }
 
+    @Test(
+        "an upload resumed from the journal, once done, has its SHA-256 recorded: the same bytes are then already there"
+    )
+    func resumedThenAlreadyThere() async throws {
+        let paths = try files(1)
+        defer { unlink(paths[0]) }
+        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+            .path
+        let once = Uploader(
+            journal: try UploadJournal(path: journal),
+            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
+        var first = try batch(paths, to: .tus(server.endpoint))
+        let queue = UploadQueue(uploader: once)
+        _ = await first.enqueue(on: queue)
+        let id = try #require(await queue.waitUntilSettled().first?.record?.id)
+        // As 'pickup uploads resume' does: the journal's entry, resumed, then its bytes recorded.
+        let uploader = try uploader(server, journal: journal)
+        let resuming = UploadQueue(uploader: uploader)
+        await resuming.add(.journal(id: id))
+        let resumed = await resuming.waitUntilSettled()
+        #expect(resumed.map(\.state) == [.done])
+        await UploadBatch.recordFinished(resumed: resumed, in: uploader.journal)
+        var again = try batch(paths, to: .tus(server.endpoint))
+        #expect(await again.enqueue(on: UploadQueue(uploader: uploader))[0]?.id == id)
+    }
+
     @Test("S3 keys: the prefix, then the template; two files on one key are refused before anything is sent")
     func keys() throws {
         let endpoint = try #require(URL(string: "http://s3.test"))
