@@ -163,7 +163,7 @@ public struct UploadBatch: Sendable {
         // Hashed beside the uploads (from the page cache, as a rule), not after them: on a fast
         // link hashing afterwards added a fifth to the time.
         let known = digests
-        hashing = Task { await known.adding(queued) }
+        hashing = Task { [queued] in await known.adding(queued) }
         return alreadyThere
     }
 
