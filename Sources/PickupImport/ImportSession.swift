@@ -105,6 +105,12 @@ public final class ImportSession: Sendable {
     /// Starts importing; follow `events`, then await `results()`.
     public func start(_ requests: [ImportRequest]) -> ImportRun {
         let (events, continuation) = AsyncStream<ImportEvent>.makeStream(bufferingPolicy: .unbounded)
+        let feed = EventFeed<ImportEvent>()
+        // The session's events, handed on to every observer of the run, in order.
+        let relay = Task {
+            for await event in events { feed.yield(event) }
+            feed.finish()
+        }
         let flag = CancellationFlag()
         let task = Task { [self] in
             // Each request's files' sizes: the primary first, then a Live Photo's movie, the edits.
@@ -159,9 +165,10 @@ public final class ImportSession: Sendable {
             let reused = final.filter { if case .reused = $0 { return true } else { return false } }.count
             continuation.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
             continuation.finish()
+            await relay.value
             return final
         }
-        return ImportRun(events: events, task: task, flag: flag)
+        return ImportRun(feed: feed, task: task, flag: flag)
     }
 
     /// Imports and returns the results in selection order (events are dropped).
@@ -330,13 +337,16 @@ public final class ImportSession: Sendable {
 
 /// A running import: its events, its results, and a way to stop it.
 public final class ImportRun: Sendable {
-    /// Progress and per-item results, ending with `.completed`.
-    public let events: AsyncStream<ImportEvent>
+    /// Progress and per-item results, ending with `.completed`. Each access gives a stream of
+    /// its own: the first also gets what happened before it was asked for, later ones what
+    /// happens from then on (one asked for after the run ended gives `.completed`).
+    public var events: AsyncStream<ImportEvent> { feed.stream() }
+    private let feed: EventFeed<ImportEvent>
     private let task: Task<[ImportResult], Never>
     private let flag: CancellationFlag
 
-    init(events: AsyncStream<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
-        self.events = events
+    init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
+        self.feed = feed
         self.task = task
         self.flag = flag
     }

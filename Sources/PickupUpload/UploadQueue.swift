@@ -82,9 +82,11 @@ public actor UploadQueue {
     public let stopsWhenUnreachable: Bool
     /// The failure that stopped the queue, if one did (see `stopsWhenUnreachable`).
     public private(set) var stoppedBy: UploadError?
-    /// Every change of an item, in order.
-    public nonisolated let updates: AsyncStream<Item>
-    private let continuation: AsyncStream<Item>.Continuation
+    /// Every change of an item, in order. Each access gives a stream of its own, so an upload
+    /// screen and a badge can both watch the queue; the first one also gets the changes made
+    /// before it (up to 10,000), later ones the changes from then on.
+    public nonisolated var updates: AsyncStream<Item> { feed.stream() }
+    private nonisolated let feed = EventFeed<Item>(keepingEarly: 10_000)
     private var items: [Int: Item] = [:]
     private var jobs: [Int: Job] = [:]
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -107,7 +109,6 @@ public actor UploadQueue {
         self.concurrency = max(1, concurrency)
         self.stopsWhenUnreachable = stopsWhenUnreachable
         hold = BackgroundHold("Pickup: uploads", granting: background)
-        (updates, continuation) = AsyncStream<Item>.makeStream()
     }
 
     /// Adds an upload; it starts when a place is free. Returns its queue id.
@@ -199,8 +200,9 @@ public actor UploadQueue {
         return all()
     }
 
-    /// Ends `updates`; call when the queue is no longer watched.
-    public func close() { continuation.finish() }
+    /// Ends every stream of `updates` (a program that is done with the queue); a stream asked
+    /// for afterwards gives the last update and ends.
+    public func close() { feed.finish() }
 
     // MARK: Running
 
@@ -314,7 +316,7 @@ public actor UploadQueue {
 
     private func publish(_ item: Item) {
         items[item.id] = item
-        continuation.yield(item)
+        feed.yield(item)
     }
 
     private func settleIfIdle() {
