@@ -60,7 +60,8 @@ fi
 swiftc_ios() {
   local target=$1
   shift
-  swiftc -swift-version 6 -target "$target" -sdk "$sdk" -resource-dir "$resdir" \
+  # One package name for every module, as SwiftPM gives them: `package` declarations are shared.
+  swiftc -swift-version 6 -target "$target" -sdk "$sdk" -resource-dir "$resdir" -package-name pickup \
     -Xfrontend -enable-cross-import-overlays -parse-as-library -I "$out/stdlib" -I "$out/modules" \
     -module-cache-path "$out/module-cache" \
     -Xcc "-fmodule-map-file=$out/CPickupSystem/module.modulemap" "$@"
