@@ -104,7 +104,7 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
 }
 
 /// A URL as it may appear in logs and errors: no user, password, query or fragment.
-public func redacted(_ url: String) -> String {
+package func redacted(_ url: String) -> String {
     var text = url
     if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<query]) }
     if let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@"),

@@ -6,20 +6,20 @@ import Foundation
 /// `@unchecked Sendable` is safe: `value` is only reached inside `withValue`,
 /// which holds `lock` for the whole access, and `Value` must itself be `Sendable`
 /// to be handed in or out.
-public final class LockedValue<Value: Sendable>: @unchecked Sendable {
+package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// A lock around a first value.
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, holding the lock; what `body` returns is handed out.
-    public func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
     /// The value now.
-    public var current: Value { withValue { $0 } }
+    package var current: Value { withValue { $0 } }
 }

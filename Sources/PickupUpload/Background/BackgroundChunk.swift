@@ -3,22 +3,22 @@ import Foundation
 /// One chunk of a tus upload sent by a background `URLSession`, as its task carries it
 /// (`taskDescription`, JSON): everything needed to decide, inside the delegate callback and
 /// without awaiting anything, what to send next.
-public struct BackgroundChunk: Sendable, Equatable, Codable {
+package struct BackgroundChunk: Sendable, Equatable, Codable {
     /// The journal's upload id.
-    public var id: String
+    package var id: String
     /// The file being uploaded, and its size.
-    public var path: String
+    package var path: String
     /// The file's size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The upload's URL on the tus server.
-    public var remote: URL
+    package var remote: URL
     /// Where this chunk starts, and how long it is.
-    public var offset: Int64
+    package var offset: Int64
     /// The chunk's length in bytes.
-    public var length: Int64
+    package var length: Int64
 
     /// A chunk of a journaled tus upload.
-    public init(id: String, path: String, size: Int64, remote: URL, offset: Int64, length: Int64) {
+    package init(id: String, path: String, size: Int64, remote: URL, offset: Int64, length: Int64) {
         self.id = id
         self.path = path
         self.size = size
@@ -28,7 +28,7 @@ public struct BackgroundChunk: Sendable, Equatable, Codable {
     }
 
     /// What to do once this chunk's request has ended.
-    public enum Next: Sendable, Equatable {
+    package enum Next: Sendable, Equatable {
         /// Send this chunk now, before the delegate callback returns (so the system never
         /// sees a moment with no task, and does not end the background session's events).
         case send(BackgroundChunk)
@@ -40,7 +40,7 @@ public struct BackgroundChunk: Sendable, Equatable, Codable {
 
     /// Decides the next step from what the server said: `status` and its `Upload-Offset`
     /// (nil when it sent none), or the transport `error`.
-    public func next(status: Int?, serverOffset: Int64?, error: String?, chunkSize: Int64) -> Next {
+    package func next(status: Int?, serverOffset: Int64?, error: String?, chunkSize: Int64) -> Next {
         if let error { return .stop(offset: nil, error: UploadError(.network, error)) }
         guard let status, (200..<300).contains(status) else {
             return .stop(
@@ -65,12 +65,12 @@ public struct BackgroundChunk: Sendable, Equatable, Codable {
     }
 
     /// The task description that carries this chunk.
-    public var taskDescription: String {
+    package var taskDescription: String {
         (try? String(decoding: JSONEncoder().encode(self), as: UTF8.self)) ?? ""
     }
 
     /// The chunk a task description carries, or nil for a task that is not one.
-    public init?(taskDescription: String?) {
+    package init?(taskDescription: String?) {
         guard let text = taskDescription,
             let chunk = try? JSONDecoder().decode(BackgroundChunk.self, from: Data(text.utf8))
         else { return nil }

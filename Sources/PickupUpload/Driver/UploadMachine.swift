@@ -7,9 +7,9 @@
 /// each chunk sent, cannot keep an upload going forever. A send that gains less than
 /// that is itself a failure in a row. A plain value with an injected random
 /// source, so retries and backoff are tested without servers and without sleeping.
-public struct UploadMachine: Sendable {
+package struct UploadMachine: Sendable {
     /// What to do next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Make sure the upload exists on the server (create it) and ask what it holds.
         case sync
         /// Send the next chunk or part.
@@ -26,14 +26,14 @@ public struct UploadMachine: Sendable {
         case fail(UploadError)
 
         /// Whether it ends the upload as failed.
-        public var isFailure: Bool {
+        package var isFailure: Bool {
             if case .fail = self { return true }
             return false
         }
     }
 
     /// How the last step ended.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The server holds `confirmed` bytes.
         case synced(confirmed: Int64)
         /// A chunk or part was sent; the server holds `confirmed` bytes.
@@ -49,25 +49,25 @@ public struct UploadMachine: Sendable {
     }
 
     /// The file's size in bytes.
-    public let size: Int64
+    package let size: Int64
     /// Failures in a row, without progress, before the upload fails.
-    public let maxAttempts: Int
+    package let maxAttempts: Int
     /// The first retry's delay in seconds; it doubles each time, with jitter.
-    public let baseDelay: Double
+    package let baseDelay: Double
     /// The longest delay between tries, in seconds.
-    public let maxDelay: Double
+    package let maxDelay: Double
     /// Failures since the server last held more bytes than ever before.
-    public private(set) var attempts = 0
+    package private(set) var attempts = 0
     /// The most bytes the server ever held.
-    public private(set) var highWater: Int64
+    package private(set) var highWater: Int64
     /// The least gain over `highWater` that counts as progress (tus: an eighth of a chunk).
-    public let minimumGain: Int64
+    package let minimumGain: Int64
     /// What the server held after the last step.
     private var lastConfirmed: Int64
     private var random: @Sendable () -> Double
 
     /// `random` returns a number in 0..<1 for the backoff's jitter.
-    public init(
+    package init(
         size: Int64, confirmed: Int64 = 0, maxAttempts: Int, baseDelay: Double, maxDelay: Double,
         minimumGain: Int64 = 1, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -82,10 +82,10 @@ public struct UploadMachine: Sendable {
     }
 
     /// The first action: ask the server.
-    public var start: Action { .sync }
+    package var start: Action { .sync }
 
     /// The action after a step's outcome.
-    public mutating func next(after outcome: Outcome) -> Action {
+    package mutating func next(after outcome: Outcome) -> Action {
         switch outcome {
         case .synced(let confirmed):
             noteHeld(confirmed)
@@ -152,15 +152,15 @@ public struct UploadMachine: Sendable {
     }
 
     /// The longest `Retry-After` waited for: four times the longest backoff, at least five minutes.
-    public var longestRetryAfter: Double { max(300, maxDelay * 4) }
+    package var longestRetryAfter: Double { max(300, maxDelay * 4) }
 
     /// The longest wait before another try of an endpoint that could not be reached: with the
     /// default 7 retries, at most 31.5 s of waiting in all.
-    public static let unreachableMaxDelay = 8.0
+    package static let unreachableMaxDelay = 8.0
 
     /// The delay before try number `attempt` (1-based): doubling from `baseDelay` up to
     /// `maxDelay`, with jitter in [50%, 100%].
-    public func delay(attempt: Int) -> Double {
+    package func delay(attempt: Int) -> Double {
         let full = min(maxDelay, baseDelay * Double(1 << min(max(attempt, 1) - 1, 20)))
         return full * (0.5 + 0.5 * min(max(random(), 0), 1))
     }

@@ -7,11 +7,11 @@
 /// the server works on a whole request (the body sent, no answer yet), the ceiling applies.
 ///
 /// A plain value with an injected clock (seconds), so it is tested without threads or sleeps.
-public struct StallRule: Sendable, Hashable {
+package struct StallRule: Sendable, Hashable {
     /// The shortest silence, in seconds, that counts as a stall.
-    public let floor: Double
+    package let floor: Double
     /// The longest silence, in seconds, before a request counts as stalled whatever the pace.
-    public let ceiling: Double
+    package let ceiling: Double
     /// How many recent gaps make the pace, and how many times the longest of them a silence may last.
     static let window = 16
     static let multiple = 4.0
@@ -21,14 +21,14 @@ public struct StallRule: Sendable, Hashable {
     private var waitingForServer = false
 
     /// A rule with these bounds, its clock starting at `start` seconds.
-    public init(floor: Double = 3, ceiling: Double, start: Double) {
+    package init(floor: Double = 3, ceiling: Double, start: Double) {
         self.floor = min(floor, ceiling)
         self.ceiling = ceiling
         last = start
     }
 
     /// Bytes moved at `time` (a piece of the body taken by the link, or of the answer read).
-    public mutating func progressed(at time: Double) {
+    package mutating func progressed(at time: Double) {
         let gap = time - last
         if gap >= 0 {
             gaps.append(gap)
@@ -39,21 +39,21 @@ public struct StallRule: Sendable, Hashable {
     }
 
     /// The whole body is sent: the server may now take its time to answer, up to the ceiling.
-    public mutating func bodySent(at time: Double) {
+    package mutating func bodySent(at time: Double) {
         last = time
         waitingForServer = true
     }
 
     /// Seconds of silence that count as a stall now.
-    public var threshold: Double {
+    package var threshold: Double {
         guard !waitingForServer, gaps.count >= 3 else { return ceiling }
         let longest = gaps.max() ?? ceiling
         return min(ceiling, max(floor, longest * StallRule.multiple))
     }
 
     /// Whether the request has stalled at `time`.
-    public func isStalled(at time: Double) -> Bool { time - last > threshold }
+    package func isStalled(at time: Double) -> Bool { time - last > threshold }
 
     /// Seconds since the last progress at `time`.
-    public func silence(at time: Double) -> Double { time - last }
+    package func silence(at time: Double) -> Double { time - last }
 }
