@@ -4,6 +4,7 @@
 # .build/docs: one archive (`docc merge`), one navigator, one search, with links
 # between the modules. Warnings are errors, and the build fails when:
 #   - a public symbol has no abstract (DocC's coverage, every module);
+#   - a public type or function is not curated in its module's Topics;
 #   - an article names a public symbol of another module in plain code voice
 #     (`Uploader`) instead of a symbol link (``PickupUpload/Uploader``);
 #   - the README's first Swift example is not Snippets/ReadmePickScreen.swift's code;
@@ -167,6 +168,22 @@ for module in "${modules[@]}"; do
   archives+=("$work/pass2/$module.doccarchive")
 done
 [ "$failed" -eq 0 ] || { echo "docs: FAILED (see above)" >&2; exit 1; }
+
+# Curation: every public type and function is in a topic group of its module's page, not in
+# one DocC makes up ("Structures", "Functions"); extended modules are DocC's own group.
+python3 - "$work/pass2" "${modules[@]}" <<'EOF' || failed=1
+import json, sys
+archives, modules = sys.argv[1], sys.argv[2:]
+loose = []
+for module in modules:
+    page = json.load(open(f"{archives}/{module}.doccarchive/data/documentation/{module.lower()}.json"))
+    for section in page.get("topicSections", []):
+        if section.get("generated") and section.get("title") != "Extended Modules":
+            loose += [f"{module}: {section['title']}: {i.rsplit('/', 1)[-1]}" for i in section["identifiers"]]
+for entry in loose:
+    print("docs: not curated in its module's Topics:", entry, file=sys.stderr)
+sys.exit(1 if loose else 0)
+EOF
 
 # Plain-text mentions: `Name` (or `Name.member`, `Name()`) in an article's prose, where
 # Name is a public type of another module and the article could link it.
