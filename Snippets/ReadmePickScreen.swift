@@ -1,19 +1,20 @@
 // The README's example: a library picker whose videos are copied into the app's own
-// library as Photos hands them over, shown in a grid with their progress. scripts/docs.sh
-// checks that the README shows exactly this code.
+// library as Photos hands them over, shown in a grid with their progress and failures.
+// scripts/docs.sh checks that the README shows exactly this code.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(PhotosUI)
 // snippet.show
 import PhotosUI
+import PickupImport
 import PickupUI
 import SwiftUI
 
 @MainActor
 struct PickScreen: View {
     @State private var picked: [PhotosPickerItem] = []
-    // copies in Application Support; follows `picked`
-    @State private var loader = PickedItemLoader()
+    @State private var loader = PickedItemLoader()  // follows `picked`
+    @State private var failure: String?
 
     var body: some View {
         ScrollView {
@@ -22,12 +23,22 @@ struct PickScreen: View {
             ) {
                 Label("Choose Videos", systemImage: "video")
             }
+            if let failure { Text(failure).foregroundStyle(.red) }
+            // each tile: progress, then ready or its error and Try Again
             SelectionGridView(
                 tiles: loader.tiles(), thumbnail: { _ in nil },
                 onRemove: { key in
                     picked.removeAll { $0.itemIdentifier == key }
                 },
                 onRetry: { key in loader.retry(key) })
+        }
+        .task {
+            // copies go to Application Support/Pickup, not backed up
+            do {
+                PickedMediaStore.shared.use(try ImportSession.library())
+            } catch {
+                failure = "\(error)"
+            }
         }
         .onChange(of: picked, initial: true) { _, items in
             loader.load(items)

@@ -13,6 +13,7 @@
 #   Pickup, PickupStore, PickupImport, PickupUpload, PickupUI
 #   Examples/PickupDemo       at its own deployment target, iOS 17
 #   Snippets/ (the SwiftUI ones) the documentation's examples, iOS 17
+#   the DocC tutorial's code (PickupUI.docc/Resources/*.swift), each step as its own module, iOS 17
 #   Against 17.4, PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
 #   members that 17.4 lacks (../shared/ios-sdk/AVFoundation-iOS18.swift).
 # Exit status 0 only when every step printed no error and no warning. Exit 2
@@ -138,7 +139,7 @@ module PickupUpload $ios16 $(find Sources/PickupUpload -name '*.swift' | sort)
 printf 'import Foundation\nextension Foundation.Bundle {\n  static let module: Bundle = Bundle.main\n}\n' \
   >"$out/PickupUI-resource-accessor.swift"
 # PickupUI also leaves its symbol graph, from which scripts/docs.sh builds its DocC pages.
-module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' | sort) "$out/PickupUI-resource-accessor.swift" "${extra[@]}" \
+module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' -not -path '*.docc/*' | sort) "$out/PickupUI-resource-accessor.swift" "${extra[@]}" \
   -emit-symbol-graph -emit-symbol-graph-dir "$out/symbol-graphs" -symbol-graph-skip-synthesized-members
 module PickupDemo arm64-apple-ios17.0 Examples/PickupDemo/*.swift
 # The documentation's SwiftUI snippets (on Linux, `swift build` compiles them empty).
@@ -146,6 +147,12 @@ mapfile -t ui_snippets < <(grep -l '^import PickupUI' Snippets/*.swift | sort)
 if ((${#ui_snippets[@]})); then
   module PickupSnippets arm64-apple-ios17.0 "${ui_snippets[@]}"
 fi
+# The DocC tutorial's code: each step is a whole app, so each is a module of its own.
+for file in Sources/PickupUI/PickupUI.docc/Resources/*.swift; do
+  [ -f "$file" ] || continue
+  step_module=Tutorial_$(basename "$file" .swift | tr -c 'A-Za-z0-9\n' '_')
+  module "$step_module" arm64-apple-ios17.0 "$file"
+done
 
 # The check must be able to fail: an API that Apple does not have is refused.
 printf 'import PhotosUI\nlet f: PHPickerFilter = .any(of: [.images], limit: 3)\n' >"$out/must-fail.swift"

@@ -7,6 +7,14 @@
 
     /// A round avatar with a placeholder, that opens the camera or the library to
     /// pick a new photo; the picked photo is imported and handed back. iOS 17 (two-value `onChange`).
+    ///
+    /// ```swift
+    /// AvatarPicker(image: avatar) { item in
+    ///     if let file = item.primary {
+    ///         avatar = UIImage(contentsOfFile: library.path(of: file))
+    ///     }
+    /// }
+    /// ```
     @available(iOS 17.0, macOS 14.0, *)
     public struct AvatarPicker: View {
         let image: UIImage?

@@ -15,6 +15,15 @@
     ///
     /// `@unchecked Sendable` is safe: the mutable state (`finishEvents`) is only touched
     /// under `lock`; `session` is set once in `init`; everything else is immutable.
+    ///
+    /// ```swift
+    /// let journal = try UploadJournal()  // the queue's journal too
+    /// let background = BackgroundUploads(journal: journal)
+    /// // leaving the screen, for a tus upload the queue has paused:
+    /// try await background.sendNextChunk(of: uploadID)
+    /// // in the app delegate:
+    /// background.reattach(identifier: identifier, completionHandler: completionHandler)
+    /// ```
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The background session's identifier.
         public let identifier: String

@@ -16,6 +16,21 @@
     /// Needs `NSCameraUsageDescription` (and `NSMicrophoneUsageDescription` for video
     /// with sound) in Info.plist. Check `CameraPicker.availability(for:)` first and show
     /// its message when the camera cannot open.
+    ///
+    /// ```swift
+    /// let options = CameraOptions(mode: .video, maximumDuration: 60)
+    /// switch CameraPicker.availability(for: options) {
+    /// case .ready: showCamera = true
+    /// case .mustAsk: showCamera = await CameraPicker.requestAccess(for: options)
+    /// case .denied(let message), .unavailable(let message): self.message = message
+    /// }
+    /// ...
+    /// .fullScreenCover(isPresented: $showCamera) {
+    ///     CameraPicker(options: options) { result in
+    ///         if case .success(let item) = result { captured = item }
+    ///     }
+    /// }
+    /// ```
     public struct CameraPicker: UIViewControllerRepresentable {
         let options: CameraOptions
         let onFinish: @MainActor (Result<ImportedItem, ImportError>?) -> Void

@@ -37,6 +37,17 @@
     /// It works on the shared photo library, so items keep their identifiers: items already
     /// loaded stay selected (preselected) and are not loaded again. It asks for no permission:
     /// the picker runs outside the app and hands over only what the person picked.
+    ///
+    /// ```swift
+    /// @State private var picked: [PhotosPickerItem] = []
+    ///
+    /// LibraryPicker(
+    ///     selection: $picked,
+    ///     options: LibraryPickerOptions(filter: .videos, limit: 5)
+    /// ) {
+    ///     Label("Choose Videos", systemImage: "video")
+    /// }
+    /// ```
     @available(iOS 16.0, *)
     public struct LibraryPicker<Label: View>: View {
         @Binding var selection: [PhotosPickerItem]

@@ -10,6 +10,11 @@
     /// opened when the first item arrives; `use(_:)` sets another at launch.
     ///
     /// `@unchecked Sendable` is safe: `session` is only read and written under `lock`.
+    ///
+    /// ```swift
+    /// // at launch: the standard library, or one of the app's own
+    /// PickedMediaStore.shared.use(try ImportSession.library())
+    /// ```
     public final class PickedMediaStore: @unchecked Sendable {
         /// The one store, used by the pickers and the loader.
         public static let shared = PickedMediaStore()

@@ -6,6 +6,14 @@
 
     /// A movie player (`VideoPlayer`) with a close button. The `AVPlayer` lives in the view's
     /// state, so a parent that draws again does not restart playback; a new `url` starts anew.
+    ///
+    /// ```swift
+    /// @State private var playing = false
+    /// ...
+    /// .fullScreenCover(isPresented: $playing) {
+    ///     PlayerView(url: library.url(of: movie)) { playing = false }
+    /// }
+    /// ```
     public struct PlayerView: View {
         let url: URL
         let onClose: () -> Void
@@ -48,6 +56,12 @@
     }
 
     /// A Live Photo (still + movie files) that plays when touched (`PHLivePhotoView`).
+    ///
+    /// ```swift
+    /// // a Live Photo's still and movie, from the library
+    /// LivePhotoView(still: library.url(of: still), movie: library.url(of: movie))
+    ///     .aspectRatio(3 / 4, contentMode: .fit)
+    /// ```
     public struct LivePhotoView: UIViewRepresentable {
         let still: URL
         let movie: URL

@@ -6,6 +6,13 @@
     /// The picked items as a grid: thumbnail, duration badge (m:ss), order badge,
     /// a remove button, a progress or error overlay; VoiceOver reads each tile's
     /// label and offers its actions (from `PickedItemTile`, decided in the core).
+    ///
+    /// ```swift
+    /// SelectionGridView(
+    ///     tiles: loader.tiles(), thumbnail: { _ in nil },
+    ///     onRemove: { key in picked.removeAll { $0.itemIdentifier == key } },
+    ///     onRetry: { key in loader.retry(key) })
+    /// ```
     public struct SelectionGridView<ID: Hashable & Sendable>: View {
         let tiles: [PickedItemTile<ID>]
         let thumbnail: (ID) -> UIImage?

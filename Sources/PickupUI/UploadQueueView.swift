@@ -4,6 +4,14 @@
 
     /// The upload queue: each upload's row (waiting, uploading with progress, rate and
     /// time left, paused, done, failed with "Try Again"), bound to `UploadQueueModel`.
+    ///
+    /// ```swift
+    /// let uploads = UploadQueueModel(
+    ///     queue: UploadQueue(uploader: Uploader(journal: try UploadJournal())))
+    /// uploads.start()
+    /// ...
+    /// UploadQueueView(model: uploads)
+    /// ```
     @available(iOS 17.0, macOS 14.0, *)
     public struct UploadQueueView: View {
         let model: UploadQueueModel
