@@ -10,7 +10,7 @@ import PickupStore
 /// are not queued but come back as already there; one paused or failed on the
 /// way is continued from the server's offset, not started over. The others go to an
 /// ``UploadQueue`` and are hashed beside the uploads, at low priority, so that
-/// ``recordFinished(_:in:)`` can note each finished upload's SHA-256: the same
+/// ``recordFinished(_:in:waitForHashes:)`` can note each finished upload's SHA-256: the same
 /// bytes are then not sent there again.
 ///
 /// ```swift
