@@ -47,6 +47,18 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// (`UploadQueue.stopsWhenUnreachable`).
     public var unreachable = false
 
+    /// For a ``Code/badTarget`` error, what is wrong with the target, when Pickup knows: for a
+    /// program (or a command line's hint) to act on without reading the message.
+    public enum TargetProblem: String, Sendable, Hashable, Codable {
+        /// The URL is a tus server's, given as a web form's.
+        case tusServerGivenAsForm
+        /// The server has no tus endpoint at that path.
+        case noTusEndpoint
+    }
+
+    /// What is wrong with the target, for a ``Code/badTarget`` error that knows.
+    public var targetProblem: TargetProblem?
+
     /// An error with its kind, its message, the HTTP status when a server answered and the
     /// wait it asked for.
     public init(_ code: Code, _ message: String, status: Int? = nil, retryAfter: Double? = nil) {

@@ -302,7 +302,19 @@ struct UploadCommandTests {
             "upload", photo, "--to", "tus+http://127.0.0.1:\(tus.port)/nope", "--journal", journal,
         ])
         #expect(wrongPath.status == 1 && wrongPath.outputText.contains("no tus endpoint"), "\(wrongPath.outputText)")
+        #expect(wrongPath.outputText.contains("tusd serves /files/"), "the hint for that case: \(wrongPath.outputText)")
         #expect(!wrongPath.outputText.contains("no longer knows"))
+        #expect(asForm.outputText.contains("a plain http(s):// URL means a web form"), "\(asForm.outputText)")
+
+        // A URL whose server takes no POST (405): the hint says to check the URL, not to wait.
+        var wrongURL = URLComponents(url: form.url, resolvingAgainstBaseURL: false)
+        wrongURL?.path = "/wrong"
+        let notAllowed = try CLI.run([
+            "upload", photo, "--to", try #require(wrongURL?.url).absoluteString, "--journal", journal,
+        ])
+        #expect(notAllowed.status == 1)
+        #expect(notAllowed.outputText.contains("Check the URL given to --to"), "\(notAllowed.outputText)")
+        #expect(!notAllowed.outputText.contains("try again later"), "\(notAllowed.outputText)")
     }
 
     @Test("an endpoint that cannot be reached stops a 1,000-file run after one file's retries, within a minute")

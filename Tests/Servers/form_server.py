@@ -37,8 +37,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "-1"))
-        if self.path != "/upload" or length < 0:
+        if length < 0:
             return self.answer(400, {"error": "POST /upload with a Content-Length"})
+        if self.path != "/upload":
+            # As a web app answers a POST to a page that takes none: the body read, then 405.
+            left = length
+            while left > 0:
+                block = self.rfile.read(min(left, 1 << 20))
+                if not block:
+                    return
+                left -= len(block)
+            return self.answer(405, {"error": "this URL takes no POST"})
         with tempfile.TemporaryFile(dir=self.server.folder) as body:
             left = length
             while left > 0:

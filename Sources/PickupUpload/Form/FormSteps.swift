@@ -32,9 +32,11 @@ struct FormSteps: UploadSteps {
         case 401, 403: throw UploadError(.unauthorized, "the server refused the upload", status: response.status)
         case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: 413)
         case _ where response.value("Tus-Resumable") != nil || response.value("Tus-Version") != nil:
-            throw UploadError(
+            var wrong = UploadError(
                 .badTarget, "\(place) is a tus server, not a web form: upload to it with tus",
                 status: response.status)
+            wrong.targetProblem = .tusServerGivenAsForm
+            throw wrong
         case 404: throw UploadError(.badTarget, "the server has nothing at \(place) to post a form to", status: 404)
         default:
             throw UploadError(

@@ -77,9 +77,11 @@ public struct TusClient: Sendable {
             response = try await send(request, expecting: [201], what: "creating the upload")
         } catch  where error.code == .gone {
             // No upload to forget yet: the endpoint itself is wrong.
-            throw UploadError(
+            var wrong = UploadError(
                 .badTarget, "the server has no tus endpoint at \(redacted(endpoint.absoluteString))",
                 status: error.status)
+            wrong.targetProblem = .noTusEndpoint
+            throw wrong
         }
         guard let location = response.value("Location"),
             let url = URL(string: location, relativeTo: endpoint)?.absoluteURL

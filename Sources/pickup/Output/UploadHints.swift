@@ -7,6 +7,9 @@ enum UploadHints {
         switch error.code {
         case .network:
             return "Check the connection; 'pickup uploads resume' goes on from the last byte the server confirmed."
+        case .server where [404, 405, 501].contains(error.status ?? 0):
+            // Not a passing failure: the server takes no upload at that URL.
+            return "Check the URL given to --to: the server does not take uploads there (HTTP \(error.status ?? 0))."
         case .server:
             return "The server failed; try again later with 'pickup uploads resume' (it goes on from the last "
                 + "confirmed byte)."
@@ -15,14 +18,15 @@ enum UploadHints {
             return "Check the credentials (PICKUP_UPLOAD_AUTHORIZATION or -H for tus and forms; AWS_PROFILE, "
                 + "~/.aws/credentials or AWS_ACCESS_KEY_ID for S3); Pickup does not retry with wrong ones."
         case .badTarget:
-            if error.message.contains("is a tus server") {
+            switch error.targetProblem {
+            case .tusServerGivenAsForm:
                 return
                     "Give it as --to tus+http://HOST/PATH (or tus+https://): a plain http(s):// URL means a web form."
-            }
-            if error.message.contains("no tus endpoint") {
+            case .noTusEndpoint:
                 return "Check the endpoint's path (tusd serves /files/); --to tus+http(s)://HOST/PATH."
+            case nil:
+                return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
             }
-            return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
         case .tooLarge: return "Export the file smaller (pickup upload --export PRESET) or ask for a larger limit."
         case .certificate:
             return "Check the server's address; for a private certificate authority, trust it (--ca-file or "
