@@ -44,6 +44,13 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         }
     }
 
+    /// Whether an interrupted upload there goes on from the bytes the server holds (tus, S3),
+    /// rather than being sent again whole (a form).
+    var continuesFromOffset: Bool {
+        if case .form = self { return false }
+        return true
+    }
+
     /// What the journal keeps: URLs without user, password, query or fragment.
     var stored: UploadDestination {
         func clean(_ url: URL) -> URL { URL(string: redacted(url.absoluteString)) ?? url }

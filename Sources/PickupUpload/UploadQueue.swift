@@ -83,10 +83,10 @@ public actor UploadQueue {
     /// The failure that stopped the queue, if one did (see `stopsWhenUnreachable`).
     public private(set) var stoppedBy: UploadError?
     /// Every change of an item, in order. Each access gives a stream of its own, so an upload
-    /// screen and a badge can both watch the queue; the first one also gets the changes made
-    /// before it (up to 10,000), later ones the changes from then on.
+    /// screen and a badge can both watch the queue; each begins with every item as it stands
+    /// (a view that comes back sees where each upload is), then every change.
     public nonisolated var updates: AsyncStream<Item> { feed.stream() }
-    private nonisolated let feed = EventFeed<Item>(keepingEarly: 10_000)
+    private nonisolated let feed = EventFeed<Item>(latestBy: { $0.id })
     private var items: [Int: Item] = [:]
     private var jobs: [Int: Job] = [:]
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -111,9 +111,13 @@ public actor UploadQueue {
         hold = BackgroundHold("Pickup: uploads", granting: background)
     }
 
-    /// Adds an upload; it starts when a place is free. Returns its queue id.
+    /// Adds an upload; it starts when a place is free. Returns its queue id. An upload of the
+    /// journal that the queue already holds (added from the journal, or sent by it and given
+    /// that journal id) is not added twice: its queue id is returned, so that one upload never
+    /// has two senders.
     @discardableResult
     public func add(_ job: Job) -> Int {
+        if case .journal(let journalID, _) = job, let held = queueID(ofJournalID: journalID) { return held }
         nextID += 1
         let path: String
         switch job {
@@ -132,12 +136,16 @@ public actor UploadQueue {
     @discardableResult
     public func restoreUnfinished() async throws(UploadError) -> [Int] {
         let records = try await uploader.journal.unfinished()
-        let known = Set(
-            jobs.values.compactMap { job -> String? in
-                if case .journal(let id, _) = job { return id }
-                return nil
-            })
-        return records.filter { !known.contains($0.id) }.map { add(.journal(id: $0.id)) }
+        return records.filter { queueID(ofJournalID: $0.id) == nil }.map { add(.journal(id: $0.id)) }
+    }
+
+    /// The queue's item for a journal upload, if the queue holds it: added from the journal,
+    /// or sent by the queue under that journal id.
+    private func queueID(ofJournalID journalID: String) -> Int? {
+        for (id, job) in jobs {
+            if case .journal(let held, _) = job, held == journalID { return id }
+        }
+        return items.values.first { $0.uploadID == journalID }?.id
     }
 
     /// The item numbered `id`, if the queue has it.

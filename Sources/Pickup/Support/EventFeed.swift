@@ -6,6 +6,11 @@
 /// events from then on. Once the job has finished, a new stream gets the last event again
 /// (the final one) and ends. A second observer never takes events from the first, as two
 /// loops over one `AsyncStream` do.
+///
+/// A feed of states *keyed* by what they describe (a queue's items, by id) starts every
+/// stream with the latest state of each, in the order they first came: a view that comes
+/// back, or starts watching late, sees where everything stands, and the feed keeps one
+/// state per key however long nobody watches.
 package final class EventFeed<Event: Sendable>: Sendable {
     private struct State: Sendable {
         var observers: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -15,14 +20,22 @@ package final class EventFeed<Event: Sendable>: Sendable {
         var watched = false
         var last: Event?
         var finished = false
+        /// With a key: the latest event of each key, and the keys in the order they came.
+        var latest: [Int: Event] = [:]
+        var order: [Int] = []
     }
 
     private let state = LockedValue(State())
     private let earlyLimit: Int
+    private let key: (@Sendable (Event) -> Int)?
 
-    /// A feed with no event yet; at most `earlyLimit` events are kept for a first observer
-    /// (a queue nobody watches does not grow without end).
-    package init(keepingEarly earlyLimit: Int = 100_000) { self.earlyLimit = earlyLimit }
+    /// A feed with no event yet; at most `earlyLimit` events are kept for a first observer.
+    /// With `latestBy`, the feed keeps the latest event of each key instead, and every new
+    /// stream begins with them.
+    package init(keepingEarly earlyLimit: Int = 100_000, latestBy key: (@Sendable (Event) -> Int)? = nil) {
+        self.earlyLimit = earlyLimit
+        self.key = key
+    }
 
     /// Sends `event` to every observer (or keeps it for the first one).
     /// Events sent from several threads at once reach every observer in one order: each is
@@ -31,7 +44,12 @@ package final class EventFeed<Event: Sendable>: Sendable {
         state.withValue { state in
             guard !state.finished else { return }
             state.last = event
-            if !state.watched, state.early.count < earlyLimit { state.early.append(event) }
+            if let key {
+                let id = key(event)
+                if state.latest.updateValue(event, forKey: id) == nil { state.order.append(id) }
+            } else if !state.watched, state.early.count < earlyLimit {
+                state.early.append(event)
+            }
             for observer in state.observers.values { observer.yield(event) }
         }
     }
@@ -50,10 +68,16 @@ package final class EventFeed<Event: Sendable>: Sendable {
     /// A new stream of the events.
     package func stream() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
+        let keyed = key != nil
         let id = state.withValue { state -> Int? in
-            let backlog = state.watched ? [] : state.early
+            var backlog = state.watched ? [] : state.early
+            if keyed { backlog = state.order.compactMap { state.latest[$0] } }
             state.watched = true
             state.early = []
+            if state.finished, keyed {
+                for event in backlog { continuation.yield(event) }
+                return nil
+            }
             if state.finished {
                 for event in backlog.isEmpty ? (state.last.map { [$0] } ?? []) : backlog {
                     continuation.yield(event)

@@ -136,10 +136,14 @@ public struct UploadBatch: Sendable {
                 if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
             }
         }
+        // Only a file with a candidate is read to compare, on a low-priority thread of its own
+        // (an app may enqueue from the main actor).
+        let toCompare = files.indices.filter { $0 < candidates.count && !candidates[$0].isEmpty }.map { files[$0].path }
+        if !toCompare.isEmpty { digests = await digests.adding(toCompare) }
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
         for (index, file) in files.enumerated() {
-            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.sha256(of: file.path),
+            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.known(file.path),
                 let earlier = candidates[index][sha256]
             {
                 alreadyThere[index] = earlier
@@ -147,7 +151,9 @@ public struct UploadBatch: Sendable {
             }
             let destination = destinations[index]
             let status = FileStatus(path: file.path)
-            if let status, status.identity == file.expected || file.expected == nil,
+            // tus and S3 go on from the server's offset; a form is one POST, sent again whole
+            // (and its headers are not in the journal), so it starts a new entry.
+            if destination.continuesFromOffset, let status, status.identity == file.expected || file.expected == nil,
                 let earlier = unfinished.removeValue(
                     forKey: UploadBatch.resumeKey(
                         Uploader.absolute(file.path), status.size, status.modified, destination.stored))
@@ -168,6 +174,7 @@ public struct UploadBatch: Sendable {
     }
 
     /// What makes two uploads the same one, to continue it: the file and where it goes.
+    /// (A record another process is sending is refused by its lease when resumed.)
     static func resumeKey(_ path: String, _ size: Int64, _ modified: Int64, _ destination: UploadDestination?) -> String
     {
         let encoder = JSONEncoder()

@@ -60,4 +60,41 @@ struct ObserverTests {
         let (a, b) = await (seenByScreen, seenByBadge)
         #expect(a.count == 2 && a == b)
     }
+
+    @Test("an observer that comes late (a view shown again) starts with every item as it stands")
+    func lateObserver() async throws {
+        let paths = [try file(), try file()]
+        defer { for path in paths { unlink(path) } }
+        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+        let queue = UploadQueue(uploader: try uploader(server))
+        for path in paths { await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint))) }
+        _ = await queue.waitUntilSettled()
+        var seen: [UploadQueue.Item] = []
+        for await item in queue.updates {
+            seen.append(item)
+            if seen.count == 2 { break }
+        }
+        #expect(seen.map(\.state) == [.done, .done])
+        #expect(Set(seen.map(\.id)).count == 2)
+    }
+
+    @Test("an upload the queue holds is not added again from the journal (restoreUnfinished, a batch run again)")
+    func oneSenderPerUpload() async throws {
+        let path = try file()
+        defer { unlink(path) }
+        // The second PATCH is cut and there is one try: the upload fails with its journal id.
+        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-observe-\(UUID()).sqlite")
+        let uploader = Uploader(
+            journal: try UploadJournal(path: journal.path),
+            options: UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server))
+        let queue = UploadQueue(uploader: uploader)
+        let id = await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint)))
+        let settled = await queue.waitUntilSettled()
+        let journalID = try #require(settled.first?.uploadID)
+        #expect(settled.first?.record?.state == .failed)
+        #expect(await queue.add(.journal(id: journalID)) == id)
+        #expect(try await queue.restoreUnfinished().isEmpty)
+        #expect(await queue.all().count == 1)
+    }
 }
