@@ -78,16 +78,28 @@ final class AppModel {
         }
     }
 
-    /// Leaving the screen: tus uploads go on in the background session.
+    /// Leaving the screen: tus uploads under way go on in the background session. Waiting
+    /// ones wait for the app's return; S3 and form uploads go on in the queue for the time
+    /// the system gives.
     func handOff() async {
         guard let uploads, let background else { return }
         let queue = uploads.queue
-        for item in await queue.all() where !item.state.isSettled {
+        var paused: [Int] = []
+        for item in await queue.all() where item.state == .uploading {
+            guard let id = item.uploadID,
+                let record = try? await queue.uploader.journal.record(id: id),
+                case .tus = record.destination
+            else { continue }
             await queue.pause(item.id)
+            paused.append(item.id)
         }
-        for item in await queue.waitUntilSettled() where item.state == .paused {
-            guard let id = item.uploadID else { continue }
-            handedOff.append(item.id)
+        for queued in paused {
+            // The request stops at once; its place is in the journal.
+            while await queue.item(queued)?.state == .uploading {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            guard let id = await queue.item(queued)?.uploadID else { continue }
+            handedOff.append(queued)
             try? await background.sendNextChunk(of: id)
         }
     }
