@@ -42,7 +42,10 @@ struct ThumbJob {
             throw ValidationError("--size takes WxH, like 320x240")
         }
         guard let time = FrameTime(parsing: command.at ?? "poster") else {
-            throw ValidationError("--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster")
+            let negative = command.at?.hasPrefix("-") == true
+            throw ValidationError(
+                "--at \(command.at ?? ""): " + (negative ? "a time counts from the start, so it is 0 or more; " : "")
+                    + "give seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
         guard let asked = command.format.map(ImageFormat.init(rawValue:)) ?? .some(nil) else {
             throw ValidationError("--format takes jpeg, png or webp")
@@ -58,6 +61,16 @@ struct ThumbJob {
         single =
             files.count == 1 && command.strip == nil
             && command.output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
+        // Several images to one image's name would make a folder named like an image: refused.
+        if files.count > 1 || command.strip != nil, let output = command.output, !output.hasSuffix("/"),
+            !FileWalker.isFolder(output),
+            ImageFormat(fileExtension: (output as NSString).pathExtension) != nil
+        {
+            let what =
+                files.count > 1 ? "\(files.count) files give \(files.count) images" : "--strip gives several images"
+            throw ValidationError(
+                "-o \(output) names one image, but \(what); name a folder to write them in (-o thumbs/)")
+        }
         // One image to a named file: its extension says the format; a name that says another is refused.
         var format = asked ?? .jpeg
         if single, let output = command.output, !(output as NSString).pathExtension.isEmpty {

@@ -1,0 +1,65 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// Where `pickup thumb` and `pickup export` write, through the built tool: names they make
+/// themselves fit the file system, and an output name that cannot hold what is asked is refused
+/// before anything is rendered.
+@Suite("thumb and export outputs, end to end")
+struct RenderOutputCommandTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-outputs-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("thumb of several files, or a strip, to -o one.jpg is an error, as for export; no folder is made")
+    func severalImagesToOneName() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let many = try CLI.run([
+            "thumb", try Fixtures.path(.jpegPlain), try Fixtures.path(.jpegEXIF), "-o", folder + "/one.jpg",
+        ])
+        #expect(many.status == 2)
+        #expect(many.errorText.contains("names one image, but 2 files give 2 images"), "\(many.errorText)")
+        #expect(many.errorText.contains("name a folder"))
+        let strip = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--strip", "3", "-o", folder + "/s.png"])
+        #expect(strip.status == 2)
+        #expect(strip.errorText.contains("--strip gives several images"), "\(strip.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        // A folder that exists, or a name ending in '/', takes them.
+        let into = try CLI.run([
+            "thumb", try Fixtures.path(.jpegPlain), try Fixtures.path(.jpegEXIF), "-o", folder + "/thumbs.jpg/",
+        ])
+        #expect(into.status == 0, "\(into.errorText)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/thumbs.jpg/plain-thumb.jpg"))
+    }
+
+    @Test("a 250-byte file name gives thumbnails and exports under shortened names, not 'File name too long'")
+    func longNamesAreShortened() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stem = String(repeating: "é", count: 60) + String(repeating: "x", count: 126)  // 246 bytes
+        let photo = folder + "/" + stem + ".jpg"
+        let video = folder + "/" + stem + ".mp4"
+        #expect(stem.utf8.count + 4 == 250)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: video)
+        let out = folder + "/out"
+        let thumb = try CLI.run(["thumb", photo, "--size", "64x64", "-o", out + "/", "--json"])
+        #expect(thumb.status == 0, "\(thumb.errorText)")
+        let written = try #require(CLI.jsonLines(thumb).first?["path"] as? String)
+        let name = (written as NSString).lastPathComponent
+        #expect(name.utf8.count <= 255 && name.hasSuffix("-thumb.jpg") && name.hasPrefix("éé"), "\(name)")
+        #expect(FileManager.default.fileExists(atPath: written))
+        let strip = try CLI.run(["thumb", video, "--strip", "2", "--size", "64x64", "-o", out + "/", "--json"])
+        #expect(strip.status == 0, "\(strip.errorText)")
+        #expect(try CLI.jsonLines(strip).count == 2)
+        let export = try CLI.run(["export", video, "--preset", "passthrough", "-o", out + "/", "--json"])
+        #expect(export.status == 0, "\(export.errorText)")
+        let exported = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".mp4") }
+        #expect(exported.count == 1 && exported.allSatisfy { $0.utf8.count <= 255 }, "\(exported)")
+    }
+}
