@@ -46,7 +46,8 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Files to probe; a folder stands for the files in it (hidden files are skipped).", valueName: "FILE|DIR"))
+            "Files to probe; a folder stands for the files in it (hidden files are skipped).", valueName: "FILE|DIR"),
+        completion: .file())
     var arguments: [String] = []
 
     @Flag(
