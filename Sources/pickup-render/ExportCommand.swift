@@ -146,7 +146,9 @@ struct ExportJob {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }
         }
         var failed = !unreadable.isEmpty
-        for (path, message) in unreadable { _ = report(RenderError(.unreadable, message, path: path), path) }
+        for (path, message) in unreadable {
+            _ = report(RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path)
+        }
         for (file, output) in jobs {
             let status = await export(file, to: output)
             if status == 130 { return 130 }
@@ -158,7 +160,7 @@ struct ExportJob {
     /// One video's export: its plan, its progress, and the file written or the error.
     private func export(_ file: String, to output: String) async -> Int32 {
         if let problem = OutputCheck.problem(writing: output, reading: jobs.map(\.file), force: force) {
-            return report(RenderError(.writeFailed, problem, path: file), file)
+            return report(RenderError(.writeFailed, problem.message, path: file, hint: problem.hint), file)
         }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
@@ -231,7 +233,7 @@ struct ExportJob {
     private func report(_ error: RenderError, _ file: String) -> Int32 {
         if json {
             Console.out(
-                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+                JSONObject.failure(path: file, error: JSONObject.error(error)).text
             )
         } else {
             Console.error(Text.clean("pickup export: \(file): \(error.message). \(error.hint)"))

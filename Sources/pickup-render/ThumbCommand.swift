@@ -121,7 +121,7 @@ struct ThumbJob {
                 ))
         }
         for (path, message) in unreadable {
-            fail(path, RenderError(.unreadable, message, path: path))
+            fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }
         if !single, let output {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
@@ -183,7 +183,7 @@ struct ThumbJob {
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
                 if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
-                    throw RenderError(.writeFailed, problem, path: file)
+                    throw RenderError(.writeFailed, problem.message, path: file, hint: problem.hint)
                 }
                 try image.write(to: path)
                 written.append((image, path))
@@ -197,7 +197,7 @@ struct ThumbJob {
     private func fail(_ file: String, _ error: RenderError) {
         if json {
             Console.out(
-                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+                JSONObject.failure(path: file, error: JSONObject.error(error)).text
             )
         } else {
             Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))

@@ -78,4 +78,24 @@ struct ProbeAccuracyCommandTests {
         #expect(info["videoCodec"] as? String == "rawvideo")
         #expect(info["audioCodec"] as? String == "pcm_u8")
     }
+
+    // `udta/date` (exiftool's UserData:DateTimeOriginal) is not taken: the corpus's real Nuke video holds
+    // one nearly two hours before its mvhd, and its manifest keeps mvhd's, as exiftool and ffprobe report it.
+    @Test(
+        "an MP4's ©day with its zone wins over mvhd's UTC, in udta or in the item list",
+        arguments: ["UserData:ContentCreateDate", "ItemList:ContentCreateDate"])
+    func movieDateWithZone(_ tag: String) throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/clip.mp4"
+        // mvhd says 08:20:30 UTC; the tag says the same moment at +02:00, as the camera's clock showed it.
+        try make(
+            "ffmpeg -v error -y -f lavfi -i testsrc2=size=64x48:rate=10:duration=0.3 -c:v libx264 "
+                + "-metadata creation_time=2021-05-06T08:20:30Z \"$OUT\"", path)
+        let tagged = try Shell.execute(
+            "/usr/bin/exiftool", ["-q", "-overwrite_original", "-\(tag)=2021:05:06 10:20:30+02:00", path])
+        try #require(tagged.status == 0, "\(tagged.errorText)")
+        let info = try probe(path)
+        #expect(info["creationDate"] as? String == "2021-05-06T10:20:30+02:00", "\(tag): \(info)")
+    }
 }
