@@ -165,4 +165,34 @@ struct LibraryCommandTests {
         let none = try pickup("library", library, "show", "zzzz")
         #expect(none.errorText.contains("no item 'zzzz'") && none.errorText.contains("list"))
     }
+
+    @Test("remove: --dry-run removes nothing; on a terminal it asks first, --yes does not")
+    func removeAsksFirst() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--quiet").status == 0)
+        let id = try #require(CLI.jsonLines(try pickup("library", library, "list", "--json")).first?["id"] as? String)
+        let dry = try pickup("library", library, "remove", id, "--dry-run")
+        #expect(dry.status == 0)
+        #expect(dry.outputText.contains("would remove \(id) (IMG_0001.JPG): IMG_0001.JPG"), "\(dry.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        let dryJSON = try CLI.jsonLines(try pickup("library", library, "remove", id, "--dry-run", "--json"))
+        #expect(dryJSON.first?["status"] as? String == "wouldRemove")
+        // A terminal (script(1) gives the tool one), answered "n", then "y".
+        func onTerminal(_ answer: String) throws -> Shell.Result {
+            try Shell.run(
+                "printf '\(answer)\\n' | script -qec \"\\\"$T\\\" library \\\"$L\\\" remove \(id)\" /dev/null",
+                environment: ["T": CLI.tool, "L": library])
+        }
+        let declined = try onTerminal("n")
+        #expect(declined.outputText.contains("Remove \(id) (IMG_0001.JPG) and its files IMG_0001.JPG? [y/N]"))
+        #expect(declined.outputText.contains("nothing was removed"), "\(declined.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        let accepted = try onTerminal("y")
+        #expect(accepted.outputText.contains("removed \(id)"), "\(accepted.outputText)")
+        #expect(!FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        #expect(try pickup("library", library, "list", "--yes").status == 2, "--yes goes with remove")
+    }
 }

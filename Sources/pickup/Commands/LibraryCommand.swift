@@ -14,7 +14,7 @@ struct LibraryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "List, show, verify, repair or remove the items of a library made by 'pickup import'.",
-        usage: "pickup library DIR list|show ID|verify|repair|remove ID [--json]",
+        usage: "pickup library DIR list|show ID|verify|repair|remove ID [--sort KEY] [--dry-run] [--yes] [--json]",
         discussion: """
             list, show and verify only read: they work on a library you may not write (another \
             user's, a read-only disk) and change nothing in it. verify checks each stored file's \
@@ -22,7 +22,8 @@ struct LibraryCommand: AsyncParsableCommand {
             any folder of the library. repair copies missing and damaged files again from the \
             sources they were imported from, each put in place only when its SHA-256 is the one \
             the catalog records; it says which cannot be repaired (a source gone or changed) and \
-            leaves unknown files alone.
+            leaves unknown files alone. remove asks first on a terminal (--yes does not ask; \
+            --dry-run says what it would remove and removes nothing).
 
             Exit status: 0 on success, 1 when the library or the item is not found, or verify \
             or repair leaves a problem, 2 for a usage mistake.
@@ -30,7 +31,7 @@ struct LibraryCommand: AsyncParsableCommand {
                 + Examples.text([
                     "pickup library ~/Pictures/Library list --sort taken", "pickup library Library show 3f2a9c",
                     "pickup library Library verify", "pickup library Library repair",
-                    "pickup library Library remove 3f2a9c",
+                    "pickup library Library remove 3f2a9c --dry-run",
                 ]))
 
     @Argument(
@@ -55,6 +56,12 @@ struct LibraryCommand: AsyncParsableCommand {
 
     @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list, verify and repair).")
     var json = false
+
+    @Flag(name: [.customLong("dry-run")], help: "remove: say what would be removed, and remove nothing.")
+    var dryRun = false
+
+    @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (on a terminal it asks).")
+    var yes = false
 
     func validate() throws {
         _ = try LibraryJob(self)
@@ -84,6 +91,8 @@ struct LibraryJob {
     let action: Action
     let order: Order
     let json: Bool
+    let dryRun: Bool
+    let yes: Bool
 
     init(_ command: LibraryCommand) throws(ValidationError) {
         let words = command.arguments
@@ -118,6 +127,12 @@ struct LibraryJob {
         } else if command.sort != nil {
             throw ValidationError("--sort goes with 'list'")
         }
+        if command.dryRun || command.yes, case .remove = action {
+        } else if command.dryRun || command.yes {
+            throw ValidationError("\(command.dryRun ? "--dry-run" : "--yes") goes with 'remove ID'")
+        }
+        dryRun = command.dryRun
+        yes = command.yes
         self.order = order
         json = command.json
     }
@@ -152,7 +167,7 @@ struct LibraryJob {
     func run() async -> Int32 {
         do {
             let readOnly: Bool
-            if case .remove = action { readOnly = false } else { readOnly = true }
+            if case .remove = action, !dryRun { readOnly = false } else { readOnly = true }
             let catalog = try ImportCatalog(folder: folder, readOnly: readOnly)
             switch action {
             case .list:
@@ -178,12 +193,9 @@ struct LibraryJob {
             case .repair:
                 return try await LibraryCheck(folder: folder, json: json).repair(catalog)
             case .remove(let id):
-                guard let item = try await catalog.remove(id: id) else { return try await notFound(id, in: catalog) }
-                if json {
-                    Console.out(ItemJSON.object(item, status: "removed").text)
-                } else {
-                    Console.out("removed \(item.id): " + item.files.map(\.name).joined(separator: ", "))
-                }
+                guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
+                return try await LibraryRemoval(folder: folder, json: json, dryRun: dryRun, yes: yes).run(
+                    item, in: catalog)
             }
             return ExitStatus.success
         } catch {
