@@ -32,7 +32,9 @@ enum OutputNames {
             // FNV-1a of the path: stable from run to run, unlike Hasher.
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
+            // Six hex digits always, so that the names line up (a hash with leading zeros keeps them).
+            let digits = String(hash & 0xff_ffff, radix: 16)
+            return "\(name) (\(parent) \(String(repeating: "0", count: 6 - digits.count) + digits))"
         }
     }
 }

@@ -62,4 +62,27 @@ struct RenderOutputCommandTests {
         let exported = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".mp4") }
         #expect(exported.count == 1 && exported.allSatisfy { $0.utf8.count <= 255 }, "\(exported)")
     }
+
+    @Test("inputs of one name in folders of one name get thumbnails named with hashes of one length")
+    func sameNamesSameHashLength() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Enough same-named folders that some hash has fewer than six hex digits (one in 16 does;
+        // none of 100 only once in 600 runs).
+        var inputs: [String] = []
+        for index in 0..<100 {
+            let path = folder + "/\(index)/DCIM/IMG.jpg"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: path)
+            inputs.append(path)
+        }
+        let result = try CLI.run(["thumb"] + inputs + ["--size", "16x16", "-o", folder + "/out/", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try CLI.jsonLines(result).compactMap { line in
+            (line["path"] as? String).map { ($0 as NSString).lastPathComponent }
+        }
+        #expect(names.count == 100 && Set(names).count == 100)
+        #expect(Set(names.map(\.count)) == ["IMG (DCIM 123456)-thumb.jpg".count], "\(names)")
+    }
 }
