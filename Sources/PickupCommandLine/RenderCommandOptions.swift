@@ -45,6 +45,7 @@ extension RenderCommands {
                     "pickup export IMG_0001.MOV --preset 1920x1080 -o upload.mp4",
                     "pickup export clip.mov --preset passthrough --trim 0:05-0:20 --strip-location",
                     "pickup export long.mp4 --preset highest --max-size 25MB --compatible",
+                    "pickup export Movies/ -r --preset 1920x1080 -o upload/ --dry-run",
                 ]))
 }
 
@@ -169,6 +170,11 @@ public struct ExportArguments: ParsableArguments {
 
     @Flag(name: [.customLong("force")], help: "Replace the output if it exists already.")
     public var force = false
+
+    @Flag(
+        name: [.customLong("dry-run")],
+        help: "Say what each export would be (remux or encode, and why) and where it would go; write nothing.")
+    public var dryRun = false
 
     @Flag(name: [.customLong("json")], help: "Print the plan and the result as JSON objects.")
     public var json = false

@@ -85,4 +85,25 @@ struct RenderOutputCommandTests {
         #expect(names.count == 100 && Set(names).count == 100)
         #expect(Set(names.map(\.count)) == ["IMG (DCIM 123456)-thumb.jpg".count], "\(names)")
     }
+
+    @Test("export --dry-run prints the plan the export would follow, and writes nothing, not even its folder")
+    func exportDryRun() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let video = try Fixtures.path(.mp4BlackStart)
+        let out = folder + "/out/"
+        let dry = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.errorText)")
+        let plan = try #require(CLI.jsonLines(dry).first)
+        #expect(try CLI.jsonLines(dry).count == 1 && plan["type"] as? String == "plan")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let words = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run"])
+        #expect(words.outputText.contains("would be " + (plan["reason"] as? String ?? "?")), "\(words.outputText)")
+        // The real export follows that very plan.
+        let real = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--json"])
+        #expect(real.status == 0, "\(real.errorText)")
+        let followed = try #require(CLI.jsonLines(real).first)
+        for key in ["path", "plan", "reason"] { #expect(followed[key] as? String == plan[key] as? String, "\(key)") }
+        #expect(FileManager.default.fileExists(atPath: plan["path"] as? String ?? ""))
+    }
 }
