@@ -230,7 +230,16 @@ struct ThumbJob {
         } else {
             let at =
                 image.time.map { " at " + DurationLabel.string(seconds: $0) + " (" + Text.fixed($0, 2) + " s)" } ?? ""
-            Console.out(Text.clean("\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))"))
+            // A picture smaller than the box is not enlarged: said, not left to be found out.
+            let box = request.size
+            let fillsBox = image.size.width >= box.width && image.size.height >= box.height
+            let fitsBox = image.size.width == box.width || image.size.height == box.height
+            let smaller =
+                (request.mode == .fill ? fillsBox : fitsBox)
+                ? "" : " (smaller than \(box): the picture is not enlarged)"
+            Console.out(
+                Text.clean(
+                    "\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))\(smaller)"))
         }
     }
 }

@@ -59,4 +59,23 @@ struct MessageFitCommandTests {
             #expect(!result.errorText.contains("Convert it with ffmpeg"))
         }
     }
+
+    @Test("a thumbnail smaller than the box asked for says so: pictures are not enlarged")
+    func smallerThanAsked() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = folder + "/wide.jpg"
+        let made = try Shell.run(
+            "ffmpeg -v error -y -f lavfi -i testsrc2=size=600x315 -frames:v 1 \"$OUT\"", environment: ["OUT": photo])
+        try #require(made.status == 0, "\(made.errorText)")
+        let fill = try CLI.run(["thumb", photo, "--fill", "--size", "320x320", "-o", folder + "/fill.jpg"])
+        #expect(fill.status == 0, "\(fill.errorText)")
+        // (Heights are made even for the encoder's chroma: 315 gives 314.)
+        #expect(fill.outputText.contains(" 320x314,"), "\(fill.outputText)")
+        #expect(fill.outputText.contains("(smaller than 320x320: the picture is not enlarged)"))
+        let fit = try CLI.run(["thumb", photo, "--fit", "--size", "5000x5000", "-o", folder + "/fit.jpg"])
+        #expect(fit.outputText.contains(" 600x314,") && fit.outputText.contains("smaller than 5000x5000"))
+        let plain = try CLI.run(["thumb", photo, "--size", "64x64", "-o", folder + "/small.jpg"])
+        #expect(plain.outputText.contains("64x64") && !plain.outputText.contains("smaller than"), "\(plain.outputText)")
+    }
 }
