@@ -35,6 +35,9 @@
 # Snippets are compiled by `swift build` (SwiftPM builds each as a small executable);
 # the SwiftUI ones sit behind `#if canImport(SwiftUI)` and are compiled against the
 # real SDK by scripts/check-ios.sh.
+#
+# It also writes pickup's man page, .build/man/pickup.1, with swift-argument-parser's
+# generate-manual plugin: `install -Dm644 .build/man/pickup.1 /usr/local/share/man/man1/`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -264,6 +267,20 @@ for link in bad:
     print(f"docs: README.md links to {link}, a page the site does not have", file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
+
+# pickup's man page, from the same help texts (swift-argument-parser's generate-manual plugin;
+# it runs the debug build's `pickup --experimental-dump-help`). pickup-render's page is the
+# helper's own and is not installed.
+man=.build/man
+mkdir -p "$man"
+if swift package --disable-sandbox plugin generate-manual --configuration debug -o "$man" >.build/docs-man.txt 2>&1 &&
+  grep -q '^\.Nm pickup$' "$man/pickup.1"; then
+  echo "docs: man page in $man/pickup.1 (install -Dm644 $man/pickup.1 /usr/local/share/man/man1/pickup.1)"
+else
+  cat .build/docs-man.txt >&2
+  echo "docs: the man page was not made (see above)" >&2
+  failed=1
+fi
 
 if [ "$failed" -ne 0 ]; then
   echo "docs: FAILED (see above)" >&2

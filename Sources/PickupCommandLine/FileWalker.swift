@@ -59,6 +59,14 @@ public struct FileWalker {
         return entries
     }
 
+    /// What to do about a path the walk could not read: for a FIFO, a device or a socket, to name
+    /// the file itself (it is there, but never read); nil when the usual hint fits (it is gone, or
+    /// may not be read).
+    public static func hint(forProblemAt path: String) -> String? {
+        guard let kind = FileStatus(path: path)?.kind, kind != .regular, kind != .directory else { return nil }
+        return "Name the photo or video itself: a pipe, device or socket is never read."
+    }
+
     /// Why a path that is not a regular file or a folder is not read.
     static func notAFile(_ kind: FileStatus.Kind) -> String {
         let what: String

@@ -62,13 +62,34 @@ public struct JSONObject {
         }
     }
 
-    /// `{"code", "message", "hint"}`: the error object every command prints.
-    public static func error(code: String, message: String, hint: String) -> JSONObject {
+    /// `{"code", "message", "hint", "offset", "element"}`: the error object every command prints,
+    /// with every key (`offset`, the byte where the problem was found, and `element`, the box, tag
+    /// or chunk, are null when no file's bytes are at fault).
+    public static func error(
+        code: String, message: String, hint: String, offset: Int64? = nil, element: String? = nil
+    ) -> JSONObject {
         var detail = JSONObject()
         detail.add("code", code)
         detail.add("message", message)
         detail.add("hint", hint)
+        if let offset { detail.add("offset", offset) } else { detail.addNull("offset") }
+        detail.add("element", element)
         return detail
+    }
+
+    /// The error object of a probe's failure: its code (one list for every command: a file cut
+    /// short is `truncated` in probe, thumb and export alike), offset and element.
+    public static func error(_ error: ProbeError) -> JSONObject {
+        JSONObject.error(
+            code: error.code.rawValue, message: error.message, hint: error.hint, offset: error.offset,
+            element: error.element)
+    }
+
+    /// The error object of a thumbnail or export that failed: the probe's, when the probe found
+    /// the problem, else the renderer's code.
+    public static func error(_ error: RenderError) -> JSONObject {
+        if let cause = error.cause { return JSONObject.error(cause) }
+        return JSONObject.error(code: error.code.rawValue, message: error.message, hint: error.hint)
     }
 
     public var text: String { "{" + members.joined(separator: ",") + "}" }

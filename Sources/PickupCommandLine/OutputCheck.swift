@@ -5,17 +5,23 @@ import PickupStore
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
 /// existing output is replaced only when `--force` says so.
 public enum OutputCheck {
-    /// Why `output` may not be written, or nil when it may.
-    public static func problem(writing output: String, reading inputs: [String], force: Bool) -> String? {
+    /// Why `output` may not be written, and what to do instead; nil when it may be.
+    public static func problem(
+        writing output: String, reading inputs: [String], force: Bool
+    ) -> (message: String, hint: String)? {
         guard let existing = FileStatus(path: output) else { return nil }
         for input in inputs {
             if let read = FileStatus(path: input), read.isSameFile(as: existing) {
-                return "the output \(output) is the input \(input); Pickup never writes over what it reads, "
-                    + "so name another output"
+                return (
+                    "the output \(output) is the input \(input)",
+                    "Pickup never writes over what it reads: name another output."
+                )
             }
         }
-        if existing.kind == .directory { return "the output \(output) is a folder; name a file" }
-        if !force { return "the output \(output) exists; add --force to replace it, or name another output" }
+        if existing.kind == .directory { return ("the output \(output) is a folder", "Name a file.") }
+        if !force {
+            return ("the output \(output) exists", "Add --force to replace it, or name another output.")
+        }
         return nil
     }
 

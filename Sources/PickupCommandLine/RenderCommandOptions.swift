@@ -13,8 +13,10 @@ extension RenderCommands {
             portrait thumbnail. The poster frame is the first of a few candidates that is neither \
             black nor blank. JPEGs are decoded at 1/2, 1/4 or 1/8 scale when the box is that much \
             smaller; HEIC and AVIF use their embedded thumbnail when it is big enough. Images are \
-            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips). An image \
-            that exists is not replaced without --force, and an input is never written over.
+            written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips; a NAME \
+            longer than 150 bytes is shortened). Several images go to a folder, never to one \
+            image's name. An image that exists is not replaced without --force, and an input is \
+            never written over.
 
             Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
             """
@@ -43,6 +45,7 @@ extension RenderCommands {
                     "pickup export IMG_0001.MOV --preset 1920x1080 -o upload.mp4",
                     "pickup export clip.mov --preset passthrough --trim 0:05-0:20 --strip-location",
                     "pickup export long.mp4 --preset highest --max-size 25MB --compatible",
+                    "pickup export Movies/ -r --preset 1920x1080 -o upload/ --dry-run",
                 ]))
 }
 
@@ -51,7 +54,8 @@ public struct ThumbArguments: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
             "Photos (JPEG, PNG, WebP, GIF, HEIC, AVIF) and videos; with --recursive, folders too.",
-            valueName: "FILE|DIR"))
+            valueName: "FILE|DIR"),
+        completion: .file())
     public var arguments: [String] = []
 
     @Flag(
@@ -63,7 +67,8 @@ public struct ThumbArguments: ParsableArguments {
         name: [.customLong("at")],
         help: ArgumentHelp(
             "Video frame: seconds (12.5), m:ss (1:05), a share of the duration (25%), or poster (the default); a time past the end is an error.",
-            valueName: "T"))
+            valueName: "T"),
+        completion: .list(["poster"]))
     public var at: String?
 
     @Option(
@@ -86,7 +91,9 @@ public struct ThumbArguments: ParsableArguments {
         help: ArgumentHelp("N frames spread over a video's duration instead of one.", valueName: "N"))
     public var strip: String?
 
-    @Option(name: [.customLong("format")], help: ArgumentHelp("jpeg (default), png or webp.", valueName: "FORMAT"))
+    @Option(
+        name: [.customLong("format")], help: ArgumentHelp("jpeg (default), png or webp.", valueName: "FORMAT"),
+        completion: .list(["jpeg", "png", "webp"]))
     public var format: String?
 
     @Option(
@@ -97,7 +104,9 @@ public struct ThumbArguments: ParsableArguments {
     @Option(
         name: [.customLong("output"), .customShort("o")],
         help: ArgumentHelp(
-            "The image (one file, one frame) or a folder (default: the current folder).", valueName: "PATH"))
+            "The image (one file, one frame) or a folder (default: the current folder; several files or a "
+                + "strip need a folder).", valueName: "PATH"),
+        completion: .file())
     public var output: String?
 
     @Flag(name: [.customLong("force")], help: "Replace images that exist already.")
@@ -115,7 +124,8 @@ public struct ExportArguments: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
             "Videos (MP4, MOV, M4V, 3GP, WebM, MKV); with --recursive, folders too. With several, -o names a folder.",
-            valueName: "FILE|DIR"))
+            valueName: "FILE|DIR"),
+        completion: .file())
     public var arguments: [String] = []
 
     @Flag(
@@ -127,12 +137,14 @@ public struct ExportArguments: ParsableArguments {
         name: [.customLong("preset")],
         help: ArgumentHelp(
             "passthrough, low, medium, highest, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, "
-                + "hevc-1920x1080, hevc-3840x2160 or hevc-highest.", valueName: "NAME"))
+                + "hevc-1920x1080, hevc-3840x2160 or hevc-highest.", valueName: "NAME"),
+        completion: .list(ExportPreset.allCases.map(\.rawValue)))
     public var preset: String?
 
     @Option(
         name: [.customLong("output"), .customShort("o")],
-        help: ArgumentHelp("The file to write (default NAME-PRESET.mp4 here).", valueName: "OUT"))
+        help: ArgumentHelp("The file to write (default NAME-PRESET.mp4 here).", valueName: "OUT"),
+        completion: .file())
     public var output: String?
 
     @Option(
@@ -158,6 +170,11 @@ public struct ExportArguments: ParsableArguments {
 
     @Flag(name: [.customLong("force")], help: "Replace the output if it exists already.")
     public var force = false
+
+    @Flag(
+        name: [.customLong("dry-run")],
+        help: "Say what each export would be (remux or encode, and why) and where it would go; write nothing.")
+    public var dryRun = false
 
     @Flag(name: [.customLong("json")], help: "Print the plan and the result as JSON objects.")
     public var json = false

@@ -8,8 +8,15 @@ public enum ToolMain {
     /// Parses `arguments` (without the program's name) against `root` and its
     /// subcommands, runs the command, and returns the exit status.
     public static func run<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) async -> Int32 {
+        let tool = root.configuration.commandName ?? "pickup"
+        let subcommands = root.configuration.subcommands.compactMap { $0.configuration.commandName }
+        let command = [tool] + arguments.prefix(1).filter(subcommands.contains)
+        if let slip = ArgumentSlips.fileNamedLikeAnOption(in: arguments, command: command.joined(separator: " ")) {
+            Console.error("Error: \(slip).\nSee '\(command.joined(separator: " ")) --help'.")
+            return ExitStatus.usage
+        }
         do {
-            var command = try root.parseAsRoot(arguments)
+            var command = try root.parseAsRoot(ArgumentSlips.joiningNegativeValues(arguments))
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

@@ -79,12 +79,12 @@ final class ExportSession {
             routes.append(try addAudio(stream, index: audioIndex, globalHeader: globalHeader))
         }
         copyMetadata(from: context.pointee.metadata, to: &out.pointee.metadata)
-        // A copied video cut inside a GOP keeps the packets from the keyframe before the cut with
-        // times below zero: left so, the muxer writes an edit list that starts the picture at the
-        // cut. Otherwise every time is shifted to start at zero.
-        let cutsInsideCopy = plan.video == .copy && (options.trim?.lowerBound ?? 0) > 0
-        out.pointee.avoid_negative_ts =
-            cutsInsideCopy ? AVFMT_AVOID_NEG_TS_AUTO : AVFMT_AVOID_NEG_TS_MAKE_NON_NEGATIVE
+        // Times below zero stay so: a copied video cut inside a GOP keeps the packets from the
+        // keyframe before the cut, and an encoder with B-frames decodes its first frames before
+        // they show. The muxer then writes an edit list that starts the picture at zero; shifted
+        // instead, every stream would start late (two frames for x264) and the export would last
+        // longer than its source.
+        out.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_AUTO
         guard avio_open(&out.pointee.pb, outputPath, AVIO_FLAG_WRITE) >= 0 else {
             throw RenderError(.writeFailed, "cannot write \(outputPath)")
         }

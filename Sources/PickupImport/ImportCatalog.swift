@@ -6,7 +6,7 @@ import PickupStore
 /// came from, their files, hashes and facts. SQLite in WAL mode at
 /// `DEST/.pickup/catalog.sqlite`; an actor owns the connection.
 public actor ImportCatalog {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// Statements prepared once per connection, by their SQL (each reset after use, so that
     /// none holds a read snapshot open).
     private var prepared: [String: SQLiteStatement] = [:]

@@ -117,31 +117,25 @@ public struct LibraryVerifier: Sendable {
         }
     }
 
-    /// The regular files where the library keeps items, as the catalog names them: its top
-    /// level, and the folders a layout may put them in — whichever names the catalog's own
-    /// rule (`ImportCatalog.checkName`) lets through, `YYYY/MM/` and `undated/`. Hidden files
-    /// (the catalog's own) are left out.
+    /// Every file in the library, below any of its folders, as a path relative to it (`2024/05/a.jpg`,
+    /// `2024/unknown.jpg`, `other/x.txt`): what is not a folder is listed (a link too, not
+    /// followed), hidden entries (the catalog's own `.pickup`) left out, at most 32 folders deep.
     static func storedNames(in folder: String) -> [String] {
-        func entries(_ relative: String) -> [String] {
+        var found: [String] = []
+        func walk(_ relative: String, depthLeft: Int) {
             let path = relative.isEmpty ? folder : folder + "/" + relative
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            return names.filter { !$0.hasPrefix(".") }.map { relative.isEmpty ? $0 : relative + "/" + $0 }.sorted()
-        }
-        func kind(_ relative: String) -> FileStatus.Kind? {
-            FileStatus(path: folder + "/" + relative, followingLinks: false)?.kind
-        }
-        var found: [String] = []
-        for top in entries("") {
-            switch kind(top) {
-            case .regular: found.append(top)
-            case .directory:
-                for inner in entries(top) {
-                    let names = kind(inner) == .directory ? entries(inner) : [inner]
-                    found += names.filter { kind($0) == .regular && (try? ImportCatalog.checkName($0)) != nil }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let inner = relative.isEmpty ? name : relative + "/" + name
+                let kind = FileStatus(path: folder + "/" + inner, followingLinks: false)?.kind
+                if kind == .directory {
+                    if depthLeft > 0 { walk(inner, depthLeft: depthLeft - 1) }
+                } else if kind != nil {
+                    found.append(inner)
                 }
-            default: continue
             }
         }
+        walk("", depthLeft: 32)
         return found
     }
 }

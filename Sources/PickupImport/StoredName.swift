@@ -61,4 +61,11 @@ public enum ImportNaming {
         }
         return cleaned
     }
+
+    /// The longest prefix of `text`'s whole characters within `limit` bytes of UTF-8 (the text
+    /// itself when it fits): file systems refuse names over 255 bytes, so names made from
+    /// other names are shortened before anything is written under them.
+    public static func shortened(_ text: String, toBytes limit: Int) -> String {
+        StoredName.truncate(text, toBytes: limit)
+    }
 }

@@ -32,6 +32,8 @@ struct ExportJob {
     let options: ExportOptions
     let json: Bool
     let force: Bool
+    /// Plans only: nothing is written, no folder made.
+    let dryRun: Bool
     let progress: ProgressOptions
 
     init(_ command: ExportArguments) throws(ValidationError) {
@@ -111,6 +113,7 @@ struct ExportJob {
         unreadable = named.unreadable
         json = command.json
         force = command.force
+        dryRun = command.dryRun
         progress = command.progress
     }
 
@@ -142,11 +145,13 @@ struct ExportJob {
                 Console.error(Text.clean("pickup export: left alone \(path): \(reason)"))
             }
         }
-        if let folder {
+        if let folder, !dryRun {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }
         }
         var failed = !unreadable.isEmpty
-        for (path, message) in unreadable { _ = report(RenderError(.unreadable, message, path: path), path) }
+        for (path, message) in unreadable {
+            _ = report(RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path)
+        }
         for (file, output) in jobs {
             let status = await export(file, to: output)
             if status == 130 { return 130 }
@@ -158,8 +163,9 @@ struct ExportJob {
     /// One video's export: its plan, its progress, and the file written or the error.
     private func export(_ file: String, to output: String) async -> Int32 {
         if let problem = OutputCheck.problem(writing: output, reading: jobs.map(\.file), force: force) {
-            return report(RenderError(.writeFailed, problem, path: file), file)
+            return report(RenderError(.writeFailed, problem.message, path: file, hint: problem.hint), file)
         }
+        if dryRun { return plan(file, to: output) }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
         let work = Task { () async throws(RenderError) -> ExportResult in
@@ -177,14 +183,7 @@ struct ExportJob {
             switch event {
             case .planned(let plan):
                 if json {
-                    // `path`: the file to be written; `source`: the file it is made from.
-                    var object = JSONObject()
-                    object.add("type", "plan")
-                    object.add("path", output)
-                    object.add("source", file)
-                    object.add("plan", plan.isPassthrough ? "remux" : "encode")
-                    object.add("reason", plan.reason)
-                    Console.out(object.text)
+                    Console.out(ExportJob.planLine(plan, file: file, output: output).text)
                 } else if !progress.quiet {
                     Console.error(Text.clean("\(file): \(plan.reason)"))
                 }
@@ -228,10 +227,36 @@ struct ExportJob {
         }
     }
 
+    /// `--dry-run`: the plan alone (the probe's facts against the preset), nothing written.
+    private func plan(_ file: String, to output: String) -> Int32 {
+        do throws(RenderError) {
+            let plan = try FFmpegExporter().plan(file, options)
+            if json {
+                Console.out(ExportJob.planLine(plan, file: file, output: output).text)
+            } else {
+                Console.out(Text.clean("\(file) → \(output): would be \(plan.reason)"))
+            }
+            return ExitStatus.success
+        } catch {
+            return report(error, file)
+        }
+    }
+
+    /// `{"type": "plan", "path": the file to be written, "source": the file it is made from, ...}`.
+    static func planLine(_ plan: ExportPlan, file: String, output: String) -> JSONObject {
+        var object = JSONObject()
+        object.add("type", "plan")
+        object.add("path", output)
+        object.add("source", file)
+        object.add("plan", plan.isPassthrough ? "remux" : "encode")
+        object.add("reason", plan.reason)
+        return object
+    }
+
     private func report(_ error: RenderError, _ file: String) -> Int32 {
         if json {
             Console.out(
-                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+                JSONObject.failure(path: file, error: JSONObject.error(error)).text
             )
         } else {
             Console.error(Text.clean("pickup export: \(file): \(error.message). \(error.hint)"))

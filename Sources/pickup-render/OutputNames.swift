@@ -6,13 +6,17 @@ enum OutputNames {
     /// The name each file's outputs are made from: its own, or, when two files share a name (from
     /// two folders), "NAME (FOLDER)", with the folder's name: never one over the other, and the same
     /// whatever order the files were given in. Two folders of one name add a short hash of the path.
+    /// A name is at most 200 bytes (the file's part 150, the folder's 40), so that what is added
+    /// after it (`-strip-01.webp`, `-hevc-3840x2160.mp4`) stays within a file system's 255.
     static func of(_ files: [String]) -> [String] {
         func stem(_ file: String) -> String {
-            ImportNaming.namePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+            ImportNaming.shortened(
+                ImportNaming.namePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension),
+                toBytes: 150)
         }
         func folder(_ file: String) -> String {
             let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
-            return parent.isEmpty ? "." : ImportNaming.namePart(parent)
+            return parent.isEmpty ? "." : ImportNaming.shortened(ImportNaming.namePart(parent), toBytes: 40)
         }
         var count: [String: Int] = [:]
         for file in files { count[stem(file), default: 0] += 1 }
@@ -28,7 +32,9 @@ enum OutputNames {
             // FNV-1a of the path: stable from run to run, unlike Hasher.
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in file.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return "\(name) (\(parent) \(String(hash & 0xff_ffff, radix: 16)))"
+            // Six hex digits always, so that the names line up (a hash with leading zeros keeps them).
+            let digits = String(hash & 0xff_ffff, radix: 16)
+            return "\(name) (\(parent) \(String(repeating: "0", count: 6 - digits.count) + digits))"
         }
     }
 }

@@ -42,7 +42,10 @@ struct ThumbJob {
             throw ValidationError("--size takes WxH, like 320x240")
         }
         guard let time = FrameTime(parsing: command.at ?? "poster") else {
-            throw ValidationError("--at takes seconds (12.5), m:ss (1:05), a share (25%) or poster")
+            let negative = command.at?.hasPrefix("-") == true
+            throw ValidationError(
+                "--at \(command.at ?? ""): " + (negative ? "a time counts from the start, so it is 0 or more; " : "")
+                    + "give seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
         guard let asked = command.format.map(ImageFormat.init(rawValue:)) ?? .some(nil) else {
             throw ValidationError("--format takes jpeg, png or webp")
@@ -58,6 +61,16 @@ struct ThumbJob {
         single =
             files.count == 1 && command.strip == nil
             && command.output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
+        // Several images to one image's name would make a folder named like an image: refused.
+        if files.count > 1 || command.strip != nil, let output = command.output, !output.hasSuffix("/"),
+            !FileWalker.isFolder(output),
+            ImageFormat(fileExtension: (output as NSString).pathExtension) != nil
+        {
+            let what =
+                files.count > 1 ? "\(files.count) files give \(files.count) images" : "--strip gives several images"
+            throw ValidationError(
+                "-o \(output) names one image, but \(what); name a folder to write them in (-o thumbs/)")
+        }
         // One image to a named file: its extension says the format; a name that says another is refused.
         var format = asked ?? .jpeg
         if single, let output = command.output, !(output as NSString).pathExtension.isEmpty {
@@ -108,7 +121,7 @@ struct ThumbJob {
                 ))
         }
         for (path, message) in unreadable {
-            fail(path, RenderError(.unreadable, message, path: path))
+            fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }
         if !single, let output {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
@@ -170,7 +183,7 @@ struct ThumbJob {
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
                 if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
-                    throw RenderError(.writeFailed, problem, path: file)
+                    throw RenderError(.writeFailed, problem.message, path: file, hint: problem.hint)
                 }
                 try image.write(to: path)
                 written.append((image, path))
@@ -184,7 +197,7 @@ struct ThumbJob {
     private func fail(_ file: String, _ error: RenderError) {
         if json {
             Console.out(
-                JSONObject.failure(path: file, code: error.code.rawValue, message: error.message, hint: error.hint).text
+                JSONObject.failure(path: file, error: JSONObject.error(error)).text
             )
         } else {
             Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))
@@ -217,7 +230,16 @@ struct ThumbJob {
         } else {
             let at =
                 image.time.map { " at " + DurationLabel.string(seconds: $0) + " (" + Text.fixed($0, 2) + " s)" } ?? ""
-            Console.out(Text.clean("\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))"))
+            // A picture smaller than the box is not enlarged: said, not left to be found out.
+            let box = request.size
+            let fillsBox = image.size.width >= box.width && image.size.height >= box.height
+            let fitsBox = image.size.width == box.width || image.size.height == box.height
+            let smaller =
+                (request.mode == .fill ? fillsBox : fitsBox)
+                ? "" : " (smaller than \(box): the picture is not enlarged)"
+            Console.out(
+                Text.clean(
+                    "\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))\(smaller)"))
         }
     }
 }

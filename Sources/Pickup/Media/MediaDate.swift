@@ -76,6 +76,13 @@ public struct MediaDate: Sendable, Hashable, Codable, CustomStringConvertible {
         return MediaDate.daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
     }
 
+    /// The seconds to order dates by: the instant when the zone is known, else the wall-clock
+    /// time read as UTC (most cameras' EXIF gives no zone: close enough to order a camera roll).
+    public var orderingSeconds: Int {
+        secondsSince1970
+            ?? MediaDate.daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
     /// A UTC date from seconds since 1970-01-01.
     public init(utcSecondsSince1970 seconds: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -83,7 +83,9 @@ public final class FileByteSource: ByteSource {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw ProbeError(.unreadable, "this is not a regular file (a device, pipe or socket)", path: path)
+            throw ProbeError(
+                .unreadable, "this is not a regular file (a device, pipe or socket)", path: path,
+                hint: "Name the photo or video itself: a pipe, device or socket is never read.")
         }
         descriptor = fd
         size = Int64(info.st_size)

@@ -33,8 +33,16 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The system's error number, when a system call failed (``Code/unreadable``).
     public var systemError: Int32?
 
-    /// An error with its kind, its message and where it was found.
-    public init(_ code: Code, _ message: String, offset: Int64? = nil, element: String? = nil, path: String? = nil) {
+    /// What to do, when the case knows better than its kind (a FIFO is there, but never read).
+    private var specificHint: String?
+
+    /// An error with its kind, its message and where it was found; `hint` when the kind's own
+    /// does not fit the case.
+    public init(
+        _ code: Code, _ message: String, offset: Int64? = nil, element: String? = nil, path: String? = nil,
+        hint: String? = nil
+    ) {
+        self.specificHint = hint
         self.code = code
         self.message = message
         self.offset = offset
@@ -44,8 +52,9 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What the person can do about it.
     public var hint: String {
+        if let specificHint { return specificHint }
         switch code {
-        case .empty: return "The file is empty: copy it again from its source."
+        case .empty: return "Nothing of it was written: copy it again from its source."
         case .unrecognized:
             return
                 "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG and WebM/Matroska; check that this is a photo or video."

@@ -28,6 +28,9 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String?
     /// What to do about it, in a sentence: the one given for this very case, else the kind's own.
     public var hint: String
+    /// The probe's error, when the probe found the problem before any rendering (a file cut
+    /// short, one that is not media): what a program sees in every command's error.
+    public var cause: ProbeError?
 
     /// An error with its kind, its message, its file, and a hint when the kind's own does not fit
     /// the case (a photo given to an export is not "audio-only").
@@ -41,6 +44,8 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why a file could not be rendered, from why it could not be probed: one
     /// mapping for every renderer (FFmpeg's, AVFoundation's), so that the same
     /// file fails the same way whichever makes its thumbnail or export.
+    /// It keeps the probe's error (`cause`: its code, offset and element) and its hint, which
+    /// knows the case better than the kind's own ("the file is cut short", "not a photo or video").
     public init(probeError: ProbeError, path: String) {
         let code: Code =
             switch probeError.code {
@@ -48,7 +53,8 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
             case .unrecognized: .unsupported
             default: .damaged
             }
-        self.init(code, probeError.message, path: path)
+        self.init(code, probeError.message, path: path, hint: probeError.hint)
+        cause = probeError
     }
 
     /// What to do about a failure of this kind, when nothing more fitting is known.

@@ -6,14 +6,16 @@ struct JournalOptions: ParsableArguments {
     @Option(
         name: .customLong("journal"),
         help: ArgumentHelp(
-            "The upload journal (default ~/.local/state/pickup/uploads.sqlite, or $PICKUP_STATE_DIR).",
-            valueName: "PATH"))
+            "The upload journal (default uploads.sqlite in $PICKUP_STATE_DIR, else in $XDG_STATE_HOME/pickup, "
+                + "else in ~/.local/state/pickup).", valueName: "PATH"),
+        completion: .file())
     var journal: String?
 
     @Option(
         name: .customLong("ca-file"),
         help: ArgumentHelp(
-            "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does).", valueName: "FILE"))
+            "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does).", valueName: "FILE"),
+        completion: .file())
     var caFile: String?
 
     @Flag(name: .customLong("json"), help: "Print one JSON object a line: each upload's record.")

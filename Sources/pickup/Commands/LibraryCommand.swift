@@ -13,40 +13,55 @@ import PickupImport
 struct LibraryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "List, show, verify or remove the items of a library folder made by 'pickup import'.",
-        usage: "pickup library DIR list|show ID|verify|remove ID [--json]",
+        abstract: "List, show, verify, repair or remove the items of a library made by 'pickup import'.",
+        usage: "pickup library DIR list|show ID|verify|repair|remove ID [--sort KEY] [--dry-run] [--yes] [--json]",
         discussion: """
             list, show and verify only read: they work on a library you may not write (another \
             user's, a read-only disk) and change nothing in it. verify checks each stored file's \
-            size and SHA-256 against the catalog; 'pickup import' of the same sources puts back a \
-            missing or damaged file.
+            size and SHA-256 against the catalog and lists missing, damaged and unknown files, in \
+            any folder of the library. repair copies missing and damaged files again from the \
+            sources they were imported from, each put in place only when its SHA-256 is the one \
+            the catalog records; it says which cannot be repaired (a source gone or changed) and \
+            leaves unknown files alone. remove asks first on a terminal (--yes does not ask; \
+            --dry-run says what it would remove and removes nothing).
 
-            Exit status: 0 on success, 1 when the library or the item is not found or verify finds \
-            a problem, 2 for a usage mistake.
+            Exit status: 0 on success, 1 when the library or the item is not found, or verify \
+            or repair leaves a problem, 2 for a usage mistake.
             """
                 + Examples.text([
-                    "pickup library ~/Pictures/Library list", "pickup library Library show 3f2a9c",
-                    "pickup library Library verify", "pickup library Library remove 3f2a9c",
+                    "pickup library ~/Pictures/Library list --sort taken", "pickup library Library show 3f2a9c",
+                    "pickup library Library verify", "pickup library Library repair",
+                    "pickup library Library remove 3f2a9c --dry-run",
                 ]))
 
     @Argument(
         help: ArgumentHelp(
-            "The library folder, then what to do: list (every item: id, kind, duration, size, stored files), "
-                + "show ID (one item in full; a unique id prefix is enough), verify (read every stored file: "
-                + "missing, damaged and unknown files are listed) or remove ID (from the catalog, then its files).",
-            valueName: "DIR list|show ID|verify|remove ID"))
+            "The library folder, then what to do: list (every item: id, kind, duration, size, date taken, "
+                + "stored files), show ID (one item in full; a unique id prefix is enough), verify (read every "
+                + "stored file: missing, damaged and unknown files are listed), repair (copy missing and damaged "
+                + "files again from their sources) or remove ID (from the catalog, then its files).",
+            valueName: "DIR list|show ID|verify|repair|remove ID"),
+        completion: .directory)
     var arguments: [String] = []
 
     @Option(
         name: .customLong("sort"),
         help: ArgumentHelp(
             "list: the order of the items: imported (the default, oldest import first), taken (the date the "
-                + "media was taken, oldest first, undated last), size (largest first) or name.",
-            valueName: "KEY"))
+                + "media was taken, oldest first, undated last; a date without a zone is read as UTC), size "
+                + "(largest first) or name.",
+            valueName: "KEY"),
+        completion: .list(LibraryJob.Order.allCases.map(\.rawValue)))
     var sort: String?
 
-    @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list and verify).")
+    @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list, verify and repair).")
     var json = false
+
+    @Flag(name: [.customLong("dry-run")], help: "remove: say what would be removed, and remove nothing.")
+    var dryRun = false
+
+    @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (on a terminal it asks).")
+    var yes = false
 
     func validate() throws {
         _ = try LibraryJob(self)
@@ -63,6 +78,7 @@ struct LibraryJob {
         case list
         case show(String)
         case verify
+        case repair
         case remove(String)
     }
 
@@ -75,20 +91,32 @@ struct LibraryJob {
     let action: Action
     let order: Order
     let json: Bool
+    let dryRun: Bool
+    let yes: Bool
 
     init(_ command: LibraryCommand) throws(ValidationError) {
         let words = command.arguments
+        let actions = ["list", "show", "verify", "repair", "remove"]
+        if let first = words.first, actions.contains(first), words.count >= 2, !actions.contains(words[1]) {
+            // `pickup library list lib`: the folder goes first.
+            let rest = ([words[1], first] + words.dropFirst(2)).joined(separator: " ")
+            throw ValidationError(
+                "the library folder goes before what to do: 'pickup library \(rest)', not "
+                    + "'pickup library \(words.joined(separator: " "))'")
+        }
         guard words.count >= 2 else {
-            throw ValidationError("name the library folder and what to do: list, show ID, verify or remove ID")
+            throw ValidationError(
+                "name the library folder and what to do: list, show ID, verify, repair or remove ID")
         }
         folder = words[0]
         switch (words[1], words.count) {
         case ("list", 2): action = .list
         case ("show", 3): action = .show(words[2])
         case ("verify", 2): action = .verify
+        case ("repair", 2): action = .repair
         case ("remove", 3): action = .remove(words[2])
         default:
-            throw ValidationError("expected 'list', 'show ID', 'verify' or 'remove ID' after the folder")
+            throw ValidationError("expected 'list', 'show ID', 'verify', 'repair' or 'remove ID' after the folder")
         }
         guard let order = Order(rawValue: command.sort ?? "imported") else {
             throw ValidationError(
@@ -99,6 +127,12 @@ struct LibraryJob {
         } else if command.sort != nil {
             throw ValidationError("--sort goes with 'list'")
         }
+        if command.dryRun || command.yes, case .remove = action {
+        } else if command.dryRun || command.yes {
+            throw ValidationError("\(command.dryRun ? "--dry-run" : "--yes") goes with 'remove ID'")
+        }
+        dryRun = command.dryRun
+        yes = command.yes
         self.order = order
         json = command.json
     }
@@ -113,10 +147,10 @@ struct LibraryJob {
             // The catalog lists its items in this order already (oldest import first, then by id).
             return items
         case .taken:
-            // Undated items last, in the catalog's order.
+            // Undated items last, in the catalog's order; a date without a zone read as UTC.
             sorted = indexed.sorted { left, right in
-                let a = left.element.info.creationDate?.secondsSince1970 ?? Int.max
-                let b = right.element.info.creationDate?.secondsSince1970 ?? Int.max
+                let a = left.element.info.creationDate?.orderingSeconds ?? Int.max
+                let b = right.element.info.creationDate?.orderingSeconds ?? Int.max
                 return (a, left.offset) < (b, right.offset)
             }
         case .size: sorted = indexed.sorted { (-size($0.element), $0.offset) < (-size($1.element), $1.offset) }
@@ -133,7 +167,7 @@ struct LibraryJob {
     func run() async -> Int32 {
         do {
             let readOnly: Bool
-            if case .remove = action { readOnly = false } else { readOnly = true }
+            if case .remove = action, !dryRun { readOnly = false } else { readOnly = true }
             let catalog = try ImportCatalog(folder: folder, readOnly: readOnly)
             switch action {
             case .list:
@@ -141,28 +175,27 @@ struct LibraryJob {
                 if json {
                     Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
                 } else {
-                    var text = ItemTable.headerRow(note: "IMPORTED (UTC)")
-                    for item in items { text += ItemTable.row(item, note: LibraryJob.date(item.importedAt)) }
+                    var text = ItemTable.listHeader()
+                    for item in items { text += ItemTable.listRow(item, imported: LibraryJob.date(item.importedAt)) }
                     let bytes = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
                     Console.raw(
                         text + "\n\(items.count) item\(items.count == 1 ? "" : "s"), \(Text.byteCount(bytes)).\n")
                 }
             case .show(let id):
-                guard let item = try await catalog.item(id: id) else { return notFound(id) }
+                guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
                 if json {
                     Console.out(ItemJSON.object(item).text)
                 } else {
                     Console.raw(LibraryJob.details(item))
                 }
             case .verify:
-                return try await verify(catalog)
+                return try await LibraryCheck(folder: folder, json: json).verify(catalog)
+            case .repair:
+                return try await LibraryCheck(folder: folder, json: json).repair(catalog)
             case .remove(let id):
-                guard let item = try await catalog.remove(id: id) else { return notFound(id) }
-                if json {
-                    Console.out(ItemJSON.object(item, status: "removed").text)
-                } else {
-                    Console.out("removed \(item.id): " + item.files.map(\.name).joined(separator: ", "))
-                }
+                guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
+                return try await LibraryRemoval(folder: folder, json: json, dryRun: dryRun, yes: yes).run(
+                    item, in: catalog)
             }
             return ExitStatus.success
         } catch {
@@ -179,65 +212,29 @@ struct LibraryJob {
         }
     }
 
-    private func verify(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        // On a terminal, a bar over the bytes to read (known from the first report on).
-        let showBar = !json && Console.errorIsTerminal
-        let bar = LockedValue<ProgressBar?>(nil)
-        let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify { read, total in
-            guard showBar else { return }
-            bar.withValue { bar in
-                if bar == nil { bar = ProgressBar(totalItems: 1, totalBytes: max(1, total)) }
-                bar?.draw(itemsDone: 0, bytesDone: read, current: "verifying")
-            }
-        }
-        bar.withValue { $0?.finish() }
-        var output = ""
-        for finding in report.findings {
-            if json {
-                var object = JSONObject()
-                object.add("type", "finding")
-                object.add("item", finding.itemID as String?)
-                object.add("name", finding.name)
-                object.add("problem", finding.problem.rawValue)
-                object.add("detail", finding.detail)
-                output += object.text + "\n"
-            } else {
-                output +=
-                    Text.pad(finding.problem.rawValue, 15) + Text.pad(finding.itemID ?? "-", 14) + finding.name + ": "
-                    + finding.detail + "\n"
-            }
-        }
-        if json {
-            var object = JSONObject()
-            object.add("type", "summary")
-            object.add("items", Int64(report.items))
-            object.add("files", Int64(report.files))
-            object.add("bytesRead", report.bytesRead)
-            object.add("problems", Int64(report.findings.count))
-            output += object.text + "\n"
+    /// No item has this id: when the prefix fits several, their ids and names, so that the next
+    /// try can be exact.
+    private func notFound(_ id: String, in catalog: ImportCatalog) async throws(ImportError) -> Int32 {
+        let candidates = id.isEmpty ? [] : try await catalog.items().filter { $0.id.hasPrefix(id) }
+        let message: String
+        let hint: String
+        if candidates.count > 1 {
+            let shown = candidates.prefix(10).map { "\($0.id) (\($0.originalName))" }
+            message =
+                "'\(id)' fits \(candidates.count) items in \(folder): " + shown.joined(separator: ", ")
+                + (candidates.count > shown.count ? ", ..." : "")
+            hint = "Give more characters of the id."
         } else {
-            output +=
-                "\(report.items) item\(report.items == 1 ? "" : "s"), \(report.files) file\(report.files == 1 ? "" : "s"), "
-                + "\(Text.byteCount(report.bytesRead)) read: "
-                + (report.isClean
-                    ? "every file is intact.\n"
-                    : "\(report.findings.count) problem\(report.findings.count == 1 ? "" : "s"). "
-                        + "Import the same sources again to restore missing or damaged files.\n")
+            message = "no item '\(id)' in \(folder)"
+            hint = "Run 'pickup library \(folder) list' for the items' ids."
         }
-        Console.raw(output)
-        return report.isClean ? ExitStatus.success : ExitStatus.someFailed
-    }
-
-    private func notFound(_ id: String) -> Int32 {
-        let message = "no item '\(id)' in \(folder) (or the prefix fits several)"
         if json {
             Console.out(
                 JSONObject.failure(
-                    path: folder, code: "notFound", message: message,
-                    hint: "Run 'pickup library \(folder) list' for the items' ids."
+                    path: folder, code: candidates.count > 1 ? "ambiguous" : "notFound", message: message, hint: hint
                 ).text)
         } else {
-            Console.error(Text.clean("pickup library: \(message). Run 'pickup library \(folder) list'."))
+            Console.error(Text.clean("pickup library: \(message). \(hint)"))
         }
         return ExitStatus.someFailed
     }
@@ -254,7 +251,8 @@ struct LibraryJob {
         if let thumbnail = item.thumbnail {
             rows.append(("thumbnail", "\(thumbnail.name)  \(thumbnail.width)x\(thumbnail.height)"))
         }
-        for (name, value) in item.info.facts {
+        // The item's kind is shown above (a Live Photo's as such): not again among the facts.
+        for (name, value) in item.info.facts where name != "kind" {
             let shown: String
             switch value {
             case .string(let string): shown = string

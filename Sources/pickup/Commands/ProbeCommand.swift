@@ -46,7 +46,8 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Files to probe; a folder stands for the files in it (hidden files are skipped).", valueName: "FILE|DIR"))
+            "Files to probe; a folder stands for the files in it (hidden files are skipped).", valueName: "FILE|DIR"),
+        completion: .file())
     var arguments: [String] = []
 
     @Flag(
@@ -100,7 +101,8 @@ struct ProbeJob {
             case .file(let path, _): files.append(path)
             case .problem(let path, let message):
                 failures += 1
-                report(ProbeError(.unreadable, message, path: path), path: path)
+                report(
+                    ProbeError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path: path)
             case .leftAlone(let path, let reason):
                 if json {
                     Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
@@ -201,10 +203,7 @@ struct ProbeJob {
     }
 
     static func jsonLine(path: String, error: ProbeError) -> String {
-        var detail = JSONObject.error(code: error.code.rawValue, message: error.message, hint: error.hint)
         // Where in the file: the byte offset and the box, tag or chunk (null when not known).
-        if let offset = error.offset { detail.add("offset", offset) } else { detail.addNull("offset") }
-        detail.add("element", error.element)
-        return JSONObject.failure(path: path, error: detail).text + "\n"
+        JSONObject.failure(path: path, error: JSONObject.error(error)).text + "\n"
     }
 }

@@ -16,12 +16,28 @@ struct UploadsCommand: AsyncParsableCommand {
     /// `pickup uploads list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Every upload: id, state, bytes the server confirmed, file, target.")
+            abstract: "Every upload: id, state, file, target, bytes the server confirmed.",
+            discussion: "A header row names the fields; --state keeps the uploads in those states."
+                + Examples.text([
+                    "pickup uploads list --state failed,paused", "pickup uploads list --state done --json",
+                ]))
+
+        @Option(
+            name: .customLong("state"),
+            help: ArgumentHelp(
+                "Only uploads in these states: " + UploadsJob.states.joined(separator: ", ")
+                    + " (commas: any of them).", valueName: "STATE"),
+            completion: .list(UploadsJob.states))
+        var state: String?
 
         @OptionGroup var shared: JournalOptions
 
+        func validate() throws {
+            _ = try UploadsJob.states(state)
+        }
+
         func run() async throws {
-            try finish(await UploadsJob(.list, shared).run())
+            try finish(await UploadsJob(.list(try UploadsJob.states(state)), shared).run())
         }
     }
 
@@ -76,9 +92,27 @@ struct UploadsCommand: AsyncParsableCommand {
 /// What the command does, from its checked arguments.
 struct UploadsJob {
     enum Action {
-        case list
+        /// The uploads in these states (every one when empty).
+        case list(Set<UploadRecord.State>)
         case resume(String?)
         case cancel(String)
+    }
+
+    /// The states an upload can be in, as `--state` takes them.
+    static let states = ["waiting", "uploading", "paused", "failed", "done", "cancelled"]
+
+    /// The states `--state` names (none: every upload).
+    static func states(_ text: String?) throws(ValidationError) -> Set<UploadRecord.State> {
+        guard let text else { return [] }
+        var found: Set<UploadRecord.State> = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let state = UploadRecord.State(rawValue: String(word)) else {
+                throw ValidationError(
+                    "--state takes \(states.joined(separator: ", ")) (commas: any of them), not '\(word)'")
+            }
+            found.insert(state)
+        }
+        return found
     }
 
     let action: Action
@@ -142,7 +176,7 @@ struct UploadsJob {
             options: UploadOptions(headers: headers, transport: transport),
             s3Credentials: S3Credentials.fromEnvironment())
         switch action {
-        case .list:
+        case .list(let states):
             let records: [UploadRecord]
             do {
                 records = try await journal.all()
@@ -150,8 +184,13 @@ struct UploadsJob {
                 Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
                 return ExitStatus.someFailed
             }
-            Console.raw(records.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
-            if !json { Console.out("\(records.count) upload\(records.count == 1 ? "" : "s") in \(journalPath)") }
+            let shown = states.isEmpty ? records : records.filter { states.contains($0.state) }
+            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE") }
+            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
+            if !json {
+                let of = shown.count == records.count ? "" : " (of \(records.count))"
+                Console.out("\(shown.count) upload\(shown.count == 1 ? "" : "s")\(of) in \(journalPath)")
+            }
             return ExitStatus.success
         case .resume(let id):
             let ids: [String]

@@ -16,6 +16,18 @@ enum ItemTable {
             + (storedWidth.map { Text.pad("STORED AS", $0) } ?? "STORED AS\n")
     }
 
+    /// `pickup library list`'s header: a TAKEN column before the import date.
+    static func listHeader() -> String {
+        Text.pad("ITEM", 13) + Text.pad("KIND", 11) + Text.pad("TIME", 8) + Text.pad("SIZE", 9) + Text.pad("TAKEN", 27)
+            + Text.pad("IMPORTED (UTC)", 18) + "STORED AS\n"
+    }
+
+    /// A `pickup library list` row: the item, when it was taken and when it was imported.
+    static func listRow(_ item: ImportedItem, imported: String) -> String {
+        leadingCells(item) + Text.pad(ProbeTable.taken(item.info.creationDate), 27) + Text.pad(imported, 18)
+            + storedNames(item) + "\n"
+    }
+
     /// The stored names of an item as the STORED AS column shows them.
     static func storedNames(_ item: ImportedItem) -> String { item.files.map(\.name).joined(separator: " + ") }
 
@@ -27,13 +39,16 @@ enum ItemTable {
     }
 
     static func row(_ item: ImportedItem, note: String) -> String {
+        leadingCells(item) + Text.pad(note, 18) + storedNames(item) + "\n"
+    }
+
+    /// The item's id, kind, duration and size, padded to their columns.
+    private static func leadingCells(_ item: ImportedItem) -> String {
         var kind = item.kind.rawValue
         if item.isLivePhoto { kind = "live photo" }
         let size = item.files.reduce(Int64(0)) { $0 + $1.size }
         let time = item.info.duration.map { DurationLabel.string(seconds: $0) } ?? "-"
-        let names = storedNames(item)
         return Text.pad(item.id, 13) + Text.pad(kind, 11) + Text.pad(time, 8) + Text.pad(Text.byteCount(size), 9)
-            + Text.pad(note, 18) + names + "\n"
     }
 }
 

@@ -20,11 +20,7 @@ struct ProbeTable {
             if info.rotation != .none { pixels += " r\(info.rotation.degrees)" }
         }
         let codecs = [info.videoCodec ?? info.imageCodec, info.audioCodec].compactMap { $0 }
-        var taken = "-"
-        if let date = info.creationDate {
-            let iso = date.iso8601
-            taken = String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " " + String(iso.dropFirst(19))
-        }
+        let taken = ProbeTable.taken(info.creationDate)
         var place = "-"
         if let location = info.location {
             place = Text.fixed(location.latitude, 4) + "," + Text.fixed(location.longitude, 4)
@@ -33,6 +29,15 @@ struct ProbeTable {
             kind, Text.byteCount(info.fileSize), info.duration.map { DurationLabel.string(seconds: $0) } ?? "-",
             pixels, codecs.isEmpty ? "-" : codecs.joined(separator: "/"), taken, place, Text.clean(path),
         ])
+    }
+
+    /// A date as the TAKEN columns show it: `2026-06-21 19:42:05 +02:00`, `... Z` for UTC, no
+    /// zone when the file gives none; `-` for none.
+    static func taken(_ date: MediaDate?) -> String {
+        guard let date else { return "-" }
+        let iso = date.iso8601
+        let zone = String(iso.dropFirst(19))
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + (zone.isEmpty ? "" : " " + zone)
     }
 
     private func line(_ cells: [String]) -> String {

@@ -1,5 +1,5 @@
 /// Probes JPEG: walks the marker segments up to the first scan, reading the
-/// frame header (size, precision) and the EXIF APP1 segment.
+/// frame header (size, precision), the EXIF APP1 segment, and XMP's or IPTC's date.
 enum JPEGProbe {
     static func probe(_ source: ByteSource, limits: ProbeLimits) throws(ProbeError) -> MediaInfo {
         var info = MediaInfo(kind: .image, container: .jpeg, fileSize: source.size)
@@ -8,6 +8,8 @@ enum JPEGProbe {
         var offset: Int64 = 2
         var segments = 0
         var exif: EXIFMetadata?
+        // XMP's or IPTC's date, for a file whose EXIF gives none.
+        var textDate: MediaDate?
         while offset + 4 <= source.size {
             segments += 1
             guard segments <= limits.maxElements else {
@@ -50,11 +52,18 @@ enum JPEGProbe {
                     info.width = width
                     info.height = height > 0 ? height : nil
                 }
-            } else if marker == 0xE1, exif == nil, payloadSize > 14 {
-                let head = try source.read(at: payloadOffset, count: 6)
-                if head == [0x45, 0x78, 0x69, 0x66, 0, 0] {  // "Exif\0\0"
+            } else if marker == 0xE1, payloadSize > 14 {
+                let head = try source.read(at: payloadOffset, count: min(payloadSize, JPEGTextDates.xmpHeader.count))
+                if exif == nil, head.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {  // "Exif\0\0"
                     let block = try source.read(at: payloadOffset + 6, count: payloadSize - 6)
                     exif = try? EXIFMetadata.parse(block, limits: limits, fileBase: payloadOffset + 6)
+                } else if textDate == nil, head == JPEGTextDates.xmpHeader {
+                    textDate = JPEGTextDates.xmpDate(try source.read(at: payloadOffset, count: payloadSize))
+                }
+            } else if marker == 0xED, textDate == nil, payloadSize > JPEGTextDates.photoshopHeader.count {
+                let block = try source.read(at: payloadOffset, count: payloadSize)
+                if block.starts(with: JPEGTextDates.photoshopHeader) {
+                    textDate = JPEGTextDates.iptcDate(Array(block.dropFirst(JPEGTextDates.photoshopHeader.count)))
                 }
             }
             offset = payloadOffset + Int64(payloadSize)
@@ -66,6 +75,7 @@ enum JPEGProbe {
             exif.fill(&info)
             info.orientation = Orientation(exifValue: info.exifOrientation ?? 1) ?? .upright
         }
+        info.creationDate = info.creationDate ?? textDate
         return info
     }
 

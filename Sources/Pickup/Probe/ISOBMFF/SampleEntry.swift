@@ -11,6 +11,8 @@ enum SampleEntry {
         case "s263", "h263": return "h263"
         case "jpeg", "mjpa", "mjpb": return "mjpeg"
         case "apch", "apcn", "apcs", "apco", "ap4h", "ap4x": return "prores"
+        // Uncompressed 4:2:2 (`raw ` itself is sound or picture: `Track` tells them apart).
+        case "2vuy", "yuvs", "yuv2": return "rawvideo"
         case "mp4a": return "aac"
         case "ac-3": return "ac3"
         case "ec-3": return "eac3"
@@ -32,7 +34,8 @@ enum SampleEntry {
     }
 
     static func isVisual(_ type: FourCC) -> Bool {
-        ["h264", "hevc", "av1", "vp8", "vp9", "mpeg4", "h263", "mjpeg", "prores"].contains(codecName(type) ?? "")
+        ["h264", "hevc", "av1", "vp8", "vp9", "mpeg4", "h263", "mjpeg", "prores", "rawvideo"].contains(
+            codecName(type) ?? "")
     }
 
     static func isAudio(_ type: FourCC) -> Bool {

@@ -142,6 +142,9 @@ extension Track {
         guard let entry = entries.first else { return }
         sampleEntry = entry.type
         codec = SampleEntry.codecName(entry.type)
+        // QuickTime's `raw ` is uncompressed either way: ffprobe says rawvideo for a picture, and
+        // pcm_u8 for sound (8-bit unsigned samples, the only kind `raw ` audio holds).
+        if entry.type == "raw " { codec = isVisual ? "rawvideo" : "pcm_u8" }
         // Only the fixed part of the entry and its small configuration boxes are read.
         var r = try reader.prefix(of: entry, count: 4096)
         if isVisual || SampleEntry.isVisual(entry.type) {

@@ -1,0 +1,128 @@
+import PickupStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Puts back what `LibraryVerifier` finds missing or damaged: each such file is copied again
+/// from the source the catalog records for it, into a temporary file in the library, and put
+/// in place (one rename over the damaged copy) only when its SHA-256 is the one the catalog
+/// records. A file whose source is gone or holds other bytes now is left as it is and said to
+/// be beyond repair. Unknown files are left alone; the catalog is not changed.
+public struct LibraryRepair: Sendable {
+    /// The library folder.
+    public let folder: String
+    /// Its catalog.
+    public let catalog: ImportCatalog
+
+    /// A repair of the library in `folder`, described by `catalog`.
+    public init(folder: String, catalog: ImportCatalog) {
+        self.folder = folder
+        self.catalog = catalog
+    }
+
+    /// What became of one file that verification found wrong.
+    public struct Outcome: Sendable, Hashable {
+        /// What verification found.
+        public var finding: LibraryVerifier.Finding
+        /// Whether the file is whole again.
+        public var repaired: Bool
+        /// The source it was copied from (repaired), or the last one tried (nil: none recorded).
+        public var source: String?
+        /// What was done, or why it could not be, in words.
+        public var detail: String
+    }
+
+    /// What a repair found and did.
+    public struct Report: Sendable {
+        /// The verification that came first (its findings are the problems before the repair).
+        public var verification: LibraryVerifier.Report
+        /// One outcome for each missing or damaged file, in the verification's order.
+        public var outcomes: [Outcome] = []
+        /// Files in the library the catalog does not know (left alone).
+        public var unknown: [LibraryVerifier.Finding] {
+            verification.findings.filter { $0.problem == .unknown }
+        }
+        /// Files that are still wrong: outcomes not repaired, and problems repair does not touch
+        /// (unknown files, names outside the library).
+        public var remaining: Int {
+            outcomes.filter { !$0.repaired }.count + verification.findings.count - outcomes.count
+        }
+    }
+
+    /// Verifies the library (`progress(bytesRead, totalBytes)` as it reads), then copies again
+    /// every missing or damaged file whose recorded source still holds the recorded bytes.
+    public func repair(
+        progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
+    ) async throws(ImportError) -> Report {
+        let verification = try await LibraryVerifier(folder: folder, catalog: catalog).verify(progress: progress)
+        var report = Report(verification: verification)
+        for finding in verification.findings {
+            guard finding.problem == .missing || finding.problem == .damaged, let id = finding.itemID else { continue }
+            let sources = try await catalog.recordedSources(ofItem: id)
+            let item = try await catalog.item(id: id)
+            guard let file = item?.files.first(where: { $0.name == finding.name }) else { continue }
+            let folder = self.folder
+            let outcome = try await ImportSession.onThread { () throws(ImportError) -> Outcome in
+                LibraryRepair.restore(file, of: finding, from: sources[file.role] ?? [], in: folder)
+            }
+            report.outcomes.append(outcome)
+        }
+        return report
+    }
+
+    /// Copies `file` again from the first of `sources` that still holds its recorded bytes.
+    static func restore(
+        _ file: StoredFile, of finding: LibraryVerifier.Finding, from sources: [String], in folder: String
+    ) -> Outcome {
+        var outcome = Outcome(
+            finding: finding, repaired: false, source: nil,
+            detail: "the catalog records no source for it; restore it from a backup")
+        var tried: Set<String> = []
+        for source in sources {
+            // The path as given may be the resolved one by another spelling: read each file once.
+            guard tried.insert(ImportSession.realPath(source) ?? source).inserted else { continue }
+            guard let status = FileStatus(path: source), status.kind == .regular else {
+                // A source that is gone says less than one that changed: it does not replace that.
+                if outcome.source == nil {
+                    outcome.source = source
+                    outcome.detail = "its source \(source) is gone; restore the file from a backup or its card"
+                }
+                continue
+            }
+            outcome.source = source
+            guard status.size == file.size else {
+                outcome.detail =
+                    "its source \(source) holds \(status.size) bytes now, the catalog records \(file.size); "
+                    + "restore the file from a backup"
+                continue
+            }
+            do throws(ImportError) {
+                try ImportSession.makeFolders(for: file.name, in: folder)
+                let copier = FileCopier(folder: folder)
+                let copied = try copier.copyToTemporary(source, progress: { _ in }, shouldStop: { false })
+                guard copied.sha256 == file.sha256 else {
+                    copied.temporary.discard()
+                    outcome.detail =
+                        "its source \(source) holds other bytes now (SHA-256 \(copied.sha256), the catalog "
+                        + "records \(file.sha256)); restore the file from a backup"
+                    continue
+                }
+                do throws(ImportError) {
+                    try copier.replace(copied.temporary, named: file.name)
+                } catch {
+                    copied.temporary.discard()
+                    throw error
+                }
+                outcome.repaired = true
+                outcome.detail = "copied again from \(source), SHA-256 checked"
+                return outcome
+            } catch {
+                outcome.detail = error.description
+            }
+        }
+        return outcome
+    }
+}

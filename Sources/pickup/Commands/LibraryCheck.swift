@@ -1,0 +1,142 @@
+import Pickup
+import PickupCommandLine
+import PickupImport
+
+/// `pickup library DIR verify` and `repair`: what they read, found and did, as rows or JSON Lines.
+struct LibraryCheck {
+    let folder: String
+    let json: Bool
+
+    /// Reads every stored file; prints what is wrong; 0 when nothing is.
+    func verify(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
+        let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify(progress: bar().draw)
+        bar().finish()
+        var output = report.findings.map(line).joined()
+        if json {
+            output += summary(report, repaired: nil).text + "\n"
+        } else {
+            output +=
+                totals(report)
+                + (report.isClean
+                    ? "every file is intact.\n"
+                    : "\(LibraryCheck.count(report.findings.count, "problem")). " + hint(report.findings) + "\n")
+        }
+        Console.raw(output)
+        return report.isClean ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// Verifies, then copies missing and damaged files again from their sources; 0 when the
+    /// library is whole afterwards.
+    func repair(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
+        let report = try await LibraryRepair(folder: folder, catalog: catalog).repair(progress: bar().draw)
+        bar().finish()
+        let repairedNames = Set(report.outcomes.map(\.finding.name))
+        var output = report.outcomes.map(line).joined()
+        output += report.verification.findings.filter { !repairedNames.contains($0.name) }.map(line).joined()
+        let repaired = report.outcomes.filter(\.repaired).count
+        if json {
+            output += summary(report.verification, repaired: Int64(repaired)).text + "\n"
+        } else if report.verification.isClean {
+            output += totals(report.verification) + "every file is intact; nothing to repair.\n"
+        } else {
+            let unrepaired = report.outcomes.count - repaired
+            var parts = ["\(repaired) repaired"]
+            if unrepaired > 0 { parts.append("\(unrepaired) cannot be repaired (restore them from a backup)") }
+            let unknown = report.unknown.count
+            if unknown > 0 {
+                parts.append(
+                    "\(LibraryCheck.count(unknown, "unknown file")) left alone (not in the catalog: move or "
+                        + "delete \(unknown == 1 ? "it" : "them") yourself)")
+            }
+            let other = report.verification.findings.count - report.outcomes.count - unknown
+            if other > 0 { parts.append("\(other) named outside the library, left alone") }
+            output +=
+                totals(report.verification) + "\(LibraryCheck.count(report.verification.findings.count, "problem")): "
+                + parts.joined(separator: ", ") + ".\n"
+        }
+        Console.raw(output)
+        return report.remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// What to do about the problems verify found.
+    private func hint(_ findings: [LibraryVerifier.Finding]) -> String {
+        let repairable = findings.contains { $0.problem == .missing || $0.problem == .damaged }
+        let unknown = findings.contains { $0.problem == .unknown }
+        var hints: [String] = []
+        if repairable {
+            hints.append(
+                "Run 'pickup library \(Text.clean(folder)) repair' to copy missing and damaged files again from "
+                    + "their sources")
+        }
+        if unknown { hints.append((repairable ? "move" : "Move") + " or delete the unknown files yourself") }
+        if hints.isEmpty { return "Restore the library from a backup." }
+        return hints.joined(separator: "; ") + "."
+    }
+
+    private func totals(_ report: LibraryVerifier.Report) -> String {
+        "\(LibraryCheck.count(report.items, "item")), \(LibraryCheck.count(report.files, "file")), "
+            + "\(Text.byteCount(report.bytesRead)) read: "
+    }
+
+    private func summary(_ report: LibraryVerifier.Report, repaired: Int64?) -> JSONObject {
+        var object = JSONObject()
+        object.add("type", "summary")
+        object.add("items", Int64(report.items))
+        object.add("files", Int64(report.files))
+        object.add("bytesRead", report.bytesRead)
+        object.add("problems", Int64(report.findings.count))
+        if let repaired { object.add("repaired", repaired) }
+        return object
+    }
+
+    private func line(_ finding: LibraryVerifier.Finding) -> String {
+        if json {
+            var object = JSONObject()
+            object.add("type", "finding")
+            object.add("item", finding.itemID as String?)
+            object.add("name", finding.name)
+            object.add("problem", finding.problem.rawValue)
+            object.add("detail", finding.detail)
+            return object.text + "\n"
+        }
+        return Text.pad(finding.problem.rawValue, 15) + Text.pad(finding.itemID ?? "-", 14)
+            + Text.clean(finding.name + ": " + finding.detail) + "\n"
+    }
+
+    private func line(_ outcome: LibraryRepair.Outcome) -> String {
+        let finding = outcome.finding
+        if json {
+            var object = JSONObject()
+            object.add("type", "repair")
+            object.add("item", finding.itemID as String?)
+            object.add("name", finding.name)
+            object.add("problem", finding.problem.rawValue)
+            object.add("repaired", outcome.repaired)
+            object.add("source", outcome.source)
+            object.add("detail", outcome.detail)
+            return object.text + "\n"
+        }
+        return Text.pad(outcome.repaired ? "repaired" : "not repaired", 15) + Text.pad(finding.itemID ?? "-", 14)
+            + Text.clean(finding.name + " (" + finding.problem.rawValue + "): " + outcome.detail) + "\n"
+    }
+
+    /// On a terminal, a bar over the bytes to read (known from the first report on).
+    private let progress = LockedValue<ProgressBar?>(nil)
+
+    private func bar() -> (draw: @Sendable (Int64, Int64) -> Void, finish: () -> Void) {
+        let showBar = !json && Console.errorIsTerminal
+        let progress = self.progress
+        return (
+            { read, total in
+                guard showBar else { return }
+                progress.withValue { bar in
+                    if bar == nil { bar = ProgressBar(totalItems: 1, totalBytes: max(1, total)) }
+                    bar?.draw(itemsDone: 0, bytesDone: read, current: "verifying")
+                }
+            },
+            { progress.withValue { $0?.finish() } }
+        )
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// What a newcomer's shell hands the tool by mistake, through the built `pickup`: each slip is an
+/// error that says what to type instead, never a silent success.
+@Suite("argument slips, end to end")
+struct ArgumentSlipTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-slips-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `pickup ARGUMENTS` in `folder`, as a shell there would (a glob expanded by `sh`).
+    func pickup(in folder: String, _ script: String) throws -> Shell.Result {
+        try Shell.execute("/bin/sh", ["-c", "cd \"$1\" && \"$2\" " + script, "sh", folder, CLI.tool])
+    }
+
+    @Test("a glob that expands to a file named -dash.jpg is an error suggesting '--', not the help and exit 0")
+    func dashFileFromAGlob() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/-dash.jpg")
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: folder + "/b.jpg")
+        for command in ["probe", "thumb"] {
+            let result = try pickup(in: folder, "\(command) *.jpg")
+            #expect(result.status == 2, "\(command): \(result.outputText)")
+            #expect(!result.outputText.contains("USAGE"))
+            #expect(result.errorText.contains("'-dash.jpg' is a file's name, not an option"), "\(result.errorText)")
+            #expect(result.errorText.contains("pickup \(command) -- *.jpg"), "\(result.errorText)")
+        }
+        let separated = try pickup(in: folder, "probe -- *.jpg")
+        #expect(separated.status == 0, "\(separated.errorText)")
+        #expect(separated.outputText.contains("-dash.jpg") && separated.outputText.contains("b.jpg"))
+        // A name with a dot that no option has, even when no such file exists.
+        let missing = try pickup(in: folder, "probe -other.mov")
+        #expect(missing.status == 2 && missing.errorText.contains("./-other.mov"), "\(missing.errorText)")
+    }
+
+    @Test("a negative number after an option reaches the option, which says what it takes")
+    func negativeValues() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let limit = try CLI.run(["import", try Fixtures.path(.jpegPlain), "--into", folder + "/L", "--limit", "-1"])
+        #expect(limit.status == 2)
+        #expect(!limit.errorText.contains("Missing value"), "\(limit.errorText)")
+        #expect(limit.errorText.contains("--limit takes a whole number, 0 or more"), "\(limit.errorText)")
+        let at = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--at", "-1", "-o", folder])
+        #expect(at.status == 2)
+        #expect(!at.errorText.contains("Missing value"), "\(at.errorText)")
+        #expect(at.errorText.contains("--at -1: a time counts from the start"), "\(at.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/L"))
+    }
+
+    @Test("'pickup' alone is a usage mistake; --version is listed and answers after a command too")
+    func bareToolAndVersion() throws {
+        let bare = try CLI.run([])
+        #expect(bare.status == 2)
+        #expect(bare.errorText.contains("USAGE: pickup [--version] <subcommand>"))
+        #expect(bare.errorText.contains("name a command"))
+        let help = try CLI.run(["--help"])
+        #expect(help.outputText.contains("--version"))
+        let version = try CLI.run(["probe", "--version"])
+        #expect(version.status == 0, "\(version.errorText)")
+        #expect(version.outputText.hasPrefix("pickup 0."), "\(version.outputText)")
+        #expect(!version.errorText.contains("name"))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// An export lasts as long as its source, as ffprobe measures both.
+@Suite("export timing, end to end")
+struct ExportTimingCommandTests {
+    /// The container's duration and the first video packet's presentation time, by ffprobe.
+    func timing(_ path: String) throws -> (duration: Double, start: Double) {
+        let format = try Shell.run(
+            "ffprobe -v error -show_entries format=duration -of csv=p=0 \"$F\"", environment: ["F": path])
+        let stream = try Shell.run(
+            "ffprobe -v error -select_streams v:0 -show_entries stream=start_time -of csv=p=0 \"$F\"",
+            environment: ["F": path])
+        let duration = try #require(Double(format.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let start = try #require(Double(stream.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return (duration, start)
+    }
+
+    @Test("an encoded export (x264 with B-frames) starts at zero and lasts exactly as long as its source")
+    func encodedDurationEqualsSource() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-timing-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = folder + "/clip.mp4"
+        let made = try Shell.run(
+            "ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p "
+                + "\"$OUT\"", environment: ["OUT": source])
+        try #require(made.status == 0, "\(made.errorText)")
+        let before = try timing(source)
+        #expect(abs(before.duration - 1) < 0.001, "the source lasts 1.000 s")
+        let exported = try CLI.run(["export", source, "--preset", "640x480", "-o", folder + "/small.mp4", "--json"])
+        #expect(exported.status == 0, "\(exported.errorText)")
+        #expect(try CLI.jsonLines(exported).first?["plan"] as? String == "encode")
+        let after = try timing(folder + "/small.mp4")
+        #expect(abs(after.start) < 0.001, "the picture starts at \(after.start) s")
+        #expect(abs(after.duration - before.duration) < 0.001, "\(after.duration) s from \(before.duration) s")
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup library DIR list|show|verify|repair|remove`, through the built tool.
+@Suite("pickup library, end to end")
+struct LibraryCommandTests {
+    func pickup(_ arguments: String...) throws -> Shell.Result { try CLI.run(arguments) }
+
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-library-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder + "/src", withIntermediateDirectories: true)
+        return folder
+    }
+
+    func copy(_ fixture: Fixture, to path: String) throws {
+        try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: path)
+    }
+
+    /// A 64x48 JPEG made with ffmpeg, its DateTimeOriginal (and OffsetTimeOriginal) written by exiftool.
+    func jpeg(_ path: String, taken: String?, offset: String? = nil, color: String) throws {
+        var script =
+            "ffmpeg -v error -y -f lavfi -i color=c=\(color):size=64x48 -frames:v 1 \"$OUT\""
+        if let taken {
+            script += " && exiftool -q -overwrite_original \"-DateTimeOriginal=\(taken)\""
+            if let offset { script += " -OffsetTimeOriginal=\(offset)" }
+            script += " \"$OUT\""
+        }
+        let made = try Shell.run(script, environment: ["OUT": path])
+        try #require(made.status == 0, "\(made.errorText)")
+    }
+
+    func flipByte(_ path: String, at offset: Int) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[offset] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("repair copies damaged and missing files again from their sources, SHA-256 checked; says what it cannot")
+    func repairRestoresFromSources() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
+        try copy(.jpegPlain, to: folder + "/src/IMG_0002.JPG")
+        try copy(.pngRGBA, to: folder + "/src/IMG_0003.PNG")
+        let library = folder + "/Library"
+        // Named by a relative path, as a person types it: repair finds the sources all the same.
+        let imported = try Shell.execute(
+            "/bin/sh", ["-c", "cd \"$1\" && \"$2\" import src --into Library --quiet", "sh", folder, CLI.tool])
+        #expect(imported.status == 0, "\(imported.errorText)")
+        // One byte flipped (the same size: import again would say "already there"); one deleted;
+        // one flipped whose source changed too (beyond repair); an unknown file in a year folder.
+        try flipByte(library + "/IMG_0001.JPG", at: 1_000)
+        unlink(library + "/IMG_0002.JPG")
+        try flipByte(library + "/IMG_0003.PNG", at: 100)
+        try flipByte(folder + "/src/IMG_0003.PNG", at: 200)
+        try FileManager.default.createDirectory(atPath: library + "/2024", withIntermediateDirectories: true)
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: library + "/2024/unknown.jpg"))
+
+        let verify = try pickup("library", library, "verify")
+        #expect(verify.status == 1)
+        #expect(verify.outputText.contains("Run 'pickup library \(library) repair'"), "\(verify.outputText)")
+        #expect(!verify.outputText.contains("Import the same sources again"))
+
+        let repair = try pickup("library", library, "repair", "--json")
+        #expect(repair.status == 1, "an unrepairable file and an unknown one remain")
+        let lines = try CLI.jsonLines(repair)
+        let outcomes = Dictionary(
+            uniqueKeysWithValues: lines.filter { $0["type"] as? String == "repair" }.compactMap { line in
+                (line["name"] as? String).map { ($0, line) }
+            })
+        #expect(outcomes.keys.sorted() == ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.PNG"])
+        #expect(outcomes["IMG_0001.JPG"]?["repaired"] as? Bool == true)
+        #expect(outcomes["IMG_0001.JPG"]?["problem"] as? String == "damaged")
+        #expect(outcomes["IMG_0002.JPG"]?["repaired"] as? Bool == true)
+        #expect(outcomes["IMG_0002.JPG"]?["problem"] as? String == "missing")
+        #expect(outcomes["IMG_0003.PNG"]?["repaired"] as? Bool == false)
+        #expect((outcomes["IMG_0003.PNG"]?["detail"] as? String)?.contains("other bytes now") == true)
+        #expect(lines.contains { $0["type"] as? String == "finding" && $0["name"] as? String == "2024/unknown.jpg" })
+        #expect(lines.last?["repaired"] as? Int == 2)
+        for name in ["IMG_0001.JPG", "IMG_0002.JPG"] {
+            #expect(
+                FileManager.default.contentsEqual(atPath: library + "/" + name, andPath: folder + "/src/" + name))
+        }
+        let after = try CLI.jsonLines(try pickup("library", library, "verify", "--json"))
+        #expect(after.compactMap { $0["name"] as? String }.sorted() == ["2024/unknown.jpg", "IMG_0003.PNG"])
+
+        // Said in words too; a second repair has only the unrepairable file left to try.
+        let words = try pickup("library", library, "repair")
+        #expect(words.status == 1)
+        #expect(words.outputText.contains("not repaired"), "\(words.outputText)")
+        #expect(words.outputText.contains("0 repaired, 1 cannot be repaired"), "\(words.outputText)")
+        #expect(words.outputText.contains("1 unknown file left alone"), "\(words.outputText)")
+        unlink(library + "/2024/unknown.jpg")
+        try flipByte(folder + "/src/IMG_0003.PNG", at: 200)  // the source as it was
+        #expect(try pickup("library", library, "repair").status == 0)
+        #expect(try pickup("library", library, "verify").status == 0)
+    }
+
+    @Test("verify finds unknown files in every folder, a date layout's or not")
+    func verifyFindsUnknownFilesAnywhere() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--layout", "date", "--quiet").status == 0)
+        #expect(try pickup("library", library, "verify").status == 0)
+        for name in ["2024/unknown.jpg", "2024/05/extra.jpg", "misc/deep/er/x.txt", "undated/y.jpg"] {
+            try FileManager.default.createDirectory(
+                atPath: library + "/" + (name as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
+            try Data("stray".utf8).write(to: URL(fileURLWithPath: library + "/" + name))
+        }
+        let verify = try pickup("library", library, "verify", "--json")
+        #expect(verify.status == 1)
+        let unknown = try CLI.jsonLines(verify).filter { $0["problem"] as? String == "unknown" }
+        #expect(
+            unknown.compactMap { $0["name"] as? String }.sorted() == [
+                "2024/05/extra.jpg", "2024/unknown.jpg", "misc/deep/er/x.txt", "undated/y.jpg",
+            ])
+    }
+
+    @Test("list --sort taken orders dates without a zone among the others, and shows a TAKEN column")
+    func sortTakenReadsZonelessDates() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Imported in name order; taken: c first (no zone), a (a zone), then b (no zone); d undated.
+        try jpeg(folder + "/src/a.jpg", taken: "2020:06:01 12:00:00", offset: "+02:00", color: "red")
+        try jpeg(folder + "/src/b.jpg", taken: "2021:01:01 08:00:00", color: "blue")
+        try jpeg(folder + "/src/c.jpg", taken: "2019:03:04 05:06:07", color: "green")
+        try jpeg(folder + "/src/d.jpg", taken: nil, color: "white")
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--quiet").status == 0)
+        let sorted = try CLI.jsonLines(try pickup("library", library, "list", "--sort", "taken", "--json"))
+        #expect(sorted.compactMap { $0["originalName"] as? String } == ["c.jpg", "a.jpg", "b.jpg", "d.jpg"])
+        let table = try pickup("library", library, "list", "--sort", "taken")
+        let rows = table.outputText.split(separator: "\n").map(String.init)
+        #expect(rows.first?.contains("TAKEN") == true)
+        #expect(rows.dropFirst().first?.contains("2019-03-04 05:06:07 ") == true, "\(table.outputText)")
+        #expect(rows.contains { $0.contains("2020-06-01 12:00:00 +02:00") && $0.hasSuffix("a.jpg") })
+    }
+
+    @Test("usage slips are noticed: the folder after the action, an id prefix that fits several items")
+    func slipsAreNoticed() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let swapped = try pickup("library", "list", folder)
+        #expect(swapped.status == 2)
+        #expect(swapped.errorText.contains("'pickup library \(folder) list'"), "\(swapped.errorText)")
+        // Enough items that two ids share their first character.
+        for index in 0..<18 {
+            try jpeg(folder + "/src/\(index).jpg", taken: nil, color: String(format: "0x%02x2040", index * 13))
+        }
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--quiet").status == 0)
+        let ids = try CLI.jsonLines(try pickup("library", library, "list", "--json")).compactMap { $0["id"] as? String }
+        let prefix = try #require(
+            Dictionary(grouping: ids, by: { String($0.prefix(1)) }).first { $0.value.count > 1 })
+        let ambiguous = try pickup("library", library, "show", prefix.key)
+        #expect(ambiguous.status == 1)
+        for id in prefix.value { #expect(ambiguous.errorText.contains(id), "\(ambiguous.errorText)") }
+        #expect(ambiguous.errorText.contains("Give more characters"))
+        let none = try pickup("library", library, "show", "zzzz")
+        #expect(none.errorText.contains("no item 'zzzz'") && none.errorText.contains("list"))
+    }
+
+    @Test("remove: --dry-run removes nothing; on a terminal it asks first, --yes does not")
+    func removeAsksFirst() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--quiet").status == 0)
+        let id = try #require(CLI.jsonLines(try pickup("library", library, "list", "--json")).first?["id"] as? String)
+        let dry = try pickup("library", library, "remove", id, "--dry-run")
+        #expect(dry.status == 0)
+        #expect(dry.outputText.contains("would remove \(id) (IMG_0001.JPG): IMG_0001.JPG"), "\(dry.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        let dryJSON = try CLI.jsonLines(try pickup("library", library, "remove", id, "--dry-run", "--json"))
+        #expect(dryJSON.first?["status"] as? String == "wouldRemove")
+        // A terminal (script(1) gives the tool one), answered "n", then "y".
+        func onTerminal(_ answer: String) throws -> Shell.Result {
+            try Shell.run(
+                "printf '\(answer)\\n' | script -qec \"\\\"$T\\\" library \\\"$L\\\" remove \(id)\" /dev/null",
+                environment: ["T": CLI.tool, "L": library])
+        }
+        let declined = try onTerminal("n")
+        #expect(declined.outputText.contains("Remove \(id) (IMG_0001.JPG) and its files IMG_0001.JPG? [y/N]"))
+        #expect(declined.outputText.contains("nothing was removed"), "\(declined.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        let accepted = try onTerminal("y")
+        #expect(accepted.outputText.contains("removed \(id)"), "\(accepted.outputText)")
+        #expect(!FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
+        #expect(try pickup("library", library, "list", "--yes").status == 2, "--yes goes with remove")
+    }
+}

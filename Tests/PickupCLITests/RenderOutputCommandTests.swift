@@ -1,0 +1,109 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// Where `pickup thumb` and `pickup export` write, through the built tool: names they make
+/// themselves fit the file system, and an output name that cannot hold what is asked is refused
+/// before anything is rendered.
+@Suite("thumb and export outputs, end to end")
+struct RenderOutputCommandTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-outputs-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("thumb of several files, or a strip, to -o one.jpg is an error, as for export; no folder is made")
+    func severalImagesToOneName() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let many = try CLI.run([
+            "thumb", try Fixtures.path(.jpegPlain), try Fixtures.path(.jpegEXIF), "-o", folder + "/one.jpg",
+        ])
+        #expect(many.status == 2)
+        #expect(many.errorText.contains("names one image, but 2 files give 2 images"), "\(many.errorText)")
+        #expect(many.errorText.contains("name a folder"))
+        let strip = try CLI.run(["thumb", try Fixtures.path(.mp4BlackStart), "--strip", "3", "-o", folder + "/s.png"])
+        #expect(strip.status == 2)
+        #expect(strip.errorText.contains("--strip gives several images"), "\(strip.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        // A folder that exists, or a name ending in '/', takes them.
+        let into = try CLI.run([
+            "thumb", try Fixtures.path(.jpegPlain), try Fixtures.path(.jpegEXIF), "-o", folder + "/thumbs.jpg/",
+        ])
+        #expect(into.status == 0, "\(into.errorText)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/thumbs.jpg/plain-thumb.jpg"))
+    }
+
+    @Test("a 250-byte file name gives thumbnails and exports under shortened names, not 'File name too long'")
+    func longNamesAreShortened() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stem = String(repeating: "é", count: 60) + String(repeating: "x", count: 126)  // 246 bytes
+        let photo = folder + "/" + stem + ".jpg"
+        let video = folder + "/" + stem + ".mp4"
+        #expect(stem.utf8.count + 4 == 250)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: video)
+        let out = folder + "/out"
+        let thumb = try CLI.run(["thumb", photo, "--size", "64x64", "-o", out + "/", "--json"])
+        #expect(thumb.status == 0, "\(thumb.errorText)")
+        let written = try #require(CLI.jsonLines(thumb).first?["path"] as? String)
+        let name = (written as NSString).lastPathComponent
+        #expect(name.utf8.count <= 255 && name.hasSuffix("-thumb.jpg") && name.hasPrefix("éé"), "\(name)")
+        #expect(FileManager.default.fileExists(atPath: written))
+        let strip = try CLI.run(["thumb", video, "--strip", "2", "--size", "64x64", "-o", out + "/", "--json"])
+        #expect(strip.status == 0, "\(strip.errorText)")
+        #expect(try CLI.jsonLines(strip).count == 2)
+        let export = try CLI.run(["export", video, "--preset", "passthrough", "-o", out + "/", "--json"])
+        #expect(export.status == 0, "\(export.errorText)")
+        let exported = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".mp4") }
+        #expect(exported.count == 1 && exported.allSatisfy { $0.utf8.count <= 255 }, "\(exported)")
+    }
+
+    @Test("inputs of one name in folders of one name get thumbnails named with hashes of one length")
+    func sameNamesSameHashLength() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Enough same-named folders that some hash has fewer than six hex digits (one in 16 does;
+        // none of 100 only once in 600 runs).
+        var inputs: [String] = []
+        for index in 0..<100 {
+            let path = folder + "/\(index)/DCIM/IMG.jpg"
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: path)
+            inputs.append(path)
+        }
+        let result = try CLI.run(["thumb"] + inputs + ["--size", "16x16", "-o", folder + "/out/", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try CLI.jsonLines(result).compactMap { line in
+            (line["path"] as? String).map { ($0 as NSString).lastPathComponent }
+        }
+        #expect(names.count == 100 && Set(names).count == 100)
+        #expect(Set(names.map(\.count)) == ["IMG (DCIM 123456)-thumb.jpg".count], "\(names)")
+    }
+
+    @Test("export --dry-run prints the plan the export would follow, and writes nothing, not even its folder")
+    func exportDryRun() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let video = try Fixtures.path(.mp4BlackStart)
+        let out = folder + "/out/"
+        let dry = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.errorText)")
+        let plan = try #require(CLI.jsonLines(dry).first)
+        #expect(try CLI.jsonLines(dry).count == 1 && plan["type"] as? String == "plan")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let words = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run"])
+        #expect(words.outputText.contains("would be " + (plan["reason"] as? String ?? "?")), "\(words.outputText)")
+        // The real export follows that very plan.
+        let real = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--json"])
+        #expect(real.status == 0, "\(real.errorText)")
+        let followed = try #require(CLI.jsonLines(real).first)
+        for key in ["path", "plan", "reason"] { #expect(followed[key] as? String == plan[key] as? String, "\(key)") }
+        #expect(FileManager.default.fileExists(atPath: plan["path"] as? String ?? ""))
+    }
+}

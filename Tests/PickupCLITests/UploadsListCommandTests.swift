@@ -1,0 +1,36 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup uploads list`: a header row and a filter by state, through the built tool.
+@Suite("uploads list, end to end")
+struct UploadsListCommandTests {
+    @Test("a header row names the fields; --state keeps the uploads in those states and says of how many")
+    func stateFilterAndHeader() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-uploads-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        // Nobody listens on port 9: the upload fails at once and stays in the journal as failed.
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+http://127.0.0.1:9/files/", "--journal", journal,
+            "--retries", "0",
+        ])
+        #expect(failed.status == 1, "\(failed.errorText)")
+        let all = try CLI.run(["uploads", "list", "--journal", journal])
+        let lines = all.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first == "ID STATE FILE -> TARGET CONFIRMED/SIZE", "\(all.outputText)")
+        #expect(lines.dropFirst().first?.contains(" failed ") == true)
+        let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])
+        #expect(done.status == 0)
+        #expect(done.outputText == "0 uploads (of 1) in \(journal)\n", "\(done.outputText)")
+        let some = try CLI.jsonLines(
+            try CLI.run(["uploads", "list", "--journal", journal, "--state", "paused,failed", "--json"]))
+        #expect(some.count == 1 && some.first?["state"] as? String == "failed")
+        let wrong = try CLI.run(["uploads", "list", "--journal", journal, "--state", "finished"])
+        #expect(wrong.status == 2)
+        #expect(wrong.errorText.contains("--state takes waiting, uploading, paused, failed, done, cancelled"))
+    }
+}
