@@ -18,7 +18,7 @@ struct MessageFitCommandTests {
     func emptyOnce() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/empty.mp4", contents: nil)
+        #expect(FileManager.default.createFile(atPath: folder + "/empty.mp4", contents: nil))
         for arguments in [["probe", folder + "/empty.mp4"], ["thumb", folder + "/empty.mp4", "-o", folder + "/t/"]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 1)

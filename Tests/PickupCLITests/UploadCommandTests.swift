@@ -156,6 +156,11 @@ struct UploadCommandTests {
         let hasher = SHA256Hasher()
         stored.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(big)))
+        // Resumed and done, its bytes are recorded: the same file sent there again is already there.
+        let again = try CLI.run([
+            "upload", big, "--to", "tus+" + server.endpoint.absoluteString, "--journal", journal, "--json",
+        ])
+        #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
     }
 
     @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")

@@ -60,16 +60,18 @@ struct UploadsCommand: AsyncParsableCommand {
                     + "not keep.", valueName: "URL"))
         var to: String?
 
+        @OptionGroup var s3: S3CredentialOptions
+
         @OptionGroup var shared: JournalOptions
 
         @OptionGroup var progress: ProgressOptions
 
         func validate() throws {
-            _ = try UploadsJob(.resume(id), shared, to: to)
+            _ = try UploadsJob(.resume(id), shared, to: to, s3: s3)
         }
 
         func run() async throws {
-            try finish(await UploadsJob(.resume(id), shared, to: to, progress: progress).run())
+            try finish(await UploadsJob(.resume(id), shared, to: to, progress: progress, s3: s3).run())
         }
     }
 
@@ -81,10 +83,12 @@ struct UploadsCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The upload's id.", valueName: "ID"))
         var id: String
 
+        @OptionGroup var s3: S3CredentialOptions
+
         @OptionGroup var shared: JournalOptions
 
         func run() async throws {
-            try finish(await UploadsJob(.cancel(id), shared).run())
+            try finish(await UploadsJob(.cancel(id), shared, s3: s3).run())
         }
     }
 }
@@ -124,10 +128,15 @@ struct UploadsJob {
     /// Headers for tus and form servers, from the environment (checked; never stored or printed).
     let headers: [String: String]
 
+    /// S3 credentials for resuming and aborting (never stored: found again each time).
+    let s3Credentials: S3Credentials?
+
     init(
-        _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions()
+        _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions(),
+        s3: S3CredentialOptions? = nil
     ) throws(ValidationError) {
         self.action = action
+        s3Credentials = try s3?.resolved() ?? S3Credentials.fromEnvironment()
         self.progress = progress
         journalPath = shared.journal ?? UploadJournal.defaultPath
         caFile = shared.caFile
@@ -170,11 +179,12 @@ struct UploadsJob {
             Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
-        // S3 uploads resume and abort with the environment's credentials; none are ever stored.
+        // S3 uploads resume and abort with the credentials found again (--credentials, --profile,
+        // the environment, ~/.aws); none are ever stored.
         let uploader = Uploader(
             journal: journal,
             options: UploadOptions(headers: headers, transport: transport),
-            s3Credentials: S3Credentials.fromEnvironment())
+            s3Credentials: s3Credentials)
         switch action {
         case .list(let states):
             let records: [UploadRecord]
@@ -212,6 +222,7 @@ struct UploadsJob {
                 }
                 ids = unfinished.map(\.id)
             }
+            let began = Date()
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let work = Task { await UploadRunner.run(queue, json: json, progress: progress) }
@@ -220,7 +231,13 @@ struct UploadsJob {
             }
             let items = await work.value
             interrupted.stop()
+            if !json {
+                Console.out(UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began))
+            }
             if interrupted.fired { return 130 }
+            // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes
+            // sent there again are then already there.
+            await UploadBatch.recordFinished(resumed: items, in: journal)
             return items.allSatisfy { $0.state == .done } ? ExitStatus.success : ExitStatus.someFailed
         case .cancel(let id):
             if let found = try? await journal.record(id: id), found.state == .done {
