@@ -74,6 +74,21 @@ struct UploadCommandTests {
         #expect(notFile.status == 2 && notFile.errorText.contains("--library"))
     }
 
+    @Test("a missing file in a batch is reported and the others are sent; the run exits 1, as probe and export do")
+    func missingFileInABatch() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = try Fixtures.path(.heic)
+        let result = try CLI.run([
+            "upload", photo, folder + "/nosuch.jpg", "--to", "tus+" + server.endpoint.absoluteString, "--journal",
+            folder + "/j.sqlite",
+        ])
+        #expect(result.status == 1, "\(result.errorText)")
+        #expect(result.errorText.contains("nosuch.jpg: no such file; it is not sent"), "\(result.errorText)")
+        #expect(result.outputText.contains("1 uploaded"), "\(result.outputText)")
+    }
+
     @Test("form POST: library items by id, fields, a token from the environment that never shows")
     func form() throws {
         let server = try FormServer(token: "tok-123")

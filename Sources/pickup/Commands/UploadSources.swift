@@ -64,7 +64,12 @@ extension UploadJob {
                 continue
             }
             guard let library else {
-                throw ValidationError("\(argument) is not a file (to upload a library item, add --library DIR)")
+                // As probe, thumb and export do: the others go on, and the run exits 1.
+                unreadable = true
+                notSent(
+                    argument, code: "sourceUnreadable", message: "no such file; it is not sent",
+                    hint: "Check the path (to upload a library item by its id, add --library DIR).")
+                continue
             }
             do {
                 if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
