@@ -19,7 +19,11 @@ public enum Console {
     /// Writes to standard error as given (progress bars redraw with `\r`).
     public static func errorRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
-    public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var errorIsTerminal: Bool {
+        // A terminal that cannot move the cursor (TERM=dumb: Emacs's shell, some CI logs) gets
+        // lines, as a file does, not a bar redrawn with escape sequences.
+        isatty(STDERR_FILENO) == 1 && getenv("TERM").map { String(cString: $0) } != "dumb"
+    }
 
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text

@@ -402,6 +402,12 @@ struct ImportCommandTests {
         let quiet = try pickup("import", card, "--into", folder.appendingPathComponent("D").path, "--quiet")
         #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
         #expect(quiet.outputText.contains("2 items: 2 imported"))
+        // A terminal that cannot move its cursor (TERM=dumb) gets the item lines, no escape sequences.
+        let dumb = try Shell.run(
+            "TERM=dumb script -qec \"\\\"$TOOL\\\" import \\\"$CARD\\\" --into \\\"$LIB\\\"\" /dev/null",
+            environment: ["TOOL": CLI.tool, "CARD": card, "LIB": folder.appendingPathComponent("E").path])
+        #expect(dumb.status == 0 && !dumb.outputText.contains("\u{1B}["), "\(dumb.outputText)")
+        #expect(dumb.outputText.contains("imported \(card)/DCIM/clip.mp4 -> clip.mp4"))
     }
 
     @Test(
