@@ -41,31 +41,36 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         name: [.customLong("into"), .customShort("o")],
-        help: ArgumentHelp("The library folder (created when missing).", valueName: "DIR"))
+        help: ArgumentHelp("The library folder (created when missing).", valueName: "DIR"), completion: .directory)
     var into: String?
 
     @Option(
         name: [.customLong("filter")],
         help: ArgumentHelp(
             "Only these kinds: images, videos, livePhotos, screenshots, screenRecordings, slomoVideos, bursts, panoramas, depthPhotos. Commas: any of them; '!' excludes one from the whole selection (images,!screenshots: images that are not screenshots); repeat --filter to require all.",
-            valueName: "F"))
+            valueName: "F"),
+        completion: .list([
+            "images", "videos", "livePhotos", "screenshots", "screenRecordings", "slomoVideos", "bursts", "panoramas",
+            "depthPhotos",
+        ]))
     var filter: [String] = []
 
     @Option(name: [.customLong("limit")], help: ArgumentHelp("Import at most N items (0: no limit).", valueName: "N"))
-    var limit: String?
+    var limit = 0
 
     @Option(
         name: [.customLong("order")],
         help: ArgumentHelp(
-            "selected (as given, the default), newest or oldest (by creation date), name (IMG_9 before IMG_10).",
-            valueName: "ORDER"))
-    var order: String?
+            "selected (as given), newest or oldest (by creation date), name (IMG_9 before IMG_10).",
+            valueName: "ORDER"),
+        completion: .list(ImportOrder.allCases.map(\.rawValue)))
+    var order = ImportOrder.selected.rawValue
 
     @Option(
         name: [.customLong("parallel")],
         help: ArgumentHelp(
-            "Large items copied at once (default 2); small ones, up to four times as many.", valueName: "N"))
-    var parallel: String?
+            "Large items copied at once, 1 to 64; small ones, up to four times as many.", valueName: "N"))
+    var parallel = 2
 
     @Option(
         name: [.customLong("thumbnails")],
@@ -85,9 +90,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("layout"),
         help: ArgumentHelp(
-            "Where new items go in the library: flat (the default: all in DIR) or date (DIR/YYYY/MM/ by the "
-                + "date they were taken, DIR/undated/ when they say none).", valueName: "LAYOUT"))
-    var layout: String?
+            "Where new items go in the library: flat (all in DIR) or date (DIR/YYYY/MM/ by the "
+                + "date they were taken, DIR/undated/ when they say none).", valueName: "LAYOUT"),
+        completion: .list(["flat", "date"]))
+    var layout = "flat"
 
     @Flag(
         name: .customLong("dry-run"),
@@ -140,11 +146,12 @@ struct ImportJob {
             }
         }
         filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
-        guard let limit = Int(command.limit ?? "0"), limit >= 0 else {
+        let limit = command.limit
+        guard limit >= 0 else {
             throw ValidationError("--limit takes a whole number, 0 or more")
         }
         self.limit = limit
-        guard let order = ImportOrder(rawValue: command.order ?? "selected") else {
+        guard let order = ImportOrder(rawValue: command.order) else {
             throw ValidationError("--order takes selected, newest, oldest or name")
         }
         self.order = order
@@ -156,7 +163,8 @@ struct ImportJob {
         } else {
             thumbnails = nil
         }
-        guard let parallel = Int(command.parallel ?? "2"), (1...64).contains(parallel) else {
+        let parallel = command.parallel
+        guard (1...64).contains(parallel) else {
             throw ValidationError("--parallel takes a whole number from 1 to 64")
         }
         self.parallel = parallel
@@ -164,8 +172,8 @@ struct ImportJob {
         followLinks = command.followLinks
         progress = command.progress
         dryRun = command.dryRun
-        guard let layout = ImportLayout(rawValue: command.layout ?? "flat") else {
-            throw ValidationError("--layout takes flat or date, not '\(command.layout ?? "")'")
+        guard let layout = ImportLayout(rawValue: command.layout) else {
+            throw ValidationError("--layout takes flat or date, not '\(command.layout)'")
         }
         self.layout = layout
     }
