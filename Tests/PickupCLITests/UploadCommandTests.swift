@@ -89,6 +89,27 @@ struct UploadCommandTests {
         #expect(result.outputText.contains("1 uploaded"), "\(result.outputText)")
     }
 
+    @Test(
+        "the same upload run again from its folder (a relative path) is already there; resuming a finished one says so")
+    func runAgainByRelativePath() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.heic), toPath: folder + "/a.heic")
+        let command = "cd \"$D\" && \"$TOOL\" upload a.heic --to \"$TO\" --journal j.sqlite --json"
+        let environment = ["D": folder, "TOOL": CLI.tool, "TO": "tus+" + server.endpoint.absoluteString]
+        let first = try CLI.jsonLines(try Shell.run(command, environment: environment))
+        #expect(first.first?["state"] as? String == "done")
+        let again = try Shell.run(command, environment: environment)
+        #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
+        let id = try #require(first.first?["id"] as? String)
+        let resumed = try CLI.run(["uploads", "resume", id, "--journal", folder + "/j.sqlite"])
+        #expect(resumed.status == 0)
+        #expect(resumed.outputText.contains("is already done; there is nothing to resume"), "\(resumed.outputText)")
+        let all = try CLI.run(["uploads", "resume", "--journal", folder + "/j.sqlite"])
+        #expect(all.outputText.contains("nothing to resume"), "\(all.outputText)")
+    }
+
     @Test("form POST: library items by id, fields, a token from the environment that never shows")
     func form() throws {
         let server = try FormServer(token: "tok-123")

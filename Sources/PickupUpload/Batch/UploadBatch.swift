@@ -79,6 +79,8 @@ public struct UploadBatch: Sendable {
     public let destinations: [UploadDestination]
     private var digests: FileDigests
     private var hashing: Task<FileDigests, Never>?
+    /// Each queued file's path as given, by its queue id (the journal keeps it absolute).
+    private var queuedPaths: [Int: String] = [:]
 
     /// Decides every file's destination. `knownSHA256`: digests already known by path (a
     /// library's files, checked against its catalog), so that those files are not read again.
@@ -159,10 +161,13 @@ public struct UploadBatch: Sendable {
                         Uploader.absolute(file.path), status.size, status.modified, destination.stored))
             {
                 // The endpoint is given again when the journal keeps it without its query.
-                await queue.add(
+                let id = await queue.add(
                     .journal(id: earlier.id, endpoint: destination.stored == destination ? nil : destination.url))
+                queuedPaths[id] = file.path
             } else {
-                await queue.add(.upload(path: file.path, to: destination, type: file.type, expected: file.expected))
+                let id = await queue.add(
+                    .upload(path: file.path, to: destination, type: file.type, expected: file.expected))
+                queuedPaths[id] = file.path
             }
             queued.append(file.path)
         }
@@ -193,7 +198,10 @@ public struct UploadBatch: Sendable {
         hashing = nil
         var hashes: [(id: String, sha256: String)] = []
         for item in items where item.state == .done {
-            guard let record = item.record, let sha256 = digests.known(record.path) else { continue }
+            // The journal keeps the absolute path; the batch, the path as given (a.mp4).
+            guard let record = item.record, let path = queuedPaths[item.id] ?? item.record?.path,
+                let sha256 = digests.known(path)
+            else { continue }
             hashes.append((record.id, sha256))
         }
         try? await journal.recordSHA256(hashes)

@@ -79,7 +79,8 @@ enum UploadRunner {
         if item.state == .paused, previous?.state != .paused {
             return "\(id) paused at \(Text.byteCount(item.confirmed))"
         }
-        if percent, item.state == .uploading, item.confirmed != previous?.confirmed {
+        // Progress once there is some to tell: a size known, and a change since the last update.
+        if percent, item.state == .uploading, item.size > 0, let previous, item.confirmed != previous.confirmed {
             let percent = item.size > 0 ? Int(Double(item.confirmed) * 100 / Double(item.size)) : 100
             let left = item.secondsLeft.map { ", " + DurationLabel.string(seconds: $0) + " left" } ?? ""
             return "\(id) \(percent)% \(Text.byteCount(item.confirmed)) of \(Text.byteCount(item.size)), "

@@ -206,6 +206,12 @@ struct UploadsJob {
             let ids: [String]
             if let id {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
+                if record.state == .done {
+                    Console.out(
+                        Text.clean(
+                            "upload \(record.id) of \(record.path) is already done; there is nothing to resume"))
+                    return ExitStatus.success
+                }
                 ids = [record.id]
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
@@ -221,6 +227,10 @@ struct UploadsJob {
                     return ExitStatus.usage
                 }
                 ids = unfinished.map(\.id)
+                if ids.isEmpty {
+                    if !json { Console.out("nothing to resume: every upload in \(journalPath) is done or cancelled") }
+                    return ExitStatus.success
+                }
             }
             let began = Date()
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
