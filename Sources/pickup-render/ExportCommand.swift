@@ -234,7 +234,8 @@ struct ExportJob {
             if json {
                 Console.out(ExportJob.planLine(plan, file: file, output: output).text)
             } else {
-                Console.out(Text.clean("\(file) → \(output): would be \(plan.reason)"))
+                let how = plan.isPassthrough ? "would copy its streams as they are" : "would encode it again"
+                Console.out(Text.clean("\(file) → \(output): \(how) (\(plan.reason))"))
             }
             return ExitStatus.success
         } catch {

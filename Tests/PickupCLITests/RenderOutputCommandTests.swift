@@ -98,7 +98,12 @@ struct RenderOutputCommandTests {
         #expect(try CLI.jsonLines(dry).count == 1 && plan["type"] as? String == "plan")
         #expect(!FileManager.default.fileExists(atPath: out))
         let words = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run"])
-        #expect(words.outputText.contains("would be " + (plan["reason"] as? String ?? "?")), "\(words.outputText)")
+        #expect(
+            words.outputText.contains(
+                (plan["plan"] as? String == "remux"
+                    ? "would copy its streams as they are (" : "would encode it again (")
+                    + (plan["reason"] as? String ?? "?") + ")"),
+            "\(words.outputText)")
         // The real export follows that very plan.
         let real = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--json"])
         #expect(real.status == 0, "\(real.errorText)")

@@ -54,7 +54,8 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var hint: String {
         if let specificHint { return specificHint }
         switch code {
-        case .empty: return "Nothing of it was written: copy it again from its source."
+        case .empty:
+            return "An interrupted copy or download leaves such a file: copy it again from its source."
         case .unrecognized:
             return
                 "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG and WebM/Matroska; check that this is a photo or video."
