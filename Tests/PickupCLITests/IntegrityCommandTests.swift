@@ -109,9 +109,10 @@ struct IntegrityCommandTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missing = folder + "/nonexistent/dir/j.sqlite"
+        // A journal named with --journal that is not there (a typo, say) is said, exit 1; nothing is made.
         let list = try pickup("uploads", "list", "--journal", missing)
-        #expect(list.status == 0)
-        #expect(list.outputText.contains("0 uploads"))
+        #expect(list.status == 1)
+        #expect(list.errorText.contains("no journal at \(missing)"), "\(list.errorText)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/nonexistent"))
         let notLibrary = try pickup("library", folder + "/nothing", "list")
         #expect(notLibrary.status == 1)

@@ -121,6 +121,8 @@ struct UploadsJob {
 
     let action: Action
     let journalPath: String
+    /// Whether the journal was named with --journal (not the default place).
+    let journalNamed: Bool
     let caFile: String?
     let endpoint: URL?
     let json: Bool
@@ -139,6 +141,7 @@ struct UploadsJob {
         s3Credentials = try s3?.resolved() ?? S3Credentials.fromEnvironment()
         self.progress = progress
         journalPath = shared.journal ?? UploadJournal.defaultPath
+        journalNamed = shared.journal != nil
         caFile = shared.caFile
         if let text = to {
             guard case .resume(.some) = action,
@@ -168,6 +171,11 @@ struct UploadsJob {
             if case .list = action {
                 // Listing changes nothing: no journal is created to say that there is none.
                 guard UploadJournal.exists(at: journalPath) else {
+                    // A journal named with --journal that is not there is likely a typo: said, exit 1.
+                    if journalNamed {
+                        Console.error("pickup uploads: no journal at \(journalPath); check the path given to --journal")
+                        return ExitStatus.someFailed
+                    }
                     if !json { Console.out("0 uploads (no journal at \(journalPath))") }
                     return ExitStatus.success
                 }
