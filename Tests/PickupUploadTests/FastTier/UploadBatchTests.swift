@@ -32,6 +32,21 @@ struct UploadBatchTests {
             to: target)
     }
 
+    /// Sends `paths` once through a server that cuts its 4th request (the second PATCH), with
+    /// one try: the upload fails holding its first chunk. The journal's path and the record.
+    func failedMidFile(_ paths: [String], server: InMemoryTusServer) async throws -> (String, UploadRecord) {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+            .path
+        let once = Uploader(
+            journal: try UploadJournal(path: journal),
+            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
+        var first = try batch(paths, to: .tus(server.endpoint))
+        let queue = UploadQueue(uploader: once)
+        _ = await first.enqueue(on: queue)
+        let record = try #require(await queue.waitUntilSettled().first?.record)
+        return (journal, record)
+    }
+
     @Test(
         "a batch sends each file whole; run again, every file is already there and nothing is sent; forced, sent again")
     func alreadyThere() async throws {
@@ -96,20 +111,10 @@ struct UploadBatchTests {
     func runAgainContinues() async throws {
         let paths = try files(1)
         defer { unlink(paths[0]) }
-        // Request 4 (the second PATCH) is cut, and with one try the upload fails holding its first chunk.
         let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-            .path
-        let once = Uploader(
-            journal: try UploadJournal(path: journal),
-            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
-        var first = try batch(paths, to: .tus(server.endpoint))
-        let queue = UploadQueue(uploader: once)
-        _ = await first.enqueue(on: queue)
-        let failed = await queue.waitUntilSettled()
-        #expect(failed.first?.record?.state == .failed, "\(String(describing: failed.first?.record?.error))")
-        let held = failed.first?.record?.offset ?? 0
-        #expect(held > 0 && held < 70_000, "\(held)")
+        let (journal, failed) = try await failedMidFile(paths, server: server)
+        #expect(failed.state == .failed, "\(String(describing: failed.error))")
+        #expect(failed.offset > 0 && failed.offset < 70_000, "\(failed.offset)")
 
         let uploader = try uploader(server, journal: journal)
         var second = try batch(paths, to: .tus(server.endpoint))
@@ -117,7 +122,7 @@ struct UploadBatchTests {
         _ = await second.enqueue(on: again)
         let items = await again.waitUntilSettled()
         #expect(items.map(\.state) == [.done])
-        #expect(items.first?.record?.id == failed.first?.record?.id, "the same journal entry, continued")
+        #expect(items.first?.record?.id == failed.id, "the same journal entry, continued")
         #expect(await server.created == 1, "no second upload created")
         let remote = try #require(items.first?.record?.remote)
         #expect(await server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
@@ -130,15 +135,8 @@ struct UploadBatchTests {
         let paths = try files(1)
         defer { unlink(paths[0]) }
         let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-            .path
-        let once = Uploader(
-            journal: try UploadJournal(path: journal),
-            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
-        var first = try batch(paths, to: .tus(server.endpoint))
-        let queue = UploadQueue(uploader: once)
-        _ = await first.enqueue(on: queue)
-        let id = try #require(await queue.waitUntilSettled().first?.record?.id)
+        let (journal, failed) = try await failedMidFile(paths, server: server)
+        let id = failed.id
         // As 'pickup uploads resume' does: the journal's entry, resumed, then its bytes recorded.
         let uploader = try uploader(server, journal: journal)
         let resuming = UploadQueue(uploader: uploader)
