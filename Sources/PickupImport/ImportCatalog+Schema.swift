@@ -42,6 +42,12 @@ extension ImportCatalog {
             // spelling of its path.
             SQLiteSchema.Step(
                 version: 2,
+                // Indexes of version 1 that catalogs made before them lack (they kept version 1).
+                [
+                    "CREATE INDEX IF NOT EXISTS files_by_hash ON files(sha256)",
+                    "CREATE INDEX IF NOT EXISTS files_by_source ON files(original_path, source_size, source_modified)",
+                    "CREATE INDEX IF NOT EXISTS items_by_import ON items(imported_at, id)",
+                ],
                 columns: [("files", "method", "TEXT"), ("files", "source_path", "TEXT")]),
             SQLiteSchema.Step(
                 version: 3,
