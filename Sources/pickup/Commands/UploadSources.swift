@@ -67,8 +67,9 @@ extension UploadJob {
                 // As probe, thumb and export do: the others go on, and the run exits 1.
                 unreadable = true
                 notSent(
-                    argument, code: "sourceUnreadable", message: "no such file; it is not sent",
-                    hint: "Check the path (to upload a library item by its id, add --library DIR).")
+                    argument, code: "sourceUnreadable",
+                    message: "no such file (a library item's id needs --library DIR); it is not sent",
+                    hint: "Check the path; to upload a library item by its id, add --library DIR.")
                 continue
             }
             do {
