@@ -40,7 +40,7 @@ build_fuzzer() {
   shift 2
   if [ ! -x "$binary" ] || [ -n "$(find "$@" -newer "$binary" | head -1)" ]; then
     echo "fuzz.sh: building $binary" >&2
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "$module" "$@" -o "$binary" 2>&1 \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name pickup -module-name "$module" "$@" -o "$binary" 2>&1 \
       | grep -v "ld.gold: warning" >&2 || true
   fi
   [ -x "$binary" ] || { echo "fuzz.sh: $binary did not build" >&2; exit 1; }

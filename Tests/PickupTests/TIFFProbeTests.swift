@@ -270,4 +270,14 @@ struct HostileTIFFTests {
         }
         #expect(throws: ProbeError.self) { try probe.probe(bytes: Array(bytes[0..<bytes.count - 20])) }
     }
+
+    @Test("dimensions near 2^32 (the fuzzer's find): the largest image is chosen without overflow, no crash")
+    func hugeDimensions() throws {
+        var tiff = TIFFBuilder()
+        tiff.ifd0 = TIFFProbeTests.image(width: 0xF2F2_F2F2, height: 0xF2F2_F2F2)
+        tiff.subIFDs = [TIFFProbeTests.image(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)]
+        let info = try probe.probe(bytes: tiff.build())
+        #expect(info.container == .tiff)
+        #expect(info.width != nil && info.height != nil)
+    }
 }

@@ -34,7 +34,12 @@ enum TIFFProbe {
         var subfileType = 0
         var entries: [Entry] = []
 
-        var area: Int { (width ?? 0) * (height ?? 0) }
+        /// Pixels, for choosing the largest image; dimensions from the file may be any 32-bit
+        /// numbers, so the product saturates rather than overflows.
+        var area: Int {
+            let (product, overflow) = max(0, width ?? 0).multipliedReportingOverflow(by: max(0, height ?? 0))
+            return overflow ? Int.max : product
+        }
     }
 
     static func probe(_ source: ByteSource, limits: ProbeLimits) throws(ProbeError) -> MediaInfo {
