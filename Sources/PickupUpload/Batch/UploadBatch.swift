@@ -122,7 +122,8 @@ public struct UploadBatch: Sendable {
     /// queued, in order, and hashed on a low-priority thread beside the uploads.
     public mutating func enqueue(on queue: UploadQueue, force: Bool = false) async -> [Int: UploadRecord] {
         let journal = queue.uploader.journal
-        let sizes = files.map { FileStatus(path: $0.path)?.size ?? -1 }
+        let statuses = files.map { FileStatus(path: $0.path) }
+        let sizes = statuses.map { $0?.size ?? -1 }
         // The whole batch's candidates in one journal call: finished uploads of each file's size
         // to its destination.
         let candidates =
@@ -152,7 +153,7 @@ public struct UploadBatch: Sendable {
                 continue
             }
             let destination = destinations[index]
-            let status = FileStatus(path: file.path)
+            let status = statuses[index]
             // tus and S3 go on from the server's offset; a form is one POST, sent again whole
             // (and its headers are not in the journal), so it starts a new entry.
             if destination.continuesFromOffset, let status, status.identity == file.expected || file.expected == nil,
@@ -180,11 +181,10 @@ public struct UploadBatch: Sendable {
 
     /// What makes two uploads the same one, to continue it: the file and where it goes.
     /// (A record another process is sending is refused by its lease when resumed.)
+    /// The destination is compared as the journal writes it (`UploadJournal.json`).
     static func resumeKey(_ path: String, _ size: Int64, _ modified: Int64, _ destination: UploadDestination?) -> String
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let place = destination.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let place = destination.flatMap { try? UploadJournal.json($0) }
         return "\(path)\u{0}\(size)\u{0}\(modified)\u{0}\(place ?? "")"
     }
 
@@ -196,15 +196,9 @@ public struct UploadBatch: Sendable {
     ) async {
         if waitForHashes, let hashing { digests = await hashing.value }
         hashing = nil
-        var hashes: [(id: String, sha256: String)] = []
-        for item in items where item.state == .done {
-            // The journal keeps the absolute path; the batch, the path as given (a.mp4).
-            guard let record = item.record, let path = queuedPaths[item.id] ?? item.record?.path,
-                let sha256 = digests.known(path)
-            else { continue }
-            hashes.append((record.id, sha256))
-        }
-        try? await journal.recordSHA256(hashes)
+        // The journal keeps the absolute path; the batch, the path as given (a.mp4).
+        let paths = queuedPaths
+        await UploadBatch.record(items, digests: digests, in: journal) { paths[$0.id] ?? $0.record?.path }
     }
 
     /// Records the SHA-256 of each finished upload of `items` that came from the journal (a
@@ -213,9 +207,18 @@ public struct UploadBatch: Sendable {
     public static func recordFinished(resumed items: [UploadQueue.Item], in journal: UploadJournal) async {
         let paths = items.filter { $0.state == .done }.compactMap { $0.record?.path }
         let digests = await FileDigests().adding(paths)
+        await record(items, digests: digests, in: journal) { $0.record?.path }
+    }
+
+    /// Records, in one transaction, the SHA-256 of each done item's file (found by `path`)
+    /// among `digests`; a file not hashed is left without one.
+    private static func record(
+        _ items: [UploadQueue.Item], digests: FileDigests, in journal: UploadJournal,
+        path: (UploadQueue.Item) -> String?
+    ) async {
         var hashes: [(id: String, sha256: String)] = []
         for item in items where item.state == .done {
-            guard let record = item.record, let sha256 = digests.known(record.path) else { continue }
+            guard let record = item.record, let file = path(item), let sha256 = digests.known(file) else { continue }
             hashes.append((record.id, sha256))
         }
         try? await journal.recordSHA256(hashes)
