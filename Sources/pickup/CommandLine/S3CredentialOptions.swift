@@ -1,21 +1,21 @@
 import ArgumentParser
 import PickupUpload
 
-/// Where S3 credentials come from when an upload is resumed or cancelled: as `pickup upload`
-/// found them (the environment, else the profile of ~/.aws), a named profile, or a file.
+/// Where S3 credentials come from, for `pickup upload` and for resuming or cancelling later:
+/// the environment, else the profile of ~/.aws, a named profile, or a file.
 /// Credentials are never stored in the journal, so each command finds them again.
 struct S3CredentialOptions: ParsableArguments {
     @Option(
         name: [.customLong("profile")],
         help: ArgumentHelp(
-            "S3: the profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default).",
+            "The profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default).",
             valueName: "NAME"))
     var profile: String?
 
     @Option(
         name: [.customLong("credentials")],
         help: ArgumentHelp(
-            "S3: read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines).",
+            "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment or ~/.aws.",
             valueName: "FILE"),
         completion: .file())
     var credentials: String?

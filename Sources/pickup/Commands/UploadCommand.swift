@@ -82,19 +82,7 @@ struct UploadCommand: AsyncParsableCommand {
             valueName: "URL"))
     var endpoint: String?
 
-    @Option(
-        name: [.customLong("profile")],
-        help: ArgumentHelp(
-            "The profile of ~/.aws/credentials and ~/.aws/config to read (default AWS_PROFILE, else default).",
-            valueName: "NAME"))
-    var profile: String?
-
-    @Option(
-        name: [.customLong("credentials")],
-        help: ArgumentHelp(
-            "Read AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION from FILE (KEY=value lines), not the environment or ~/.aws.",
-            valueName: "FILE"))
-    var credentials: String?
+    @OptionGroup var s3: S3CredentialOptions
 
     @Option(
         name: [.customLong("export")],

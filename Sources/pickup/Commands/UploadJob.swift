@@ -45,7 +45,7 @@ struct UploadJob {
         } catch {
             throw ValidationError(error.message)
         }
-        let aws = AWSConfiguration.load(profile: command.profile)
+        let aws = AWSConfiguration.load(profile: command.s3.profile)
         if let text = command.endpoint {
             guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
                 throw ValidationError("--endpoint takes an http(s):// URL, not '\(text)'")
@@ -62,7 +62,7 @@ struct UploadJob {
                         + "set a valid one, or give the store with --endpoint")
             }
         }
-        if let file = command.credentials {
+        if let file = command.s3.credentials {
             credentials = try UploadJob.credentials(file: file)
         } else {
             credentials = aws.credentials
