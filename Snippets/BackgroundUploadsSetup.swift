@@ -1,7 +1,8 @@
 // Uploads that go on while the app is suspended: one journal for the
-// foreground queue and the background session; tus uploads handed to the
-// background session when the app leaves the screen, taken back when it
-// returns; iOS's relaunch for the session's events passed on by the delegate.
+// foreground queue and the background session; every upload handed to the
+// background session when the app leaves the screen (one task a file),
+// taken back when it returns; iOS's relaunch for the session's events passed
+// on by the delegate.
 
 // snippet.hide
 #if canImport(SwiftUI) && canImport(UIKit)
@@ -17,16 +18,14 @@ import UIKit
 final class AppUploads {
     static let shared = try? AppUploads()
 
-    let journal: UploadJournal
     let model: UploadQueueModel
     let background: BackgroundUploads
-    private var handedOff: [Int] = []
 
     init() throws {
         // Application Support/Pickup/uploads.sqlite, not backed up
-        journal = try UploadJournal()
+        let journal = try UploadJournal()
         var options = UploadOptions()
-        // sent with each foreground request, never journaled
+        // sent with each request, foreground and background; never journaled
         options.headers = ["Authorization": "Bearer …"]
         let uploader = Uploader(journal: journal, options: options)
         model = UploadQueueModel(
@@ -34,45 +33,25 @@ final class AppUploads {
                 uploader: uploader, concurrency: 2,
                 background: UIKitBackgroundTime()))
         // recreates the background session (same identifier) at launch
-        background = BackgroundUploads(journal: journal)
+        background = BackgroundUploads(uploader: uploader)
         model.start()
         let queue = model.queue
-        // uploads an earlier run left unfinished, from the server's offset
-        Task { _ = try? await queue.restoreUnfinished() }
+        let background = self.background
+        // what an earlier run left unfinished, from the server's offset;
+        // what the background session still sends shows as in the background
+        Task { _ = try? await background.restore(into: queue) }
     }
 
-    /// The app leaves the screen: its tus uploads go to the background
-    /// session, from the offset the journal holds. S3 and form uploads go
-    /// on in the queue, for the background time iOS gives.
+    /// The app leaves the screen: every upload that runs or waits goes to
+    /// the background session, one task a file, from the server's offset.
     func handOff() async {
-        let queue = model.queue
-        var paused: [Int] = []
-        for item in await queue.all() where item.state == .uploading {
-            guard let id = item.uploadID,
-                let record = try? await journal.record(id: id),
-                case .tus = record.destination
-            else { continue }
-            await queue.pause(item.id)
-            paused.append(item.id)
-        }
-        for queued in paused {
-            // the request stops at once; its place is in the journal
-            while await queue.item(queued)?.state == .uploading {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            let item = await queue.item(queued)
-            guard let id = item?.uploadID else { continue }
-            handedOff.append(queued)
-            // a chunk that cannot start leaves it to the queue on return
-            try? await background.sendNextChunk(of: id)
-        }
+        await background.handOff(model.queue)
     }
 
-    /// Back on screen: the queue goes on from the server's offset (the
-    /// background session may have sent more, or everything).
+    /// Back on screen: the queue takes them back and asks the server's
+    /// offset (the background session may have sent part, or all).
     func takeBack() async {
-        for id in handedOff { await model.queue.resume(id) }
-        handedOff = []
+        await background.takeBack(model.queue)
     }
 }
 

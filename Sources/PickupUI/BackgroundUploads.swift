@@ -1,161 +1,171 @@
 #if canImport(UIKit)
     import Foundation
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking  // only where the stand-ins type-check this file (Linux)
-    #endif
+    import Pickup
     import PickupUpload
     import UIKit
 
-    /// tus uploads that go on while the app is suspended or killed: each chunk is
-    /// written to a file and sent by a background `URLSession` with
-    /// `uploadTask(with:fromFile:)`; the journal (the same `UploadJournal` the
-    /// foreground `Uploader` uses) records every confirmed offset, so either one can
-    /// take over. On relaunch for background events, call `reattach` from the app
-    /// delegate's `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    /// Uploads that go on while the app is suspended or killed, sent by a background
+    /// `URLSession` that the system runs outside the app: one upload task a file (a tus
+    /// upload's rest in one PATCH, an S3 object in one presigned PUT, a form in one POST),
+    /// recorded in the same `UploadJournal` as the foreground queue. The journal says which
+    /// of the two sends an upload, so that nothing is sent twice.
     ///
-    /// `@unchecked Sendable` is safe: the mutable state (`finishEvents`) is only touched
-    /// under `lock`; `session` is set once in `init`; everything else is immutable.
+    /// Make it at launch, with the identifier it had before: iOS gives a session's events to a
+    /// session made with the same identifier. Call ``restore(into:)`` once at launch,
+    /// ``handOff(_:)`` when the app leaves the screen, ``takeBack(_:)`` when it returns, and
+    /// ``reattach(identifier:completionHandler:)`` from the app delegate's
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
     ///
-    /// ```swift
-    /// let journal = try UploadJournal()  // the queue's journal too
-    /// let background = BackgroundUploads(journal: journal)
-    /// // leaving the screen, for a tus upload the queue has paused:
-    /// try await background.sendNextChunk(of: uploadID)
-    /// // in the app delegate:
-    /// background.reattach(identifier: identifier, completionHandler: completionHandler)
-    /// ```
+    /// Requests carry the uploader's `UploadOptions.headers` (and a form's own headers), as
+    /// in the foreground; the system follows redirects in the background (NSURLSession.h,
+    /// "redirections will always be followed"), so an answer from another host is recorded
+    /// as a failure, never as done.
+    ///
+    /// `@unchecked Sendable` is safe: `gate` and `queue` are only touched under `lock`;
+    /// `session` and `transfers` are set once in `init`; everything else is immutable.
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The background session's identifier.
         public let identifier: String
-        /// The journal the uploads are recorded in.
-        public let journal: UploadJournal
-        /// Bytes sent in one background request (at least 256 KB).
-        public let chunkSize: Int
-        private let queue: OperationQueue
-        private var session: URLSession?
-        private var finishEvents: (() -> Void)?
+        /// The uploader whose journal, headers and S3 authorization background uploads use.
+        public let uploader: Uploader
         private let lock = NSLock()
-        private let folder: URL
+        private var gate = BackgroundEventsGate<MainThreadCall>()
+        private var queue: UploadQueue?
+        private var session: URLSession?
+        private var transfers: BackgroundTransfers?
 
-        /// Background uploads on a session named `identifier`, recording in `journal`.
-        public init(identifier: String = "pickup.uploads", journal: UploadJournal, chunkSize: Int = 8 << 20) {
+        /// Background uploads on a session named `identifier`, for `uploader`'s journal; the
+        /// bodies a task needs (the rest of a tus upload, a form) are written under `storage`'s
+        /// folder (`outbox`, excluded from backup).
+        public init(identifier: String = "pickup.uploads", uploader: Uploader, storage: PickupStorage = .standard) {
             self.identifier = identifier
-            self.journal = journal
-            self.chunkSize = max(256 << 10, chunkSize)
-            queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
-                .appendingPathComponent("PickupBackgroundChunks")
+            self.uploader = uploader
             super.init()
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            #if os(Linux)
-                // Linux Foundation has no background sessions (this file is Apple-only in practice).
-                let configuration = URLSessionConfiguration.default
-            #else
-                let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
-                configuration.sessionSendsLaunchEvents = true
-                configuration.isDiscretionary = false
-            #endif
-            session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+            let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
+            configuration.sessionSendsLaunchEvents = true
+            configuration.isDiscretionary = false
+            // The delegate queue is serial: URLSession calls the delegate one event at a time. It
+            // starts suspended: a relaunched app's session gets the events of its earlier tasks at
+            // once, and none may come before `transfers` can record them.
+            let delegateQueue = OperationQueue()
+            delegateQueue.maxConcurrentOperationCount = 1
+            delegateQueue.isSuspended = true
+            let made = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
+            let folder = storage.root + "/outbox"
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            storage.excludeFromBackup(folder)
+            lock.withLock {
+                session = made
+                transfers = BackgroundTransfers(
+                    uploader: uploader, session: SystemBackgroundSession(session: made), folder: folder,
+                    background: UIKitBackgroundTime())
+            }
+            delegateQueue.isSuspended = false
+        }
+
+        private var running: BackgroundTransfers? { lock.withLock { transfers } }
+
+        /// At launch: adds to `queue` every unfinished upload of the journal, resumed from the
+        /// server's offset, and shows those the background session still sends as in the
+        /// background. Returns the queue ids of the uploads resumed here.
+        @discardableResult
+        public func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
+            lock.withLock { self.queue = queue }
+            guard let transfers = running else { return [] }
+            return try await transfers.restore(into: queue)
+        }
+
+        /// The app leaves the screen: every upload of `queue` that runs or waits is paused and
+        /// handed to the background session (its place is in the journal; the server's offset
+        /// is asked first). One that cannot go (an S3 multipart upload under way, a file larger
+        /// than S3 takes in one PUT) is put back in line, for the background time iOS gives.
+        /// Returns how many were handed over.
+        @discardableResult
+        public func handOff(_ queue: UploadQueue) async -> Int {
+            lock.withLock { self.queue = queue }
+            guard let transfers = running else { return 0 }
+            return await transfers.handOff(queue)
+        }
+
+        /// The app is back on screen: every upload the background session sends is taken back
+        /// (the journal first, then its task is cancelled) and resumed in `queue` from the
+        /// server's offset: the background session may have sent part of it, or all.
+        public func takeBack(_ queue: UploadQueue) async {
+            guard let transfers = running else { return }
+            await transfers.takeBack(queue)
         }
 
         /// Call from `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+        /// The handler is called on the main thread once the session has delivered its events
+        /// and the journal has recorded them; for an identifier that is not this session's it
+        /// is called at once (an app with other background sessions passes only this one's).
         public func reattach(identifier: String, completionHandler: @escaping () -> Void) {
-            guard identifier == self.identifier else { return }
-            lock.lock()
-            finishEvents = completionHandler
-            lock.unlock()
-        }
-
-        /// Sends the next chunk of a journaled tus upload (created by the foreground `Uploader`,
-        /// so its `remote` URL is known), from the offset the journal holds. Each later chunk is
-        /// started inside the delegate callback of the one before, before it returns.
-        public func sendNextChunk(of id: String) async throws {
-            guard let record = try await journal.record(id: id), let remote = record.remote.flatMap(URL.init(string:))
-            else { throw UploadError(.journal, "no tus upload \(id) with a server URL in the journal") }
-            guard record.offset < record.size else { return }
-            let chunk = BackgroundChunk(
-                id: id, path: record.path, size: record.size, remote: remote, offset: record.offset,
-                length: min(Int64(chunkSize), record.size - record.offset))
-            try send(chunk)
-        }
-
-        /// Writes the chunk to a file of its own and starts its background upload task.
-        private func send(_ chunk: BackgroundChunk) throws {
-            guard let session else { throw UploadError(.network, "the background session is not set up") }
-            let file = chunkFile(chunk)
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: chunk.path))
-            defer { try? handle.close() }
-            try handle.seek(toOffset: UInt64(chunk.offset))
-            let data = try handle.read(upToCount: Int(chunk.length)) ?? Data()
-            guard data.count == Int(chunk.length) else {
-                throw UploadError(.sourceUnreadable, "\(chunk.path) is shorter than when the upload began")
+            let call = MainThreadCall(run: completionHandler)
+            guard identifier == self.identifier else {
+                call.onMain()
+                return
             }
-            try data.write(to: file, options: .atomic)
-            var request = URLRequest(url: chunk.remote)
-            request.httpMethod = "PATCH"
-            request.setValue("1.0.0", forHTTPHeaderField: "Tus-Resumable")
-            request.setValue(String(chunk.offset), forHTTPHeaderField: "Upload-Offset")
-            request.setValue("application/offset+octet-stream", forHTTPHeaderField: "Content-Type")
-            let task = session.uploadTask(with: request, fromFile: file)
-            task.taskDescription = chunk.taskDescription
+            lock.withLock { gate.handlerGiven(call) }?.onMain()
+        }
+
+        /// Records a task's end in the journal (URLSession calls it).
+        public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            guard let transfers = running else { return }
+            let response = task.response as? HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (name, value) in response?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+            }
+            let description = task.taskDescription
+            let status = response?.statusCode
+            let finalURL = response?.url
+            let failure = error.map { error -> UploadError in
+                let code = (error as NSError).code
+                // Cancelled: taken back, or the person force-quit the app (the system then
+                // cancels the session's tasks). Anything else is the connection.
+                return UploadError(
+                    code == NSURLErrorCancelled ? .cancelled : .network,
+                    "the background upload stopped: \(error.localizedDescription) (URL error \(code))")
+            }
+            lock.withLock { gate.writeBegan() }
+            Task {
+                let record = await transfers.completed(
+                    description: description, status: status, headers: headers, finalURL: finalURL, error: failure)
+                if let record, let queue = self.lock.withLock({ self.queue }) { await queue.backgroundEnded(record) }
+                self.lock.withLock { self.gate.writeEnded() }?.onMain()
+            }
+        }
+
+        /// Calls the completion handler iOS gave, once the journal has recorded every event (URLSession calls it).
+        public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+            lock.withLock { gate.eventsFinished() }?.onMain()
+        }
+    }
+
+    /// The background `URLSession` as `BackgroundTransfers` sees it.
+    struct SystemBackgroundSession: BackgroundSession {
+        let session: URLSession
+
+        func startUpload(
+            _ request: HTTPRequest, fromFile path: String, description: String
+        ) async throws(UploadError) {
+            var urlRequest = URLRequest(url: request.url)
+            urlRequest.httpMethod = request.method
+            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            // A background session runs upload tasks from a file only, made with the delegate API.
+            let task = session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
+            task.taskDescription = description
             task.resume()
         }
 
-        private func chunkFile(_ chunk: BackgroundChunk) -> URL {
-            folder.appendingPathComponent("\(chunk.id)-\(chunk.offset).chunk")
-        }
-
-        /// Records the chunk's outcome in the journal and starts the next one (URLSession calls it).
-        public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            guard let chunk = BackgroundChunk(taskDescription: task.taskDescription) else { return }
-            try? FileManager.default.removeItem(at: chunkFile(chunk))
-            let response = task.response as? HTTPURLResponse
-            var next = chunk.next(
-                status: response?.statusCode,
-                serverOffset: response?.value(forHTTPHeaderField: "Upload-Offset").flatMap { Int64($0) },
-                error: error?.localizedDescription, chunkSize: Int64(chunkSize))
-            // The next task exists before this callback returns: the system calls
-            // urlSessionDidFinishEvents only once no task is left.
-            if case .send(let following) = next {
-                do {
-                    try send(following)
-                } catch {
-                    next = .stop(
-                        offset: following.offset,
-                        error: (error as? UploadError) ?? UploadError(.network, error.localizedDescription))
-                }
-            }
-            let journal = self.journal
-            let decided = next
-            Task {
-                guard var record = try? await journal.record(id: chunk.id) else { return }
-                switch decided {
-                case .send(let following):
-                    record.offset = max(record.offset, following.offset)
-                    record.state = .uploading
-                case .finished(let offset):
-                    record.offset = offset
-                    record.state = .done
-                case .stop(let offset, let error):
-                    // The foreground Uploader asks the server's offset when it resumes.
-                    if let offset { record.offset = max(record.offset, offset) }
-                    record.error = error
-                }
-                try? await journal.save(record)
+        func pendingTasks() async -> [BackgroundTaskInfo] {
+            await session.allTasks.filter { $0.state != .completed }.map {
+                BackgroundTaskInfo(identifier: $0.taskIdentifier, description: $0.taskDescription)
             }
         }
 
-        /// Calls the completion handler iOS gave with the session's events (URLSession calls it).
-        public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-            lock.lock()
-            let finish = finishEvents
-            finishEvents = nil
-            lock.unlock()
-            // UIKit wants it called on the main thread.
-            guard let finish else { return }
-            let call = MainThreadCall(run: finish)
-            DispatchQueue.main.async { call.run() }
+        func cancelTask(_ identifier: Int) async {
+            for task in await session.allTasks where task.taskIdentifier == identifier { task.cancel() }
         }
     }
 
@@ -165,5 +175,11 @@
     /// touched nowhere else after it is handed over.
     struct MainThreadCall: @unchecked Sendable {
         let run: () -> Void
+
+        /// Calls it on the main thread (UIKit wants the handler called there).
+        func onMain() {
+            let call = self
+            DispatchQueue.main.async { call.run() }
+        }
     }
 #endif

@@ -5,7 +5,7 @@ import PickupStore
 /// The upload journal: SQLite (WAL) at a path of the user's choosing,
 /// `~/.local/state/pickup/uploads.sqlite` by default. An actor owns the connection.
 public actor UploadJournal {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// The journal file's path.
     public let path: String
 
@@ -130,12 +130,17 @@ public actor UploadJournal {
                 guard try statement.step() else { return nil }
                 let owner = statement.isNull(0) ? nil : statement.integer(0)
                 let lease = statement.real(1)
+                if owner == UploadJournal.backgroundOwner { return owner }
                 if let owner, owner != me, lease > now, UploadJournal.isRunning(owner) { return owner }
                 try database.prepare("UPDATE uploads SET owner = ?2, lease = ?3 WHERE id = ?1").run([
                     .text(id), .integer(me), .real(now + UploadJournal.leaseSeconds),
                 ])
                 return nil
             }
+        }
+        if holder == UploadJournal.backgroundOwner {
+            throw UploadError(
+                .busy, "upload \(id) is being sent by the background session: take it back before sending it here")
         }
         if let holder {
             throw UploadError(.busy, "upload \(id) is being sent by process \(holder)")
@@ -284,13 +289,15 @@ public actor UploadJournal {
     public func save(_ record: UploadRecord) throws(UploadError) {
         try call {
             try database.prepare(
-                // Saving a step renews this process's claim; a finished upload is nobody's.
+                // Saving a step renews this process's claim; a finished upload is nobody's. An upload
+                // the background session owns (owner -1) is not changed here: a late save of a
+                // foreground sender never overwrites what the background session recorded.
                 """
                 UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6,
                     error_code = ?9, error_status = ?10,
                     owner = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?7 ELSE NULL END,
                     lease = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?6 + ?8 ELSE NULL END
-                WHERE id = ?1
+                WHERE id = ?1 AND coalesce(owner, 0) != -1
                 """
             ).run([
                 .text(record.id), record.remote.map { .text(redacted($0)) } ?? .null, .integer(record.offset),
@@ -406,7 +413,7 @@ public actor UploadJournal {
         }
     }
 
-    private func call<T>(_ body: () throws -> T) throws(UploadError) -> T {
+    func call<T>(_ body: () throws -> T) throws(UploadError) -> T {
         do {
             return try body()
         } catch let error as UploadError {

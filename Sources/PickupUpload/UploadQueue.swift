@@ -32,6 +32,9 @@ public actor UploadQueue {
         case cancelled
         /// Stopped by this error; `resume` tries again.
         case failed(UploadError)
+        /// Sent by the system's background session (PickupUI's `BackgroundUploads`), which
+        /// records its end in the journal; the app takes it back to send it here again.
+        case inBackground
 
         /// Whether the queue is done with it (paused uploads wait for `resume`).
         public var isSettled: Bool { self != .waiting && self != .uploading }
@@ -170,8 +173,11 @@ public actor UploadQueue {
     }
 
     /// Puts a paused, failed or cancelled upload back in line; it goes on from the server's offset.
+    /// An upload in the background is taken back through `BackgroundUploads` first.
     public func resume(_ id: Int) {
-        guard let item = items[id], item.state.isSettled, item.state != .done else { return }
+        guard let item = items[id], item.state.isSettled, item.state != .done, item.state != .inBackground else {
+            return
+        }
         if let uploadID = item.uploadID {
             // The endpoint as given (its query too, which the journal does not keep).
             var endpoint: URL?
@@ -187,9 +193,11 @@ public actor UploadQueue {
     }
 
     /// Cancels an upload: stops it, ends it on the server (tus termination, S3 abort) and
-    /// marks it cancelled in the journal.
+    /// marks it cancelled in the journal. An upload in the background is taken back first.
     public func cancel(_ id: Int) async {
-        guard let item = items[id], item.state != .done, item.state != .cancelled else { return }
+        guard let item = items[id], item.state != .done, item.state != .cancelled, item.state != .inBackground else {
+            return
+        }
         if item.state == .uploading {
             stopping[id] = .cancelled
             tasks[id]?.cancel()
@@ -206,6 +214,100 @@ public actor UploadQueue {
             await withCheckedContinuation { waiters.append($0) }
         }
         return all()
+    }
+
+    // MARK: The background session
+
+    /// Stops every upload that runs or waits, so that the background session can take it over:
+    /// running ones pause where they stand (the journal keeps the server's offset), waiting
+    /// ones that never began get their journal record. Returns each one's queue id and journal
+    /// id, in the queue's order; an upload that could not be opened stays failed here.
+    package func yieldUnfinished() async -> [(queueID: Int, uploadID: String)] {
+        let yielded = all().filter { $0.state == .uploading || $0.state == .waiting }.map(\.id)
+        for id in yielded { pause(id) }
+        if yielded.contains(where: { tasks[$0] != nil }) { _ = await waitUntilSettled() }
+        var result: [(queueID: Int, uploadID: String)] = []
+        for id in yielded {
+            guard let item = items[id], item.state == .paused else { continue }
+            switch jobs[id] {
+            case .journal(let uploadID, _):
+                result.append((id, item.uploadID ?? uploadID))
+            case .upload(let path, let destination, let type, let expected):
+                if let uploadID = item.uploadID {
+                    jobs[id] = .journal(id: uploadID, endpoint: destination.url)
+                    result.append((id, uploadID))
+                    continue
+                }
+                do {
+                    var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
+                    // Paused: nobody sends it until the background session takes it.
+                    record.state = .paused
+                    try await uploader.journal.save(record)
+                    jobs[id] = .journal(id: record.id, endpoint: destination.url)
+                    update(id) {
+                        $0.uploadID = record.id
+                        $0.path = record.path
+                        $0.size = record.size
+                    }
+                    result.append((id, record.id))
+                } catch {
+                    update(id) { $0.state = .failed(error) }
+                }
+            case nil: continue
+            }
+        }
+        return result
+    }
+
+    /// Shows these items as sent by the background session.
+    package func markInBackground(_ ids: [Int]) {
+        for id in ids { update(id) { $0.state = .inBackground } }
+        settleIfIdle()
+    }
+
+    /// Shows an upload the background session carries (found at launch) as one of the queue's
+    /// items, without sending it here. Returns its queue id.
+    @discardableResult
+    package func track(inBackground record: UploadRecord) -> Int {
+        if let held = queueID(ofJournalID: record.id) {
+            update(held) { $0.state = .inBackground }
+            return held
+        }
+        nextID += 1
+        jobs[nextID] = .journal(id: record.id)
+        var item = Item(id: nextID, path: record.path)
+        item.uploadID = record.id
+        item.size = record.size
+        item.confirmed = record.offset
+        item.state = .inBackground
+        publish(item)
+        return nextID
+    }
+
+    /// What the background session recorded for an upload the queue shows: done, or stopped
+    /// (then failed here, resumable from the server's offset).
+    package func backgroundEnded(_ record: UploadRecord) {
+        guard let id = queueID(ofJournalID: record.id), items[id]?.state == .inBackground else { return }
+        update(id) { item in
+            item.record = record
+            item.confirmed = record.offset
+            item.state =
+                record.state == .done ? .done : .failed(record.error ?? UploadError(.network, "the upload stopped"))
+        }
+    }
+
+    /// An upload taken back from the background session goes on here, from the server's offset.
+    package func backgroundTakenBack(_ id: Int) {
+        guard items[id]?.state == .inBackground else { return }
+        update(id) { $0.state = .paused }
+        resume(id)
+    }
+
+    /// The items the background session sends, with their journal ids.
+    package func inBackground() -> [(queueID: Int, uploadID: String)] {
+        all().compactMap { item in
+            item.state == .inBackground ? item.uploadID.map { (item.id, $0) } : nil
+        }
     }
 
     /// Ends every stream of `updates` (a program that is done with the queue); a stream asked

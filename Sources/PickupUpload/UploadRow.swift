@@ -47,13 +47,15 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         case .paused: status = "Paused at \(sizes)"
         case .done: status = "Uploaded"
         case .cancelled: status = "Cancelled"
+        case .inBackground: status = "Uploading in the background"
         case .failed(let error): status = "Failed: \(error.message)"
         }
         isFinished = item.state == .done || item.state == .cancelled
         canPause = item.state == .uploading || item.state == .waiting
         canResume = item.state == .paused
         if case .failed = item.state { canRetry = true } else { canRetry = false }
-        canCancel = !isFinished
+        // An upload in the background is the background session's until the app takes it back.
+        canCancel = !isFinished && item.state != .inBackground
         accessibilityLabel = "\(name), \(status)"
     }
 }

@@ -139,6 +139,17 @@ public final class Uploader: Sendable {
         }
     }
 
+    /// Records a new upload in the journal without sending anything (a queue handing it to the
+    /// background session). Throws when the file cannot be opened or the journal written.
+    func begin(
+        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?
+    ) async throws(UploadError) -> UploadRecord {
+        let path = Uploader.absolute(path)
+        let opened = try SourceFile(path: path, expected: expected)
+        return try await journal.begin(
+            path: path, size: opened.size, modified: opened.modified, destination: destination, type: type)
+    }
+
     /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
     static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

@@ -118,11 +118,7 @@ public struct TusClient: Sendable {
 
     /// Whether `url` is the endpoint's origin (scheme, host, port): headers given for the
     /// endpoint (an `Authorization`) go there and nowhere else.
-    func sameOrigin(_ url: URL) -> Bool {
-        func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
-        return url.scheme?.lowercased() == endpoint.scheme?.lowercased()
-            && url.host?.lowercased() == endpoint.host?.lowercased() && port(url) == port(endpoint)
-    }
+    func sameOrigin(_ url: URL) -> Bool { url.hasSameOrigin(as: endpoint) }
 
     /// How many bytes the server holds for the upload (HEAD).
     public func offset(of upload: URL) async throws(UploadError) -> Int64 {

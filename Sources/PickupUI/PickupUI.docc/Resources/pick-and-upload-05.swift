@@ -16,7 +16,6 @@ final class AppModel {
     let background: BackgroundUploads?
     let loader = PickedItemLoader()
     var problem: String?
-    @ObservationIgnored private var handedOff: [Int] = []
     @ObservationIgnored private var sent: [Int: ImportedItem] = [:]
 
     /// Your tus server's creation URL.
@@ -35,11 +34,13 @@ final class AppModel {
             let journal = try UploadJournal()
             var options = UploadOptions()
             options.headers = ["Authorization": "Bearer YOUR-TOKEN"]
+            let uploader = Uploader(journal: journal, options: options)
             uploads = UploadQueueModel(
                 queue: UploadQueue(
-                    uploader: Uploader(journal: journal, options: options),
-                    concurrency: 2, background: UIKitBackgroundTime()))
-            background = BackgroundUploads(journal: journal)
+                    uploader: uploader, concurrency: 2,
+                    background: UIKitBackgroundTime()))
+            // at launch, with the identifier it had before
+            background = BackgroundUploads(uploader: uploader)
         } catch {
             problem = "\(error)"
         }
@@ -48,11 +49,13 @@ final class AppModel {
         self.background = background
     }
 
-    /// Follows the queue, and brings back what an earlier run left.
+    /// Follows the queue, and brings back what an earlier run left: each
+    /// upload goes on from the server's offset, and those the background
+    /// session still sends show as in the background.
     func start() async {
-        guard let uploads else { return }
+        guard let uploads, let background else { return }
         uploads.start()
-        _ = try? await uploads.queue.restoreUnfinished()
+        _ = try? await background.restore(into: uploads.queue)
     }
 
     /// Uploads what is loaded, in the order the person picked it.
@@ -78,37 +81,18 @@ final class AppModel {
         }
     }
 
-    /// Leaving the screen: tus uploads under way go on in the background session. Waiting
-    /// ones wait for the app's return; S3 and form uploads go on in the queue for the time
-    /// the system gives.
+    /// Leaving the screen: every upload that runs or waits goes to the
+    /// background session, one task a file, from the server's offset.
     func handOff() async {
         guard let uploads, let background else { return }
-        let queue = uploads.queue
-        var paused: [Int] = []
-        for item in await queue.all() where item.state == .uploading {
-            guard let id = item.uploadID,
-                let record = try? await queue.uploader.journal.record(id: id),
-                case .tus = record.destination
-            else { continue }
-            await queue.pause(item.id)
-            paused.append(item.id)
-        }
-        for queued in paused {
-            // The request stops at once; its place is in the journal.
-            while await queue.item(queued)?.state == .uploading {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            guard let id = await queue.item(queued)?.uploadID else { continue }
-            handedOff.append(queued)
-            try? await background.sendNextChunk(of: id)
-        }
+        await background.handOff(uploads.queue)
     }
 
-    /// Back on screen: the queue goes on from the server's offset.
+    /// Back on screen: the queue takes them back and goes on from the
+    /// server's offset (the background session may have sent them all).
     func takeBack() async {
-        guard let uploads else { return }
-        for id in handedOff { await uploads.queue.resume(id) }
-        handedOff = []
+        guard let uploads, let background else { return }
+        await background.takeBack(uploads.queue)
         await removeUploaded()
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// What Pickup asks of the system's background `URLSession`
+/// (`URLSessionConfiguration.background(withIdentifier:)`): PickupUI's `BackgroundUploads`
+/// is the one on iPhone; the Linux tests drive the same decisions through a fake that behaves
+/// as Apple documents. A background session runs upload tasks from a file only, made with the
+/// delegate API; they go on while the app is suspended or killed, and a session made again
+/// with the same identifier (after a relaunch) finds them and gets their events.
+package protocol BackgroundSession: Sendable {
+    /// Starts an upload task that sends the file at `path` as the body of `request` (its own
+    /// body is ignored), labelled `description` (the task's `taskDescription`, which the
+    /// session keeps with the task across relaunches).
+    func startUpload(_ request: HTTPRequest, fromFile path: String, description: String) async throws(UploadError)
+    /// The session's tasks that have not completed: each one's identifier and description.
+    func pendingTasks() async -> [BackgroundTaskInfo]
+    /// Cancels a task; its completion still arrives (with a cancellation error).
+    func cancelTask(_ identifier: Int) async
+}
+
+/// A task of a background session, as `pendingTasks` lists it.
+package struct BackgroundTaskInfo: Sendable, Hashable {
+    /// The task's `taskIdentifier`, unique within its session.
+    package var identifier: Int
+    /// The task's `taskDescription`.
+    package var description: String?
+
+    /// A task numbered `identifier`, labelled `description`.
+    package init(identifier: Int, description: String?) {
+        self.identifier = identifier
+        self.description = description
+    }
+
+    /// The upload it carries, when it is one of Pickup's.
+    package var transfer: BackgroundTransfer? { BackgroundTransfer(taskDescription: description) }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import Pickup
+
+/// The decisions of background uploads, on every platform: which task sends an upload the
+/// foreground hands over, what the journal says when a task ends, what a relaunched app
+/// resumes, and how the foreground takes an upload back. PickupUI's `BackgroundUploads` runs
+/// them on a background `URLSession`; the tests on a fake that behaves as Apple documents.
+///
+/// One task a file: a tus upload's rest in one PATCH from `Upload-Offset` (the file itself
+/// when nothing was sent yet, else a copy of the rest), an S3 object in one PUT to a
+/// presigned URL (the file itself), a form in one POST of its body written to a file. The
+/// journal says the background session owns the upload while its task runs; the foreground
+/// neither claims nor saves it, so nothing is sent twice.
+package actor BackgroundTransfers {
+    /// The uploader whose journal, headers, transport and S3 authorization the transfers use.
+    package let uploader: Uploader
+    private let session: any BackgroundSession
+    private let folder: String
+    private let hold: BackgroundHold
+    /// How many tasks in a row may carry one upload before it waits for the foreground.
+    static let attempts = 3
+    /// The longest object S3 takes in one PUT.
+    static let largestPut: Int64 = 5 << 30
+    /// How long a presigned URL made here lasts: the longest SigV4 allows (a suspended app's
+    /// task may start hours later).
+    static let presignedSeconds = 604_800
+
+    /// Transfers of `uploader`'s journal on `session`, writing the bodies it needs into `folder`
+    /// (the app's own storage: a task's file must outlive the app's process), holding
+    /// `background` time while handing over (on iPhone `UIKitBackgroundTime()`).
+    package init(
+        uploader: Uploader, session: any BackgroundSession, folder: String,
+        background: any BackgroundTimeGranting = NoBackgroundTime()
+    ) {
+        self.uploader = uploader
+        self.session = session
+        self.folder = folder
+        hold = BackgroundHold("Pickup: handing uploads to the background", granting: background)
+    }
+
+    private var journal: UploadJournal { uploader.journal }
+
+    /// What became of an upload offered to the background session.
+    package enum HandOff: Sendable, Hashable {
+        /// A task sends it.
+        case handedOver(BackgroundTransfer)
+        /// A task was already sending it: nothing new was started.
+        case alreadyInBackground
+        /// The server already holds it all; the journal says done.
+        case finished
+        /// It stays with the foreground, for this reason (nothing changed in the journal).
+        case staysInForeground(UploadError)
+    }
+
+    /// Hands an upload of the journal over to the background session: the server's offset is
+    /// asked first (a tus server may hold more than the journal, from a request cut when the
+    /// foreground paused), then one task sends the rest. The foreground must have stopped
+    /// sending it (`UploadQueue` pauses what it hands over).
+    package func handOff(id: String, attempt: Int = 1) async -> HandOff {
+        await hold.acquire()
+        let result = await handOffHeld(id: id, attempt: attempt)
+        await hold.release()
+        return result
+    }
+
+    private func handOffHeld(id: String, attempt: Int) async -> HandOff {
+        if await session.pendingTasks().contains(where: { $0.transfer?.id == id }) { return .alreadyInBackground }
+        let record: UploadRecord
+        do {
+            record = try await journal.handOver(id: id)
+        } catch {
+            return .staysInForeground(error)
+        }
+        do {
+            guard let transfer = try await start(record, attempt: attempt) else {
+                _ = try await journal.settleFromBackground(id: id, state: .done, confirmed: record.size, error: nil)
+                return .finished
+            }
+            return .handedOver(transfer)
+        } catch {
+            _ = try? await journal.takeBack(id: id)
+            return .staysInForeground(error)
+        }
+    }
+
+    /// Prepares and starts the task that sends the rest of `record`; nil when nothing is left.
+    private func start(_ record: UploadRecord, attempt: Int) async throws(UploadError) -> BackgroundTransfer? {
+        let source = try SourceFile(path: record.path)
+        guard source.size == record.size, source.modified == record.modified else {
+            throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
+        }
+        guard let destination = record.destination else {
+            throw UploadError(.badTarget, "the journal cannot read where upload \(record.id) goes")
+        }
+        if record.target.hasSuffix(UploadJournal.queryNotStored) {
+            throw UploadError(.badTarget, "this upload's endpoint has a query the journal does not keep")
+        }
+        let options = uploader.options
+        if let problem = HeaderCheck.problem(options.headers) { throw UploadError(.badTarget, problem) }
+        var request: HTTPRequest
+        var transfer: BackgroundTransfer
+        switch destination {
+        case .tus(let endpoint):
+            let client = TusClient(
+                endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
+                transport: options.transport)
+            var remote = record.remote.flatMap { URL(string: $0) }
+            var offset: Int64
+            if let known = remote {
+                offset = try await client.offset(of: known)
+            } else {
+                let created = try await client.create(
+                    length: record.size,
+                    metadata: ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type])
+                remote = created.url
+                offset = created.offset
+                try await journal.recordRemote(id: record.id, remote: created.url.absoluteString)
+            }
+            guard let remote else { throw UploadError(.gone, "the upload has no address on the server") }
+            guard offset < record.size else { return nil }
+            offset = max(0, offset)
+            let body = try bodyFile(
+                record, .file(source, offset: offset, length: record.size - offset), whole: offset == 0)
+            request = HTTPRequest("PATCH", remote)
+            if remote.hasSameOrigin(as: endpoint) {
+                for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
+            }
+            request.set("Tus-Resumable", "1.0.0")
+            request.set("Upload-Offset", String(offset))
+            request.set("Content-Type", "application/offset+octet-stream")
+            transfer = BackgroundTransfer(
+                id: record.id, kind: .tus, offset: offset, size: record.size, body: body.path,
+                bodyIsCopy: body.isCopy, url: remote, attempt: attempt)
+        case .s3(let location), .s3Presigned(let location):
+            guard record.remote == nil else {
+                throw UploadError(
+                    .badTarget, "an S3 multipart upload under way goes on in the foreground (its parts are not tasks)")
+            }
+            guard record.size <= BackgroundTransfers.largestPut else {
+                throw UploadError(.tooLarge, "S3 takes at most 5 GB in one PUT: larger files go in the foreground")
+            }
+            let signer: any S3URLSigner
+            if case .s3Presigned = destination, let given = uploader.s3Signer {
+                signer = given
+            } else if case .s3 = destination, let credentials = uploader.s3Credentials {
+                signer = S3Presigner(credentials: credentials, expires: BackgroundTransfers.presignedSeconds)
+            } else {
+                throw UploadError(.unauthorized, "no S3 credentials or signer for a background upload")
+            }
+            let url: URL
+            do {
+                url = try await signer.presignedURL(method: "PUT", location: location, query: [])
+            } catch {
+                throw UploadError(.unauthorized, "no presigned URL for the background upload: \(error)")
+            }
+            request = HTTPRequest("PUT", url)
+            request.set("Content-Type", record.type)
+            transfer = BackgroundTransfer(
+                id: record.id, kind: .s3, offset: 0, size: record.size, body: record.path, bodyIsCopy: false,
+                url: url, attempt: attempt)
+        case .form(let target):
+            let (boundary, formBody) = FormSteps.formBody(
+                target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
+            let body = try bodyFile(record, formBody, whole: false)
+            request = HTTPRequest("POST", target.url)
+            let headers = options.headers.merging(target.headers) { $1 }
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
+            request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+            transfer = BackgroundTransfer(
+                id: record.id, kind: .form, offset: 0, size: record.size, body: body.path, bodyIsCopy: body.isCopy,
+                url: target.url, attempt: attempt)
+        }
+        do {
+            try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription)
+        } catch {
+            if transfer.bodyIsCopy { unlink(transfer.body) }
+            throw error
+        }
+        return transfer
+    }
+
+    /// The file a task sends: the picked file itself when the body is all of it, else the
+    /// body written into `folder`.
+    private func bodyFile(
+        _ record: UploadRecord, _ body: HTTPBody, whole: Bool
+    ) throws(UploadError) -> (path: String, isCopy: Bool) {
+        if whole { return (record.path, false) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw UploadError(.sourceUnreadable, "the folder for background uploads cannot be made at \(folder)")
+        }
+        let path = folder + "/" + record.id + "-" + UUID().uuidString + ".body"
+        try body.write(toFile: path)
+        return (path, true)
+    }
+
+    /// Records how a task ended (URLSession's `didCompleteWithError`): its answer's `status`
+    /// and `headers` (names in lower case), the URL that answered, or its `error` (`.cancelled`
+    /// for a task cancelled, `.network` for a connection that failed). A task whose connection
+    /// failed, or whose offset the server had passed (409), is handed over again from the
+    /// server's offset, a few times in a row. Returns the
+    /// record as the journal now holds it; nil for a task that is not Pickup's, or an upload
+    /// the foreground took back (then nothing changes).
+    @discardableResult
+    package func completed(
+        description: String?, status: Int?, headers: [String: String], finalURL: URL?, error: UploadError?
+    ) async -> UploadRecord? {
+        guard let transfer = BackgroundTransfer(taskDescription: description) else { return nil }
+        if transfer.bodyIsCopy { unlink(transfer.body) }
+        let outcome = transfer.outcome(status: status, headers: headers, finalURL: finalURL, error: error)
+        switch outcome {
+        case .done:
+            return try? await journal.settleFromBackground(
+                id: transfer.id, state: .done, confirmed: transfer.size, error: nil)
+        case .stopped(let confirmed, let failure):
+            guard
+                let record = try? await journal.settleFromBackground(
+                    id: transfer.id, state: .failed, confirmed: confirmed, error: failure)
+            else { return nil }
+            // A connection lost on the way, or an offset the server had moved past (it was still
+            // taking in a request the foreground cut when it paused): another task goes on from
+            // the server's offset, asked again (the system starts it when the network allows).
+            // Anything else waits for the foreground.
+            let again: Set<UploadError.Code> = [.network, .offsetConflict]
+            guard again.contains(failure.code), transfer.attempt < BackgroundTransfers.attempts else { return record }
+            switch await handOff(id: transfer.id, attempt: transfer.attempt + 1) {
+            case .handedOver, .alreadyInBackground, .finished: return try? await journal.record(id: transfer.id)
+            case .staysInForeground: return record
+            }
+        }
+    }
+
+    /// What the app resumes at launch: every unfinished upload of the journal that no task of
+    /// the background session carries. An upload the journal gives to the background but that
+    /// no task carries (its task ended while no app was there to hear it) is given back first.
+    package func restore() async throws(UploadError) -> [UploadRecord] {
+        let carried = Set(await session.pendingTasks().compactMap { $0.transfer?.id })
+        for id in try await journal.backgroundIDs() where !carried.contains(id) {
+            try await journal.takeBack(id: id)
+        }
+        return try await journal.unfinished().filter { !carried.contains($0.id) }
+    }
+
+    /// Takes an upload back from the background session: the journal first (so that its
+    /// task's end, when it comes, changes nothing), then its task is cancelled. The foreground
+    /// resumes it from the server's offset. False when the background session did not hold it.
+    @discardableResult
+    package func takeBack(id: String) async throws(UploadError) -> Bool {
+        let held = try await journal.takeBack(id: id)
+        for task in await session.pendingTasks() where task.transfer?.id == id {
+            await session.cancelTask(task.identifier)
+        }
+        return held
+    }
+
+    // MARK: With a queue
+
+    /// The app leaves the screen: every upload of `queue` that runs or waits is paused and
+    /// handed over (its place is in the journal; the server's offset is asked first). One that
+    /// cannot go (an S3 multipart upload under way, a file larger than S3 takes in one PUT) is
+    /// put back in line, for the background time the system gives. Returns how many went.
+    @discardableResult
+    package func handOff(_ queue: UploadQueue) async -> Int {
+        var handed: [Int] = []
+        for (queueID, uploadID) in await queue.yieldUnfinished() {
+            switch await handOff(id: uploadID) {
+            case .handedOver, .alreadyInBackground: handed.append(queueID)
+            case .finished, .staysInForeground: await queue.resume(queueID)
+            }
+        }
+        await queue.markInBackground(handed)
+        return handed.count
+    }
+
+    /// The app is back on screen: every upload of `queue` the background session sends is
+    /// taken back and resumed in the queue from the server's offset.
+    package func takeBack(_ queue: UploadQueue) async {
+        for (queueID, uploadID) in await queue.inBackground() {
+            _ = try? await takeBack(id: uploadID)
+            await queue.backgroundTakenBack(queueID)
+        }
+    }
+
+    /// At launch: adds to `queue` every unfinished upload, resumed from the server's offset,
+    /// and shows those the background session still sends as in the background. Returns the
+    /// queue ids of the uploads resumed in the queue.
+    @discardableResult
+    package func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
+        let resumable = try await restore()
+        for id in await inBackground() {
+            if let record = try await journal.record(id: id) { await queue.track(inBackground: record) }
+        }
+        var added: [Int] = []
+        for record in resumable { added.append(await queue.add(.journal(id: record.id))) }
+        return added
+    }
+
+    /// The uploads the background session's tasks carry.
+    package func inBackground() async -> Set<String> {
+        Set(await session.pendingTasks().compactMap { $0.transfer?.id })
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PickupStore
+
+/// Who sends an upload, between this process and the system's background session: the journal
+/// says it in the `owner` column. An upload handed over is owned by `backgroundOwner` until
+/// its task's outcome is recorded or the app takes it back; meanwhile no foreground sender
+/// claims it and no foreground save changes it, so one upload never has two senders.
+extension UploadJournal {
+    /// The `owner` of an upload the background session sends (no process has this id).
+    static let backgroundOwner: Int64 = -1
+
+    /// Gives an upload to the background session, if nobody sends it: its owner is none (paused,
+    /// failed or waiting), or a process that has died or whose lease ran out. An upload this
+    /// process still sends is refused: pause it first.
+    func handOver(id: String) throws(UploadError) -> UploadRecord {
+        let now = Date().timeIntervalSince1970
+        let refusal: UploadError? = try call {
+            try database.transaction { () throws -> UploadError? in
+                let statement = try database.prepare("SELECT owner, lease, state FROM uploads WHERE id = ?1")
+                try statement.bind([.text(id)])
+                guard try statement.step() else { return UploadError(.badTarget, "the journal has no upload \(id)") }
+                let state = statement.text("state") ?? ""
+                if state == UploadRecord.State.done.rawValue || state == UploadRecord.State.cancelled.rawValue {
+                    return UploadError(.badTarget, "upload \(id) is \(state): there is nothing left to send")
+                }
+                if !statement.isNull("owner") {
+                    let owner = statement.integer("owner")
+                    if owner == UploadJournal.backgroundOwner {
+                        return UploadError(.busy, "upload \(id) is already with the background session")
+                    }
+                    let alive = owner == UploadJournal.processID || UploadJournal.isRunning(owner)
+                    if alive, statement.real("lease") > now {
+                        return UploadError(
+                            .busy,
+                            "upload \(id) is still being sent by process \(owner): pause it before handing it over"
+                        )
+                    }
+                }
+                try database.prepare(
+                    "UPDATE uploads SET owner = ?2, lease = NULL, state = 'uploading', error = NULL, "
+                        + "error_code = NULL, error_status = NULL, updated = ?3 WHERE id = ?1"
+                ).run([.text(id), .integer(UploadJournal.backgroundOwner), .real(now)])
+                return nil
+            }
+        }
+        if let refusal { throw refusal }
+        guard let record = try record(id: id) else { throw UploadError(.journal, "upload \(id) left the journal") }
+        return record
+    }
+
+    /// Records what the background session did with an upload it owns, and gives the upload back
+    /// to nobody (a finished one, or one the foreground resumes from the server's offset). Nil
+    /// when the background session no longer owns it (the app took it back): nothing is changed.
+    func settleFromBackground(
+        id: String, state: UploadRecord.State, confirmed: Int64?, remote: String? = nil, error: UploadError?
+    ) throws(UploadError) -> UploadRecord? {
+        let changed: Bool = try call {
+            try database.transaction { () throws -> Bool in
+                let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
+                try statement.bind([.text(id)])
+                guard try statement.step(), !statement.isNull("owner"),
+                    statement.integer("owner") == UploadJournal.backgroundOwner
+                else { return false }
+                try database.prepare(
+                    """
+                    UPDATE uploads SET state = ?2, offset = max(offset, coalesce(?3, offset)),
+                        remote = coalesce(?4, remote), error = ?5, error_code = ?6, error_status = ?7,
+                        owner = NULL, lease = NULL, updated = ?8
+                    WHERE id = ?1
+                    """
+                ).run([
+                    .text(id), .text(state.rawValue), confirmed.map { .integer($0) } ?? .null,
+                    remote.map { .text(redacted($0)) } ?? .null, error.map { .text($0.message) } ?? .null,
+                    error.map { .text($0.code.rawValue) } ?? .null, error?.status.map { .integer(Int64($0)) } ?? .null,
+                    .real(Date().timeIntervalSince1970),
+                ])
+                return true
+            }
+        }
+        return changed ? try record(id: id) : nil
+    }
+
+    /// Takes an upload back from the background session: nobody owns it, paused, so that the
+    /// foreground claims it and asks the server's offset. False when the background did not own it.
+    @discardableResult
+    func takeBack(id: String) throws(UploadError) -> Bool {
+        try call {
+            try database.transaction { () throws -> Bool in
+                let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
+                try statement.bind([.text(id)])
+                guard try statement.step(), !statement.isNull("owner"),
+                    statement.integer("owner") == UploadJournal.backgroundOwner
+                else { return false }
+                try database.prepare(
+                    "UPDATE uploads SET owner = NULL, lease = NULL, state = 'paused', updated = ?2 WHERE id = ?1"
+                ).run([.text(id), .real(Date().timeIntervalSince1970)])
+                return true
+            }
+        }
+    }
+
+    /// Records the server's URL of an upload the background session owns (a tus upload created
+    /// while handing it over).
+    func recordRemote(id: String, remote: String) throws(UploadError) {
+        try call {
+            try database.prepare("UPDATE uploads SET remote = ?2, updated = ?3 WHERE id = ?1 AND owner = ?4").run([
+                .text(id), .text(redacted(remote)), .real(Date().timeIntervalSince1970),
+                .integer(UploadJournal.backgroundOwner),
+            ])
+        }
+    }
+
+    /// The uploads the background session owns.
+    func backgroundIDs() throws(UploadError) -> Set<String> {
+        try call {
+            let statement = try database.prepare("SELECT id FROM uploads WHERE owner = ?1")
+            try statement.bind([.integer(UploadJournal.backgroundOwner)])
+            var ids: Set<String> = []
+            while try statement.step() { if let id = statement.text("id") { ids.insert(id) } }
+            return ids
+        }
+    }
+}

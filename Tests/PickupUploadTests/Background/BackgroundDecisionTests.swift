@@ -1,0 +1,130 @@
+import Foundation
+import PickupUpload
+import Testing
+
+/// How a background task's end is read, and when the system's completion handler is called.
+@Suite("background uploads: a task's end, and the system's completion handler")
+struct BackgroundDecisionTests {
+    let remote = URL(string: "https://tus.example/files/abc") ?? URL(fileURLWithPath: "/")
+
+    func tus(offset: Int64 = 0, size: Int64 = 1_000) -> BackgroundTransfer {
+        BackgroundTransfer(
+            id: "u1", kind: .tus, offset: offset, size: size, body: "/tmp/x", bodyIsCopy: false, url: remote)
+    }
+
+    @Test(
+        "tus: the whole file confirmed is done; part of it is stopped at the server's offset; a bad offset is no progress"
+    )
+    func tusAnswers() {
+        let transfer = tus(offset: 200)
+        #expect(
+            transfer.outcome(status: 204, headers: ["upload-offset": "1000"], finalURL: remote, error: nil) == .done)
+        guard
+            case .stopped(let confirmed, let error) = transfer.outcome(
+                status: 204, headers: ["upload-offset": "600"], finalURL: remote, error: nil)
+        else {
+            Issue.record("part of the file is not done")
+            return
+        }
+        #expect(confirmed == 600)
+        #expect(error.code == .network)
+        for bad in ["200", "1001", "x"] {
+            guard
+                case .stopped(nil, let error) = transfer.outcome(
+                    status: 204, headers: ["upload-offset": bad], finalURL: remote, error: nil)
+            else {
+                Issue.record("offset \(bad) taken")
+                continue
+            }
+            #expect(error.code == .badAnswer)
+        }
+        guard
+            case .stopped(nil, let missing) = transfer.outcome(status: 204, headers: [:], finalURL: remote, error: nil)
+        else {
+            Issue.record("no offset taken as progress")
+            return
+        }
+        #expect(missing.code == .badAnswer)
+    }
+
+    @Test("refusals keep their meaning: 409 offset, 404 gone, 403 credentials, 413 too large, 500 server")
+    func refusals() {
+        let cases: [(Int, UploadError.Code)] = [
+            (409, .offsetConflict), (404, .gone), (410, .gone), (403, .unauthorized), (413, .tooLarge), (500, .server),
+        ]
+        for (status, code) in cases {
+            guard
+                case .stopped(nil, let error) = tus().outcome(
+                    status: status, headers: [:], finalURL: remote, error: nil)
+            else {
+                Issue.record("\(status) taken as done")
+                continue
+            }
+            #expect(error.code == code, "\(status)")
+            #expect(error.status == status)
+        }
+    }
+
+    @Test("a redirect the system followed to another host is not the server's answer (NSURLSession.h:1035)")
+    func redirected() {
+        let elsewhere = URL(string: "https://attacker.example/files/abc") ?? URL(fileURLWithPath: "/")
+        guard
+            case .stopped(nil, let error) = tus().outcome(
+                status: 204, headers: ["upload-offset": "1000"], finalURL: elsewhere, error: nil)
+        else {
+            Issue.record("a redirected answer taken as done")
+            return
+        }
+        #expect(error.code == .badTarget)
+        #expect(error.message.contains("attacker.example"))
+    }
+
+    @Test("S3 and forms: any 2xx is done; the task's own error is kept as it came")
+    func wholeBodies() {
+        for kind in [BackgroundTransfer.Kind.s3, .form] {
+            let transfer = BackgroundTransfer(
+                id: "u", kind: kind, offset: 0, size: 10, body: "/tmp/x", bodyIsCopy: false, url: remote)
+            #expect(transfer.outcome(status: 200, headers: [:], finalURL: remote, error: nil) == .done)
+            let lost = UploadError(.network, "lost")
+            #expect(
+                transfer.outcome(status: nil, headers: [:], finalURL: nil, error: lost)
+                    == .stopped(confirmed: nil, error: lost))
+        }
+    }
+
+    @Test("a task description round-trips; another app's or another library's task is not Pickup's")
+    func descriptions() throws {
+        let transfer = tus(offset: 5)
+        #expect(BackgroundTransfer(taskDescription: transfer.taskDescription) == transfer)
+        #expect(BackgroundTransfer(taskDescription: nil) == nil)
+        #expect(BackgroundTransfer(taskDescription: "{\"id\":\"x\"}") == nil)
+        #expect(BackgroundTransfer(taskDescription: "pickup.upload {broken") == nil)
+    }
+
+    // UIApplication.h:436-440: the handler comes with the launch for the session's events; the
+    // delegate gets the events once a session with the identifier exists, "without any action"
+    // when it already does; NSURLSession.h:955-961: urlSessionDidFinishEvents says every event
+    // was delivered, "at this time it is safe to invoke the previously stored completion handler".
+
+    @Test("the handler first: called when the events are delivered and their journal writes ended")
+    func handlerFirst() {
+        var gate = BackgroundEventsGate<Int>()
+        #expect(gate.handlerGiven(1) == nil)
+        gate.writeBegan()
+        #expect(gate.eventsFinished() == nil, "a journal write is still running")
+        #expect(gate.writeEnded() == 1)
+        #expect(gate.writeEnded() == nil, "called once")
+    }
+
+    @Test("the events first (the session already existed): the handler is called as soon as it comes")
+    func eventsFirst() {
+        var gate = BackgroundEventsGate<Int>()
+        gate.writeBegan()
+        #expect(gate.writeEnded() == nil, "no handler yet")
+        #expect(gate.eventsFinished() == nil)
+        #expect(gate.handlerGiven(7) == 7)
+        // The next launch's handler waits for its own events.
+        #expect(gate.handlerGiven(8) == nil)
+        #expect(gate.eventsFinished() == 8)
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import PickupHTTP
+import PickupTestSupport
+import PickupUpload
+import Testing
+
+/// Background uploads' decisions, through a fake of the system's background sessions that
+/// behaves as Apple documents (FakeBackgroundSystem): one task a file, a hand-over that never
+/// sends a byte twice, a relaunch that restores every unfinished upload.
+@Suite("background uploads: one task a file, handed over once, restored at relaunch", .serialized)
+struct BackgroundTransfersTests {
+    static let identifier = "pickup.uploads.test"
+
+    /// A tus server in memory that counts the body bytes each PATCH carries, and can be slow.
+    actor CountingServer: HTTPTransport {
+        let server: InMemoryTusServer
+        private(set) var patched: Int64 = 0
+        private(set) var patches: [(offset: Int64, length: Int64)] = []
+        var delay: UInt64 = 0
+
+        init() throws {
+            server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+        }
+
+        func slow(_ nanoseconds: UInt64) { delay = nanoseconds }
+
+        nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+            if request.method == "PATCH" { await count(request) }
+            return try await server.send(request, limits: limits)
+        }
+
+        private func count(_ request: HTTPRequest) async {
+            patched += request.body.length
+            patches.append((request.value("Upload-Offset").flatMap { Int64($0) } ?? -1, request.body.length))
+            if delay > 0 { try? await Task.sleep(nanoseconds: delay) }
+        }
+    }
+
+    struct App {
+        let uploader: Uploader
+        let queue: UploadQueue
+        let transfers: BackgroundTransfers
+        let outbox: String
+    }
+
+    /// An app on `journal`: its queue sends through `transport`; its background session is on `system`.
+    func launch(
+        journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10
+    ) async throws -> App {
+        let uploader = Uploader(
+            journal: try UploadJournal(path: journal),
+            options: UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport))
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-outbox-\(UUID())").path
+        let box = TransfersBox()
+        let session = system.session(BackgroundTransfersTests.identifier) { completion in
+            // As BackgroundUploads' delegate does: every end of a task to the journal.
+            await box.value?.completed(
+                description: completion.description, status: completion.status, headers: completion.headers,
+                finalURL: completion.finalURL, error: completion.error)
+        }
+        let transfers = BackgroundTransfers(uploader: uploader, session: session, folder: outbox)
+        await box.set(transfers)
+        await system.deliverHeld(BackgroundTransfersTests.identifier)
+        return App(uploader: uploader, queue: UploadQueue(uploader: uploader), transfers: transfers, outbox: outbox)
+    }
+
+    /// Holds the transfers for the delegate closure made before them.
+    actor TransfersBox {
+        var value: BackgroundTransfers?
+        func set(_ transfers: BackgroundTransfers) { value = transfers }
+    }
+
+    func journalPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-\(UUID()).sqlite").path
+    }
+
+    func file(bytes: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-\(UUID()).bin").path
+        try Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }).write(
+            to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(
+        "a 1 GB tus upload is one task: the whole file in one PATCH from the file itself, no copy; done when answered")
+    func oneTaskForOneGigabyte() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-1g-\(UUID()).bin").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { unlink(path) }
+        #expect(truncate(path, 1 << 30) == 0)  // sparse: no gigabyte written to disk
+        let server = try CountingServer()
+        await server.slow(20_000_000)  // the queue is still sending when the app leaves
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let record = try await app.uploader.journal.begin(
+            path: path, size: 1 << 30, modified: try SourceFile(path: path).modified,
+            destination: .tus(endpoint: server.server.endpoint), type: "video/mp4")
+        var paused = record
+        paused.state = .paused
+        try await app.uploader.journal.save(paused)
+
+        guard case .handedOver(let transfer) = await app.transfers.handOff(id: record.id) else {
+            Issue.record("not handed over")
+            return
+        }
+        let tasks = system.all(BackgroundTransfersTests.identifier)
+        #expect(tasks.count == 1)
+        let task = try #require(tasks.first)
+        #expect(task.request.method == "PATCH")
+        #expect(task.request.value("Upload-Offset") == "0")
+        #expect(task.file == path, "the picked file itself, not a copy")
+        #expect(!transfer.bodyIsCopy)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: app.outbox))?.isEmpty ?? true)
+        #expect(await app.transfers.handOff(id: record.id) == .alreadyInBackground)
+        #expect(system.all(BackgroundTransfersTests.identifier).count == 1, "offered twice, sent once")
+        // A foreground sender is refused while the background session owns it.
+        let refused = await app.uploader.resume(id: record.id).result()
+        #expect(refused.error?.code == .busy, "\(refused.why)")
+
+        await system.answer(task.identifier, status: 204, headers: ["upload-offset": String(1 << 30)])
+        let done = try #require(try await app.uploader.journal.record(id: record.id))
+        #expect(done.state == .done)
+        #expect(done.offset == 1 << 30)
+    }
+
+    @Test("a foreground upload handed over mid-file is never sent twice: the server gets each byte once")
+    func handOverMidFile() async throws {
+        let path = try file(bytes: 1 << 20)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        await server.slow(30_000_000)
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
+        while (await app.queue.item(id)?.confirmed ?? 0) < 256 << 10 { try await Task.sleep(nanoseconds: 5_000_000) }
+
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        let item = try #require(await app.queue.item(id))
+        #expect(item.state == .inBackground)
+        let uploadID = try #require(item.uploadID)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        let offset = try #require(task.request.value("Upload-Offset").flatMap { Int64($0) })
+        #expect(offset >= 256 << 10, "the rest, from the server's offset")
+        // A stale foreground save after the hand-over changes nothing.
+        var stale = try #require(try await app.uploader.journal.record(id: uploadID))
+        stale.state = .failed
+        try await app.uploader.journal.save(stale)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .uploading)
+        // The queue does not send it while the background session does.
+        await app.queue.resume(id)
+        #expect(await app.queue.item(id)?.state == .inBackground)
+
+        await system.runAll()
+        let record = try #require(try await app.uploader.journal.record(id: uploadID))
+        #expect(record.state == .done, "\(record.why)")
+        let patches = await server.patches
+        #expect(await server.patched == 1 << 20, "every byte sent once: \(patches)")
+        let stored = try #require(await server.server.stored(record.remote ?? ""))
+        #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test(
+        "taken back: the journal first, so the cancelled task changes nothing; the queue finishes from the server's offset"
+    )
+    func takeBack() async throws {
+        let path = try file(bytes: 300 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        await server.slow(20_000_000)  // the queue is still sending when the app leaves
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
+        #expect(await app.transfers.handOff(app.queue) == 1, "a waiting upload gets its record and goes")
+        #expect(system.outstanding(BackgroundTransfersTests.identifier).count == 1)
+
+        await app.transfers.takeBack(app.queue)
+        #expect(system.outstanding(BackgroundTransfersTests.identifier).isEmpty, "its task is cancelled")
+        let items = await app.queue.waitUntilSettled()
+        #expect(items.first { $0.id == id }?.state == .done)
+        #expect(await server.patched == 300 << 10)
+    }
+
+    @Test("a relaunch restores every unfinished upload: held events recorded, cancelled and paused ones resumed")
+    func relaunch() async throws {
+        let journal = journalPath()
+        let paths = try (0..<4).map { _ in try file(bytes: 200 << 10) }
+        defer { for path in paths { unlink(path) } }
+        let server = try CountingServer()
+        await server.slow(20_000_000)  // the queue is still sending when the app leaves
+        let system = FakeBackgroundSystem(transport: server)
+        let endpoint = server.server.endpoint
+        let first = try await launch(journal: journal, transport: server, system: system)
+        // Three handed over, one paused in the foreground.
+        for path in paths.prefix(3) { await first.queue.add(.upload(path: path, to: .tus(endpoint: endpoint))) }
+        #expect(await first.transfers.handOff(first.queue) == 3)
+        let paused = await first.queue.add(.upload(path: paths[3], to: .tus(endpoint: endpoint)))
+        await first.queue.pause(paused)
+        _ = await first.queue.waitUntilSettled()
+        // The app is killed. While no app is there the system finishes one task (its event is
+        // held), one task is cancelled (its cancellation is held), one goes on.
+        system.appEnded(BackgroundTransfersTests.identifier)
+        let tasks = system.outstanding(BackgroundTransfersTests.identifier)
+        #expect(tasks.count == 3)
+        let source0 = try SourceFile(path: tasks[0].file)
+        var finishing = tasks[0].request
+        finishing.body = .file(source0, offset: 0, length: source0.size)
+        let answer = try await server.send(finishing, limits: HTTPLimits())
+        await system.answer(tasks[0].identifier, status: answer.status, headers: answer.headers)
+        await system.cancel(tasks[1].identifier)
+
+        let second = try await launch(journal: journal, transport: server, system: system)
+        let finished = try #require(tasks[0].transfer)
+        let cancelled = try #require(tasks[1].transfer)
+        #expect(try await second.uploader.journal.record(id: finished.id)?.state == .done, "the held event is recorded")
+        #expect(try await second.uploader.journal.record(id: cancelled.id)?.state == .failed)
+        let resumed = try await second.transfers.restore(into: second.queue)
+        #expect(resumed.count == 2, "the cancelled task's upload and the paused one")
+        #expect(await second.queue.all().filter { $0.state == .inBackground }.count == 1)
+        _ = await second.queue.waitUntilSettled()
+        await system.runAll()
+        for record in try await second.uploader.journal.all() {
+            #expect(record.state == .done, "\(record.path): \(record.why)")
+            let stored = try #require(await server.server.stored(record.remote ?? ""))
+            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: record.path))))
+        }
+        #expect(try await second.uploader.journal.unfinished().isEmpty)
+        #expect(await server.patched == 4 * (200 << 10), "no byte sent twice")
+    }
+
+    @Test("force-quit: the system cancels every task; at the next launch each upload goes on in the queue")
+    func forceQuit() async throws {
+        let journal = journalPath()
+        let paths = try (0..<2).map { _ in try file(bytes: 150 << 10) }
+        defer { for path in paths { unlink(path) } }
+        let server = try CountingServer()
+        await server.slow(20_000_000)  // the queue is still sending when the app leaves
+        let system = FakeBackgroundSystem(transport: server)
+        let first = try await launch(journal: journal, transport: server, system: system)
+        for path in paths { await first.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint))) }
+        #expect(await first.transfers.handOff(first.queue) == 2)
+        await system.forceQuit(BackgroundTransfersTests.identifier)
+
+        let second = try await launch(journal: journal, transport: server, system: system)
+        #expect(try await second.transfers.restore(into: second.queue).count == 2)
+        let items = await second.queue.waitUntilSettled()
+        #expect(items.allSatisfy { $0.state == .done })
+        #expect(system.all(BackgroundTransfersTests.identifier).count == 2, "a cancellation is not handed over again")
+    }
+
+    @Test("a connection lost in the background is handed over again from the server's offset, a few times")
+    func lostConnection() async throws {
+        let path = try file(bytes: 100 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        await server.slow(20_000_000)  // the queue is still sending when the app leaves
+        let system = FakeBackgroundSystem(transport: FailingTransport(failures: 2, then: server))
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        await system.runAll()
+        #expect(system.all(BackgroundTransfersTests.identifier).count == 3, "two lost, the third arrives")
+        let record = try #require(try await app.uploader.journal.all().first)
+        #expect(record.state == .done, "\(record.why)")
+    }
+
+    @Test("a handed-over upload arrives whole at a real tus server, sent as the system sends it")
+    func realServer() async throws {
+        let tus = try TusServer()
+        let path = try UploadTestFiles.random(megabytes: 4)
+        defer { unlink(path) }
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system, chunk: 1 << 20)
+        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: tus.endpoint)))
+        while (await app.queue.item(id)?.confirmed ?? 0) < 1 << 20 { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        await system.runAll()
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        let record = try #require(try await app.uploader.journal.record(id: uploadID))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(
+            UploadTestFiles.sha256(try tus.stored(try #require(record.remote)))
+                == (try UploadTestFiles.sha256(file: path)))
+        await transport.shutdown()
+    }
+}
+
+/// Fails the first `failures` requests as a lost connection does, then sends through `then`.
+actor FailingTransport: HTTPTransport {
+    private var failures: Int
+    private let next: any HTTPTransport
+
+    init(failures: Int, then next: any HTTPTransport) {
+        self.failures = failures
+        self.next = next
+    }
+
+    private func take() -> Bool {
+        guard failures > 0 else { return false }
+        failures -= 1
+        return true
+    }
+
+    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        if await take() { throw UploadError(.network, "the network connection was lost (scripted)") }
+        return try await next.send(request, limits: limits)
+    }
+}
+
+extension FakeBackgroundSystem.SystemTask {
+    /// The upload the task carries.
+    var transfer: BackgroundTransfer? { BackgroundTransfer(taskDescription: description) }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import PickupUpload
+
+/// The system's side of background `URLSession`s, as Apple documents it, for the decisions in
+/// `BackgroundTransfers`. The system sends a task's bytes itself, outside the app: here through
+/// `transport` (a real server on 127.0.0.1, or the in-memory tus server). Each behaviour cites
+/// the line it models (NSURLSession.h and UIApplication.h of the iPhoneOS 26.2 SDK).
+///
+/// `@unchecked Sendable` is safe: every field is read and written under `lock`.
+final class FakeBackgroundSystem: @unchecked Sendable {
+    /// One task the system holds.
+    struct SystemTask: Sendable {
+        let identifier: Int
+        let session: String
+        let request: HTTPRequest
+        let file: String
+        let description: String
+        var completed = false
+        var cancelled = false
+    }
+
+    /// How a task ended, as the session's delegate hears it (`didCompleteWithError`).
+    struct Completion: Sendable {
+        let description: String?
+        let status: Int?
+        let headers: [String: String]
+        let finalURL: URL?
+        let error: UploadError?
+    }
+
+    /// What the app does with a task's end: `BackgroundTransfers.completed`.
+    typealias Delegate = @Sendable (Completion) async -> Void
+
+    private let lock = NSLock()
+    private var tasks: [SystemTask] = []
+    private var nextIdentifier = 0
+    private var delegates: [String: Delegate] = [:]
+    private var held: [String: [Completion]] = [:]
+    let transport: any HTTPTransport
+
+    init(transport: any HTTPTransport) { self.transport = transport }
+
+    /// A session made with `identifier`. Its delegate gets the events of every task made with
+    /// that identifier, also those an earlier process made: "Once a session has been created
+    /// from a configuration object with that identifier, the session's delegate will begin
+    /// receiving callbacks" (UIApplication.h:438). Events held while no app was there come
+    /// once the delegate's queue runs (`deliverHeld`): BackgroundUploads makes its session on
+    /// a suspended delegate queue and starts the queue once it is ready for them.
+    func session(_ identifier: String, delegate: @escaping Delegate) -> FakeBackgroundSession {
+        lock.withLock { delegates[identifier] = delegate }
+        return FakeBackgroundSession(system: self, identifier: identifier)
+    }
+
+    /// Delivers the events held for `identifier` to its session's delegate.
+    func deliverHeld(_ identifier: String) async {
+        let (delegate, waiting) = lock.withLock { () -> (Delegate?, [Completion]) in
+            guard let delegate = delegates[identifier] else { return (nil, []) }
+            return (delegate, held.removeValue(forKey: identifier) ?? [])
+        }
+        guard let delegate else { return }
+        for completion in waiting { await delegate(completion) }
+    }
+
+    /// The app's process ends (killed, or suspended for good): the tasks go on without it
+    /// ("A background session can be used to perform networking operations on behalf of a
+    /// suspended application", NSURLSession.h:725) and their events wait for a new session.
+    func appEnded(_ identifier: String) {
+        lock.withLock { _ = delegates.removeValue(forKey: identifier) }
+    }
+
+    /// Starts a task: its body is "created from the file referenced by fileURL"
+    /// (NSURLSession.h:188), read when the system sends it, so the file must be there.
+    func start(_ request: HTTPRequest, file: String, description: String, session: String) throws(UploadError) {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw UploadError(.sourceUnreadable, "no file at \(file) to upload from")
+        }
+        lock.withLock {
+            nextIdentifier += 1
+            tasks.append(
+                SystemTask(
+                    identifier: nextIdentifier, session: session, request: request, file: file,
+                    description: description))
+        }
+    }
+
+    /// "All outstanding tasks" (NSURLSession.h:175): those not completed.
+    func outstanding(_ session: String) -> [SystemTask] {
+        lock.withLock { tasks.filter { $0.session == session && !$0.completed } }
+    }
+
+    /// Every task ever started in `session`, completed or not.
+    func all(_ session: String) -> [SystemTask] { lock.withLock { tasks.filter { $0.session == session } } }
+
+    /// "-cancel returns immediately, but marks a task as being canceled. The task will signal
+    /// -URLSession:task:didCompleteWithError: with an error value of { NSURLErrorDomain,
+    /// NSURLErrorCancelled }" (NSURLSession.h:371-373).
+    func cancel(_ identifier: Int) async {
+        let found = lock.withLock { () -> SystemTask? in
+            guard let index = tasks.firstIndex(where: { $0.identifier == identifier && !$0.completed }) else {
+                return nil
+            }
+            tasks[index].completed = true
+            tasks[index].cancelled = true
+            return tasks[index]
+        }
+        guard let found else { return }
+        await deliver(
+            Completion(
+                description: found.description, status: nil, headers: [:], finalURL: nil,
+                error: UploadError(.cancelled, "the background upload stopped: cancelled (URL error -999)")),
+            to: found.session)
+    }
+
+    /// The person force-quits the app: "the system cancels all of the session's background
+    /// transfers" (URL Loading System, "Downloading files in the background"); their
+    /// cancellations wait for the next session made with the identifier.
+    func forceQuit(_ identifier: String) async {
+        appEnded(identifier)
+        for task in outstanding(identifier) { await cancel(task.identifier) }
+    }
+
+    /// Sends every outstanding task to its end, as the system does while the app is suspended.
+    /// Redirects are followed: "For tasks in background sessions, redirections will always be
+    /// followed" (NSURLSession.h:1035).
+    func runAll() async {
+        while let task = lock.withLock({ tasks.first { !$0.completed } }) {
+            var request = task.request
+            var completion: Completion
+            var hops = 0
+            while true {
+                do {
+                    let source = try SourceFile(path: task.file)
+                    request.body = .file(source, offset: 0, length: source.size)
+                    let response = try await transport.send(request, limits: HTTPLimits())
+                    if (300..<400).contains(response.status), hops < 5,
+                        let location = response.value("Location"),
+                        let next = URL(string: location, relativeTo: request.url)?.absoluteURL
+                    {
+                        request.url = next
+                        hops += 1
+                        continue
+                    }
+                    completion = Completion(
+                        description: task.description, status: response.status, headers: response.headers,
+                        finalURL: request.url, error: nil)
+                } catch {
+                    completion = Completion(
+                        description: task.description, status: nil, headers: [:], finalURL: nil,
+                        error: error)
+                }
+                break
+            }
+            complete(task.identifier)
+            await deliver(completion, to: task.session)
+        }
+    }
+
+    /// Ends a task with this answer without sending it (a 1 GB body the test does not move).
+    func answer(_ identifier: Int, status: Int, headers: [String: String]) async {
+        guard let task = lock.withLock({ tasks.first { $0.identifier == identifier && !$0.completed } }) else {
+            return
+        }
+        complete(identifier)
+        await deliver(
+            Completion(
+                description: task.description, status: status, headers: headers, finalURL: task.request.url,
+                error: nil), to: task.session)
+    }
+
+    private func complete(_ identifier: Int) {
+        lock.withLock {
+            if let index = tasks.firstIndex(where: { $0.identifier == identifier }) { tasks[index].completed = true }
+        }
+    }
+
+    /// To the session's delegate, or held until a session with that identifier is made
+    /// (UIApplication.h:436-440: the app is launched or resumed for them).
+    private func deliver(_ completion: Completion, to session: String) async {
+        let delegate = lock.withLock { () -> Delegate? in
+            if let delegate = delegates[session] { return delegate }
+            held[session, default: []].append(completion)
+            return nil
+        }
+        await delegate?(completion)
+    }
+}
+
+/// One app's session on the fake system, as `BackgroundTransfers` uses it.
+struct FakeBackgroundSession: BackgroundSession {
+    let system: FakeBackgroundSystem
+    let identifier: String
+
+    func startUpload(_ request: HTTPRequest, fromFile path: String, description: String) async throws(UploadError) {
+        try system.start(request, file: path, description: description, session: identifier)
+    }
+
+    func pendingTasks() async -> [BackgroundTaskInfo] {
+        system.outstanding(identifier).map {
+            BackgroundTaskInfo(identifier: $0.identifier, description: $0.description)
+        }
+    }
+
+    func cancelTask(_ identifier: Int) async { await system.cancel(identifier) }
+}
