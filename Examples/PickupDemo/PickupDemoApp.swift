@@ -13,7 +13,9 @@
     @main
     @MainActor
     struct PickupDemoApp: App {
-        @State private var demo = Demo()
+        @UIApplicationDelegateAdaptor(DemoAppDelegate.self) private var delegate
+        @Environment(\.scenePhase) private var phase
+        @State private var demo = Demo.shared
 
         var body: some Scene {
             WindowGroup {
@@ -25,6 +27,27 @@
                 }
                 .task { await demo.start() }
             }
+            .onChange(of: phase) { _, phase in
+                // Leaving the screen, every upload goes to the background session; back, to the queue.
+                guard let uploads = demo.uploads, let background = demo.background else { return }
+                switch phase {
+                case .background: Task { await background.handOff(uploads.queue) }
+                case .active: Task { await background.takeBack(uploads.queue) }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Passes iOS's relaunch for the background session's events on to it.
+    final class DemoAppDelegate: NSObject, UIApplicationDelegate {
+        func application(
+            _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+            completionHandler: @escaping () -> Void
+        ) {
+            MainActor.assumeIsolated {
+                Demo.shared.background?.reattach(identifier: identifier, completionHandler: completionHandler)
+            }
         }
     }
 
@@ -34,8 +57,13 @@
     @MainActor
     @Observable
     final class Demo {
+        /// The one model, made at launch: the background session must exist when iOS relaunches
+        /// the app for its events.
+        static let shared = Demo()
+
         let library: ImportSession?
         let uploads: UploadQueueModel?
+        let background: BackgroundUploads?
         let loader = PickedItemLoader()
         var problem: String?
         /// The tus server uploads go to: the app's Info.plist key `PickupTusEndpoint`
@@ -47,28 +75,31 @@
         init() {
             var library: ImportSession?
             var uploads: UploadQueueModel?
+            var background: BackgroundUploads?
             do {
                 let storage = PickupStorage.standard
                 let session = try ImportSession.library(in: storage, options: ImportOptions(concurrency: 2))
                 PickedMediaStore.shared.use(session)
                 library = session
-                let journal = try UploadJournal(path: storage.journal)
+                let uploader = Uploader(journal: try UploadJournal(path: storage.journal))
                 uploads = UploadQueueModel(
-                    queue: UploadQueue(
-                        uploader: Uploader(journal: journal), concurrency: 2, background: UIKitBackgroundTime()))
+                    queue: UploadQueue(uploader: uploader, concurrency: 2, background: UIKitBackgroundTime()))
+                background = BackgroundUploads(uploader: uploader, storage: storage)
             } catch {
                 problem = "\(error)"
             }
             self.library = library
             self.uploads = uploads
+            self.background = background
         }
 
-        /// Starts the queue and brings back the uploads an earlier run left unfinished.
+        /// Starts the queue and brings back the uploads an earlier run left unfinished (those the
+        /// background session still sends show as in the background).
         func start() async {
-            guard let uploads else { return }
+            guard let uploads, let background else { return }
             uploads.start()
             do {
-                try await uploads.queue.restoreUnfinished()
+                try await background.restore(into: uploads.queue)
             } catch {
                 problem = error.message
             }

@@ -127,10 +127,11 @@
                     code == NSURLErrorCancelled ? .cancelled : .network,
                     "the background upload stopped: \(error.localizedDescription) (URL error \(code))")
             }
+            let answered = headers
             lock.withLock { gate.writeBegan() }
             Task {
                 let record = await transfers.completed(
-                    description: description, status: status, headers: headers, finalURL: finalURL, error: failure)
+                    description: description, status: status, headers: answered, finalURL: finalURL, error: failure)
                 if let record, let queue = self.lock.withLock({ self.queue }) { await queue.backgroundEnded(record) }
                 self.lock.withLock { self.gate.writeEnded() }?.onMain()
             }

@@ -200,6 +200,95 @@ struct UploadCommandTests {
         #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
     }
 
+    /// Starts `command` in the background, waits until the journal holds confirmed bytes of an
+    /// unfinished upload, then interrupts it as Ctrl-C does. Returns its exit status.
+    func interruptOnceSending(_ command: String, journal: String, environment: [String: String]) throws -> Int32 {
+        let result = try Shell.run(
+            """
+            \(command) >/dev/null 2>&1 & pid=$!
+            for i in $(seq 1 400); do
+              if [ -f "$J" ] && "$TOOL" uploads list --journal "$J" --json 2>/dev/null \
+                | grep -q '"confirmed":[1-9]'; then break; fi
+              sleep 0.05
+            done
+            kill -INT $pid; wait $pid
+            """, environment: environment.merging(["TOOL": CLI.tool, "J": journal]) { $1 })
+        return result.status
+    }
+
+    @Test("Ctrl-C mid-upload, then the same command again: the paused upload goes on (one upload on the server)")
+    func rerunContinues() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = folder + "/big.bin"
+        #expect(try Shell.run("head -c 100663296 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
+            environment: ["F": big, "TO": to])
+        #expect(status == 130)
+        let before = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(before["state"] as? String == "paused")
+
+        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--json"])
+        #expect(again.status == 0, "\(again.errorText)")
+        let record = try #require(try CLI.jsonLines(again).first)
+        #expect(record["state"] as? String == "done")
+        #expect(record["id"] as? String == before["id"] as? String, "the paused upload, not a new one")
+        #expect(record["remote"] as? String == before["remote"] as? String)
+        let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter { $0.hasSuffix(".info") }
+        #expect(created.count == 1, "one upload on the server: \(created)")
+        let stored = try server.stored(try #require(record["remote"] as? String))
+        let hasher = SHA256Hasher()
+        stored.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalizeHex() == (try sha256(big)))
+        let list = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
+        #expect(list.count == 1, "no second upload in the journal")
+    }
+
+    @Test("S3 with --credentials, interrupted: resume and cancel take --credentials too; the resumed file is already there")
+    func s3ResumeWithCredentials() throws {
+        let server = try SeaweedServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let credentials = folder + "/credentials"
+        try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
+            toFile: credentials, atomically: true, encoding: .utf8)
+        let big = folder + "/big.bin"
+        #expect(try Shell.run("head -c 134217728 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let journal = folder + "/j.sqlite"
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$F\" --to s3://photos/ --endpoint \"$E\" --credentials \"$C\" "
+                + "--journal \"$J\" --chunk-size 5 --part-concurrency 1",
+            journal: journal, environment: ["F": big, "E": server.endpoint.absoluteString, "C": credentials])
+        #expect(status == 130)
+        let before = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(before["state"] as? String == "paused")
+        let id = try #require(before["id"] as? String)
+
+        // Without the credentials the resume says what it needs; with them it finishes.
+        let bare = try CLI.run(["uploads", "resume", id, "--journal", journal], environment: ["AWS_PROFILE": ""])
+        #expect(bare.status != 0)
+        let resumed = try CLI.run(["uploads", "resume", id, "--journal", journal, "--credentials", credentials, "--json"])
+        #expect(resumed.status == 0, "\(resumed.errorText)")
+        #expect(try CLI.jsonLines(resumed).first?["state"] as? String == "done", "\(resumed.outputText)")
+        let object = try server.object("big.bin")
+        let hasher = SHA256Hasher()
+        object.withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finalizeHex() == (try sha256(big)), "stored \(object.count) bytes")
+        let again = try CLI.run([
+            "upload", big, "--to", "s3://photos/", "--endpoint", server.endpoint.absoluteString, "--credentials",
+            credentials, "--journal", journal, "--json",
+        ])
+        #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
+        let cancel = try CLI.run(["uploads", "cancel", id, "--journal", journal, "--credentials", credentials])
+        #expect(cancel.errorText.contains("already done"), "cancel reads --credentials: \(cancel.errorText)")
+    }
+
     @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")
     func cancel() throws {
         let server = try TusServer()
