@@ -8,6 +8,32 @@ public actor UploadJournal {
     let database: SQLiteDatabase
     /// The journal file's path.
     public let path: String
+    /// The folder under which the journal keeps file paths relative to it, as `~/…`: on iPhone
+    /// the app's home, whose path changes when the app is updated (pending uploads still find
+    /// their files afterwards); nil elsewhere, where paths are kept absolute.
+    public let home: String?
+
+    /// The app's home on iPhone (its container); nil on other platforms.
+    public static var defaultHome: String? {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            return NSHomeDirectory()
+        #else
+            return nil
+        #endif
+    }
+
+    /// `path` as the journal keeps it: relative to `home` when it lies under it.
+    func stored(_ path: String) -> String {
+        guard let home, !home.isEmpty else { return path }
+        let base = home.hasSuffix("/") ? home : home + "/"
+        return path.hasPrefix(base) ? "~/" + path.dropFirst(base.count) : path
+    }
+
+    /// A kept path as a path to open: under today's `home` when it was kept relative.
+    static func resolved(_ kept: String, home: String?) -> String {
+        guard let home, kept.hasPrefix("~/") else { return kept }
+        return (home.hasSuffix("/") ? home : home + "/") + kept.dropFirst(2)
+    }
 
     /// The default journal, beside the picked items' library (`PickupStorage.standard`): on
     /// iPhone `Application Support/Pickup/uploads.sqlite`, excluded from backup (the same file
@@ -16,14 +42,21 @@ public actor UploadJournal {
     /// `HOME` is not set).
     public static var defaultPath: String {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            let storage = PickupStorage.standard
-            try? FileManager.default.createDirectory(atPath: storage.root, withIntermediateDirectories: true)
-            storage.excludeFromBackup(storage.root)
-            return storage.journal
+            return sandboxedPath
         #else
             return defaultPath(environment: ProcessInfo.processInfo.environment)
         #endif
     }
+
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        /// The app's journal, its folder made and excluded from backup once, when first asked.
+        private static let sandboxedPath: String = {
+            let storage = PickupStorage.standard
+            try? FileManager.default.createDirectory(atPath: storage.root, withIntermediateDirectories: true)
+            storage.excludeFromBackup(storage.root)
+            return storage.journal
+        }()
+    #endif
 
     static func defaultPath(environment: [String: String]) -> String {
         PickupStorage(root: PickupStorage.stateFolder(environment)).journal
@@ -34,8 +67,12 @@ public actor UploadJournal {
 
     /// Opens the journal at `path`, creating it and its folder unless `readOnly` (for
     /// listing: then nothing is created or changed, and a missing journal is an error).
-    public init(path: String = UploadJournal.defaultPath, readOnly: Bool = false) throws(UploadError) {
+    /// `home`: see ``home``; give one only to move a journal between folders (tests do).
+    public init(
+        path: String = UploadJournal.defaultPath, readOnly: Bool = false, home: String? = UploadJournal.defaultHome
+    ) throws(UploadError) {
         self.path = path
+        self.home = home
         if readOnly {
             do {
                 database = try SQLiteDatabase(path: path, readOnly: true)
@@ -182,7 +219,7 @@ public actor UploadJournal {
                 VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11)
                 """
             ).run([
-                .text(record.id), .text(path), .integer(size), .integer(modified), .text(record.target),
+                .text(record.id), .text(self.stored(path)), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
                 .real(now + UploadJournal.leaseSeconds), .text(json),
             ])
@@ -251,7 +288,7 @@ public actor UploadJournal {
                     // The newest of the same bytes, as `finished(to:size:sha256:)` answers; the
                     // destination is the one asked for (the same text).
                     if let sha256 = statement.text("sha256"), bySHA256[sha256] == nil {
-                        bySHA256[sha256] = UploadJournal.record(statement, destination: stored)
+                        bySHA256[sha256] = UploadJournal.record(statement, destination: stored, home: home)
                     }
                 }
                 looked[text, default: [:]][file.size] = bySHA256
@@ -349,7 +386,7 @@ public actor UploadJournal {
             let statement = try database.prepare(
                 UploadJournal.select + " WHERE \(condition) ORDER BY created DESC")
             try statement.bind(values)
-            return try UploadJournal.read(statement)
+            return try UploadJournal.read(statement, home: home)
         }
     }
 
@@ -364,14 +401,16 @@ public actor UploadJournal {
         """
 
     /// The records a `select` statement returns, to its last row.
-    static func read(_ statement: SQLiteStatement) throws -> [UploadRecord] {
+    static func read(_ statement: SQLiteStatement, home: String?) throws -> [UploadRecord] {
         var result: [UploadRecord] = []
-        while try statement.step() { result.append(record(statement)) }
+        while try statement.step() { result.append(record(statement, home: home)) }
         return result
     }
 
     /// The record in the row a `select` statement stands on (its `destination` when known).
-    static func record(_ statement: SQLiteStatement, destination known: UploadDestination? = nil) -> UploadRecord {
+    static func record(
+        _ statement: SQLiteStatement, destination known: UploadDestination? = nil, home: String?
+    ) -> UploadRecord {
         let target = statement.text("target") ?? ""
         // Rows written before destinations were kept as JSON are read from their target.
         let destination =
@@ -386,7 +425,8 @@ public actor UploadJournal {
                 status: statement.isNull("error_status") ? nil : Int(statement.integer("error_status")))
         }
         return UploadRecord(
-            id: statement.text("id") ?? "", path: statement.text("path") ?? "", size: statement.integer("size"),
+            id: statement.text("id") ?? "", path: resolved(statement.text("path") ?? "", home: home),
+            size: statement.integer("size"),
             modified: statement.integer("modified"), target: target, destination: destination,
             type: statement.text("type") ?? "application/octet-stream", remote: statement.text("remote"),
             offset: statement.integer("offset"),

@@ -43,3 +43,35 @@ struct JournalMigrationTests {
         #expect(error?.description.contains("newer version of Pickup") == true, "\(String(describing: error))")
     }
 }
+
+/// The journal on iPhone: paths under the app's home kept relative to it, so that an app
+/// updated (its container moved) still finds the files of its pending uploads.
+@Suite("journal paths under the app's home")
+struct JournalHomeTests {
+    @Test("a path under the home is kept as ~/…, and read back under the new home after the container moved")
+    func containerMoved() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-home-\(UUID()).sqlite").path
+        defer { unlink(path) }
+        let old = "/var/mobile/Containers/Data/Application/OLD-UUID"
+        let before = try UploadJournal(path: path, home: old)
+        let record = try await before.begin(
+            path: old + "/Library/Application Support/Pickup/Library/IMG_0001.MOV", size: 10, modified: 1,
+            destination: .tus(endpoint: try #require(URL(string: "https://tus.example/files/"))),
+            type: "video/quicktime")
+        let elsewhere = try await before.begin(
+            path: "/private/var/mobile/Media/DCIM/IMG_0002.MOV", size: 10, modified: 1,
+            destination: .tus(endpoint: try #require(URL(string: "https://tus.example/files/"))),
+            type: "video/quicktime")
+        let new = "/var/mobile/Containers/Data/Application/NEW-UUID"
+        let after = try UploadJournal(path: path, home: new)
+        #expect(
+            try await after.record(id: record.id)?.path == new
+                + "/Library/Application Support/Pickup/Library/IMG_0001.MOV")
+        #expect(try await after.record(id: elsewhere.id)?.path == "/private/var/mobile/Media/DCIM/IMG_0002.MOV")
+        // Without a home (Linux, macOS), paths are kept as they are.
+        let plain = try UploadJournal(path: path, home: nil)
+        #expect(try await plain.record(id: elsewhere.id)?.path == "/private/var/mobile/Media/DCIM/IMG_0002.MOV")
+        #expect(
+            try await plain.record(id: record.id)?.path == "~/Library/Application Support/Pickup/Library/IMG_0001.MOV")
+    }
+}
