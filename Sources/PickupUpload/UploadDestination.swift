@@ -52,8 +52,10 @@ public enum UploadDestination: Sendable, Hashable, Codable {
     }
 
     /// What the journal keeps: URLs without user, password, query or fragment.
+    /// Its URLs are also written one way: scheme and host in lower case, no default port
+    /// (`https://Example.com:443/files` is kept as `https://example.com/files`).
     var stored: UploadDestination {
-        func clean(_ url: URL) -> URL { URL(string: redacted(url.absoluteString)) ?? url }
+        func clean(_ url: URL) -> URL { UploadDestination.canonical(URL(string: redacted(url.absoluteString)) ?? url) }
         switch self {
         case .tus(let endpoint): return .tus(endpoint: clean(endpoint))
         case .form(var form):
@@ -66,6 +68,39 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         case .s3Presigned(var location):
             location.endpoint = clean(location.endpoint)
             return .s3Presigned(location)
+        }
+    }
+
+    /// `url` with its scheme and host in lower case and without the scheme's default port.
+    static func canonical(_ url: URL) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        parts.scheme = parts.scheme?.lowercased()
+        parts.host = parts.host?.lowercased()
+        if (parts.scheme == "https" && parts.port == 443) || (parts.scheme == "http" && parts.port == 80) {
+            parts.port = nil
+        }
+        return parts.url ?? url
+    }
+
+    /// The same stored destination with its tus endpoint's or form URL's trailing slash added or
+    /// taken away (`…/files` and `…/files/` name one endpoint): the journal looks for both
+    /// when it decides whether a file is already there, or an upload to continue. Nil for S3,
+    /// and for a URL with no path to change.
+    var twin: UploadDestination? {
+        func toggled(_ url: URL) -> URL? {
+            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.path.count > 1 else {
+                return nil
+            }
+            parts.path = parts.path.hasSuffix("/") ? String(parts.path.dropLast()) : parts.path + "/"
+            return parts.url
+        }
+        switch stored {
+        case .tus(let endpoint): return toggled(endpoint).map { .tus(endpoint: $0) }
+        case .form(var form):
+            guard let url = toggled(form.url) else { return nil }
+            form.url = url
+            return .form(form)
+        case .s3, .s3Presigned: return nil
         }
     }
 

@@ -283,12 +283,15 @@ public actor UploadJournal {
                     continue
                 }
                 var bySHA256: [String: UploadRecord] = [:]
-                try statement.bind([.text(text), .integer(file.size)])
-                while try statement.step() {
-                    // The newest of the same bytes, as `finished(to:size:sha256:)` answers; the
-                    // destination is the one asked for (the same text).
-                    if let sha256 = statement.text("sha256"), bySHA256[sha256] == nil {
-                        bySHA256[sha256] = UploadJournal.record(statement, destination: stored, home: home)
+                // The destination as given, then its twin (`…/files` for `…/files/`).
+                for place in [stored] + (stored.twin.map { [$0] } ?? []) {
+                    guard let placeText = try? UploadJournal.json(place) else { continue }
+                    try statement.bind([.text(placeText), .integer(file.size)])
+                    while try statement.step() {
+                        // The newest of the same bytes, as `finished(to:size:sha256:)` answers.
+                        if let sha256 = statement.text("sha256"), bySHA256[sha256] == nil {
+                            bySHA256[sha256] = UploadJournal.record(statement, destination: place, home: home)
+                        }
                     }
                 }
                 looked[text, default: [:]][file.size] = bySHA256

@@ -263,6 +263,31 @@ public final class Uploader: Sendable {
         }
     }
 
+    /// Asks the server whether a finished upload's bytes are still there: a tus upload's
+    /// offset (HEAD) equals the file's size, an S3 object (HEAD) has its size. A form cannot be
+    /// asked (true). False when the server has lost or deleted it; an error when it cannot say.
+    public func isStillThere(_ record: UploadRecord) async throws(UploadError) -> Bool {
+        switch record.destination {
+        case .tus(let endpoint):
+            guard let remote = record.remote.flatMap({ URL(string: $0) }) else { return false }
+            let client = TusClient(
+                endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
+                transport: options.transport)
+            do {
+                return try await client.offset(of: remote) == record.size
+            } catch  where error.code == .gone {
+                return false
+            }
+        case .s3(let location), .s3Presigned(let location):
+            guard let destination = record.destination, let authorization = s3Authorization(for: destination) else {
+                throw UploadError(.unauthorized, "no S3 credentials to ask whether \(location.key) is there")
+            }
+            let client = S3Client(location: location, authorization: authorization, options: options)
+            return try await client.objectSize() == record.size
+        case .form, nil: return true
+        }
+    }
+
     /// Cancels an upload: ends it on the server (tus termination, S3 abort) and marks it cancelled.
     public func cancel(id: String) async -> UploadRecord? {
         guard var record = try? await journal.record(id: id) else { return nil }

@@ -239,7 +239,9 @@ struct UploadCommandTests {
         #expect(record["state"] as? String == "done")
         #expect(record["id"] as? String == before["id"] as? String, "the paused upload, not a new one")
         #expect(record["remote"] as? String == before["remote"] as? String)
-        let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter { $0.hasSuffix(".info") }
+        let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter {
+            $0.hasSuffix(".info")
+        }
         #expect(created.count == 1, "one upload on the server: \(created)")
         let stored = try server.stored(try #require(record["remote"] as? String))
         let hasher = SHA256Hasher()
@@ -249,7 +251,9 @@ struct UploadCommandTests {
         #expect(list.count == 1, "no second upload in the journal")
     }
 
-    @Test("S3 with --credentials, interrupted: resume and cancel take --credentials too; the resumed file is already there")
+    @Test(
+        "S3 with --credentials, interrupted: resume and cancel take --credentials too; the resumed file is already there"
+    )
     func s3ResumeWithCredentials() throws {
         let server = try SeaweedServer()
         let folder = try scratch()
@@ -273,7 +277,9 @@ struct UploadCommandTests {
         // Without the credentials the resume says what it needs; with them it finishes.
         let bare = try CLI.run(["uploads", "resume", id, "--journal", journal], environment: ["AWS_PROFILE": ""])
         #expect(bare.status != 0)
-        let resumed = try CLI.run(["uploads", "resume", id, "--journal", journal, "--credentials", credentials, "--json"])
+        let resumed = try CLI.run([
+            "uploads", "resume", id, "--journal", journal, "--credentials", credentials, "--json",
+        ])
         #expect(resumed.status == 0, "\(resumed.errorText)")
         #expect(try CLI.jsonLines(resumed).first?["state"] as? String == "done", "\(resumed.outputText)")
         let object = try server.object("big.bin")
@@ -287,6 +293,38 @@ struct UploadCommandTests {
         #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
         let cancel = try CLI.run(["uploads", "cancel", id, "--journal", journal, "--credentials", credentials])
         #expect(cancel.errorText.contains("already done"), "cancel reads --credentials: \(cancel.errorText)")
+    }
+
+    @Test("already there whatever the endpoint's spelling (a trailing slash, a default port); --check asks the server")
+    func checkAndSpelling() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = try Fixtures.path(.jpegPlain)
+        let endpoint = server.endpoint.absoluteString
+        let slashed = endpoint.hasSuffix("/") ? endpoint : endpoint + "/"
+        let bare = String(slashed.dropLast())
+        let first = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--json"])
+        let remote = try #require(try CLI.jsonLines(first).first?["remote"] as? String)
+        let again = try CLI.run(["upload", photo, "--to", "tus+" + bare, "--journal", journal, "--json"])
+        #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
+        // The server still holds it: --check skips it too.
+        let checked = try CLI.run(["upload", photo, "--to", "tus+" + bare, "--journal", journal, "--check"])
+        #expect(checked.status == 0)
+        #expect(checked.outputText.contains("already there") && checked.outputText.contains("the server has them"))
+        // The server lost it: without --check the journal's word stands; with it, the file goes again.
+        let id = remote.split(separator: "/").last.map(String.init) ?? ""
+        for name in try FileManager.default.contentsOfDirectory(atPath: server.folder) where name.hasPrefix(id) {
+            try FileManager.default.removeItem(atPath: server.folder + "/" + name)
+        }
+        let trusted = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--json"])
+        #expect(try CLI.jsonLines(trusted).first?["state"] as? String == "alreadyThere")
+        let resent = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--json", "--check"])
+        #expect(resent.status == 0, "\(resent.errorText)")
+        let record = try #require(try CLI.jsonLines(resent).first)
+        #expect(record["state"] as? String == "done")
+        #expect(record["remote"] as? String != remote, "a new upload on the server")
     }
 
     @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")

@@ -120,7 +120,11 @@ public struct UploadBatch: Sendable {
     /// destination is left out (unless `force`) and returned, by position, with that upload's
     /// record; only a file of the size of such an upload is read to compare. The others are
     /// queued, in order, and hashed on a low-priority thread beside the uploads.
-    public mutating func enqueue(on queue: UploadQueue, force: Bool = false) async -> [Int: UploadRecord] {
+    /// `check`: a file the journal says is there is skipped only when its server says so too
+    /// (`Uploader.isStillThere`); one the server lost, or cannot speak for, is sent again.
+    public mutating func enqueue(
+        on queue: UploadQueue, force: Bool = false, check: Bool = false
+    ) async -> [Int: UploadRecord] {
         let journal = queue.uploader.journal
         let statuses = files.map { FileStatus(path: $0.path) }
         let sizes = statuses.map { $0?.size ?? -1 }
@@ -135,8 +139,11 @@ public struct UploadBatch: Sendable {
         if !force {
             for record in (try? await journal.unfinished()) ?? []
             where record.state == .paused || record.state == .failed {
-                let key = UploadBatch.resumeKey(record.path, record.size, record.modified, record.destination)
-                if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
+                // Found by the destination as given or by its twin (`…/files` for `…/files/`).
+                for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
+                    let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)
+                    if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
+                }
             }
         }
         // Only a file with a candidate is read to compare, on a low-priority thread of its own
@@ -149,8 +156,11 @@ public struct UploadBatch: Sendable {
             if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.known(file.path),
                 let earlier = candidates[index][sha256]
             {
-                alreadyThere[index] = earlier
-                continue
+                let confirmed = check ? ((try? await queue.uploader.isStillThere(earlier)) ?? false) : true
+                if confirmed {
+                    alreadyThere[index] = earlier
+                    continue
+                }
             }
             let destination = destinations[index]
             let status = statuses[index]

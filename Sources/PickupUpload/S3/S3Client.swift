@@ -109,17 +109,33 @@ struct S3Client: Sendable {
         }
     }
 
+    /// The object's size at the store (HEAD), or nil when the store holds no such object.
+    func objectSize() async throws(UploadError) -> Int64? {
+        do {
+            let (_, response) = try await exchange(
+                "HEAD", query: [], headers: [:], body: .none, payloadHash: S3Client.emptyHash,
+                what: "asking whether the object is there")
+            return response.value("Content-Length").flatMap { Int64($0) }
+        } catch  where error.status == 404 {
+            return nil
+        }
+    }
+
     func abort(_ uploadID: String) async throws(UploadError) {
         _ = try await send("DELETE", query: [("uploadId", uploadID)], headers: [:], what: "aborting the upload")
     }
+
+    /// The SHA-256 of an empty body, signed for requests that send none.
+    static let emptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     private func send(
         _ method: String, query: [(String, String)], headers: [String: String], what: String
     )
         async throws(UploadError) -> String
     {
-        let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        return try await exchange(method, query: query, headers: headers, body: .none, payloadHash: empty, what: what).0
+        try await exchange(
+            method, query: query, headers: headers, body: .none, payloadHash: S3Client.emptyHash, what: what
+        ).0
     }
 
     private func exchange(

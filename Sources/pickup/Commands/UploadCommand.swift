@@ -29,7 +29,9 @@ struct UploadCommand: AsyncParsableCommand {
             from ~/.aws/credentials and ~/.aws/config (AWS_PROFILE or --profile), as the AWS CLI finds \
             them. Credentials and signed URLs never reach the journal or the output. \
             A file whose bytes (size and SHA-256) the journal has already sent to the same destination \
-            is not sent again ("already there"; --force sends it). Every retry is shown as it happens. \
+            is not sent again ("already there"; --check asks the server first, --force sends it). \
+            Running the same upload again after Ctrl-C or a failure goes on from the server's offset. \
+            Every retry is shown as it happens. \
             On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
             Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when \
@@ -155,6 +157,11 @@ struct UploadCommand: AsyncParsableCommand {
         name: [.customLong("force")],
         help: "Send a file even when the journal says the same bytes are already at that destination.")
     var force = false
+
+    @Flag(
+        name: [.customLong("check")],
+        help: "Skip a file the journal says is already there only when the server still has it (tus and S3: HEAD).")
+    var check = false
 
     @OptionGroup var shared: JournalOptions
 

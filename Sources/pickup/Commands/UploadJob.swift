@@ -31,6 +31,7 @@ struct UploadJob {
     let timeout: Double
     let partConcurrency: Int
     let force: Bool
+    let check: Bool
     let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
@@ -122,6 +123,7 @@ struct UploadJob {
         self.headers = headers
         recursive = command.recursive
         force = command.force
+        check = command.check
         progress = command.progress
         let retries = command.retries
         guard (0...100).contains(retries) else {
@@ -232,13 +234,14 @@ struct UploadJob {
         let began = Date()
         // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
         let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
-        let alreadyThere = await batch.enqueue(on: queue, force: force)
+        let alreadyThere = await batch.enqueue(on: queue, force: force, check: check)
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
             Console.raw(
                 json
                     ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: file.path)
-                    : "\(earlier.id) already there \(file.path) (sent with the same bytes; --force sends it again)\n")
+                    : "\(earlier.id) already there \(file.path) (the journal sent these bytes there\(check ? " and the server has them" : ""); --force sends it again)\n"
+            )
         }
         let work = Task {
             await UploadRunner.run(queue, json: json, progress: progress, sources: made, tries: retries + 1)
