@@ -58,7 +58,8 @@ struct UploadDriver {
                     outcome = .restarted
                 case .wait(let seconds, let error):
                     events?.yield(.retrying(id: record.id, error: error, delay: seconds))
-                    if error.code == .network { steps.reconnect() }
+                    // No connection to rebuild here: a transport never reuses a connection a
+                    // request failed on (AsyncHTTPClient closes it; URLSession does not keep it).
                     await clock.sleep(seconds: seconds)
                     outcome = .waited
                 case .done:

@@ -13,8 +13,6 @@ protocol UploadSteps {
     mutating func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64
     /// Finishes the upload on the server, once it holds every byte.
     mutating func complete(_ record: inout UploadRecord) async throws(UploadError)
-    /// A connection failed: later requests go on fresh connections, not one the cut left dead.
-    mutating func reconnect()
     /// The upload ends (done, failed or cancelled): nothing may go on sending for it.
     mutating func stop()
     /// The least gain a send must bring to count as progress (`UploadMachine.minimumGain`).

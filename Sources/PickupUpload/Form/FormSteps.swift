@@ -7,13 +7,13 @@ struct FormSteps: UploadSteps {
     let target: FormTarget
     let source: SourceFile
     let options: UploadOptions
-    private var http: HTTPClient
+    private let http: StepSender
 
     init(target: FormTarget, source: SourceFile, options: UploadOptions) {
         self.target = target
         self.source = source
         self.options = options
-        http = HTTPClient(transport: options.transport, stall: options.stallTimeout)
+        http = StepSender(transport: options.transport, stall: options.stallTimeout)
     }
 
     func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 { 0 }
@@ -49,7 +49,6 @@ struct FormSteps: UploadSteps {
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
 
-    mutating func reconnect() { http = HTTPClient(transport: options.transport, stall: options.stallTimeout) }
 
     /// The multipart body: the fields, then the file streamed from disk, then the end.
     static func formBody(

@@ -16,12 +16,12 @@ public struct S3Part: Sendable, Hashable {
 struct S3Client: Sendable {
     let location: S3Location
     let authorization: S3Authorization
-    let http: HTTPClient
+    let http: StepSender
 
     init(location: S3Location, authorization: S3Authorization, options: UploadOptions) {
         self.location = location
         self.authorization = authorization
-        http = HTTPClient(transport: options.transport, stall: options.stallTimeout)
+        http = StepSender(transport: options.transport, stall: options.stallTimeout)
     }
 
     func create(type: String) async throws(UploadError) -> String {

@@ -12,7 +12,7 @@ struct S3Steps: UploadSteps {
     let options: UploadOptions
     let partSize: Int64
     let count: Int
-    private var client: S3Client
+    private let client: S3Client
     /// The parts the store holds, by number.
     private var held: [Int: S3Part] = [:]
     /// The parts on their way, by number: the request sending each, and its serial.
@@ -148,9 +148,5 @@ struct S3Steps: UploadSteps {
             throw UploadError(.server, "the store lists \(listed.count) of \(count) parts")
         }
         try await client.complete(uploadID, parts: listed)
-    }
-
-    mutating func reconnect() {
-        client = S3Client(location: location, authorization: authorization, options: options)
     }
 }

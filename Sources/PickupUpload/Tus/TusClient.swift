@@ -28,7 +28,7 @@ public struct TusCapabilities: Sendable, Equatable {
 public struct TusClient: Sendable {
     /// The server's creation URL.
     public let endpoint: URL
-    let http: HTTPClient
+    let http: StepSender
     let headers: [String: String]
 
     /// `headers` go with every request (an `Authorization`, say); `transport` sends them
@@ -39,7 +39,7 @@ public struct TusClient: Sendable {
     ) {
         self.endpoint = endpoint
         self.headers = headers
-        http = HTTPClient(transport: transport, stall: timeout)
+        http = StepSender(transport: transport, stall: timeout)
     }
 
     /// The server's extensions and checksum algorithms. A server that does not

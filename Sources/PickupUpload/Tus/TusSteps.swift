@@ -7,7 +7,7 @@ struct TusSteps: UploadSteps {
     let endpoint: URL
     let source: SourceFile
     let options: UploadOptions
-    private var client: TusClient
+    private let client: TusClient
     private var capabilities: TusCapabilities?
     /// What endpoints said they support, shared by the uploads of one uploader.
     private let known: LockedValue<[String: TusCapabilities]>?
@@ -73,5 +73,4 @@ struct TusSteps: UploadSteps {
     /// one that keeps a byte of each chunk cannot keep an upload going, one journal write a byte.
     var minimumGain: Int64 { Int64(max(1, options.chunkSize / 8)) }
 
-    mutating func reconnect() { client = TusSteps.client(endpoint, options) }
 }

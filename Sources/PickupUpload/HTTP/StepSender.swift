@@ -2,7 +2,7 @@ import Foundation
 
 /// Sends one step's request through the upload's transport, naming the step in errors
 /// ("sending part 3 failed: ...") and stopping at once when the task is cancelled.
-struct HTTPClient: Sendable {
+struct StepSender: Sendable {
     let transport: any HTTPTransport
     let limits: HTTPLimits
 
