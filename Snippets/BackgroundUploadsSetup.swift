@@ -39,7 +39,23 @@ final class AppUploads {
         let background = self.background
         // what an earlier run left unfinished, from the server's offset;
         // what the background session still sends shows as in the background
-        Task { _ = try? await background.restore(into: queue) }
+        Task { @MainActor in
+            _ = try? await background.restore(into: queue)
+            // launched in the background for the session's events: the
+            // system suspends the app soon, so the background session sends
+            if UIApplication.shared.applicationState == .background {
+                await background.handOff(queue)
+            }
+        }
+    }
+
+    /// A long video goes to the background session at once, while the app
+    /// is on screen: its task is not left to the system's discretion.
+    func sendVideo(at path: String, to endpoint: URL) async throws {
+        try await background.send(
+            path: path, to: .tus(endpoint: endpoint),
+            type: "video/quicktime",
+            on: model.queue)
     }
 
     /// The app leaves the screen: every upload that runs or waits goes to
@@ -48,8 +64,9 @@ final class AppUploads {
         await background.handOff(model.queue)
     }
 
-    /// Back on screen: the queue takes them back and asks the server's
-    /// offset (the background session may have sent part, or all).
+    /// Back on screen: the queue takes the tus uploads back and asks the
+    /// server's offset (the background session may have sent part, or all);
+    /// S3 and form uploads stay with the background session until they end.
     func takeBack() async {
         await background.takeBack(model.queue)
     }

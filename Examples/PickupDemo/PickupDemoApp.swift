@@ -100,6 +100,8 @@
             uploads.start()
             do {
                 try await background.restore(into: uploads.queue)
+                // Launched in the background for the session's events: the background session sends.
+                if UIApplication.shared.applicationState == .background { await background.handOff(uploads.queue) }
             } catch {
                 problem = error.message
             }

@@ -33,6 +33,7 @@
         private var queue: UploadQueue?
         private var session: URLSession?
         private var transfers: BackgroundTransfers?
+        private let delegateQueue = OperationQueue()
 
         /// Background uploads on a session named `identifier`, for `uploader`'s journal; the
         /// bodies a task needs (the rest of a tus upload, a form) are written under `storage`'s
@@ -47,7 +48,6 @@
             // The delegate queue is serial: URLSession calls the delegate one event at a time. It
             // starts suspended: a relaunched app's session gets the events of its earlier tasks at
             // once, and none may come before `transfers` can record them.
-            let delegateQueue = OperationQueue()
             delegateQueue.maxConcurrentOperationCount = 1
             delegateQueue.isSuspended = true
             let made = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
@@ -72,6 +72,12 @@
         public func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
             lock.withLock { self.queue = queue }
             guard let transfers = running else { return [] }
+            // The events the session already has (a relaunch for them) are recorded first, so
+            // that a task that ended is not taken for one lost.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                delegateQueue.addOperation { done.resume() }
+            }
+            while lock.withLock({ gate.pendingWrites }) > 0 { try? await Task.sleep(nanoseconds: 20_000_000) }
             return try await transfers.restore(into: queue)
         }
 
@@ -87,9 +93,28 @@
             return await transfers.handOff(queue)
         }
 
-        /// The app is back on screen: every upload the background session sends is taken back
-        /// (the journal first, then its task is cancelled) and resumed in `queue` from the
-        /// server's offset: the background session may have sent part of it, or all.
+        /// Sends a new upload through the background session from the start, while the app is on
+        /// screen: a task started then is not left to the system's discretion, as one started
+        /// after the app left the screen is (a long video may otherwise wait for Wi-Fi and
+        /// power). `queue` shows it as in the background; one the background session cannot
+        /// send (a file over 5 GB to S3) goes in the queue. Returns its queue id.
+        @discardableResult
+        public func send(
+            path: String, to destination: UploadDestination, type: String = "application/octet-stream",
+            on queue: UploadQueue
+        ) async throws(UploadError) -> Int {
+            lock.withLock { self.queue = queue }
+            guard let transfers = running else {
+                throw UploadError(.network, "the background session is not set up")
+            }
+            return try await transfers.send(path: path, to: destination, type: type, expected: nil, on: queue)
+        }
+
+        /// The app is back on screen: every tus upload the background session sends is taken
+        /// back (the journal first, then its task is cancelled) and resumed in `queue` from the
+        /// server's offset: the background session may have sent part of it, or all. S3 and
+        /// form uploads stay with the background session (one request each: taken back, they
+        /// would start over); the queue shows them until they end.
         public func takeBack(_ queue: UploadQueue) async {
             guard let transfers = running else { return }
             await transfers.takeBack(queue)
@@ -105,7 +130,7 @@
                 call.onMain()
                 return
             }
-            lock.withLock { gate.handlerGiven(call) }?.onMain()
+            for ready in lock.withLock({ gate.handlerGiven(call) }) { ready.onMain() }
         }
 
         /// Records a task's end in the journal (URLSession calls it).
@@ -148,20 +173,27 @@
         let session: URLSession
 
         func startUpload(
-            _ request: HTTPRequest, fromFile path: String, description: String
+            _ request: HTTPRequest, fromFile path: String, description: String,
+            confirm: @escaping @Sendable () async -> Bool
         ) async throws(UploadError) {
             var urlRequest = URLRequest(url: request.url)
             urlRequest.httpMethod = request.method
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            // The task would only fail at its end without the file: say so now.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw UploadError(.sourceUnreadable, "no file at \(path) to upload from")
+            }
             // A background session runs upload tasks from a file only, made with the delegate API.
             let task = session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
             task.taskDescription = description
-            task.resume()
+            if await confirm() { task.resume() } else { task.cancel() }
         }
 
         func pendingTasks() async -> [BackgroundTaskInfo] {
             await session.allTasks.filter { $0.state != .completed }.map {
-                BackgroundTaskInfo(identifier: $0.taskIdentifier, description: $0.taskDescription)
+                BackgroundTaskInfo(
+                    identifier: $0.taskIdentifier, description: $0.taskDescription,
+                    isRunning: $0.state == .running || $0.state == .suspended)
             }
         }
 

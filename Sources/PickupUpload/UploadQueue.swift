@@ -287,7 +287,9 @@ public actor UploadQueue {
     /// What the background session recorded for an upload the queue shows: done, or stopped
     /// (then failed here, resumable from the server's offset).
     package func backgroundEnded(_ record: UploadRecord) {
-        guard let id = queueID(ofJournalID: record.id), items[id]?.state == .inBackground else { return }
+        // Still the background session's (handed over again after a lost connection): no change.
+        guard record.state != .uploading, let id = queueID(ofJournalID: record.id), items[id]?.state == .inBackground
+        else { return }
         update(id) { item in
             item.record = record
             item.confirmed = record.offset

@@ -15,11 +15,17 @@ package struct BackgroundEventsGate<Handler>: Sendable where Handler: Sendable {
     /// A gate with no handler and no events.
     package init() {}
 
-    /// The system gave its handler: returns it when it may be called now.
-    package mutating func handlerGiven(_ given: Handler) -> Handler? {
+    /// The system gave its handler: returns the handlers to call now: one still waiting from
+    /// an earlier launch (the system gave a new one: the old must not be kept waiting for
+    /// ever), and this one when the events it came for are already delivered and recorded.
+    package mutating func handlerGiven(_ given: Handler) -> [Handler] {
+        let stale = handler
         handler = given
-        return release()
+        return (stale.map { [$0] } ?? []) + (release().map { [$0] } ?? [])
     }
+
+    /// Journal writes begun by events and not yet ended.
+    package var pendingWrites: Int { writes }
 
     /// A task's event began a journal write.
     package mutating func writeBegan() { writes += 1 }

@@ -7,11 +7,15 @@ import Foundation
 /// delegate API; they go on while the app is suspended or killed, and a session made again
 /// with the same identifier (after a relaunch) finds them and gets their events.
 package protocol BackgroundSession: Sendable {
-    /// Starts an upload task that sends the file at `path` as the body of `request` (its own
+    /// Makes an upload task that sends the file at `path` as the body of `request` (its own
     /// body is ignored), labelled `description` (the task's `taskDescription`, which the
-    /// session keeps with the task across relaunches).
-    func startUpload(_ request: HTTPRequest, fromFile path: String, description: String) async throws(UploadError)
-    /// The session's tasks that have not completed: each one's identifier and description.
+    /// session keeps with the task across relaunches), and starts it if `confirm` says so
+    /// once it exists; otherwise cancels it. Throws when there is no file at `path`.
+    func startUpload(
+        _ request: HTTPRequest, fromFile path: String, description: String,
+        confirm: @escaping @Sendable () async -> Bool
+    ) async throws(UploadError)
+    /// The session's tasks that have not completed (`allTasks`), being cancelled ones too.
     func pendingTasks() async -> [BackgroundTaskInfo]
     /// Cancels a task; its completion still arrives (with a cancellation error).
     func cancelTask(_ identifier: Int) async
@@ -23,11 +27,14 @@ package struct BackgroundTaskInfo: Sendable, Hashable {
     package var identifier: Int
     /// The task's `taskDescription`.
     package var description: String?
+    /// Whether it runs or waits to (`running` or `suspended`), not being cancelled.
+    package var isRunning: Bool
 
     /// A task numbered `identifier`, labelled `description`.
-    package init(identifier: Int, description: String?) {
+    package init(identifier: Int, description: String?, isRunning: Bool = true) {
         self.identifier = identifier
         self.description = description
+        self.isRunning = isRunning
     }
 
     /// The upload it carries, when it is one of Pickup's.

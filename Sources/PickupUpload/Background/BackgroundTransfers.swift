@@ -1,5 +1,6 @@
 import Foundation
 import Pickup
+import PickupStore
 
 /// The decisions of background uploads, on every platform: which task sends an upload the
 /// foreground hands over, what the journal says when a task ends, what a relaunched app
@@ -64,7 +65,7 @@ package actor BackgroundTransfers {
     }
 
     private func handOffHeld(id: String, attempt: Int) async -> HandOff {
-        if await session.pendingTasks().contains(where: { $0.transfer?.id == id }) { return .alreadyInBackground }
+        if await carried().contains(id) { return .alreadyInBackground }
         let record: UploadRecord
         do {
             record = try await journal.handOver(id: id)
@@ -170,8 +171,14 @@ package actor BackgroundTransfers {
                 id: record.id, kind: .form, offset: 0, size: record.size, body: body.path, bodyIsCopy: body.isCopy,
                 url: target.url, attempt: attempt)
         }
+        // The task starts only if the background session still owns the upload once the task
+        // exists: the foreground may have taken it back while this one was being prepared.
+        let journal = self.journal
+        let id = record.id
         do {
-            try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription)
+            try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription) {
+                (try? await journal.isWithBackground(id: id)) ?? false
+            }
         } catch {
             if transfer.bodyIsCopy { unlink(transfer.body) }
             throw error
@@ -212,8 +219,8 @@ package actor BackgroundTransfers {
         let outcome = transfer.outcome(status: status, headers: headers, finalURL: finalURL, error: error)
         switch outcome {
         case .done:
-            return try? await journal.settleFromBackground(
-                id: transfer.id, state: .done, confirmed: transfer.size, error: nil)
+            // Recorded whoever owns it now: bytes on the server are never sent again for nothing.
+            return try? await journal.finishFromBackground(id: transfer.id, size: transfer.size)
         case .stopped(let confirmed, let failure):
             guard
                 let record = try? await journal.settleFromBackground(
@@ -235,12 +242,18 @@ package actor BackgroundTransfers {
     /// What the app resumes at launch: every unfinished upload of the journal that no task of
     /// the background session carries. An upload the journal gives to the background but that
     /// no task carries (its task ended while no app was there to hear it) is given back first.
-    package func restore() async throws(UploadError) -> [UploadRecord] {
-        let carried = Set(await session.pendingTasks().compactMap { $0.transfer?.id })
+    package func restore() async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
+        let carried = await carried()
         for id in try await journal.backgroundIDs() where !carried.contains(id) {
             try await journal.takeBack(id: id)
         }
-        return try await journal.unfinished().filter { !carried.contains($0.id) }
+        let unfinished = try await journal.unfinished()
+        return (unfinished.filter { !carried.contains($0.id) }, unfinished.filter { carried.contains($0.id) })
+    }
+
+    /// The uploads the session's running tasks carry (one being cancelled carries nothing).
+    private func carried() async -> Set<String> {
+        Set(await session.pendingTasks().filter(\.isRunning).compactMap { $0.transfer?.id })
     }
 
     /// Takes an upload back from the background session: the journal first (so that its
@@ -249,7 +262,7 @@ package actor BackgroundTransfers {
     @discardableResult
     package func takeBack(id: String) async throws(UploadError) -> Bool {
         let held = try await journal.takeBack(id: id)
-        for task in await session.pendingTasks() where task.transfer?.id == id {
+        for task in await session.pendingTasks() where task.isRunning && task.transfer?.id == id {
             await session.cancelTask(task.identifier)
         }
         return held
@@ -258,28 +271,56 @@ package actor BackgroundTransfers {
     // MARK: With a queue
 
     /// The app leaves the screen: every upload of `queue` that runs or waits is paused and
-    /// handed over (its place is in the journal; the server's offset is asked first). One that
+    /// handed over (its place is in the journal; the server's offset is asked first), a few at
+    /// once, inside background time held from the first pause to the last task. One that
     /// cannot go (an S3 multipart upload under way, a file larger than S3 takes in one PUT) is
     /// put back in line, for the background time the system gives. Returns how many went.
+    /// Hand-offs, take-backs and restores run one after another, in the order asked.
     @discardableResult
     package func handOff(_ queue: UploadQueue) async -> Int {
+        await inLane { await self.handOffNow(queue) }
+    }
+
+    private func handOffNow(_ queue: UploadQueue) async -> Int {
+        await hold.acquire()
+        let stopped = await queue.yieldUnfinished()
         var handed: [Int] = []
-        for (queueID, uploadID) in await queue.yieldUnfinished() {
-            switch await handOff(id: uploadID) {
-            case .handedOver, .alreadyInBackground: handed.append(queueID)
-            case .finished, .staysInForeground: await queue.resume(queueID)
+        var back: [Int] = []
+        await withTaskGroup(of: (Int, HandOff).self) { group in
+            var next = stopped.makeIterator()
+            func add() -> Bool {
+                guard let (queueID, uploadID) = next.next() else { return false }
+                group.addTask { (queueID, await self.handOff(id: uploadID)) }
+                return true
+            }
+            for _ in 0..<BackgroundTransfers.handOffsAtOnce where !add() { break }
+            while let (queueID, result) = await group.next() {
+                switch result {
+                case .handedOver, .alreadyInBackground: handed.append(queueID)
+                case .finished, .staysInForeground: back.append(queueID)
+                }
+                _ = add()
             }
         }
         await queue.markInBackground(handed)
+        for queueID in back { await queue.resume(queueID) }
+        await hold.release()
         return handed.count
     }
 
-    /// The app is back on screen: every upload of `queue` the background session sends is
-    /// taken back and resumed in the queue from the server's offset.
+    /// How many uploads are handed over at once (each asks its server, some copy a file).
+    static let handOffsAtOnce = 4
+
+    /// The app is back on screen: every tus upload of `queue` the background session sends is
+    /// taken back and resumed in the queue from the server's offset. An S3 or form upload stays
+    /// with the background session: it is one request, and taken back it would start over.
     package func takeBack(_ queue: UploadQueue) async {
-        for (queueID, uploadID) in await queue.inBackground() {
-            _ = try? await takeBack(id: uploadID)
-            await queue.backgroundTakenBack(queueID)
+        await inLane {
+            for (queueID, uploadID) in await queue.inBackground() {
+                guard case .tus = try? await self.journal.record(id: uploadID)?.destination else { continue }
+                _ = try? await self.takeBack(id: uploadID)
+                await queue.backgroundTakenBack(queueID)
+            }
         }
     }
 
@@ -288,17 +329,51 @@ package actor BackgroundTransfers {
     /// queue ids of the uploads resumed in the queue.
     @discardableResult
     package func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
-        let resumable = try await restore()
-        for id in await inBackground() {
-            if let record = try await journal.record(id: id) { await queue.track(inBackground: record) }
+        let result: Result<[Int], UploadError> = await inLane {
+            do throws(UploadError) {
+                let found = try await self.restore()
+                for record in found.inBackground { await queue.track(inBackground: record) }
+                var added: [Int] = []
+                for record in found.resume { added.append(await queue.add(.journal(id: record.id))) }
+                return .success(added)
+            } catch {
+                return .failure(error)
+            }
         }
-        var added: [Int] = []
-        for record in resumable { added.append(await queue.add(.journal(id: record.id))) }
-        return added
+        return try result.get()
     }
 
-    /// The uploads the background session's tasks carry.
-    package func inBackground() async -> Set<String> {
-        Set(await session.pendingTasks().compactMap { $0.transfer?.id })
+    /// Sends a new upload through the background session from the start, while the app is on
+    /// screen: a task started then is not left to the system's discretion, as one started in
+    /// the background is. `queue` shows it (as in the background); one that cannot go there is
+    /// added to the queue instead. Returns its queue id, or the error that kept it from both.
+    package func send(
+        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?, on queue: UploadQueue
+    ) async throws(UploadError) -> Int {
+        var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
+        record.state = .paused
+        try await journal.save(record)
+        switch await handOff(id: record.id) {
+        case .handedOver, .alreadyInBackground, .finished:
+            return await queue.track(inBackground: try await journal.record(id: record.id) ?? record)
+        case .staysInForeground:
+            return await queue.add(.journal(id: record.id, endpoint: destination.url))
+        }
     }
+
+    /// Runs `work` after every piece of work asked before it has ended.
+    private func inLane<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+        let previous = lane
+        let task = Task { () async -> T in
+            await previous?.value
+            return await work()
+        }
+        lane = Task { _ = await task.value }
+        return await task.value
+    }
+
+    private var lane: Task<Void, Never>?
+
+    /// The uploads the background session's running tasks carry.
+    package func inBackground() async -> Set<String> { await carried() }
 }

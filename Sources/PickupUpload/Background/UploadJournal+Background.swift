@@ -80,6 +80,36 @@ extension UploadJournal {
         return changed ? try record(id: id) : nil
     }
 
+    /// Whether the background session owns the upload.
+    func isWithBackground(id: String) throws(UploadError) -> Bool {
+        try call {
+            let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
+            try statement.bind([.text(id)])
+            return try statement.step() && !statement.isNull("owner")
+                && statement.integer("owner") == UploadJournal.backgroundOwner
+        }
+    }
+
+    /// Records that a background task brought every byte to the server, whoever owns the upload
+    /// now (one taken back meanwhile is done too: its sender finds it so); a cancelled one stays
+    /// cancelled. Nil when the journal has no such upload.
+    func finishFromBackground(id: String, size: Int64) throws(UploadError) -> UploadRecord? {
+        try call {
+            try database.prepare(
+                """
+                UPDATE uploads SET state = 'done', offset = ?2, error = NULL, error_code = NULL, error_status = NULL,
+                    lease = CASE WHEN owner = ?3 THEN NULL ELSE lease END,
+                    owner = CASE WHEN owner = ?3 THEN NULL ELSE owner END, updated = ?4
+                WHERE id = ?1 AND state != 'cancelled'
+                """
+            ).run([
+                .text(id), .integer(size), .integer(UploadJournal.backgroundOwner),
+                .real(Date().timeIntervalSince1970),
+            ])
+        }
+        return try record(id: id)
+    }
+
     /// Takes an upload back from the background session: nobody owns it, paused, so that the
     /// foreground claims it and asks the server's offset. False when the background did not own it.
     @discardableResult

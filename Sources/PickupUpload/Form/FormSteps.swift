@@ -49,7 +49,6 @@ struct FormSteps: UploadSteps {
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
 
-
     /// The multipart body: the fields, then the file streamed from disk, then the end.
     static func formBody(
         _ target: FormTarget, source: SourceFile, name: String, type: String

@@ -109,7 +109,7 @@ struct BackgroundDecisionTests {
     @Test("the handler first: called when the events are delivered and their journal writes ended")
     func handlerFirst() {
         var gate = BackgroundEventsGate<Int>()
-        #expect(gate.handlerGiven(1) == nil)
+        #expect(gate.handlerGiven(1).isEmpty)
         gate.writeBegan()
         #expect(gate.eventsFinished() == nil, "a journal write is still running")
         #expect(gate.writeEnded() == 1)
@@ -122,9 +122,17 @@ struct BackgroundDecisionTests {
         gate.writeBegan()
         #expect(gate.writeEnded() == nil, "no handler yet")
         #expect(gate.eventsFinished() == nil)
-        #expect(gate.handlerGiven(7) == 7)
+        #expect(gate.handlerGiven(7) == [7])
         // The next launch's handler waits for its own events.
-        #expect(gate.handlerGiven(8) == nil)
+        #expect(gate.handlerGiven(8).isEmpty)
         #expect(gate.eventsFinished() == 8)
+    }
+
+    @Test("a new handler while one still waits: the old one is called at once, not kept for ever")
+    func staleHandler() {
+        var gate = BackgroundEventsGate<Int>()
+        #expect(gate.handlerGiven(1).isEmpty)
+        #expect(gate.handlerGiven(2) == [1])
+        #expect(gate.eventsFinished() == 2)
     }
 }

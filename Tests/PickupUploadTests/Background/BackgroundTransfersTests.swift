@@ -53,21 +53,27 @@ struct BackgroundTransfersTests {
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-outbox-\(UUID())").path
         let box = TransfersBox()
         let session = system.session(BackgroundTransfersTests.identifier) { completion in
-            // As BackgroundUploads' delegate does: every end of a task to the journal.
-            await box.value?.completed(
+            // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
+            let record = await box.value?.completed(
                 description: completion.description, status: completion.status, headers: completion.headers,
                 finalURL: completion.finalURL, error: completion.error)
+            if let record { await box.queue?.backgroundEnded(record) }
         }
         let transfers = BackgroundTransfers(uploader: uploader, session: session, folder: outbox)
-        await box.set(transfers)
+        let queue = UploadQueue(uploader: uploader)
+        await box.set(transfers, queue)
         await system.deliverHeld(BackgroundTransfersTests.identifier)
-        return App(uploader: uploader, queue: UploadQueue(uploader: uploader), transfers: transfers, outbox: outbox)
+        return App(uploader: uploader, queue: queue, transfers: transfers, outbox: outbox)
     }
 
     /// Holds the transfers for the delegate closure made before them.
     actor TransfersBox {
         var value: BackgroundTransfers?
-        func set(_ transfers: BackgroundTransfers) { value = transfers }
+        var queue: UploadQueue?
+        func set(_ transfers: BackgroundTransfers, _ queue: UploadQueue) {
+            value = transfers
+            self.queue = queue
+        }
     }
 
     func journalPath() -> String {
@@ -174,7 +180,9 @@ struct BackgroundTransfersTests {
         #expect(system.outstanding(BackgroundTransfersTests.identifier).count == 1)
 
         await app.transfers.takeBack(app.queue)
-        #expect(system.outstanding(BackgroundTransfersTests.identifier).isEmpty, "its task is cancelled")
+        let cancelling = system.outstanding(BackgroundTransfersTests.identifier).allSatisfy { $0.cancelling }
+        #expect(cancelling, "its task is being cancelled")
+        await system.drain()
         let items = await app.queue.waitUntilSettled()
         #expect(items.first { $0.id == id }?.state == .done)
         #expect(await server.patched == 300 << 10)
@@ -207,6 +215,7 @@ struct BackgroundTransfersTests {
         let answer = try await server.send(finishing, limits: HTTPLimits())
         await system.answer(tasks[0].identifier, status: answer.status, headers: answer.headers)
         await system.cancel(tasks[1].identifier)
+        await system.drain()
 
         let second = try await launch(journal: journal, transport: server, system: system)
         let finished = try #require(tasks[0].transfer)
@@ -239,12 +248,70 @@ struct BackgroundTransfersTests {
         for path in paths { await first.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint))) }
         #expect(await first.transfers.handOff(first.queue) == 2)
         await system.forceQuit(BackgroundTransfersTests.identifier)
+        await system.drain()
 
         let second = try await launch(journal: journal, transport: server, system: system)
         #expect(try await second.transfers.restore(into: second.queue).count == 2)
         let items = await second.queue.waitUntilSettled()
         #expect(items.allSatisfy { $0.state == .done })
         #expect(system.all(BackgroundTransfersTests.identifier).count == 2, "a cancellation is not handed over again")
+    }
+
+    @Test("sent from the start while on screen: one task from the file itself, shown in the background, done")
+    func sendFromTheStart() async throws {
+        let path = try file(bytes: 500 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
+        #expect(await app.queue.item(id)?.state == .inBackground)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        #expect(task.file == path && task.request.value("Upload-Offset") == "0")
+        await system.runAll()
+        #expect(await app.queue.item(id)?.state == .done)
+        #expect(await server.patched == 500 << 10)
+    }
+
+    @Test("a done answer that comes after a take-back is still recorded: the bytes are not sent again")
+    func doneAfterTakeBack() async throws {
+        let path = try file(bytes: 100 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        #expect(try await app.transfers.takeBack(id: uploadID))
+        // The task finished before it saw the cancellation.
+        await system.answer(task.identifier, status: 204, headers: ["upload-offset": String(100 << 10)])
+        await system.drain()
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+    }
+
+    @Test("a form stays with the background session when the app returns (taken back it would start over)")
+    func formStaysInBackground() async throws {
+        let form = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 2)
+        defer { unlink(path) }
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system)
+        let id = await app.queue.add(.upload(path: path, to: .form(FormTarget(url: form.url, field: "media"))))
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        #expect(task.file != path, "the form's body, written for the task")
+        await app.transfers.takeBack(app.queue)
+        #expect(await app.queue.item(id)?.state == .inBackground)
+        await system.runAll()
+        #expect(await app.queue.item(id)?.state == .done)
+        let name = (path as NSString).lastPathComponent
+        #expect(UploadTestFiles.sha256(try form.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+        #expect(!FileManager.default.fileExists(atPath: task.file), "the body written for the task is removed")
+        await transport.shutdown()
     }
 
     @Test("a connection lost in the background is handed over again from the server's offset, a few times")

@@ -15,8 +15,10 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         let request: HTTPRequest
         let file: String
         let description: String
+        var resumed = false
         var completed = false
-        var cancelled = false
+        /// Cancelled, its end not yet delivered: still among "all outstanding tasks".
+        var cancelling = false
     }
 
     /// How a task ended, as the session's delegate hears it (`didCompleteWithError`).
@@ -36,6 +38,7 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     private var nextIdentifier = 0
     private var delegates: [String: Delegate] = [:]
     private var held: [String: [Completion]] = [:]
+    private var cancellations: [Int] = []
     let transport: any HTTPTransport
 
     init(transport: any HTTPTransport) { self.transport = transport }
@@ -68,18 +71,29 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         lock.withLock { _ = delegates.removeValue(forKey: identifier) }
     }
 
-    /// Starts a task: its body is "created from the file referenced by fileURL"
-    /// (NSURLSession.h:188), read when the system sends it, so the file must be there.
-    func start(_ request: HTTPRequest, file: String, description: String, session: String) throws(UploadError) {
+    /// Makes a task: its body is "created from the file referenced by fileURL"
+    /// (NSURLSession.h:188), read when the system sends it. "Task objects are always created
+    /// in a suspended state and must be sent the -resume message before they will execute"
+    /// (NSURLSession.h:253-254): the task runs only once resumed. (The file is checked by
+    /// BackgroundUploads before it makes the task; URLSession itself would fail the task.)
+    func make(_ request: HTTPRequest, file: String, description: String, session: String) throws(UploadError) -> Int {
         guard FileManager.default.fileExists(atPath: file) else {
             throw UploadError(.sourceUnreadable, "no file at \(file) to upload from")
         }
-        lock.withLock {
+        return lock.withLock {
             nextIdentifier += 1
             tasks.append(
                 SystemTask(
                     identifier: nextIdentifier, session: session, request: request, file: file,
                     description: description))
+            return nextIdentifier
+        }
+    }
+
+    /// `-resume`: the task may run.
+    func resume(_ identifier: Int) {
+        lock.withLock {
+            if let index = tasks.firstIndex(where: { $0.identifier == identifier }) { tasks[index].resumed = true }
         }
     }
 
@@ -93,22 +107,35 @@ final class FakeBackgroundSystem: @unchecked Sendable {
 
     /// "-cancel returns immediately, but marks a task as being canceled. The task will signal
     /// -URLSession:task:didCompleteWithError: with an error value of { NSURLErrorDomain,
-    /// NSURLErrorCancelled }" (NSURLSession.h:371-373).
+    /// NSURLErrorCancelled }" (NSURLSession.h:371-373): the task stays outstanding, being
+    /// cancelled, until its end is delivered later (`drain`).
     func cancel(_ identifier: Int) async {
         let found = lock.withLock { () -> SystemTask? in
-            guard let index = tasks.firstIndex(where: { $0.identifier == identifier && !$0.completed }) else {
-                return nil
-            }
-            tasks[index].completed = true
-            tasks[index].cancelled = true
+            guard let index = tasks.firstIndex(where: { $0.identifier == identifier && !$0.completed }),
+                !tasks[index].cancelling
+            else { return nil }
+            tasks[index].cancelling = true
             return tasks[index]
         }
         guard let found else { return }
-        await deliver(
-            Completion(
-                description: found.description, status: nil, headers: [:], finalURL: nil,
-                error: UploadError(.cancelled, "the background upload stopped: cancelled (URL error -999)")),
-            to: found.session)
+        lock.withLock { cancellations.append(found.identifier) }
+    }
+
+    /// Delivers the end of every task cancelled so far (or holds it for a session to come). The
+    /// task "may signal other work before it acknowledges the cancelation" (NSURLSession.h:
+    /// 373-374): one that ended meanwhile (`answer`) has no second end.
+    func drain() async {
+        while let identifier = lock.withLock({ cancellations.isEmpty ? nil : cancellations.removeFirst() }) {
+            guard let task = lock.withLock({ tasks.first { $0.identifier == identifier && !$0.completed } }) else {
+                continue
+            }
+            complete(identifier)
+            await deliver(
+                Completion(
+                    description: task.description, status: nil, headers: [:], finalURL: nil,
+                    error: UploadError(.cancelled, "the background upload stopped: cancelled (URL error -999)")),
+                to: task.session)
+        }
     }
 
     /// The person force-quits the app: "the system cancels all of the session's background
@@ -123,7 +150,8 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     /// Redirects are followed: "For tasks in background sessions, redirections will always be
     /// followed" (NSURLSession.h:1035).
     func runAll() async {
-        while let task = lock.withLock({ tasks.first { !$0.completed } }) {
+        await drain()
+        while let task = lock.withLock({ tasks.first { !$0.completed && !$0.cancelling && $0.resumed } }) {
             var request = task.request
             var completion: Completion
             var hops = 0
@@ -190,13 +218,17 @@ struct FakeBackgroundSession: BackgroundSession {
     let system: FakeBackgroundSystem
     let identifier: String
 
-    func startUpload(_ request: HTTPRequest, fromFile path: String, description: String) async throws(UploadError) {
-        try system.start(request, file: path, description: description, session: identifier)
+    func startUpload(
+        _ request: HTTPRequest, fromFile path: String, description: String,
+        confirm: @escaping @Sendable () async -> Bool
+    ) async throws(UploadError) {
+        let task = try system.make(request, file: path, description: description, session: identifier)
+        if await confirm() { system.resume(task) } else { await system.cancel(task) }
     }
 
     func pendingTasks() async -> [BackgroundTaskInfo] {
         system.outstanding(identifier).map {
-            BackgroundTaskInfo(identifier: $0.identifier, description: $0.description)
+            BackgroundTaskInfo(identifier: $0.identifier, description: $0.description, isRunning: !$0.cancelling)
         }
     }
 
