@@ -12,6 +12,15 @@ struct UploadCommandTests {
         return hasher.finalizeHex()
     }
 
+    /// `big.bin` in `folder`: `megabytes` of random bytes.
+    func randomFile(megabytes: Int, in folder: String) throws -> String {
+        let big = folder + "/big.bin"
+        let made = try Shell.run(
+            "head -c \(megabytes << 20) /dev/urandom > \"$F\"", environment: ["F": big])
+        #expect(made.status == 0)
+        return big
+    }
+
     func scratch() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pickup-cli-upload-\(UUID().uuidString)"
@@ -168,8 +177,7 @@ struct UploadCommandTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // 96 MB of random bytes in 384 requests: seconds of work, killed after one.
-        let big = folder + "/big.bin"
-        #expect(try Shell.run("head -c 100663296 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let big = try randomFile(megabytes: 96, in: folder)
         let journal = folder + "/j.sqlite"
         let killed = try Shell.run(
             """
@@ -221,8 +229,7 @@ struct UploadCommandTests {
         let server = try TusServer()
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let big = folder + "/big.bin"
-        #expect(try Shell.run("head -c 100663296 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let big = try randomFile(megabytes: 96, in: folder)
         let journal = folder + "/j.sqlite"
         let to = "tus+" + server.endpoint.absoluteString
         let status = try interruptOnceSending(
@@ -261,8 +268,7 @@ struct UploadCommandTests {
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)
-        let big = folder + "/big.bin"
-        #expect(try Shell.run("head -c 134217728 /dev/urandom > \"$F\"", environment: ["F": big]).status == 0)
+        let big = try randomFile(megabytes: 128, in: folder)
         let journal = folder + "/j.sqlite"
         let status = try interruptOnceSending(
             "\"$TOOL\" upload \"$F\" --to s3://photos/ --endpoint \"$E\" --credentials \"$C\" "

@@ -340,7 +340,10 @@ package actor BackgroundTransfers {
                 return .failure(error)
             }
         }
-        return try result.get()
+        switch result {  // not Result.get(): it throws `any Error` in the iOS 17.4 SDK's library
+        case .success(let added): return added
+        case .failure(let error): throw error
+        }
     }
 
     /// Sends a new upload through the background session from the start, while the app is on

@@ -56,11 +56,7 @@ extension UploadJournal {
     ) throws(UploadError) -> UploadRecord? {
         let changed: Bool = try call {
             try database.transaction { () throws -> Bool in
-                let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
-                try statement.bind([.text(id)])
-                guard try statement.step(), !statement.isNull("owner"),
-                    statement.integer("owner") == UploadJournal.backgroundOwner
-                else { return false }
+                guard try backgroundOwns(id) else { return false }
                 try database.prepare(
                     """
                     UPDATE uploads SET state = ?2, offset = max(offset, coalesce(?3, offset)),
@@ -81,13 +77,14 @@ extension UploadJournal {
     }
 
     /// Whether the background session owns the upload.
-    func isWithBackground(id: String) throws(UploadError) -> Bool {
-        try call {
-            let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
-            try statement.bind([.text(id)])
-            return try statement.step() && !statement.isNull("owner")
-                && statement.integer("owner") == UploadJournal.backgroundOwner
-        }
+    func isWithBackground(id: String) throws(UploadError) -> Bool { try call { try backgroundOwns(id) } }
+
+    /// Whether the background session owns the upload, read inside the caller's transaction.
+    private func backgroundOwns(_ id: String) throws -> Bool {
+        let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
+        try statement.bind([.text(id)])
+        return try statement.step() && !statement.isNull("owner")
+            && statement.integer("owner") == UploadJournal.backgroundOwner
     }
 
     /// Records that a background task brought every byte to the server, whoever owns the upload
@@ -116,11 +113,7 @@ extension UploadJournal {
     func takeBack(id: String) throws(UploadError) -> Bool {
         try call {
             try database.transaction { () throws -> Bool in
-                let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
-                try statement.bind([.text(id)])
-                guard try statement.step(), !statement.isNull("owner"),
-                    statement.integer("owner") == UploadJournal.backgroundOwner
-                else { return false }
+                guard try backgroundOwns(id) else { return false }
                 try database.prepare(
                     "UPDATE uploads SET owner = NULL, lease = NULL, state = 'paused', updated = ?2 WHERE id = ?1"
                 ).run([.text(id), .real(Date().timeIntervalSince1970)])
