@@ -106,11 +106,20 @@ let package = Package(
         .target(
             name: "URLSessionTransportLinux", dependencies: ["Pickup", "PickupUpload"],
             path: "Tests/URLSessionTransportLinux", swiftSettings: [.define("PICKUP_URLSESSION_TESTS")]),
+        // `urlsession-upload URL FILE`: one form POST through URLSessionTransportLinux and nothing
+        // else, whose peak memory URLSessionMemoryTests measures (tests only).
+        .executableTarget(
+            name: "urlsession-upload",
+            dependencies: [
+                "PickupUpload", .target(name: "URLSessionTransportLinux", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/URLSessionUpload"),
         .testTarget(
             name: "PickupUploadTests",
             dependencies: [
                 "PickupUpload", "PickupHTTP", "PickupStore", "PickupTestSupport",
                 .target(name: "URLSessionTransportLinux", condition: .when(platforms: [.linux])),
+                .target(name: "urlsession-upload", condition: .when(platforms: [.linux])),
             ],
             // Stores/: a journal made by an earlier version, which each version must open.
             exclude: ["Stores"]),

@@ -8,6 +8,10 @@ import Testing
 /// Uploads through a proxy that behaves like a bad network: connections cut
 /// after random byte counts, a byte of a chunk flipped on the way. Real servers
 /// on 127.0.0.1 behind it; the stored bytes' SHA-256 always equals the source's.
+///
+/// The plain-http cases run through every `Transport` (AsyncHTTPClient, and on Linux
+/// URLSession through FoundationNetworking); the https one through AsyncHTTPClient only,
+/// since FoundationNetworking cannot be given the test CA (see `Transport.trustingTestCA`).
 @Suite("uploads over a bad network", .serialized)
 struct BadNetworkTests {
 
@@ -18,8 +22,10 @@ struct BadNetworkTests {
         return (await task.result(), events)
     }
 
-    @Test("tus through 20 random cuts: the upload arrives whole, and each cut costs at most one chunk again")
-    func twentyCuts() async throws {
+    @Test(
+        "tus through 20 random cuts: the upload arrives whole, and each cut costs at most one chunk again",
+        arguments: Transport.allCases)
+    func twentyCuts(transport: Transport) async throws {
         let server = try TusServer(.tuswsgi)
         let chunk = 256 << 10
         let proxy = try CuttingProxy(to: server.port, cuts: 20, gap: 150_000...450_000)
@@ -28,7 +34,9 @@ struct BadNetworkTests {
         // A cut lands inside the next chunk when its gap is under a chunk (about 37% of them), and
         // the checksum server keeps nothing of a cut chunk: 12 tries in a row make an unlucky run
         // of cuts (0.37^12) too rare to fail the test; 6 failed about one CI run in twenty.
-        let options = UploadOptions(chunkSize: chunk, maxAttempts: 12, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5)
+        let options = UploadOptions(
+            chunkSize: chunk, maxAttempts: 12, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5,
+            transport: transport.make())
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let endpoint = try #require(proxy.url("/files"))
         let started = Date()
@@ -80,14 +88,15 @@ struct BadNetworkTests {
         #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
     }
 
-    @Test("a chunk corrupted on the way is refused by the server (460) and sent again")
-    func corruptedChunk() async throws {
+    @Test("a chunk corrupted on the way is refused by the server (460) and sent again", arguments: Transport.allCases)
+    func corruptedChunk(transport: Transport) async throws {
         let server = try TusServer(.tuswsgi)
         // Past the first chunk's 128 KiB and the requests before it: inside the second chunk's body.
         let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+        let options = UploadOptions(
+            chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, transport: transport.make())
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let endpoint = try #require(proxy.url("/files"))
         let (record, events) = await upload(uploader.start(path: path, to: .tus(endpoint: endpoint)))
@@ -102,13 +111,15 @@ struct BadNetworkTests {
         #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
     }
 
-    @Test("without checksums the corrupted chunk would be stored: the test above can fail")
-    func corruptedWithoutChecksums() async throws {
+    @Test(
+        "without checksums the corrupted chunk would be stored: the test above can fail", arguments: Transport.allCases)
+    func corruptedWithoutChecksums(transport: Transport) async throws {
         let server = try TusServer(.tuswsgi)
         let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = UploadOptions(chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+        var options = UploadOptions(
+            chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, transport: transport.make())
         options.tusChecksums = false
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let record = await uploader.upload(path: path, to: .tus(endpoint: try #require(proxy.url("/files"))))
@@ -117,15 +128,18 @@ struct BadNetworkTests {
         #expect(UploadTestFiles.sha256(try server.stored(remote)) != (try UploadTestFiles.sha256(file: path)))
     }
 
-    @Test("S3 multipart through random cuts: parts resent, ListParts consulted, the object arrives whole")
-    func s3Cuts() async throws {
+    @Test(
+        "S3 multipart through random cuts: parts resent, ListParts consulted, the object arrives whole",
+        arguments: Transport.allCases)
+    func s3Cuts(transport: Transport) async throws {
         let server = try SeaweedServer()
         let proxy = try CuttingProxy(to: server.s3Port, cuts: 5, gap: 2_000_000...6_000_000)
         let path = try UploadTestFiles.random(megabytes: 24)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let options = UploadOptions(
-            chunkSize: 5 << 20, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 3)
+            chunkSize: 5 << 20, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 3,
+            transport: transport.make())
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options, s3Credentials: credentials)
         let location = S3Location(endpoint: try #require(proxy.url("")), bucket: server.bucket, key: "cut.bin")
         let (record, _) = await upload(uploader.start(path: path, to: .s3(location)))

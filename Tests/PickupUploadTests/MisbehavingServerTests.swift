@@ -1,17 +1,22 @@
 import Foundation
-import PickupHTTP
 import PickupTestSupport
 import PickupUpload
 import Testing
 
 /// Pickup's HTTP client against servers that answer badly: every case ends
 /// in a clear error, quickly, with bounded memory — never a crash or a hang.
+///
+/// The cases that name what went wrong in the answer's bytes (not HTTP, 80 KB of headers, a
+/// bad length or chunk size) read AsyncHTTPTransport's own words and run through it alone:
+/// URLSession parses the answer itself and says only that it was bad. The others run through
+/// every `Transport`.
 @Suite("misbehaving servers", .serialized)
 struct MisbehavingServerTests {
-    func failure(_ answer: String, hold: Bool = false, timeout: Double = 1) async throws -> UploadError {
+    func failure(
+        _ answer: String, hold: Bool = false, timeout: Double = 1, through transport: Transport = .asyncHTTP
+    ) async throws -> UploadError {
         let server = try CannedHTTPServer(answer, hold: hold)
-        let client = TusClient(
-            endpoint: try #require(server.url), timeout: timeout, transport: AsyncHTTPTransport.shared)
+        let client = TusClient(endpoint: try #require(server.url), timeout: timeout, transport: transport.make())
         let started = Date()
         do {
             _ = try await client.create(length: 10, metadata: ["filename": "a"])
@@ -54,21 +59,25 @@ struct MisbehavingServerTests {
         #expect(bigChunk.code == .badAnswer || bigChunk.code == .network, "\(bigChunk)")
     }
 
-    @Test("a connection closed mid-answer, and a server that never answers: network errors, no hang")
-    func silence() async throws {
-        let cut = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 100\r\n\r\nonly a few")
+    @Test(
+        "a connection closed mid-answer, and a server that never answers: network errors, no hang",
+        arguments: Transport.allCases)
+    func silence(transport: Transport) async throws {
+        let cut = try await failure(
+            "HTTP/1.1 201 Created\r\nContent-Length: 100\r\n\r\nonly a few", through: transport)
         #expect(cut.code == .network && cut.message.contains("closed"), "\(cut)")
-        let mute = try await failure("", hold: true, timeout: 1)
-        #expect(mute.code == .network && mute.message.contains("stalled"))
-        let headersOnly = try await failure("HTTP/1.1 201 Cre", hold: true, timeout: 1)
+        let mute = try await failure("", hold: true, timeout: 1, through: transport)
+        #expect(mute.code == .network && mute.message.contains("stalled"), "\(mute)")
+        let headersOnly = try await failure("HTTP/1.1 201 Cre", hold: true, timeout: 1, through: transport)
         #expect(headersOnly.code == .network)
     }
 
-    @Test("a 201 without Location and a 500: what happened, with the status")
-    func statuses() async throws {
-        let noLocation = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
+    @Test("a 201 without Location and a 500: what happened, with the status", arguments: Transport.allCases)
+    func statuses(transport: Transport) async throws {
+        let noLocation = try await failure("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n", through: transport)
         #expect(noLocation.message.contains("no Location") && noLocation.status == 201)
-        let broken = try await failure("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
+        let broken = try await failure(
+            "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n", through: transport)
         #expect(broken.code == .server && broken.status == 500 && broken.isRetryable)
     }
 }

@@ -23,7 +23,23 @@
     ///   judges it: a link that goes silent is cut as soon as its own pace says so, and at
     ///   `limits.stall` at the latest; the whole exchange ends at `limits.deadline`.
     /// - Redirects are refused (the 3xx comes back to the upload, so no credential follows to
-    ///   another host); an answer is read up to `limits.maxResponseBytes`.
+    ///   another host); an answer is read up to `limits.maxResponseBytes` (a larger
+    ///   Content-Length is refused with its first bytes), and one still dripping in after the
+    ///   stall ceiling is given up.
+    /// - A link whose sent bytes go unacknowledged once the kernel has the whole body is found at
+    ///   the stall ceiling: URLSession sets no socket option a caller can reach (AsyncHTTPTransport
+    ///   uses TCP_USER_TIMEOUT and finds it in seconds).
+    ///
+    /// What differs from Apple's URLSession on Linux, where the tests run it through
+    /// FoundationNetworking (libcurl):
+    /// - a cancelled task goes on reading and queueing what it reads for the delegate (an endless
+    ///   answer: 1.9 GB in 8 s): a task whose answer is refused is suspended first, which pauses
+    ///   libcurl at once, and the exchange ends without waiting for the task's completion;
+    /// - some failures come as URL error -1 (unknown) with libcurl's text: a connection closed
+    ///   mid-answer (Apple: -1005, connection lost) and a certificate not trusted (Apple: -1202,
+    ///   which this transport reports as `.certificate`);
+    /// - trust is read only from `/etc/ssl/certs/ca-certificates.crt`, with no way to add an
+    ///   authority for a session, and there are no background sessions.
     public final class URLSessionTransport: HTTPTransport, Sendable {
         /// One transport for the whole app, on an ephemeral session.
         public static let shared = URLSessionTransport()
@@ -44,7 +60,9 @@
         public func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
             var urlRequest = URLRequest(url: request.url)
             urlRequest.httpMethod = request.method
-            urlRequest.timeoutInterval = limits.stall
+            // URLSession's own idle timeout only backs up `StallRule` (the watch below), which
+            // judges the link's pace and says how long it was silent.
+            urlRequest.timeoutInterval = limits.stall + 2
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
             let body = try BodySource(request.body)
             defer { body.removeTemporary() }
@@ -71,12 +89,13 @@
                 throw error
             } catch {
                 if Task.isCancelled { throw UploadError(.cancelled, "the upload was cancelled") }
-                throw URLSessionTransport.explain(error, host: request.url.host ?? "the server")
+                throw URLSessionTransport.explain(error, host: request.url.host ?? "the server", stall: limits.stall)
             }
         }
 
         /// What URLSession's error means: a certificate not trusted, or the network.
-        static func explain(_ error: any Error, host: String) -> UploadError {
+        /// `answered`: the answer's head had arrived.
+        static func explain(_ error: any Error, host: String, stall: Double, answered: Bool = false) -> UploadError {
             let nsError = error as NSError
             let certificate = [
                 NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
@@ -97,6 +116,22 @@
             ]
             if nsError.domain == NSURLErrorDomain, unreachable.contains(nsError.code) {
                 return UploadError.unreachable("no connection could be made to \(host) (URL error \(nsError.code))")
+            }
+            if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorTimedOut {
+                return UploadError(
+                    .network, "the connection stalled: nothing moved for \(String(format: "%.1f", stall)) s")
+            }
+            // A connection that ends after the answer's head, before its body is all there, is the
+            // server's doing: Apple's URLSession says -1005 (connection lost), FoundationNetworking
+            // -1 (unknown, libcurl's "transfer closed with n bytes remaining").
+            if answered {
+                return UploadError(
+                    .network,
+                    "the server closed the connection before its answer was complete (URL error \(nsError.code))")
+            }
+            if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorNetworkConnectionLost {
+                return UploadError(
+                    .network, "the connection to \(host) was closed before the exchange was complete (URL error -1005)")
             }
             return UploadError(.network, "the request to \(host) failed (URL error \(nsError.code))")
         }
@@ -185,6 +220,8 @@
         private var answer = Data()
         private var failure: UploadError?
         private let began: Double
+        /// When the answer's first bytes came.
+        private var answerBegan: Double?
 
         init(limits: HTTPLimits) {
             self.limits = limits
@@ -209,18 +246,43 @@
         }
 
         /// Answer bytes; false when the answer is longer than Pickup reads (the task is then cancelled).
-        func received(_ data: Data) -> Bool {
-            lock.withLock {
-                rule.progressed(at: Exchange.now())
-                guard answer.count + data.count <= limits.maxResponseBytes else {
-                    failure = UploadError(
-                        .badAnswer, "the server's answer is longer than Pickup reads (\(limits.maxResponseBytes) bytes)"
-                    )
-                    return false
-                }
+        func received(_ data: Data, announced: Int64 = -1) -> Bool {
+            // A Content-Length past the bound is refused with the first bytes, before the rest queues up.
+            if announced > Int64(limits.maxResponseBytes) {
+                abandon(
+                    UploadError(
+                        .badAnswer,
+                        "the server's Content-Length (\(announced) bytes) is more than Pickup reads "
+                            + "(\(limits.maxResponseBytes))"))
+                return false
+            }
+            let fits = lock.withLock {
+                let now = Exchange.now()
+                rule.progressed(at: now)
+                answerBegan = answerBegan ?? now
+                guard failure == nil, answer.count + data.count <= limits.maxResponseBytes else { return false }
                 answer.append(data)
                 return true
             }
+            if !fits {
+                abandon(
+                    UploadError(
+                        .badAnswer,
+                        "the server's answer is longer than \(limits.maxResponseBytes) bytes, more than Pickup reads"))
+            }
+            return fits
+        }
+
+        /// Ends the exchange at once with `reason` (its task is then cancelled): it does not wait
+        /// for the task's completion, which FoundationNetworking reports only once the server
+        /// stops sending (an endless answer: a minute later), where Apple's URLSession is prompt.
+        func abandon(_ reason: UploadError) {
+            let continuation = lock.withLock { () -> CheckedContinuation<HTTPResponse, any Error>? in
+                if failure == nil { failure = reason }
+                defer { self.continuation = nil }
+                return self.continuation
+            }
+            continuation?.resume(throwing: reason)
         }
 
         /// Cancels `task` when the link goes silent or the deadline passes.
@@ -229,7 +291,7 @@
                 while let self, self.isOpen {
                     try? await Task.sleep(nanoseconds: 250_000_000)
                     if let reason = self.overdue() {
-                        self.lock.withLock { self.failure = reason }
+                        self.abandon(reason)
                         task.cancel()
                         return
                     }
@@ -245,6 +307,13 @@
                 if now - began > limits.deadline {
                     return UploadError(.network, "the request took longer than \(Int(limits.deadline)) s")
                 }
+                // An answer dripping a byte at a time is never silent: silence alone cannot judge it.
+                if let answerBegan, now - answerBegan > rule.ceiling {
+                    return UploadError(
+                        .network,
+                        "the server's answer was still arriving after \(String(format: "%.0f", now - answerBegan)) s, "
+                            + "a few bytes at a time (more than the stall limit allows)")
+                }
                 if rule.isStalled(at: now) {
                     return UploadError(
                         .network,
@@ -259,7 +328,11 @@
                 () -> (CheckedContinuation<HTTPResponse, any Error>?, Result<HTTPResponse, any Error>) in
                 defer { self.continuation = nil }
                 if let failure { return (self.continuation, .failure(failure)) }
-                if let error { return (self.continuation, .failure(URLSessionTransport.explain(error, host: host))) }
+                if let error {
+                    let explained = URLSessionTransport.explain(
+                        error, host: host, stall: limits.stall, answered: response is HTTPURLResponse)
+                    return (self.continuation, .failure(explained))
+                }
                 guard let http = response as? HTTPURLResponse else {
                     return (self.continuation, .failure(UploadError(.network, "\(host) gave no HTTP answer")))
                 }
@@ -296,7 +369,14 @@
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            if exchange(dataTask)?.received(data) == false { dataTask.cancel() }
+            // Suspended, then cancelled: FoundationNetworking goes on reading after a bare cancel
+            // and queues what it reads for this delegate (an endless answer: 1.9 GB in 8 s, then a
+            // minute more); suspending pauses libcurl at once (83 MB at the peak, 0.4 s).
+            let announced = dataTask.response?.expectedContentLength ?? -1
+            if exchange(dataTask)?.received(data, announced: announced) == false, dataTask.state == .running {
+                dataTask.suspend()
+                dataTask.cancel()
+            }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
