@@ -163,44 +163,8 @@
         static func write(_ body: HTTPBody) throws(UploadError) -> URL {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "pickup-body-\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: url.path, contents: nil),
-                let handle = try? FileHandle(forWritingTo: url)
-            else {
-                throw UploadError(.sourceUnreadable, "the request body could not be prepared in the temporary folder")
-            }
-            defer { try? handle.close() }
-            func append(_ part: HTTPBody) throws(UploadError) {
-                switch part {
-                case .none: return
-                case .data(let data): try write(data, handle, url)
-                case .file(let source, let offset, let length):
-                    var done: Int64 = 0
-                    while done < length {
-                        let count = Int(min(1 << 20, length - done))
-                        try write(try source.read(at: offset + done, count: count), handle, url)
-                        done += Int64(count)
-                    }
-                case .parts(let parts):
-                    for inner in parts { try append(inner) }
-                }
-            }
-            do {
-                try append(body)
-            } catch {
-                try? FileManager.default.removeItem(at: url)
-                throw error
-            }
+            try body.write(toFile: url.path)
             return url
-        }
-
-        static func write(_ data: Data, _ handle: FileHandle, _ url: URL) throws(UploadError) {
-            do {
-                try handle.write(contentsOf: data)
-            } catch {
-                try? FileManager.default.removeItem(at: url)
-                throw UploadError(
-                    .sourceUnreadable, "the request body could not be written to the temporary folder (full?)")
-            }
         }
 
         func removeTemporary() {

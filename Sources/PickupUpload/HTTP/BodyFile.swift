@@ -2,9 +2,10 @@ import Foundation
 
 extension HTTPBody {
     /// Writes the body to a new file at `path`, in pieces of 1 MB: what a background session
-    /// sends when the body is not one whole file (the rest of a tus upload, a form). The file
-    /// is readable by its owner only; a body that cannot be written leaves no file behind.
-    func write(toFile path: String) throws(UploadError) {
+    /// sends when the body is not one whole file (the rest of a tus upload, a form), and what
+    /// URLSessionTransport sends a large body from. The file is readable by its owner only; a
+    /// body that cannot be written leaves no file behind.
+    package func write(toFile path: String) throws(UploadError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw UploadError(
