@@ -286,20 +286,22 @@ package actor BackgroundTransfers {
         let stopped = await queue.yieldUnfinished()
         var handed: [Int] = []
         var back: [Int] = []
-        await withTaskGroup(of: (Int, HandOff).self) { group in
-            var next = stopped.makeIterator()
-            func add() -> Bool {
-                guard let (queueID, uploadID) = next.next() else { return false }
-                group.addTask { (queueID, await self.handOff(id: uploadID)) }
-                return true
+        // A few at once, in slices: each asks its server, some copy a file.
+        var start = 0
+        while start < stopped.count {
+            let slice = stopped[start..<min(stopped.count, start + BackgroundTransfers.handOffsAtOnce)]
+            start += slice.count
+            let results = await withTaskGroup(of: (Int, HandOff).self) { group in
+                for (queueID, uploadID) in slice { group.addTask { (queueID, await self.handOff(id: uploadID)) } }
+                var ended: [(Int, HandOff)] = []
+                for await result in group { ended.append(result) }
+                return ended
             }
-            for _ in 0..<BackgroundTransfers.handOffsAtOnce where !add() { break }
-            while let (queueID, result) = await group.next() {
+            for (queueID, result) in results {
                 switch result {
                 case .handedOver, .alreadyInBackground: handed.append(queueID)
                 case .finished, .staysInForeground: back.append(queueID)
                 }
-                _ = add()
             }
         }
         await queue.markInBackground(handed)
