@@ -47,3 +47,13 @@ public enum Text {
         return places == 0 ? sign + String(whole) : sign + String(whole) + "." + fraction
     }
 }
+
+extension Text {
+    /// `word` as a shell reads it back: as it is when it holds only safe characters, else in
+    /// single quotes (a quote inside closed, escaped and opened again).
+    public static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -209,11 +209,12 @@ struct UploadCommandTests {
     }
 
     /// Starts `command` in the background, waits until the journal holds confirmed bytes of an
-    /// unfinished upload, then interrupts it as Ctrl-C does. Returns its exit status.
+    /// unfinished upload, then interrupts it as Ctrl-C does. Returns its exit status; its
+    /// standard output is in `journal` + ".out".
     func interruptOnceSending(_ command: String, journal: String, environment: [String: String]) throws -> Int32 {
         let result = try Shell.run(
             """
-            \(command) >/dev/null 2>&1 & pid=$!
+            \(command) >"$J.out" 2>/dev/null & pid=$!
             for i in $(seq 1 400); do
               if [ -f "$J" ] && "$TOOL" uploads list --journal "$J" --json 2>/dev/null \
                 | grep -q '"confirmed":[1-9]'; then break; fi
@@ -239,10 +240,17 @@ struct UploadCommandTests {
         let before = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         #expect(before["state"] as? String == "paused")
+        // The hint names the journal given, so that it can be run as it is.
+        let said = try String(contentsOfFile: journal + ".out", encoding: .utf8)
+        #expect(
+            said.contains("'pickup uploads resume \(before["id"] as? String ?? "-") --journal \(journal)'"), "\(said)")
 
-        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--json"])
+        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
         #expect(again.status == 0, "\(again.errorText)")
-        let record = try #require(try CLI.jsonLines(again).first)
+        let id = before["id"] as? String ?? "-"
+        #expect(again.errorText.contains("\(id) continues \(big) from "), "\(again.errorText)")
+        let record = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         #expect(record["state"] as? String == "done")
         #expect(record["id"] as? String == before["id"] as? String, "the paused upload, not a new one")
         #expect(record["remote"] as? String == before["remote"] as? String)
@@ -326,6 +334,11 @@ struct UploadCommandTests {
         }
         let trusted = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--json"])
         #expect(try CLI.jsonLines(trusted).first?["state"] as? String == "alreadyThere")
+        let told = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--check"])
+        #expect(told.errorText.contains("is no longer on the server: sending \(photo) again"), "\(told.errorText)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: server.folder) {
+            try FileManager.default.removeItem(atPath: server.folder + "/" + name)
+        }
         let resent = try CLI.run(["upload", photo, "--to", "tus+" + slashed, "--journal", journal, "--json", "--check"])
         #expect(resent.status == 0, "\(resent.errorText)")
         let record = try #require(try CLI.jsonLines(resent).first)

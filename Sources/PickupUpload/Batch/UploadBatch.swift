@@ -81,6 +81,12 @@ public struct UploadBatch: Sendable {
     private var hashing: Task<FileDigests, Never>?
     /// Each queued file's path as given, by its queue id (the journal keeps it absolute).
     private var queuedPaths: [Int: String] = [:]
+    /// The files `enqueue` continues from an upload the journal holds paused or failed (by
+    /// position), with that upload's record.
+    public private(set) var continued: [Int: UploadRecord] = [:]
+    /// The files the journal had sent but their server no longer has (`enqueue(check: true)`),
+    /// sent again, by position, with the upload the server lost.
+    public private(set) var lost: [Int: UploadRecord] = [:]
 
     /// Decides every file's destination. `knownSHA256`: digests already known by path (a
     /// library's files, checked against its catalog), so that those files are not read again.
@@ -161,6 +167,7 @@ public struct UploadBatch: Sendable {
                     alreadyThere[index] = earlier
                     continue
                 }
+                lost[index] = earlier
             }
             let destination = destinations[index]
             let status = statuses[index]
@@ -171,6 +178,7 @@ public struct UploadBatch: Sendable {
                     forKey: UploadBatch.resumeKey(
                         Uploader.absolute(file.path), status.size, status.modified, destination.stored))
             {
+                continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(
                     .journal(id: earlier.id, endpoint: destination.stored == destination ? nil : destination.url))

@@ -19,6 +19,8 @@ struct UploadJob {
     let chunkSize: Int
     let multipartThreshold: Int64
     let journalPath: String
+    /// The journal as the person named it (`--journal`), nil for the default.
+    let journalNamed: String?
     let json: Bool
     let library: String?
     let preset: ExportPreset?
@@ -95,6 +97,7 @@ struct UploadJob {
         }
         multipartThreshold = Int64(threshold * 1_048_576)
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
+        journalNamed = command.shared.journal
         caFile = command.shared.caFile
         json = command.shared.json
         library = command.library
@@ -235,6 +238,16 @@ struct UploadJob {
         // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
         let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
         let alreadyThere = await batch.enqueue(on: queue, force: force, check: check)
+        for (index, file) in files.enumerated() where !json {
+            if let earlier = batch.continued[index] {
+                Console.error(
+                    "\(earlier.id) continues \(file.path) from \(Text.byteCount(earlier.offset)) of "
+                        + "\(Text.byteCount(earlier.size)) (\(earlier.state.rawValue) earlier; --force starts over)")
+            }
+            if let gone = batch.lost[index] {
+                Console.error("\(gone.id) is no longer on the server: sending \(file.path) again")
+            }
+        }
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
             Console.raw(
@@ -244,7 +257,9 @@ struct UploadJob {
             )
         }
         let work = Task {
-            await UploadRunner.run(queue, json: json, progress: progress, sources: made, tries: retries + 1)
+            await UploadRunner.run(
+                queue, json: json, progress: progress, sources: made, tries: retries + 1,
+                journal: journalNamed)
         }
         let interrupted = InterruptWatch {
             Task { for item in await queue.all() { await queue.pause(item.id) } }

@@ -14,8 +14,10 @@ import PickupUpload
 enum UploadRunner {
     /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
     /// the file it was made from, printed beside it.
+    /// `journal`: the journal the person named (`--journal`), said again in the resume hint.
     static func run(
-        _ queue: UploadQueue, json: Bool, progress: ProgressOptions, sources: [String: String] = [:], tries: Int = 8
+        _ queue: UploadQueue, json: Bool, progress: ProgressOptions, sources: [String: String] = [:], tries: Int = 8,
+        journal: String? = nil
     ) async -> [UploadQueue.Item] {
         let terminal = !json && Console.errorIsTerminal
         let showBar = terminal && progress.showsProgress
@@ -55,7 +57,7 @@ enum UploadRunner {
         Console.raw(
             items.compactMap { $0.record }.map { record in
                 let source = sources[record.path]
-                return json ? line(record, source: source) : summary(record, source: source)
+                return json ? line(record, source: source) : summary(record, source: source, journal: journal)
             }.joined())
         return items
     }
@@ -97,7 +99,7 @@ enum UploadRunner {
             + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
     }
 
-    static func summary(_ record: UploadRecord, source: String? = nil) -> String {
+    static func summary(_ record: UploadRecord, source: String? = nil, journal: String? = nil) -> String {
         // A copy made to send (a video exported, a photo without its location) is named by its
         // source; the copy's own path is in --json and the journal.
         var text =
@@ -106,7 +108,8 @@ enum UploadRunner {
         if source != nil { text += " (a copy made to send)" }
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
-            text += ": paused; 'pickup uploads resume \(record.id)' goes on from the last byte the server confirmed"
+            let named = journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
+            text += ": 'pickup uploads resume \(record.id)\(named)' goes on from the last byte the server confirmed"
         } else if let error = record.error {
             text += ": " + UploadHints.line(error)
         }

@@ -243,7 +243,8 @@ struct UploadsJob {
             let began = Date()
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
-            let work = Task { await UploadRunner.run(queue, json: json, progress: progress) }
+            let named = journalNamed ? journalPath : nil
+            let work = Task { await UploadRunner.run(queue, json: json, progress: progress, journal: named) }
             let interrupted = InterruptWatch {
                 Task { for item in await queue.all() { await queue.pause(item.id) } }
             }
