@@ -346,6 +346,33 @@ struct UploadCommandTests {
         #expect(record["remote"] as? String != remote, "a new upload on the server")
     }
 
+    @Test("uploads resume leaves out a failed upload the server refused for where it goes, and keeps its error")
+    func resumeLeavesOutRefused() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let wrong = server.endpoint.absoluteString.replacingOccurrences(of: "/files", with: "/nothing-here")
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + wrong, "--journal", journal, "--retries", "0",
+            "--json",
+        ])
+        let record = try #require(try CLI.jsonLines(failed).first)
+        #expect(record["state"] as? String == "failed")
+        #expect((record["error"] as? [String: Any])?["message"] is String)
+        let started = Date()
+        let resumed = try CLI.run(["uploads", "resume", "--journal", journal])
+        #expect(resumed.status == 1)
+        #expect(
+            resumed.errorText.contains("left out 1 failed upload that resuming cannot mend"), "\(resumed.errorText)")
+        #expect(Date().timeIntervalSince(started) < 20, "no retries spent on it")
+        let after = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(
+            (after["error"] as? [String: Any])?["message"] as? String
+                == (record["error"] as? [String: Any])?["message"] as? String, "its first error is kept")
+    }
+
     @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")
     func cancel() throws {
         let server = try TusServer()

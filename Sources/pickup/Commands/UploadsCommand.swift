@@ -234,7 +234,25 @@ struct UploadsJob {
                             + (unfinished.count > 5 ? ", ... (pickup uploads list shows them all)" : ""))
                     return ExitStatus.usage
                 }
-                ids = unfinished.map(\.id)
+                // An upload refused for where it goes (a wrong endpoint, a 404 or 412, a file the
+                // server takes no larger) fails the same way again: left out, and said so, with
+                // its first error kept. Resumed by its id, it is tried again.
+                let hopeless = unfinished.filter { record in
+                    guard record.state == .failed, let error = record.error, !error.isRetryable else { return false }
+                    return [.badTarget, .tooLarge, .server].contains(error.code)
+                }
+                if !hopeless.isEmpty, !json {
+                    Console.error(
+                        "pickup uploads: left out \(hopeless.count) failed upload\(hopeless.count == 1 ? "" : "s") "
+                            + "that resuming cannot mend (the server refused where \(hopeless.count == 1 ? "it goes" : "they go")): "
+                            + hopeless.prefix(3).map { "\($0.id) (\($0.error?.message ?? "refused"))" }.joined(
+                                separator: ", ")
+                            + (hopeless.count > 3 ? ", ..." : "")
+                            + ". Resume one by its id to try again, or 'pickup uploads cancel ID'")
+                }
+                let left = Set(hopeless.map(\.id))
+                ids = unfinished.map(\.id).filter { !left.contains($0) }
+                if ids.isEmpty, !hopeless.isEmpty { return ExitStatus.someFailed }
                 if ids.isEmpty {
                     if !json { Console.out("nothing to resume: every upload in \(journalPath) is done or cancelled") }
                     return ExitStatus.success
