@@ -320,7 +320,7 @@ def report(results, args):
             found.append(figure_output.figure(
                 f"S3 upload, {what}", "`aws s3 cp --recursive`; `rclone copy`", shown, target, met and intact,
                 f"pickup {pickup_s3:.2f} s, aws {aws:.2f} s, rclone {rclone:.2f} s; {own + '; ' if own else ''}"
-                f"{rounds}; {checked}"))
+                f"{rounds}; {checked}", brief=mbit is not None and mbit >= 100))  # the README: 8 KB at most
         pickup_tus, tuspy = medians.get("pickup tus"), medians.get("tuspy loop")
         if pickup_tus and tuspy:
             ratio = tuspy / pickup_tus
@@ -331,7 +331,7 @@ def report(results, args):
             found.append(figure_output.figure(
                 f"tus upload, {what}", "a tuspy loop (one file after another)", f"{ratio:.2f}x", target, met,
                 f"pickup {pickup_tus:.2f} s, tuspy loop {tuspy:.2f} s; {own + '; ' if own else ''}{rounds}; {checked}",
-                brief=mbit is not None))
+                brief=False))
         for parallel in args.pickup_parallel:
             for kind, peers in (("S3", ("aws s3 cp --recursive", "rclone copy")), ("tus", ("tuspy loop",))):
                 seconds = medians.get(f"pickup {kind} --parallel {parallel}")
