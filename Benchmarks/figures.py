@@ -21,7 +21,7 @@ import argparse, json, os, re, sys
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 # The order of the table: the benchmarks in the order of Pickup's pipeline.
-ORDER = ["probe", "import", "clone", "render", "upload", "shaped_upload"]
+ORDER = ["probe", "import", "clone", "render", "upload", "shaped_upload", "many_files"]
 ROW = re.compile(r"^\| (?P<task>[^|]+?) \| (?P<peer>[^|]*?) \|")
 
 

@@ -6,10 +6,11 @@
 #
 #   scripts/bench.sh                  every benchmark as BENCHMARKS.md describes (about an hour)
 #   scripts/bench.sh --quick          smaller inputs and fewer rounds: a few minutes
-#   scripts/bench.sh --only render    only these benchmarks (probe import upload render; clone shaped
-#                                     with --root); the other rows keep what they said
+#   scripts/bench.sh --only render    only these benchmarks (probe import upload render many; clone
+#                                     shaped with --root); the other rows keep what they said
 #   sudo scripts/bench.sh --root      also the benchmarks that need root: clone (an XFS loop
-#                                     mount) and shaped (a network namespace with a slow link)
+#                                     mount), shaped (a network namespace with a slow link) and
+#                                     many's shaped rows (without --root: its loopback rows only)
 #   scripts/bench.sh --no-write       print the table, write nothing
 #   scripts/bench.sh --settle S       wait at most S seconds for the machine to go idle before each
 #                                     timed run (60; 3 with --quick): on a machine shared with other
@@ -43,7 +44,7 @@ while (($#)); do
       continue
       ;;
     -h | --help)
-      sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -87,13 +88,16 @@ benchmarks=(
   "render|--rounds 3 --media .build/bench/render-media|--photos 4 --rounds 3 --media .build/bench/render-media"
   "clone|--mb 2048 --rounds 3|--mb 256 --rounds 1"
   "shaped_upload||--megabytes 8 --rtt-ms 40"
+  "many_files|--rounds 5|--rounds 1 --files 20 --loop-files 40"
 )
 needs_root=(clone shaped_upload)
 
 wanted() {
   local name=$1 item
   if ((${#only[@]})); then
-    for item in "${only[@]}"; do [[ "$item" == "$name" || "${item}_upload" == "$name" ]] && return 0; done
+    for item in "${only[@]}"; do
+      [[ "$item" == "$name" || "${item}_upload" == "$name" || "${item}_files" == "$name" ]] && return 0
+    done
     return 1
   fi
   return 0
@@ -109,6 +113,8 @@ for entry in "${benchmarks[@]}"; do
   fi
   arguments=$full
   [ "$mode" = quick ] && arguments=$quick
+  # The many-files benchmark's shaped links need root; without --root, its loopback rows only.
+  if [ "$name" = many_files ] && ((!root)); then arguments="$arguments --no-shaped"; fi
   echo "bench.sh: Benchmarks/${name}_benchmark.py $arguments" >&2
   started=$(date +%s)
   # shellcheck disable=SC2086  # the arguments are words

@@ -16,9 +16,10 @@ set -euo pipefail
 #   libswresample-dev, libheif-dev
 #   libvips-tools, imagemagick    thumbnail benchmark peers (vipsthumbnail, convert)
 #   xfsprogs (mkfs.xfs)           the reflink test's file system (a loop-mounted image, as root)
+#   rclone                        many-files upload benchmark peer (rclone copy to S3)
 DEBIAN_PACKAGES=(ffmpeg libimage-exiftool-perl mediainfo libheif-examples time libsqlite3-dev libssl-dev pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libavfilter-dev libswscale-dev libswresample-dev libheif-dev
-  libvips-tools imagemagick xfsprogs)
+  libvips-tools imagemagick xfsprogs rclone)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
