@@ -118,8 +118,13 @@ struct UploadCommand: AsyncParsableCommand {
             valueName: "TEMPLATE"))
     var key = "{relpath}"
 
-    @Option(name: [.customLong("parallel")], help: ArgumentHelp("Files uploaded at once, 1 to 32.", valueName: "N"))
-    var parallel = 2
+    // 8: where round trips decide (a phone's link, 40 ms), 2 files in flight left the link idle
+    // most of the time; 8 met every many-files target and 16 added nothing (BENCHMARKS.md, "A
+    // camera roll over a phone's link").
+    @Option(
+        name: [.customLong("parallel")],
+        help: ArgumentHelp("Files uploaded at once, 1 to 32 (many small files fill a distant link).", valueName: "N"))
+    var parallel = 8
 
     @Option(
         name: [.customLong("part-concurrency")],
