@@ -23,8 +23,9 @@ struct MisbehavingServerTests {
             Issue.record("expected an error for \(answer.prefix(40).debugDescription)")
             return UploadError(.server, "no error")
         } catch {
-            // A hang would never end; the bound is loose because the tests share two cores.
-            #expect(Date().timeIntervalSince(started) < timeout + 60, "no hang")
+            // A hang would never end; the bound is loose because the tests share two cores (103 s
+            // was seen with every suite running, the URLSession ones beside them).
+            #expect(Date().timeIntervalSince(started) < timeout + 240, "no hang")
             return error
         }
     }
