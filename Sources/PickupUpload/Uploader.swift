@@ -270,9 +270,7 @@ public final class Uploader: Sendable {
         switch record.destination {
         case .tus(let endpoint):
             guard let remote = record.remote.flatMap({ URL(string: $0) }) else { return false }
-            let client = TusClient(
-                endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
-                transport: options.transport)
+            let client = TusClient(endpoint: endpoint, options: options)
             do {
                 return try await client.offset(of: remote) == record.size
             } catch  where error.code == .gone {

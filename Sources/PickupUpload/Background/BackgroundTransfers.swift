@@ -102,17 +102,13 @@ package actor BackgroundTransfers {
         var transfer: BackgroundTransfer
         switch destination {
         case .tus(let endpoint):
-            let client = TusClient(
-                endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers,
-                transport: options.transport)
+            let client = TusClient(endpoint: endpoint, options: options)
             var remote = record.remote.flatMap { URL(string: $0) }
             var offset: Int64
             if let known = remote {
                 offset = try await client.offset(of: known)
             } else {
-                let created = try await client.create(
-                    length: record.size,
-                    metadata: ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type])
+                let created = try await client.create(length: record.size, metadata: TusClient.metadata(of: record))
                 remote = created.url
                 offset = created.offset
                 try await journal.recordRemote(id: record.id, remote: created.url.absoluteString)
@@ -122,12 +118,7 @@ package actor BackgroundTransfers {
             offset = max(0, offset)
             let body = try bodyFile(
                 record, .file(source, offset: offset, length: record.size - offset), whole: offset == 0)
-            request = HTTPRequest("PATCH", remote)
-            if remote.hasSameOrigin(as: endpoint) {
-                for (name, value) in options.headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
-            }
-            request.set("Tus-Resumable", "1.0.0")
-            request.set("Upload-Offset", String(offset))
+            request = client.patchRequest(remote, offset: offset)
             request.set("Content-Type", "application/offset+octet-stream")
             transfer = BackgroundTransfer(
                 id: record.id, kind: .tus, offset: offset, size: record.size, body: body.path,
@@ -160,13 +151,10 @@ package actor BackgroundTransfers {
                 id: record.id, kind: .s3, offset: 0, size: record.size, body: record.path, bodyIsCopy: false,
                 url: url, attempt: attempt)
         case .form(let target):
-            let (boundary, formBody) = FormSteps.formBody(
-                target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
-            let body = try bodyFile(record, formBody, whole: false)
-            request = HTTPRequest("POST", target.url)
-            let headers = options.headers.merging(target.headers) { $1 }
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
-            request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+            // The foreground's request, its body written to a file for the task.
+            request = FormSteps.request(target, source: source, record: record, options: options)
+            let body = try bodyFile(record, request.body, whole: false)
+            request.body = .none
             transfer = BackgroundTransfer(
                 id: record.id, kind: .form, offset: 0, size: record.size, body: body.path, bodyIsCopy: body.isCopy,
                 url: target.url, attempt: attempt)

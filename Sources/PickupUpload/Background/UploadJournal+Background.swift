@@ -52,7 +52,7 @@ extension UploadJournal {
     /// to nobody (a finished one, or one the foreground resumes from the server's offset). Nil
     /// when the background session no longer owns it (the app took it back): nothing is changed.
     func settleFromBackground(
-        id: String, state: UploadRecord.State, confirmed: Int64?, remote: String? = nil, error: UploadError?
+        id: String, state: UploadRecord.State, confirmed: Int64?, error: UploadError?
     ) throws(UploadError) -> UploadRecord? {
         let changed: Bool = try call {
             try database.transaction { () throws -> Bool in
@@ -60,13 +60,12 @@ extension UploadJournal {
                 try database.prepare(
                     """
                     UPDATE uploads SET state = ?2, offset = max(offset, coalesce(?3, offset)),
-                        remote = coalesce(?4, remote), error = ?5, error_code = ?6, error_status = ?7,
-                        owner = NULL, lease = NULL, updated = ?8
+                        error = ?4, error_code = ?5, error_status = ?6, owner = NULL, lease = NULL, updated = ?7
                     WHERE id = ?1
                     """
                 ).run([
                     .text(id), .text(state.rawValue), confirmed.map { .integer($0) } ?? .null,
-                    remote.map { .text(redacted($0)) } ?? .null, error.map { .text($0.message) } ?? .null,
+                    error.map { .text($0.message) } ?? .null,
                     error.map { .text($0.code.rawValue) } ?? .null, error?.status.map { .integer(Int64($0)) } ?? .null,
                     .real(Date().timeIntervalSince1970),
                 ])

@@ -19,12 +19,7 @@ struct FormSteps: UploadSteps {
     func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 { 0 }
 
     func send(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
-        let (boundary, body) = FormSteps.formBody(
-            target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
-        var request = HTTPRequest("POST", target.url, body: body)
-        let headers = options.headers.merging(target.headers) { $1 }
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
-        request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+        let request = FormSteps.request(target, source: source, record: record, options: options)
         let response = try await http.send(request, what: "posting the form")
         let place = redacted(target.url.absoluteString)
         switch response.status {
@@ -48,6 +43,20 @@ struct FormSteps: UploadSteps {
     }
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
+
+    /// The form's POST of `record`'s file: the options' headers and the form's own, and the
+    /// multipart body (the file streamed from disk).
+    static func request(
+        _ target: FormTarget, source: SourceFile, record: UploadRecord, options: UploadOptions
+    ) -> HTTPRequest {
+        let (boundary, body) = formBody(
+            target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
+        var request = HTTPRequest("POST", target.url, body: body)
+        let headers = options.headers.merging(target.headers) { $1 }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
+        request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+        return request
+    }
 
     /// The multipart body: the fields, then the file streamed from disk, then the end.
     static func formBody(

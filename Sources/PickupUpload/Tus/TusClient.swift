@@ -42,6 +42,17 @@ public struct TusClient: Sendable {
         http = StepSender(transport: transport, stall: timeout)
     }
 
+    /// A client for `endpoint` with the options' stall timeout, headers and transport.
+    init(endpoint: URL, options: UploadOptions) {
+        self.init(
+            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers, transport: options.transport)
+    }
+
+    /// What a new upload of `record` is created with: its file's name and type.
+    static func metadata(of record: UploadRecord) -> [String: String] {
+        ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type]
+    }
+
     /// The server's extensions and checksum algorithms. A server that does not
     /// answer `OPTIONS` is taken to support the core protocol and creation only.
     public func capabilities() async throws(UploadError) -> TusCapabilities {
@@ -133,14 +144,21 @@ public struct TusClient: Sendable {
 
     /// Sends `chunk`; returns the server's new offset.
     public func patch(_ upload: URL, chunk: TusChunk) async throws(UploadError) -> Int64 {
-        var request = request(upload, "PATCH")
-        request.set("Upload-Offset", String(chunk.offset))
+        var request = patchRequest(upload, offset: chunk.offset)
         try attach(chunk, to: &request)
         let response = try await send(request, expecting: [204, 200], what: "sending bytes from \(chunk.offset)")
         guard let value = response.value("Upload-Offset"), let next = Int64(value) else {
             throw UploadError(.server, "the server gave no Upload-Offset after a chunk", status: response.status)
         }
         return next
+    }
+
+    /// A PATCH of bytes from `offset`, without its body: the headers go only to the endpoint's
+    /// origin, as every request of the client's.
+    func patchRequest(_ upload: URL, offset: Int64) -> HTTPRequest {
+        var request = request(upload, "PATCH")
+        request.set("Upload-Offset", String(offset))
+        return request
     }
 
     /// Ends an upload on the server (termination extension).

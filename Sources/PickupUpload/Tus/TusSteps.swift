@@ -19,13 +19,8 @@ struct TusSteps: UploadSteps {
         self.source = source
         self.options = options
         self.known = known
-        client = TusSteps.client(endpoint, options)
+        client = TusClient(endpoint: endpoint, options: options)
         capabilities = known?.withValue { $0[endpoint.absoluteString] }
-    }
-
-    private static func client(_ endpoint: URL, _ options: UploadOptions) -> TusClient {
-        TusClient(
-            endpoint: endpoint, timeout: options.stallTimeout, headers: options.headers, transport: options.transport)
     }
 
     private var checksum: TusChecksum? { options.tusChecksums ? capabilities?.preferredChecksum : nil }
@@ -48,8 +43,7 @@ struct TusSteps: UploadSteps {
                 source: source, offset: 0, length: Int(min(Int64(options.chunkSize), record.size)), checksum: checksum)
             : nil
         let created = try await client.create(
-            length: record.size,
-            metadata: ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type], first: first)
+            length: record.size, metadata: TusClient.metadata(of: record), first: first)
         record.remote = created.url.absoluteString
         return created.offset
     }
