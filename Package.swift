@@ -7,7 +7,6 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Pickup", targets: ["Pickup"]),
-        .library(name: "PickupStore", targets: ["PickupStore"]),
         .library(name: "PickupImport", targets: ["PickupImport"]),
         .library(name: "PickupUpload", targets: ["PickupUpload"]),
         .library(name: "PickupFFmpeg", targets: ["PickupFFmpeg"]),

@@ -93,6 +93,17 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
+    /// Runs `work` with a new transport (trusting `caFile` too, when given), then closes its
+    /// connections, so that none is left open when the program ends.
+    public static func using<Result>(
+        caFile: String? = nil, _ work: (AsyncHTTPTransport) async -> Result
+    ) async -> Result {
+        let transport = AsyncHTTPTransport(caFile: caFile)
+        let result = await work(transport)
+        await transport.shutdown()
+        return result
+    }
+
     /// Closes the pooled connections; call once, before the program ends.
     public func shutdown() async {
         try? await client.shutdown()

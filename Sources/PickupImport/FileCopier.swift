@@ -1,4 +1,5 @@
 import CPickupSystem
+import Pickup
 import PickupStore
 
 #if canImport(Glibc)
@@ -248,19 +249,10 @@ struct FileCopier {
     )
         throws(ImportError) -> Int
     {
-        guard let base = buffer.baseAddress else { return 0 }
-        var filled = 0
-        while filled < buffer.count {
-            let n = pread(descriptor, base + filled, buffer.count - filled, off_t(offset + Int64(filled)))
-            if n > 0 {
-                filled += n
-            } else if n == 0 {
-                break
-            } else if errno != EINTR {
-                throw ImportError.reading(path, errno: errno)
-            }
+        switch PositionalRead.fill(buffer, from: descriptor, at: offset) {
+        case .success(let filled): return filled
+        case .failure(let error): throw ImportError.reading(path, errno: error.code)
         }
-        return filled
     }
 
     /// Copies a range inside the kernel; false when this file system cannot

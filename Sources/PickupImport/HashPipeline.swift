@@ -13,7 +13,7 @@ final class HashPipeline: @unchecked Sendable {
     private let buffers: [UnsafeMutableRawBufferPointer]
     private let free: [DispatchSemaphore]
     private let queue = DispatchQueue(label: "pickup.import.hash")
-    private let hasher = SHA256Hasher()
+    private let hasher = DigestHasher()
     private var digest: String?
 
     init(chunkSize: Int) {

@@ -49,33 +49,17 @@ public actor ImportCatalog {
     /// A catalog failure, told by its cause: a full disk, a refused permission, a busy or a
     /// damaged database are different problems with different remedies.
     static func explain(_ error: any Error, opening: Bool, path: String) -> ImportError {
-        guard let error = error as? SQLiteError else {
-            return ImportError(.catalog, "the catalog failed: \(error)", path: path)
+        let explained = SQLiteError.explain(
+            error, store: "the catalog", doing: opening ? "cannot open the catalog" : nil, folder: "the library folder",
+            whenDamaged:
+                "Run 'pickup library DIR verify' to see which files are intact; restore the catalog from a backup.")
+        let code: ImportError.Code
+        switch explained.kind {
+        case .full: code = .destinationFull
+        case .readOnly, .permission, .cannotOpen: code = .destinationUnwritable
+        case .busy, .damaged, .other: code = .catalog
         }
-        let doing = opening ? "cannot open the catalog" : "the catalog failed"
-        switch error.kind {
-        case .full:
-            return ImportError(.destinationFull, "\(doing): the disk is full", path: path)
-        case .readOnly, .permission:
-            return ImportError(
-                .destinationUnwritable, "\(doing): it may not be written (\(error.message))", path: path,
-                hint: "Check the library folder's permissions and that its disk is not mounted read-only.")
-        case .cannotOpen:
-            return ImportError(
-                .destinationUnwritable, "\(doing): it cannot be opened (\(error.message))", path: path,
-                hint: "Check that the library folder exists and that you may read it.")
-        case .busy:
-            return ImportError(
-                .catalog, "\(doing): another process kept it busy for 10 seconds", path: path,
-                hint: "Wait for the other 'pickup' on this library to finish, then try again.")
-        case .damaged:
-            return ImportError(
-                .catalog, "\(doing): the database is damaged (\(error.message))", path: path,
-                hint:
-                    "Run 'pickup library DIR verify' to see which files are intact; restore the catalog from a backup.")
-        case .other:
-            return ImportError(.catalog, "\(doing): \(error)", path: path)
-        }
+        return ImportError(code, explained.message, path: path, hint: explained.hint)
     }
 
     /// Where a source file came from, to recognise it when it is picked again.

@@ -24,7 +24,7 @@ public enum FileHash {
         defer { close(descriptor) }
         guard let status = FileStatus(descriptor: descriptor) else { return .failure(.system(errno)) }
         guard status.kind == .regular else { return .failure(.notRegular) }
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }

@@ -21,7 +21,7 @@ public enum Digest {
 
     /// SHA-256 of `bytes` as 32 bytes.
     public static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         hasher.update(bytes)
         return hex(decoding: hasher.finalizeHex())
     }

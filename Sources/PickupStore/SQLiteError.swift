@@ -51,3 +51,51 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(action) failed: \(message) (SQLite code \(code))" }
 }
+
+extension SQLiteError {
+    /// What a failure of a store means to its user, in words, with what to do: one mapping for
+    /// the import catalog and the upload journal, each naming itself.
+    public struct Explanation: Sendable {
+        /// What kind of failure it was.
+        public var kind: Kind
+        /// The sentence: "the catalog failed: the disk is full".
+        public var message: String
+        /// What to do, when the kind says more than the message.
+        public var hint: String?
+    }
+
+    /// `error` (SQLite's or another) explained for the store called `store` ("the catalog",
+    /// "the upload journal at PATH"); `doing` is what failed ("cannot open the catalog"; by default
+    /// "STORE failed"), `folder` the folder it lives in, `whenDamaged` what to do with a damaged file.
+    public static func explain(
+        _ error: any Error, store: String, doing: String? = nil, folder: String, whenDamaged: String
+    ) -> Explanation {
+        let doing = doing ?? "\(store) failed"
+        guard let error = error as? SQLiteError else {
+            return Explanation(kind: .other, message: "\(doing): \(error)")
+        }
+        let kind = error.kind
+        switch kind {
+        case .full:
+            return Explanation(
+                kind: kind, message: "\(doing): the disk is full", hint: "Free some space, then try again.")
+        case .readOnly, .permission:
+            return Explanation(
+                kind: kind, message: "\(doing): it may not be written (\(error.message))",
+                hint: "Check \(folder)'s permissions and that its disk is not mounted read-only.")
+        case .cannotOpen:
+            return Explanation(
+                kind: kind, message: "\(doing): it cannot be opened (\(error.message))",
+                hint: "Check that \(folder) exists and that you may read and write it.")
+        case .busy:
+            return Explanation(
+                kind: kind, message: "\(doing): another process kept it busy for 10 seconds",
+                hint: "Wait for the other 'pickup' using \(store) to finish, then try again.")
+        case .damaged:
+            return Explanation(
+                kind: kind, message: "\(doing): the database is damaged (\(error.message))", hint: whenDamaged)
+        case .other:
+            return Explanation(kind: kind, message: "\(doing): \(error)")
+        }
+    }
+}

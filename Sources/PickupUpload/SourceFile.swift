@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 
 /// The file being uploaded, read a chunk at a time with `pread`.
@@ -46,41 +47,25 @@ public final class SourceFile: @unchecked Sendable {
     /// `count` bytes from `offset`; fewer only when the file ended early (it changed).
     public func read(at offset: Int64, count: Int) throws(UploadError) -> Data {
         var data = Data(count: count)
-        var done = 0
-        var failure: Int32 = 0
-        data.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while done < count {
-                let n = pread(descriptor, base + done, count - done, off_t(offset + Int64(done)))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n < 0 ? errno : EIO
-                    return
-                }
-                done += n
-            }
+        let read = data.withUnsafeMutableBytes { PositionalRead.fill($0, from: descriptor, at: offset) }
+        switch read {
+        case .success(let done) where done == count: return data
+        case .success: throw failure(EIO)  // the file ended early: it changed
+        case .failure(let error): throw failure(error.code)
         }
-        guard failure == 0 else {
-            throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(failure)))")
-        }
-        return data
     }
 
     /// Fills `buffer` from `offset` (`pread`, straight into the caller's memory: no copy, no
     /// zeroing); the bytes read, fewer only when the file ended early (it changed).
     public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(UploadError) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var done = 0
-        while done < buffer.count {
-            let n = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
-            if n < 0, errno == EINTR { continue }
-            if n < 0 {
-                throw UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            done += n
+        switch PositionalRead.fill(buffer, from: descriptor, at: offset) {
+        case .success(let done): return done
+        case .failure(let error): throw failure(error.code)
         }
-        return done
+    }
+
+    private func failure(_ code: Int32) -> UploadError {
+        UploadError(.sourceUnreadable, "reading \(path) failed: \(String(cString: strerror(code)))")
     }
 
     /// Calls `body` with the bytes of `offset..<offset+count`, a block of at most 1 MB at a time.

@@ -468,21 +468,13 @@ public actor UploadJournal {
 
     /// A journal failure, told by its cause (full disk, permission, busy, damaged).
     static func explain(_ error: any Error, path: String) -> UploadError {
-        guard let error = error as? SQLiteError else {
-            return UploadError(.journal, "the upload journal at \(path) failed: \(error)")
-        }
-        switch error.kind {
-        case .full: return UploadError(.journal, "the upload journal at \(path) cannot grow: the disk is full")
-        case .readOnly, .permission, .cannotOpen:
-            return UploadError(.journal, "the upload journal at \(path) may not be written (\(error.message))")
-        case .busy:
-            return UploadError(.journal, "another process kept the upload journal at \(path) busy for 10 seconds")
-        case .damaged:
-            return UploadError(
-                .journal,
-                "the upload journal at \(path) is damaged (\(error.message)); move it aside to start a new one")
-        case .other: return UploadError(.journal, "the upload journal at \(path) failed: \(error)")
-        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let explained = SQLiteError.explain(
+            error, store: "the upload journal at \(path)", folder: folder.isEmpty ? "its folder" : folder,
+            whenDamaged: "move it aside to start a new one")
+        // An upload error's hint comes with its code; only a damaged journal's remedy is its own.
+        return UploadError(
+            .journal, explained.message + (explained.kind == .damaged ? "; " + (explained.hint ?? "") : ""))
     }
 
     static func newID() -> String {

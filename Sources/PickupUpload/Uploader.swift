@@ -293,8 +293,8 @@ public final class Uploader: Sendable {
         switch record.destination {
         case .tus(let endpoint):
             if let remote = record.remote.flatMap({ URL(string: $0) }) {
-                try? await TusClient(endpoint: endpoint, headers: options.headers, transport: options.transport)
-                    .terminate(remote)
+                // The same client as the upload's, held to the same stall timeout (--timeout).
+                try? await TusClient(endpoint: endpoint, options: options).terminate(remote)
             }
         case .s3(let location), .s3Presigned(let location):
             if let destination = record.destination, let authorization = s3Authorization(for: destination),

@@ -7,7 +7,7 @@ import Testing
 @Suite("pickup upload and uploads, end to end", .serialized)
 struct UploadCommandTests {
     func sha256(_ path: String) throws -> String {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         return hasher.finalizeHex()
     }
@@ -46,7 +46,7 @@ struct UploadCommandTests {
         #expect(records.map { $0["path"] as? String } == [movie, photo])
         let remote = try #require(records.first?["remote"] as? String)
         let stored = try server.stored(remote)
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         stored.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(movie)))
         // The server got the file's name and its type from its bytes.
@@ -198,7 +198,7 @@ struct UploadCommandTests {
         #expect(after["state"] as? String == "done")
         #expect(after["remote"] as? String == before["remote"] as? String)
         let stored = try server.stored(try #require(after["remote"] as? String))
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         stored.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(big)))
         // Resumed and done, its bytes are recorded: the same file sent there again is already there.
@@ -259,7 +259,7 @@ struct UploadCommandTests {
         }
         #expect(created.count == 1, "one upload on the server: \(created)")
         let stored = try server.stored(try #require(record["remote"] as? String))
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         stored.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(big)))
         let list = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
@@ -297,7 +297,7 @@ struct UploadCommandTests {
         #expect(resumed.status == 0, "\(resumed.errorText)")
         #expect(try CLI.jsonLines(resumed).first?["state"] as? String == "done", "\(resumed.outputText)")
         let object = try server.object("big.bin")
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         object.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(big)), "stored \(object.count) bytes")
         let again = try CLI.run([
@@ -420,7 +420,7 @@ struct UploadCommandTests {
         #expect(record["state"] as? String == "done")
         #expect(!(result.outputText + result.errorText).contains(server.secretKey))
         let stored = try server.object("2026/large.mp4")
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         stored.withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == (try sha256(movie)))
         let bad = try CLI.run([

@@ -37,7 +37,7 @@ struct CatalogScaleTests {
                 let bytes = Array("photo \(number) of \(count)\n".utf8)
                 let name = "IMG_\(number).JPG"
                 try Data(bytes).write(to: URL(fileURLWithPath: scratch.library + "/" + name))
-                let hasher = SHA256Hasher()
+                let hasher = DigestHasher()
                 hasher.update(bytes)
                 let sha256 = hasher.finalizeHex()
                 let source = ImportCatalog.SourceKey(

@@ -138,7 +138,7 @@ struct ImportCopyTests {
             #expect(extents.contains("shared"), "the copy's blocks are its own: \(extents)")
             #expect(
                 try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: source)))
-            let hasher = SHA256Hasher()
+            let hasher = DigestHasher()
             hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
             #expect(item.files[0].sha256 == hasher.finalizeHex())
             #expect(item.files[0].method == .reflinked)

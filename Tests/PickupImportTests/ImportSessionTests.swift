@@ -65,7 +65,7 @@ struct ImportSessionTests {
     }
 
     func sha256(_ path: String) throws -> String {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         hasher.update([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         return hasher.finalizeHex()
     }

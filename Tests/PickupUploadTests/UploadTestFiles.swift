@@ -8,7 +8,7 @@ import PickupUpload
 /// journals and random files.
 enum UploadTestFiles {
     static func sha256(_ data: Data) -> String {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         data.withUnsafeBytes { hasher.update($0) }
         return hasher.finalizeHex()
     }

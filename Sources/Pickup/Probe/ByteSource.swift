@@ -115,23 +115,11 @@ public final class FileByteSource: ByteSource {
 
     private func readFromDisk(at offset: Int64, count: Int) throws(ProbeError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        var failure: Int32 = 0
-        buffer.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            while done < count {
-                let n = pread(descriptor, base + done, count - done, off_t(offset + Int64(done)))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { return }
-                done += n
-            }
-        }
-        if failure != 0 {
-            throw ProbeError(.unreadable, "reading failed: " + FileByteSource.errorText(failure), offset: offset)
+        let read = buffer.withUnsafeMutableBytes { PositionalRead.fill($0, from: descriptor, at: offset) }
+        let done: Int
+        switch read {
+        case .success(let count): done = count
+        case .failure(let error): throw ProbeError(.unreadable, "reading failed: " + error.text, offset: offset)
         }
         guard done == count else {
             throw ProbeError(.truncated, "the file shrank while being read", offset: offset + Int64(done))

@@ -38,7 +38,7 @@ struct S3Client: Sendable {
     func upload(
         part number: Int, of uploadID: String, source: SourceFile, offset: Int64, length: Int
     ) async throws(UploadError) -> String {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
         let (_, response) = try await exchange(
             "PUT", query: [("partNumber", String(number)), ("uploadId", uploadID)], headers: [:],
@@ -54,7 +54,7 @@ struct S3Client: Sendable {
     /// (`x-amz-content-sha256`), so the store checks it. Sent again whole when it fails.
     func put(source: SourceFile, type: String) async throws(UploadError) {
         let length = Int(source.size)
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         try source.forEachBlock(at: 0, count: length) { hasher.update($0) }
         _ = try await exchange(
             "PUT", query: [], headers: ["Content-Type": type], body: .file(source, offset: 0, length: source.size),

@@ -221,11 +221,11 @@ public struct TusChunk: Sendable {
         let digest: [UInt8]
         switch checksum {
         case .sha1:
-            let hasher = SHA1Hasher()
+            let hasher = DigestHasher(.sha1)
             try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
             digest = hasher.finalize()
         case .sha256:
-            let hasher = SHA256Hasher()
+            let hasher = DigestHasher()
             try source.forEachBlock(at: offset, count: length) { hasher.update($0) }
             digest = hasher.finalize()
         }

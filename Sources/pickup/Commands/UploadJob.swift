@@ -147,10 +147,7 @@ struct UploadJob {
 
     func run() async -> Int32 {
         // AsyncHTTPClient sends the requests; its connections close before the program ends.
-        let transport = AsyncHTTPTransport(caFile: caFile)
-        let status = await run(transport: transport)
-        await transport.shutdown()
-        return status
+        await AsyncHTTPTransport.using(caFile: caFile) { await run(transport: $0) }
     }
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {

@@ -159,10 +159,8 @@ struct UploadsJob {
     }
 
     func run() async -> Int32 {
-        let transport = AsyncHTTPTransport(caFile: caFile)
-        let status = await run(transport: transport)
-        await transport.shutdown()
-        return status
+        // AsyncHTTPClient sends the requests; its connections close before the program ends.
+        await AsyncHTTPTransport.using(caFile: caFile) { await run(transport: $0) }
     }
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
