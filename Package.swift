@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "PickupCommandLine",
             dependencies: [
-                "Pickup", "PickupStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Pickup", "PickupImport", "PickupStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and
         // 90 ms to every start): thumbnails and exports run in `pickup-render`, beside it.

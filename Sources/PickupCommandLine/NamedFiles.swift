@@ -1,4 +1,5 @@
 import ArgumentParser
+import PickupImport
 
 /// The files a command's arguments name, for the commands that take folders with
 /// `-r/--recursive` (thumb, export): files as they are; each folder's files below it that the
@@ -13,21 +14,28 @@ public struct NamedFiles {
     public var unreadable: [(path: String, message: String)] = []
 
     /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
-    /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it").
+    /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
+    /// `selection` which files are taken at all (`--include`, `--exclude`).
     public init(
-        _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String
+        _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String,
+        selection: FileSelection = .everything
     ) throws(ValidationError) {
         for argument in arguments {
             guard FileWalker.isFolder(argument) else {
-                files.append(argument)
+                if selection.takes(argument) {
+                    files.append(argument)
+                } else {
+                    leftAlone.append((argument, FileListOptions.notTaken))
+                }
                 continue
             }
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
-            for entry in FileWalker(recursive: true).expand([argument]) {
+            for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
                 case .file(let path, _) where takes(path): files.append(path)
                 case .file(let path, _): leftAlone.append((path, other))
                 case .leftAlone(let path, let reason): leftAlone.append((path, reason))
+                case .notSelected: break  // only a file named itself, never one found in a folder
                 case .problem(let path, let message): unreadable.append((path, message))
                 }
             }

@@ -63,6 +63,8 @@ public struct ThumbArguments: ParsableArguments {
         help: "Make thumbnails of the photos and videos in the folders named, and below them (hidden files skipped).")
     public var recursive = false
 
+    @OptionGroup public var files: FileListOptions
+
     @Option(
         name: [.customLong("at")],
         help: ArgumentHelp(
@@ -132,6 +134,8 @@ public struct ExportArguments: ParsableArguments {
         name: [.customLong("recursive"), .customShort("r")],
         help: "Export the videos in the folders named, and below them, into the folder -o names.")
     public var recursive = false
+
+    @OptionGroup public var files: FileListOptions
 
     @Option(
         name: [.customLong("preset")],

@@ -3,6 +3,7 @@ import Foundation
 import Pickup
 import PickupCommandLine
 import PickupFFmpeg
+import PickupImport
 
 /// `pickup export`: a video made ready for upload.
 struct ExportCommand: AsyncParsableCommand {
@@ -37,14 +38,14 @@ struct ExportJob {
     let progress: ProgressOptions
 
     init(_ command: ExportArguments) throws(ValidationError) {
-        guard !command.arguments.isEmpty else {
+        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
         }
         // Folders with --recursive: the videos in them; other files are left alone.
         let named = try NamedFiles(
-            command.arguments, recursive: command.recursive, doing: "export the videos in it",
+            try command.files.paths(command.arguments), recursive: command.recursive, doing: "export the videos in it",
             takes: { MediaNames.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
-            other: "not a video")
+            other: "not a video", selection: command.files.selection)
         let files = named.files
         let leftAlone = named.leftAlone
         // One video to a named file; several into a folder (-o, or here).

@@ -3,6 +3,7 @@ import Foundation
 import Pickup
 import PickupCommandLine
 import PickupFFmpeg
+import PickupImport
 
 /// `pickup thumb`: thumbnails, poster frames and strips, upright.
 struct ThumbCommand: AsyncParsableCommand {
@@ -35,7 +36,7 @@ struct ThumbJob {
     let force: Bool
 
     init(_ command: ThumbArguments) throws(ValidationError) {
-        guard !command.arguments.isEmpty else {
+        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name at least one photo or video")
         }
         guard let size = PixelSize(parsing: command.size ?? "320x320"), size.pixels <= 64_000_000 else {
@@ -52,8 +53,9 @@ struct ThumbJob {
         }
         // Folders with --recursive: the media in them; files in them that are not media are left alone.
         let named = try NamedFiles(
-            command.arguments, recursive: command.recursive, doing: "make thumbnails of what is in it",
-            takes: MediaNames.namedAsMedia, other: "not a photo or video")
+            try command.files.paths(command.arguments), recursive: command.recursive,
+            doing: "make thumbnails of what is in it",
+            takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection)
         files = named.files
         leftAlone = named.leftAlone
         unreadable = named.unreadable

@@ -104,6 +104,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    @OptionGroup var files: FileListOptions
+
     func validate() throws {
         _ = try ImportJob(self)
     }
@@ -116,6 +118,7 @@ struct ImportCommand: AsyncParsableCommand {
 /// What the command does, from its checked arguments.
 struct ImportJob {
     let sources: [String]
+    let selection: FileSelection
     let destination: String
     let filter: MediaFilter?
     let limit: Int
@@ -129,13 +132,14 @@ struct ImportJob {
     let layout: ImportLayout
 
     init(_ command: ImportCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty else {
+        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name at least one file or folder to import")
         }
         guard let destination = command.into else {
             throw ValidationError("say where to import with --into DIR")
         }
-        sources = command.arguments
+        sources = try command.files.paths(command.arguments)
+        selection = command.files.selection
         self.destination = destination
         var filters: [MediaFilter] = []
         for text in command.filter {
@@ -191,49 +195,25 @@ struct ImportJob {
             }
         }
         let library = session?.destination ?? ImportSession.resolve(destination) ?? destination
-        var failures = 0
-        var files: [String] = []
-        var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
-        var linksLeftAlone: [String] = []
-        for entry in FileWalker(recursive: true, followLinks: followLinks).expand(sources) {
-            switch entry {
-            case .file(let path, let identity):
-                // The library's own files are never imported into it again.
-                if let real = ImportSession.resolve(path), real.hasPrefix(library + "/") { continue }
-                files.append(path)
-                found[path] = identity
-            case .problem(let path, let message):
-                failures += 1
-                report(path: path, error: ImportError(.sourceUnreadable, message, path: path))
-            case .leftAlone(let path, let reason):
-                linksLeftAlone.append(path)
-                if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
+        let scan = await ImportScan.scan(
+            sources, library: library, catalog: session?.catalog,
+            options: ImportScan.Options(
+                followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit))
+        var failures = scan.failures.count
+        for (path, error) in scan.failures { report(path: path, error: error) }
+        for path in scan.notSelected {
+            if json {
+                Console.out(JSONObject.leftAlone(path: path, reason: FileListOptions.notTaken).text)
+            } else {
+                Console.error(Text.clean("pickup import: left alone \(path): \(FileListOptions.notTaken)"))
             }
         }
-        var probed: [(path: String, info: MediaInfo)] = []
-        // Files a folder holds beside its media (an iPhone's .AAE edits, sidecars, notes) are
-        // left alone, not failures; a file named on the command line must be media.
-        let named = Set(sources)
-        var leftAlone: [String] = []
-        for (path, result) in zip(files, await ImportJob.probe(files, knownTo: session?.catalog)) {
-            switch result {
-            case .success(let info): probed.append((path, info))
-            case .failure(let error)
-            where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
-                leftAlone.append(path)
-            case .failure(let error):
-                failures += 1
-                report(path: path, error: ImportError(probeError: error, path: path))
-            }
+        if json {
+            for (path, reason) in scan.passedOver { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }
-        var plan = ImportPlan(files: probed, filter: filter, order: order, limit: limit)
-        // An iPhone's edits (IMG_0001.AAE beside IMG_0001.HEIC) go with their item.
-        let kept = plan.attachEdits(from: leftAlone)
-        leftAlone.removeAll { kept.contains($0) }
-        // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
-        for index in plan.requests.indices {
-            for part in plan.requests[index].parts { plan.requests[index].expected[part.path] = found[part.path] }
-        }
+        let plan = scan.plan
+        let leftAlone = scan.notMedia
+        let linksLeftAlone = scan.passedOver.map(\.path)
         if json {
             for path in leftAlone {
                 Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text)
@@ -327,24 +307,6 @@ struct ImportJob {
         Console.raw(output)
         if interrupted.fired { return 130 }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
-    }
-
-    /// What each file is: for a file the catalog already holds (the same path, size and
-    /// modification time, its stored files intact) the facts the catalog recorded, without
-    /// reading it again; the others probed.
-    static func probe(_ files: [String], knownTo catalog: ImportCatalog?) async -> [Result<MediaInfo, ProbeError>] {
-        var known: [Int: MediaInfo] = [:]
-        if let catalog, let found = try? await catalog.items(importedFrom: files) {
-            for (index, path) in files.enumerated() { if let item = found[path] { known[index] = item.info } }
-        }
-        let unknown = files.indices.filter { known[$0] == nil }
-        var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: files.count)
-        for (index, result) in zip(unknown, await ParallelProbe.probe(unknown.map { files[$0] })) {
-            results[index] = result
-        }
-        return files.indices.map { index in
-            known[index].map { .success($0) } ?? results[index] ?? .failure(ProbeError(.unreadable, "not probed"))
-        }
     }
 
     func report(path: String, error: ImportError) {

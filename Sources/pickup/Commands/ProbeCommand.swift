@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Pickup
 import PickupCommandLine
+import PickupImport
 import PickupStore
 
 #if canImport(Glibc)
@@ -63,6 +64,8 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line (JSON Lines) instead of a table.")
     var json = false
 
+    @OptionGroup var files: FileListOptions
+
     func validate() throws {
         _ = try ProbeJob(self)
     }
@@ -78,19 +81,29 @@ struct ProbeJob {
     let recursive: Bool
     let followLinks: Bool
     let json: Bool
+    let selection: FileSelection
 
     init(_ command: ProbeCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty else {
+        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name at least one file or folder to probe")
         }
-        paths = command.arguments
+        paths = try command.files.paths(command.arguments)
+        selection = command.files.selection
         recursive = command.recursive
         followLinks = command.followLinks
         json = command.json
     }
 
+    func leaveAlone(_ path: String, _ reason: String) {
+        if json {
+            Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
+        } else {
+            Console.error(Text.clean("pickup probe: left alone \(path): \(reason)"))
+        }
+    }
+
     func run() async -> Int32 {
-        let entries = FileWalker(recursive: recursive, followLinks: followLinks).expand(paths)
+        let entries = FileWalker(recursive: recursive, followLinks: followLinks, selection: selection).expand(paths)
         var files: [String] = []
         var failures = 0
         if !recursive { ProbeJob.hintAtSubfolders(paths, entries: entries) }
@@ -103,12 +116,8 @@ struct ProbeJob {
                 failures += 1
                 report(
                     ProbeError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path: path)
-            case .leftAlone(let path, let reason):
-                if json {
-                    Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
-                } else {
-                    Console.error(Text.clean("pickup probe: left alone \(path): \(reason)"))
-                }
+            case .leftAlone(let path, let reason): leaveAlone(path, reason)
+            case .notSelected(let path): leaveAlone(path, FileListOptions.notTaken)
             }
         }
         let table = ProbeTable()

@@ -172,6 +172,8 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    @OptionGroup var fileList: FileListOptions
+
     func validate() throws {
         _ = try UploadJob(self)
     }

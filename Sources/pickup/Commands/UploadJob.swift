@@ -10,6 +10,8 @@ import PickupUpload
 /// What the command does, from its checked arguments.
 struct UploadJob {
     let files: [String]
+    /// Which files of the folders are sent (--include, --exclude).
+    let selection: FileSelection
     let target: UploadTarget
     let endpoint: URL?
     let credentials: S3Credentials?
@@ -37,7 +39,7 @@ struct UploadJob {
     let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty else {
+        guard !command.arguments.isEmpty || command.fileList.filesFrom != nil else {
             throw ValidationError("name at least one file to upload")
         }
         guard let text = command.to else {
@@ -84,7 +86,8 @@ struct UploadJob {
         guard megabytes >= 0.0625, megabytes <= 1024 else {
             throw ValidationError("--chunk-size takes megabytes from 0.0625 to 1024")
         }
-        files = command.arguments
+        files = try command.fileList.paths(command.arguments)
+        selection = command.fileList.selection
         self.parallel = parallel
         switch RemoteKey.parse(command.key) {
         case .success(let template): keyTemplate = template

@@ -35,7 +35,7 @@ extension UploadJob {
                         throw ValidationError("\(argument) is a folder; add --recursive (-r) to upload what is in it")
                     }
                     let base = argument.hasSuffix("/") ? argument : argument + "/"
-                    for entry in FileWalker(recursive: true).expand([argument]) {
+                    for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                         switch entry {
                         case .file(let path, let identity):
                             paths.append(
@@ -53,7 +53,15 @@ extension UploadJob {
                             } else {
                                 Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
                             }
+                        case .notSelected: break  // only a file named itself, never one found in a folder
                         }
+                    }
+                } else if !selection.takes(argument) {
+                    let reason = FileListOptions.notTaken
+                    if json {
+                        Console.out(JSONObject.leftAlone(path: argument, reason: reason).text)
+                    } else {
+                        Console.error(Text.clean("pickup upload: left alone \(argument): \(reason)"))
                     }
                 } else {
                     paths.append(

@@ -19,11 +19,15 @@ public struct FileWalker {
     public var recursive: Bool
     /// Whether symbolic links that lead out of the folders named are followed.
     public var followLinks = false
+    /// Which files are taken: those found in a folder by their path below it, a file named by
+    /// its path as given.
+    public var selection = FileSelection.everything
 
     /// A walker; folders named give their own files, or everything below with `recursive`.
-    public init(recursive: Bool, followLinks: Bool = false) {
+    public init(recursive: Bool, followLinks: Bool = false, selection: FileSelection = .everything) {
         self.recursive = recursive
         self.followLinks = followLinks
+        self.selection = selection
     }
 
     /// What the walk found at one path.
@@ -35,6 +39,8 @@ public struct FileWalker {
         case problem(path: String, message: String)
         /// A path passed over on purpose (a link out of the folder named), and why.
         case leftAlone(path: String, reason: String)
+        /// A file named itself that the selection does not take (`--exclude`, say).
+        case notSelected(String)
     }
 
     /// The files the paths stand for, in order, with what could not be read or was passed over.
@@ -49,9 +55,12 @@ public struct FileWalker {
             switch status.kind {
             case .directory:
                 let root = FileWalker.resolve(path) ?? path
-                walk(path, root: root, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
-            case .regular:
+                let top = path.hasSuffix("/") ? path : path + "/"
+                walk(path, root: root, top: top, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
+            case .regular where selection.takes(path):
                 entries.append(.file(path, status.identity))
+            case .regular:
+                entries.append(.notSelected(path))
             default:
                 entries.append(.problem(path: path, message: FileWalker.notAFile(status.kind)))
             }
@@ -79,8 +88,10 @@ public struct FileWalker {
         return "this is \(what), not a file: Pickup reads regular files only, and never opens it"
     }
 
+    /// Walks `folder`, below the folder named `top` (as given, with a slash) that resolves to `root`.
     private func walk(
-        _ folder: String, root: String, depthLeft: Int, visited: inout Set<[UInt64]>, into entries: inout [Entry]
+        _ folder: String, root: String, top: String, depthLeft: Int, visited: inout Set<[UInt64]>,
+        into entries: inout [Entry]
     ) {
         guard let status = FileStatus(path: folder) else { return }
         let key = [status.device, status.inode]
@@ -129,9 +140,9 @@ public struct FileWalker {
             guard let child = own.kind == .symbolicLink ? FileStatus(path: path) : own else { continue }
             if child.kind == .directory {
                 if depthLeft > 1 {
-                    walk(path, root: root, depthLeft: depthLeft - 1, visited: &visited, into: &entries)
+                    walk(path, root: root, top: top, depthLeft: depthLeft - 1, visited: &visited, into: &entries)
                 }
-            } else if child.kind == .regular {
+            } else if child.kind == .regular, selection.takes(String(path.dropFirst(top.count))) {
                 entries.append(.file(path, child.identity))
             }
         }

@@ -1,6 +1,3 @@
-import Pickup
-import PickupCommandLine
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,10 +5,12 @@ import PickupCommandLine
 #endif
 
 /// Probes many files on all cores; results come back in the order given.
-enum ParallelProbe {
-    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+public enum ParallelProbe {
+    /// The cores this machine has online.
+    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    static func probe(_ paths: [String]) async -> [Result<MediaInfo, ProbeError>] {
+    /// What each file is, probed on all cores (eight at most), in the order given.
+    public static func probe(_ paths: [String]) async -> [Result<MediaInfo, ProbeError>] {
         let workers = max(1, min(cores, 8, paths.count))
         return await withTaskGroup(of: [(Int, Result<MediaInfo, ProbeError>)].self) { group in
             for worker in 0..<workers {

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import PickupImport
+
+/// Where a command's files come from besides its arguments, and which files of its folders it
+/// takes, shared by probe, import, upload, thumb and export: `--files-from FILE` (or the
+/// argument `-`: standard input), one path a line or, with `-0`, NUL-terminated as
+/// `find -print0` writes them; `--include` and `--exclude` globs, read as rsync's and rclone's.
+public struct FileListOptions: ParsableArguments, Sendable {
+    @Option(
+        name: .customLong("files-from"),
+        help: ArgumentHelp(
+            "Also take the paths listed in FILE, one a line ('-': standard input; the argument '-' too).",
+            valueName: "FILE"),
+        completion: .file())
+    public var filesFrom: String?
+
+    @Flag(
+        name: [.customShort("0"), .customLong("null")],
+        help: "The list of paths ends each with a NUL byte, not a newline (find -print0, xargs -0).")
+    public var null = false
+
+    @Option(
+        name: .customLong("include"),
+        help: ArgumentHelp(
+            "Only files matching GLOB ('*.heic'; with a slash, the path below the folder named: '2024/**'); "
+                + "either case; repeat for any of several.", valueName: "GLOB"))
+    public var include: [String] = []
+
+    @Option(
+        name: .customLong("exclude"),
+        help: ArgumentHelp(
+            "Leave out files matching GLOB ('*.aae', 'Thumbs/**'), even when --include takes them; repeat for more.",
+            valueName: "GLOB"))
+    public var exclude: [String] = []
+
+    /// Standard input, read to its end the first time it is asked for: a command checks its
+    /// arguments once to validate them and again to run, and both see the same list.
+    public static let standardInput: Data = FileHandle.standardInput.readDataToEndOfFile()
+
+    /// Nothing asked: the arguments alone, every file.
+    public init() {}
+
+    /// Why a file named itself is left alone when the patterns do not take it.
+    public static let notTaken = "not taken by the --include/--exclude patterns"
+
+    /// Which files of the folders are taken.
+    public var selection: FileSelection { FileSelection(include: include, exclude: exclude) }
+
+    /// The paths to work on: `arguments`, with the argument `-` and `--files-from` replaced by
+    /// the paths they list; `input` reads standard input (once: named twice, it is an error).
+    public func paths(
+        _ arguments: [String], input: () -> Data = { FileListOptions.standardInput }
+    ) throws(ValidationError) -> [String] {
+        let stdinNamed = arguments.filter { $0 == "-" }.count + (filesFrom == "-" ? 1 : 0)
+        guard stdinNamed <= 1 else {
+            throw ValidationError(
+                "standard input ('-') can be read once: name it either as an argument or as --files-from")
+        }
+        if null, filesFrom == nil, stdinNamed == 0 {
+            throw ValidationError("-0 reads a list of paths: add --files-from FILE, or '-' for standard input")
+        }
+        var paths: [String] = []
+        for argument in arguments {
+            if argument == "-" { paths += try list(input(), from: "standard input") } else { paths.append(argument) }
+        }
+        if let filesFrom {
+            if filesFrom == "-" {
+                paths += try list(input(), from: "standard input")
+            } else {
+                guard let data = FileManager.default.contents(atPath: filesFrom) else {
+                    throw ValidationError("cannot read the list of files \(filesFrom): check the path")
+                }
+                paths += try list(data, from: filesFrom)
+            }
+        }
+        return paths
+    }
+
+    /// The paths in a list: lines (a trailing `\r` dropped) or NUL-terminated, empty ones skipped.
+    func list(_ data: Data, from source: String) throws(ValidationError) -> [String] {
+        var paths: [String] = []
+        for (number, piece) in data.split(separator: null ? 0 : 10, omittingEmptySubsequences: false).enumerated() {
+            var bytes = Array(piece)
+            if !null, bytes.last == 13 { bytes.removeLast() }
+            if bytes.isEmpty { continue }
+            guard let path = String(validating: bytes, as: UTF8.self) else {
+                throw ValidationError(
+                    "\(source), \(null ? "entry" : "line") \(number + 1): the path is not valid UTF-8, which Pickup "
+                        + "cannot open yet; rename the file")
+            }
+            paths.append(path)
+        }
+        if !null, paths.contains(where: { $0.contains("\0") }) {
+            throw ValidationError("\(source) holds NUL bytes: add -0 to read a NUL-terminated list")
+        }
+        return paths
+    }
+}

@@ -1,0 +1,116 @@
+import Pickup
+import PickupStore
+
+/// What an import of some paths takes in, decided before anything is copied: the folders
+/// named walked (`FileWalker`), the library's own files passed over, each file's facts (the
+/// catalog's for a file it holds unchanged, else probed on all cores), the plan (filter,
+/// order, limit, Live Photo pairs, an iPhone's `.AAE` edits beside their photos), and what was
+/// left alone or could not be read. `pickup import` and its dry run both start from it.
+public struct ImportScan: Sendable {
+    /// How the paths are walked and what is taken.
+    public struct Options: Sendable {
+        /// Whether symbolic links that lead out of the folders named are followed.
+        public var followLinks = false
+        /// Which files found in the folders are taken (`--include`, `--exclude`).
+        public var selection = FileSelection.everything
+        /// Only items of these kinds.
+        public var filter: MediaFilter?
+        /// The order items are imported in.
+        public var order = ImportOrder.selected
+        /// At most this many items (0: no limit).
+        public var limit = 0
+
+        /// Options: links not followed, every file taken, every kind, in the order given.
+        public init(
+            followLinks: Bool = false, selection: FileSelection = .everything, filter: MediaFilter? = nil,
+            order: ImportOrder = .selected, limit: Int = 0
+        ) {
+            self.followLinks = followLinks
+            self.selection = selection
+            self.filter = filter
+            self.order = order
+            self.limit = limit
+        }
+    }
+
+    /// What to import, item by item.
+    public var plan: ImportPlan
+    /// Paths that could not be read, and files named or named as media that are not media, in
+    /// the order found.
+    public var failures: [(path: String, error: ImportError)] = []
+    /// Files found in the folders that are not photos or videos (an edit that went with its
+    /// item is not among them).
+    public var notMedia: [String] = []
+    /// Paths passed over on purpose (a symbolic link out of the folder named), and why.
+    public var passedOver: [(path: String, reason: String)] = []
+    /// Files named themselves that the selection does not take.
+    public var notSelected: [String] = []
+
+    /// Scans `sources` for an import into the library folder `library` (its own files are never
+    /// taken); `catalog`, when there is one, gives the facts of the files it already holds.
+    public static func scan(
+        _ sources: [String], library: String, catalog: ImportCatalog?, options: Options = Options()
+    ) async -> ImportScan {
+        var scan = ImportScan(plan: ImportPlan(files: []))
+        let resolvedLibrary = ImportSession.resolve(library) ?? library
+        var files: [String] = []
+        var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
+        let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: options.selection)
+        for entry in walker.expand(sources) {
+            switch entry {
+            case .file(let path, let identity):
+                if let real = ImportSession.resolve(path), real.hasPrefix(resolvedLibrary + "/") { continue }
+                files.append(path)
+                found[path] = identity
+            case .problem(let path, let message):
+                scan.failures.append((path, ImportError(.sourceUnreadable, message, path: path)))
+            case .leftAlone(let path, let reason):
+                scan.passedOver.append((path, reason))
+            case .notSelected(let path):
+                scan.notSelected.append(path)
+            }
+        }
+        // Files a folder holds beside its media (an iPhone's .AAE edits, sidecars, notes) are
+        // left alone, not failures; a file named itself must be media.
+        let named = Set(sources)
+        var probed: [(path: String, info: MediaInfo)] = []
+        for (path, result) in zip(files, await facts(of: files, knownTo: catalog)) {
+            switch result {
+            case .success(let info): probed.append((path, info))
+            case .failure(let error)
+            where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
+                scan.notMedia.append(path)
+            case .failure(let error):
+                scan.failures.append((path, ImportError(probeError: error, path: path)))
+            }
+        }
+        scan.plan = ImportPlan(files: probed, filter: options.filter, order: options.order, limit: options.limit)
+        let edits = scan.plan.attachEdits(from: scan.notMedia)
+        scan.notMedia.removeAll { edits.contains($0) }
+        // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
+        for index in scan.plan.requests.indices {
+            for part in scan.plan.requests[index].parts {
+                scan.plan.requests[index].expected[part.path] = found[part.path]
+            }
+        }
+        return scan
+    }
+
+    /// What each file is: for a file the catalog already holds (the same path, size and
+    /// modification time, its stored files intact) the facts the catalog recorded, without
+    /// reading it again; the others probed.
+    static func facts(of files: [String], knownTo catalog: ImportCatalog?) async -> [Result<MediaInfo, ProbeError>] {
+        var known: [Int: MediaInfo] = [:]
+        if let catalog, let found = try? await catalog.items(importedFrom: files) {
+            for (index, path) in files.enumerated() { if let item = found[path] { known[index] = item.info } }
+        }
+        let unknown = files.indices.filter { known[$0] == nil }
+        var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: files.count)
+        for (index, result) in zip(unknown, await ParallelProbe.probe(unknown.map { files[$0] })) {
+            results[index] = result
+        }
+        return files.indices.map { index in
+            known[index].map { .success($0) } ?? results[index] ?? .failure(ProbeError(.unreadable, "not probed"))
+        }
+    }
+}

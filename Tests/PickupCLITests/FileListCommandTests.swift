@@ -1,0 +1,106 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `--files-from`, `-0`, the argument `-` and `--include`/`--exclude`, through the built tool,
+/// as `find -print0 | xargs -0` and rsync users would use them.
+@Suite("File lists and patterns, end to end")
+struct FileListCommandTests {
+    func pickup(_ arguments: String...) throws -> Shell.Result { try CLI.run(arguments) }
+
+    /// card/A.JPG, card/sub/B.jpg, card/sub/two⏎lines.jpg (a name with a newline), card/note.txt.
+    func card() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-list-\(UUID().uuidString)")
+        let card = folder.appendingPathComponent("card")
+        try FileManager.default.createDirectory(
+            at: card.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        // Three contents, so that each is its own item in a library.
+        for (name, fixture) in [
+            ("A.JPG", Fixture.jpegEXIF), ("sub/B.jpg", .jpegPlain), ("sub/two\nlines.jpg", .jpegOrientation6),
+        ] {
+            try FileManager.default.copyItem(
+                atPath: try Fixtures.path(fixture), toPath: card.appendingPathComponent(name).path)
+        }
+        try Data("a note".utf8).write(to: card.appendingPathComponent("note.txt"))
+        return folder
+    }
+
+    func probedPaths(_ result: Shell.Result) throws -> [String] {
+        try CLI.jsonLines(result).filter { $0["type"] as? String == "media" }.compactMap { $0["path"] as? String }
+            .sorted()
+    }
+
+    @Test("--include takes files by name in either case; --exclude leaves a folder out")
+    func patterns() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let jpegs = try pickup("probe", "-r", card, "--include", "*.jpg", "--json")
+        #expect(jpegs.status == 0, "note.txt is not taken, so nothing fails")
+        #expect(
+            try probedPaths(jpegs).map { ($0 as NSString).lastPathComponent } == ["A.JPG", "B.jpg", "two\nlines.jpg"])
+        let top = try pickup("probe", "-r", card, "--exclude", "sub/**", "--exclude", "*.txt", "--json")
+        #expect(try probedPaths(top) == [card + "/A.JPG"])
+        // A file named itself that the patterns leave out is said to be left alone, not dropped in silence.
+        let named = try pickup("probe", card + "/A.JPG", card + "/note.txt", "--exclude", "*.txt")
+        #expect(named.status == 0)
+        #expect(named.errorText.contains("left alone \(card)/note.txt: not taken by the --include/--exclude patterns"))
+    }
+
+    @Test("find -print0 | pickup probe --files-from - -0 reads names with newlines; lines work without -0")
+    func nulList() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let nul = try Shell.run(
+            "find '\(card)' -name '*.jpg' -print0 | '\(CLI.tool)' probe --files-from - -0 --json")
+        #expect(nul.status == 0, "\(nul.errorText)")
+        #expect(try probedPaths(nul) == [card + "/sub/B.jpg", card + "/sub/two\nlines.jpg"])
+        let list = folder.appendingPathComponent("list.txt")
+        try Data("\(card)/A.JPG\r\n\n\(card)/sub/B.jpg\n".utf8).write(to: list)
+        let lines = try pickup("probe", "--files-from", list.path, "--json")
+        #expect(try probedPaths(lines) == [card + "/A.JPG", card + "/sub/B.jpg"], "CRLF and empty lines are fine")
+        let dash = try Shell.run("printf '%s\\n' '\(card)/A.JPG' | '\(CLI.tool)' probe - --json")
+        #expect(try probedPaths(dash) == [card + "/A.JPG"])
+    }
+
+    @Test("misuse: -0 with no list, standard input twice, a list that is not there, NULs without -0")
+    func misuse() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let alone = try pickup("probe", "-0", card + "/A.JPG")
+        #expect(alone.status == 2 && alone.errorText.contains("-0 reads a list of paths"))
+        let twice = try pickup("probe", "-", "--files-from", "-")
+        #expect(twice.status == 2 && twice.errorText.contains("standard input ('-') can be read once"))
+        let missing = try pickup("probe", "--files-from", folder.appendingPathComponent("nosuch").path)
+        #expect(missing.status == 2 && missing.errorText.contains("cannot read the list of files"))
+        let nuls = try Shell.run("find '\(card)' -name '*.jpg' -print0 | '\(CLI.tool)' probe --files-from -")
+        #expect(nuls.status == 2 && nuls.errorText.contains("add -0"))
+    }
+
+    @Test("import takes a list and patterns; its dry run agrees; thumb and export take them too")
+    func importAndRender() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        let dry = try pickup("import", card, "--into", library, "--exclude", "sub/*", "--dry-run")
+        #expect(dry.status == 0, "\(dry.errorText)")
+        #expect(dry.outputText.contains("1 item would be imported"), "\(dry.outputText)")
+        let done = try pickup("import", card, "--into", library, "--exclude", "sub/*", "--json")
+        #expect(done.status == 0, "\(done.errorText)")
+        let imported = try CLI.jsonLines(done).filter { $0["status"] as? String == "imported" }
+        #expect(imported.compactMap { $0["path"] as? String } == [card + "/A.JPG"])
+        let list = folder.appendingPathComponent("list.txt")
+        try Data("\(card)/sub/B.jpg\n".utf8).write(to: list)
+        let listed = try pickup("import", "--files-from", list.path, "--into", library, "--json")
+        #expect(try CLI.jsonLines(listed).compactMap { $0["status"] as? String } == ["imported"])
+
+        let thumbs = folder.appendingPathComponent("thumbs").path + "/"
+        let thumb = try pickup("thumb", "-r", card, "--include", "b.*", "-o", thumbs)
+        #expect(thumb.status == 0, "\(thumb.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs).count == 1)
+    }
+}
