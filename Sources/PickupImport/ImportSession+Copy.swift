@@ -100,7 +100,7 @@ extension ImportSession {
         // New files are named in the layout's subfolder (made now), from temporaries made in the
         // library folder: one file system, so a link moves them.
         let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
-        if !subfolder.isEmpty { try ImportSession.makeFolders(for: subfolder + "x", in: destination) }
+        if !subfolder.isEmpty { try library.makeFolders(for: subfolder + "x") }
         let placer = subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + subfolder.dropLast())
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
         events.yield(.started(index: index, name: request.name, bytes: total))
@@ -134,7 +134,7 @@ extension ImportSession {
             {
                 for file in recorded.files { try ImportCatalog.checkName(file.name) }
                 for (file, copy) in zip(recorded.files, copies) {
-                    try ImportSession.makeFolders(for: file.name, in: destination)
+                    try library.makeFolders(for: file.name)
                     try copier.replace(copy.temporary, named: file.name)
                     usedUp += 1
                 }

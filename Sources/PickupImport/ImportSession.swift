@@ -76,8 +76,10 @@ public struct ImportThumbnails: Sendable {
 /// let results = await run.results()           // in selection order
 /// ```
 public final class ImportSession: Sendable {
+    /// The library folder: its paths, layout folders and temporaries.
+    public let library: LibraryFolder
     /// The destination folder, as an absolute path without symbolic links.
-    public let destination: String
+    public var destination: String { library.path }
     /// The library's catalog: what is stored, under which names, with which hashes.
     public let catalog: ImportCatalog
     /// The options the session was opened with.
@@ -86,18 +88,13 @@ public final class ImportSession: Sendable {
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
     public init(destination: String, options: ImportOptions = ImportOptions()) throws(ImportError) {
-        try ImportSession.makeFolders(destination)
-        guard let resolved = ImportSession.realPath(destination) else {
-            throw ImportError(.destinationUnwritable, "cannot resolve the destination folder", path: destination)
-        }
-        self.destination = resolved
+        library = try LibraryFolder(opening: destination)
         self.options = options
-        catalog = try ImportCatalog(folder: resolved)
-        FileCopier(folder: resolved).sweepTemporaries()
+        catalog = try ImportCatalog(folder: library.path)
     }
 
     /// Where a stored file of this destination is, as an absolute path.
-    public func path(of file: StoredFile) -> String { destination + "/" + file.name }
+    public func path(of file: StoredFile) -> String { library.path(of: file.name) }
 
     /// Where a stored file of this destination is, as a file URL (for a player, an image or an upload).
     public func url(of file: StoredFile) -> URL { URL(fileURLWithPath: path(of: file)) }
@@ -259,7 +256,7 @@ public final class ImportSession: Sendable {
     public func thumbnail(for item: ImportedItem, using thumbnails: ImportThumbnails) async throws -> ImportedItem {
         guard item.thumbnail == nil, item.kind != .audio, let primary = item.primary else { return item }
         let image = try await thumbnails.renderer.thumbnail(of: destination + "/" + primary.name, thumbnails.request)
-        let folder = destination + "/.pickup/thumbnails"
+        let folder = library.thumbnailsFolder
         if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
         let name = ".pickup/thumbnails/\(item.id).\(image.format.fileExtension)"
         try FileCopier.writeAtomically(image.data, to: destination + "/" + name)
@@ -303,36 +300,7 @@ public final class ImportSession: Sendable {
         return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: status.size, modified: status.modified)
     }
 
-    /// Makes the folders a stored name lies in (`2024/05/` of `2024/05/IMG_0001.HEIC`), each
-    /// made durable in its parent; nothing for a name in the library folder itself.
-    static func makeFolders(for name: String, in library: String) throws(ImportError) {
-        var parent = library
-        for part in name.split(separator: "/").dropLast() {
-            let folder = parent + "/" + part
-            if mkdir(folder, 0o755) == 0 {
-                FileCopier(folder: parent).syncFolder()
-            } else if errno != EEXIST {
-                throw ImportError.writing(folder, errno: errno)
-            }
-            parent = folder
-        }
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    static func makeFolders(_ path: String) throws(ImportError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
-                throw ImportError.writing(current, errno: errno)
-            }
-        }
-    }
+    static func realPath(_ path: String) -> String? { LibraryFolder.resolve(path) }
 }
 
 /// A running import: its events, its results, and a way to stop it.

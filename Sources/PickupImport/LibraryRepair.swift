@@ -100,7 +100,7 @@ public struct LibraryRepair: Sendable {
                 continue
             }
             do throws(ImportError) {
-                try ImportSession.makeFolders(for: file.name, in: folder)
+                try LibraryFolder(existing: folder).makeFolders(for: file.name)
                 let copier = FileCopier(folder: folder)
                 let copied = try copier.copyToTemporary(source, progress: { _ in }, shouldStop: { false })
                 guard copied.sha256 == file.sha256 else {

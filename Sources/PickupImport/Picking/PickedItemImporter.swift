@@ -69,7 +69,7 @@ public struct PickedItemImporter: Sendable {
     /// Moves a file the probe does not know into `.pickup/unprobed/<UUID>/` of the library.
     func keepUnprobed(_ file: PickedFile, reason: String) throws(ImportError) -> UnprobedFile {
         let name = (file.path as NSString).lastPathComponent
-        let folder = try session().destination + "/.pickup/unprobed/" + UUID().uuidString
+        let folder = try session().library.hiddenFolder + "/unprobed/" + UUID().uuidString
         let target = folder + "/" + name
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

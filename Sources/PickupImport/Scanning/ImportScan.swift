@@ -46,20 +46,19 @@ public struct ImportScan: Sendable {
     /// Files named themselves that the selection does not take.
     public var notSelected: [String] = []
 
-    /// Scans `sources` for an import into the library folder `library` (its own files are never
-    /// taken); `catalog`, when there is one, gives the facts of the files it already holds.
+    /// Scans `sources` for an import into `library` (its own files are never taken);
+    /// `catalog`, when there is one, gives the facts of the files it already holds.
     public static func scan(
-        _ sources: [String], library: String, catalog: ImportCatalog?, options: Options = Options()
+        _ sources: [String], into library: LibraryFolder, catalog: ImportCatalog?, options: Options = Options()
     ) async -> ImportScan {
         var scan = ImportScan(plan: ImportPlan(files: []))
-        let resolvedLibrary = ImportSession.resolve(library) ?? library
         var files: [String] = []
         var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
         let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: options.selection)
         for entry in walker.expand(sources) {
             switch entry {
             case .file(let path, let identity):
-                if let real = ImportSession.resolve(path), real.hasPrefix(resolvedLibrary + "/") { continue }
+                if library.contains(path) { continue }
                 files.append(path)
                 found[path] = identity
             case .problem(let path, let message):

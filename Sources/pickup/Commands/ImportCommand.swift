@@ -194,9 +194,9 @@ struct ImportJob {
                 return ExitStatus.someFailed
             }
         }
-        let library = session?.destination ?? ImportSession.resolve(destination) ?? destination
+        let library = session?.library ?? LibraryFolder(existing: destination)
         let scan = await ImportScan.scan(
-            sources, library: library, catalog: session?.catalog,
+            sources, into: library, catalog: session?.catalog,
             options: ImportScan.Options(
                 followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit))
         var failures = scan.failures.count
@@ -238,7 +238,7 @@ struct ImportJob {
             report(path: path, error: error)
         }
         guard let session else {
-            await dryRunReport(plan, library: library, leftAlone: leftAlone.count + linksLeftAlone.count)
+            await dryRunReport(plan, library: library.path, leftAlone: leftAlone.count + linksLeftAlone.count)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 
