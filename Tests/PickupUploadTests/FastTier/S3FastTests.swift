@@ -23,12 +23,13 @@ extension FastTier {
         }
 
         func store(
-            minimumPartSize: Int = 5 << 20, cutting: Set<Int> = [], losing: Set<Int> = [],
+            minimumPartSize: Int = 5 << 20, listPage: Int = 1_000, cutting: Set<Int> = [], losing: Set<Int> = [],
             failing: [Int: InMemoryS3Server.Failure] = [:]
         ) throws -> InMemoryS3Server {
             InMemoryS3Server(
                 endpoint: try #require(URL(string: "http://s3.test")), credentials: S3FastTests.credentials,
-                minimumPartSize: minimumPartSize, cutting: cutting, losing: losing, failing: failing)
+                minimumPartSize: minimumPartSize, listPage: listPage, cutting: cutting, losing: losing,
+                failing: failing)
         }
 
         func uploader(
@@ -234,6 +235,48 @@ extension FastTier {
             #expect(Set(third.lost.keys) == [0])
             #expect(await resend.waitUntilSettled().map(\.state) == [.done])
             #expect(await store.object("photos", lostKey)?.bytes == (try contents(paths[0])))
+        }
+
+        @Test("a store that lists one part a page: the client follows NextPartNumberMarker to the end")
+        func pagedListing() async throws {
+            let path = try file(11 << 20)
+            defer { unlink(path) }
+            let store = try store(listPage: 1)
+            let key = "2026/été+plage/vidéo 1.mov"
+            let record = try await uploader(store).upload(path: path, to: .s3(location(store, key)))
+            #expect(record.state == .done, "\(record.why)")
+            #expect(await store.object("photos", key)?.bytes == (try contents(path)))
+            let markers = await store.log.filter { $0.hasPrefix("GET ") }.compactMap { $0.split(separator: "&").last }
+            #expect(markers == ["part-number-marker=0", "part-number-marker=1", "part-number-marker=2"])
+        }
+
+        @Test("a completion answered 200 with an InternalError in its body is retried, as S3 documents")
+        func errorInsideOK() async throws {
+            let path = try file(11 << 20)
+            defer { unlink(path) }
+            // 1 starts, 2-4 send the parts, 5 lists them, 6 completes: answered 200 with an <Error>.
+            let store = try store(failing: [6: InMemoryS3Server.Failure(status: 200, code: "InternalError")])
+            let record = try await uploader(store, partConcurrency: 1).upload(
+                path: path, to: .s3(location(store, "ok.bin")))
+            #expect(record.state == .done, "\(record.why)")
+            #expect(await store.object("photos", "ok.bin")?.bytes == (try contents(path)))
+            #expect(await store.log.filter { $0.hasPrefix("POST /photos/ok.bin?uploadId=") }.count == 2)
+        }
+
+        @Test("cancelling a failed multipart upload aborts it on the store: its parts are freed")
+        func cancelAborts() async throws {
+            let path = try file(11 << 20)
+            defer { unlink(path) }
+            let store = try store(cutting: [3])
+            let uploader = try uploader(store, maxAttempts: 1, partConcurrency: 1)
+            let failed = await uploader.upload(path: path, to: .s3(location(store, "gone.bin")))
+            let uploadID = try #require(failed.remote)
+            #expect(await store.openUploads == 1)
+            let cancelled = await uploader.cancel(id: failed.id)
+            #expect(cancelled?.state == .cancelled)
+            #expect(await store.log.last == "DELETE /photos/gone.bin?uploadId=\(uploadID)")
+            #expect(await store.openUploads == 0)
+            #expect(await store.parts(of: uploadID).isEmpty)
         }
     }
 }
