@@ -278,5 +278,36 @@ extension FastTier {
             #expect(await store.openUploads == 0)
             #expect(await store.parts(of: uploadID).isEmpty)
         }
+
+        /// A transport that flips one byte of every body on its way to the store.
+        struct Corrupting: HTTPTransport {
+            let store: InMemoryS3Server
+
+            func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+                var bytes = try request.body.materialized()
+                if !bytes.isEmpty { bytes[bytes.count / 2] ^= 0xFF }
+                var corrupted = request
+                corrupted.body = .data(bytes)
+                return try await store.send(corrupted, limits: limits)
+            }
+        }
+
+        @Test("a body corrupted on the way fails the signed SHA-256 (400 XAmzContentSHA256Mismatch): nothing stored")
+        func corruptedOnTheWay() async throws {
+            let path = try file(50_000)
+            defer { unlink(path) }
+            let store = try store()
+            let uploader = Uploader(
+                journal: try UploadJournal(
+                    path: FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3f-\(UUID()).sqlite")
+                        .path),
+                options: UploadOptions(transport: Corrupting(store: store)), s3Credentials: S3FastTests.credentials)
+            let record = await uploader.upload(path: path, to: .s3(location(store, "bent.bin")))
+            #expect(record.state == .failed)
+            #expect(record.error?.status == 400)
+            #expect(record.error?.message == "sending the object failed: XAmzContentSHA256Mismatch")
+            #expect(await store.object("photos", "bent.bin") == nil)
+            #expect(await store.log.count == 1)
+        }
     }
 }
