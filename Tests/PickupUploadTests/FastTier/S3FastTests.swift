@@ -14,10 +14,13 @@ extension FastTier {
         /// A file of `bytes` bytes of a known pattern in the temporary folder; the caller removes it.
         func file(_ bytes: Int) throws -> String {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3fast-\(UUID()).bin").path
-            var data = Data(count: bytes)
-            data.withUnsafeMutableBytes { buffer in
+            // A block of a prime length, repeated: no two 5 MiB parts alike, and quick to make.
+            var block = Data(count: min(bytes, 65_521))
+            block.withUnsafeMutableBytes { buffer in
                 for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: index &* 7 &+ index >> 13) }
             }
+            var data = Data(capacity: bytes)
+            while data.count < bytes { data.append(block.prefix(bytes - data.count)) }
             try data.write(to: URL(fileURLWithPath: path))
             return path
         }
