@@ -64,10 +64,13 @@ struct S3Client: Sendable {
     /// Every part the store holds for the upload (ListParts, page by page).
     func parts(of uploadID: String) async throws(UploadError) -> [S3Part] {
         var parts: [S3Part] = []
-        var marker = "0"
-        for _ in 0..<20 {  // 20 pages of 1,000 cover the 10,000-part maximum
+        var marker = 0
+        // Page by page until the store says the list is complete: a store may list fewer than
+        // 1,000 parts a page, so no fixed number of pages covers the 10,000-part maximum. Each
+        // page must move the marker on, so that a store that repeats itself cannot loop.
+        for _ in 0..<10_000 {
             let body = try await send(
-                "GET", query: [("uploadId", uploadID), ("part-number-marker", marker)], headers: [:],
+                "GET", query: [("uploadId", uploadID), ("part-number-marker", String(marker))], headers: [:],
                 what: "listing the parts")
             for block in XMLText.blocks("Part", in: body) {
                 guard let number = XMLText.first("PartNumber", in: block).flatMap({ Int($0) }),
@@ -77,7 +80,7 @@ struct S3Client: Sendable {
                 parts.append(S3Part(number: number, etag: etag, size: size))
             }
             guard XMLText.first("IsTruncated", in: body) == "true",
-                let next = XMLText.first("NextPartNumberMarker", in: body)
+                let next = XMLText.first("NextPartNumberMarker", in: body).flatMap({ Int($0) }), next > marker
             else { break }
             marker = next
         }

@@ -3,174 +3,178 @@ import PickupStore
 import PickupUpload
 import Testing
 
-/// Upload batches, in milliseconds: through an in-memory tus server (the real-server suites
-/// and `pickup upload`'s end-to-end tests run the same code against real servers).
-@Suite("upload batches: keys decided first, bytes already there not sent again")
-struct UploadBatchTests {
-    func files(_ count: Int) throws -> [String] {
-        try (0..<count).map { index in
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-batch-\(UUID().uuidString)-\(index).bin"
-            ).path
-            try Data((0..<(70_000 + index * 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }).write(
-                to: URL(fileURLWithPath: path))
-            return path
+extension FastTier {
+    /// Upload batches, in milliseconds: through an in-memory tus server (the real-server suites
+    /// and `pickup upload`'s end-to-end tests run the same code against real servers).
+    @Suite("upload batches: keys decided first, bytes already there not sent again")
+    struct UploadBatchTests {
+        func files(_ count: Int) throws -> [String] {
+            try (0..<count).map { index in
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "pickup-batch-\(UUID().uuidString)-\(index).bin"
+                ).path
+                try Data((0..<(70_000 + index * 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }).write(
+                    to: URL(fileURLWithPath: path))
+                return path
+            }
         }
-    }
 
-    func uploader(_ server: InMemoryTusServer, journal: String) throws -> Uploader {
-        Uploader(
-            journal: try UploadJournal(path: journal),
-            options: UploadOptions(chunkSize: 16 << 10, baseDelay: 0.01, maxDelay: 0.02, transport: server))
-    }
+        func uploader(_ server: InMemoryTusServer, journal: String) throws -> Uploader {
+            Uploader(
+                journal: try UploadJournal(path: journal),
+                options: UploadOptions(chunkSize: 16 << 10, baseDelay: 0.01, maxDelay: 0.02, transport: server))
+        }
 
-    func batch(_ paths: [String], to target: UploadBatch.Target) throws -> UploadBatch {
-        try UploadBatch(
-            files: paths.map {
-                UploadBatch.File(path: $0, facts: RemoteKey.Facts(relativePath: ($0 as NSString).lastPathComponent))
-            },
-            to: target)
-    }
+        func batch(_ paths: [String], to target: UploadBatch.Target) throws -> UploadBatch {
+            try UploadBatch(
+                files: paths.map {
+                    UploadBatch.File(path: $0, facts: RemoteKey.Facts(relativePath: ($0 as NSString).lastPathComponent))
+                },
+                to: target)
+        }
 
-    /// Sends `paths` once through a server that cuts its 4th request (the second PATCH), with
-    /// one try: the upload fails holding its first chunk. The journal's path and the record.
-    func failedMidFile(_ paths: [String], server: InMemoryTusServer) async throws -> (String, UploadRecord) {
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-            .path
-        let once = Uploader(
-            journal: try UploadJournal(path: journal),
-            options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
-        var first = try batch(paths, to: .tus(server.endpoint))
-        let queue = UploadQueue(uploader: once)
-        _ = await first.enqueue(on: queue)
-        let record = try #require(await queue.waitUntilSettled().first?.record)
-        return (journal, record)
-    }
+        /// Sends `paths` once through a server that cuts its 4th request (the second PATCH), with
+        /// one try: the upload fails holding its first chunk. The journal's path and the record.
+        func failedMidFile(_ paths: [String], server: InMemoryTusServer) async throws -> (String, UploadRecord) {
+            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+                .path
+            let once = Uploader(
+                journal: try UploadJournal(path: journal),
+                options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
+            var first = try batch(paths, to: .tus(server.endpoint))
+            let queue = UploadQueue(uploader: once)
+            _ = await first.enqueue(on: queue)
+            let record = try #require(await queue.waitUntilSettled().first?.record)
+            return (journal, record)
+        }
 
-    @Test(
-        "a batch sends each file whole; run again, every file is already there and nothing is sent; forced, sent again")
-    func alreadyThere() async throws {
-        let paths = try files(3)
-        defer { for path in paths { unlink(path) } }
-        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-            .path
-        let uploader = try uploader(server, journal: journal)
-        let queue = UploadQueue(uploader: uploader, concurrency: 2)
-        var first = try batch(paths, to: .tus(server.endpoint))
-        #expect(await first.enqueue(on: queue).isEmpty)
-        let items = await queue.waitUntilSettled()
-        await first.recordFinished(items, in: uploader.journal)
-        #expect(items.map(\.state) == [.done, .done, .done])
-        for (item, path) in zip(items, paths) {
-            let remote = try #require(item.record?.remote)
+        @Test(
+            "a batch sends each file whole; run again, every file is already there and nothing is sent; forced, sent again"
+        )
+        func alreadyThere() async throws {
+            let paths = try files(3)
+            defer { for path in paths { unlink(path) } }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+                .path
+            let uploader = try uploader(server, journal: journal)
+            let queue = UploadQueue(uploader: uploader, concurrency: 2)
+            var first = try batch(paths, to: .tus(server.endpoint))
+            #expect(await first.enqueue(on: queue).isEmpty)
+            let items = await queue.waitUntilSettled()
+            await first.recordFinished(items, in: uploader.journal)
+            #expect(items.map(\.state) == [.done, .done, .done])
+            for (item, path) in zip(items, paths) {
+                let remote = try #require(item.record?.remote)
+                let stored = await server.stored(remote)
+                #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
+            }
+            let requests = await server.log.count
+
+            var second = try batch(paths, to: .tus(server.endpoint))
+            let again = UploadQueue(uploader: uploader)
+            let there = await second.enqueue(on: again)
+            #expect(Set(there.keys) == [0, 1, 2])
+            #expect(there[1]?.id == items[1].record?.id)
+            #expect(await again.all().isEmpty)
+            #expect(await server.log.count == requests)
+
+            var forced = try batch([paths[0]], to: .tus(server.endpoint))
+            let third = UploadQueue(uploader: uploader)
+            #expect(await forced.enqueue(on: third, force: true).isEmpty)
+            #expect(await third.waitUntilSettled().map(\.state) == [.done])
+            #expect(await server.created == 4)
+        }
+
+        @Test("a connection cut mid-file is retried from the server's offset: the stored bytes equal the file's")
+        func cutMidFile() async throws {
+            let paths = try files(1)
+            defer { unlink(paths[0]) }
+            // Request 4 is the second PATCH (OPTIONS, POST, PATCH, PATCH): the server has one chunk.
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
+                .path
+            let uploader = try uploader(server, journal: journal)
+            let queue = UploadQueue(uploader: uploader)
+            var batch = try batch(paths, to: .tus(server.endpoint))
+            _ = await batch.enqueue(on: queue)
+            let items = await queue.waitUntilSettled()
+            #expect(items.map(\.state) == [.done])
+            let remote = try #require(items.first?.record?.remote)
             let stored = await server.stored(remote)
-            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
+            let log = await server.log
+            #expect(log.contains { $0.hasPrefix("HEAD") }, "\(log)")
+            #expect(log.filter { $0.hasPrefix("POST") }.count == 1, "\(log)")
         }
-        let requests = await server.log.count
 
-        var second = try batch(paths, to: .tus(server.endpoint))
-        let again = UploadQueue(uploader: uploader)
-        let there = await second.enqueue(on: again)
-        #expect(Set(there.keys) == [0, 1, 2])
-        #expect(there[1]?.id == items[1].record?.id)
-        #expect(await again.all().isEmpty)
-        #expect(await server.log.count == requests)
+        @Test(
+            "the same batch run again after an upload failed mid-file continues it from the server's offset, not from zero"
+        )
+        func runAgainContinues() async throws {
+            let paths = try files(1)
+            defer { unlink(paths[0]) }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let (journal, failed) = try await failedMidFile(paths, server: server)
+            #expect(failed.state == .failed, "\(String(describing: failed.error))")
+            #expect(failed.offset > 0 && failed.offset < 70_000, "\(failed.offset)")
 
-        var forced = try batch([paths[0]], to: .tus(server.endpoint))
-        let third = UploadQueue(uploader: uploader)
-        #expect(await forced.enqueue(on: third, force: true).isEmpty)
-        #expect(await third.waitUntilSettled().map(\.state) == [.done])
-        #expect(await server.created == 4)
-    }
-
-    @Test("a connection cut mid-file is retried from the server's offset: the stored bytes equal the file's")
-    func cutMidFile() async throws {
-        let paths = try files(1)
-        defer { unlink(paths[0]) }
-        // Request 4 is the second PATCH (OPTIONS, POST, PATCH, PATCH): the server has one chunk.
-        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-            .path
-        let uploader = try uploader(server, journal: journal)
-        let queue = UploadQueue(uploader: uploader)
-        var batch = try batch(paths, to: .tus(server.endpoint))
-        _ = await batch.enqueue(on: queue)
-        let items = await queue.waitUntilSettled()
-        #expect(items.map(\.state) == [.done])
-        let remote = try #require(items.first?.record?.remote)
-        let stored = await server.stored(remote)
-        #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
-        let log = await server.log
-        #expect(log.contains { $0.hasPrefix("HEAD") }, "\(log)")
-        #expect(log.filter { $0.hasPrefix("POST") }.count == 1, "\(log)")
-    }
-
-    @Test(
-        "the same batch run again after an upload failed mid-file continues it from the server's offset, not from zero")
-    func runAgainContinues() async throws {
-        let paths = try files(1)
-        defer { unlink(paths[0]) }
-        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-        let (journal, failed) = try await failedMidFile(paths, server: server)
-        #expect(failed.state == .failed, "\(String(describing: failed.error))")
-        #expect(failed.offset > 0 && failed.offset < 70_000, "\(failed.offset)")
-
-        let uploader = try uploader(server, journal: journal)
-        var second = try batch(paths, to: .tus(server.endpoint))
-        let again = UploadQueue(uploader: uploader)
-        _ = await second.enqueue(on: again)
-        let items = await again.waitUntilSettled()
-        #expect(items.map(\.state) == [.done])
-        #expect(items.first?.record?.id == failed.id, "the same journal entry, continued")
-        #expect(await server.created == 1, "no second upload created")
-        let remote = try #require(items.first?.record?.remote)
-        #expect(await server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
-    }
-
-    @Test(
-        "an upload resumed from the journal, once done, has its SHA-256 recorded: the same bytes are then already there"
-    )
-    func resumedThenAlreadyThere() async throws {
-        let paths = try files(1)
-        defer { unlink(paths[0]) }
-        let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-        let (journal, failed) = try await failedMidFile(paths, server: server)
-        let id = failed.id
-        // As 'pickup uploads resume' does: the journal's entry, resumed, then its bytes recorded.
-        let uploader = try uploader(server, journal: journal)
-        let resuming = UploadQueue(uploader: uploader)
-        await resuming.add(.journal(id: id))
-        let resumed = await resuming.waitUntilSettled()
-        #expect(resumed.map(\.state) == [.done])
-        await UploadBatch.recordFinished(resumed: resumed, in: uploader.journal)
-        var again = try batch(paths, to: .tus(server.endpoint))
-        #expect(await again.enqueue(on: UploadQueue(uploader: uploader))[0]?.id == id)
-    }
-
-    @Test("S3 keys: the prefix, then the template; two files on one key are refused before anything is sent")
-    func keys() throws {
-        let endpoint = try #require(URL(string: "http://s3.test"))
-        let template = try RemoteKey.parse("{name}").get()
-        let files = [
-            UploadBatch.File(path: "/card/A/IMG_1.HEIC", facts: RemoteKey.Facts(relativePath: "A/IMG_1.HEIC")),
-            UploadBatch.File(path: "/card/B/IMG_2.HEIC", facts: RemoteKey.Facts(relativePath: "B/IMG_2.HEIC")),
-        ]
-        let batch = try UploadBatch(
-            files: files, to: .s3(endpoint: endpoint, bucket: "b", prefix: "2026", key: template))
-        #expect(
-            batch.destinations == [
-                .s3(S3Location(endpoint: endpoint, bucket: "b", key: "2026/IMG_1.HEIC")),
-                .s3(S3Location(endpoint: endpoint, bucket: "b", key: "2026/IMG_2.HEIC")),
-            ])
-        var same = files
-        same[1].path = "/card/B/IMG_1.HEIC"
-        same[1].facts.relativePath = "B/IMG_1.HEIC"
-        same[1].madeFrom = "/card/B/IMG_1.MOV"
-        let collision = #expect(throws: UploadBatch.KeyCollision.self) {
-            try UploadBatch(files: same, to: .s3(endpoint: endpoint, bucket: "b", prefix: "2026/", key: template))
+            let uploader = try uploader(server, journal: journal)
+            var second = try batch(paths, to: .tus(server.endpoint))
+            let again = UploadQueue(uploader: uploader)
+            _ = await second.enqueue(on: again)
+            let items = await again.waitUntilSettled()
+            #expect(items.map(\.state) == [.done])
+            #expect(items.first?.record?.id == failed.id, "the same journal entry, continued")
+            #expect(await server.created == 1, "no second upload created")
+            let remote = try #require(items.first?.record?.remote)
+            #expect(await server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: paths[0]))))
         }
-        #expect(collision?.key == "2026/IMG_1.HEIC")
-        #expect(collision?.sources == ["/card/A/IMG_1.HEIC", "/card/B/IMG_1.MOV"])
+
+        @Test(
+            "an upload resumed from the journal, once done, has its SHA-256 recorded: the same bytes are then already there"
+        )
+        func resumedThenAlreadyThere() async throws {
+            let paths = try files(1)
+            defer { unlink(paths[0]) }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let (journal, failed) = try await failedMidFile(paths, server: server)
+            let id = failed.id
+            // As 'pickup uploads resume' does: the journal's entry, resumed, then its bytes recorded.
+            let uploader = try uploader(server, journal: journal)
+            let resuming = UploadQueue(uploader: uploader)
+            await resuming.add(.journal(id: id))
+            let resumed = await resuming.waitUntilSettled()
+            #expect(resumed.map(\.state) == [.done])
+            await UploadBatch.recordFinished(resumed: resumed, in: uploader.journal)
+            var again = try batch(paths, to: .tus(server.endpoint))
+            #expect(await again.enqueue(on: UploadQueue(uploader: uploader))[0]?.id == id)
+        }
+
+        @Test("S3 keys: the prefix, then the template; two files on one key are refused before anything is sent")
+        func keys() throws {
+            let endpoint = try #require(URL(string: "http://s3.test"))
+            let template = try RemoteKey.parse("{name}").get()
+            let files = [
+                UploadBatch.File(path: "/card/A/IMG_1.HEIC", facts: RemoteKey.Facts(relativePath: "A/IMG_1.HEIC")),
+                UploadBatch.File(path: "/card/B/IMG_2.HEIC", facts: RemoteKey.Facts(relativePath: "B/IMG_2.HEIC")),
+            ]
+            let batch = try UploadBatch(
+                files: files, to: .s3(endpoint: endpoint, bucket: "b", prefix: "2026", key: template))
+            #expect(
+                batch.destinations == [
+                    .s3(S3Location(endpoint: endpoint, bucket: "b", key: "2026/IMG_1.HEIC")),
+                    .s3(S3Location(endpoint: endpoint, bucket: "b", key: "2026/IMG_2.HEIC")),
+                ])
+            var same = files
+            same[1].path = "/card/B/IMG_1.HEIC"
+            same[1].facts.relativePath = "B/IMG_1.HEIC"
+            same[1].madeFrom = "/card/B/IMG_1.MOV"
+            let collision = #expect(throws: UploadBatch.KeyCollision.self) {
+                try UploadBatch(files: same, to: .s3(endpoint: endpoint, bucket: "b", prefix: "2026/", key: template))
+            }
+            #expect(collision?.key == "2026/IMG_1.HEIC")
+            #expect(collision?.sources == ["/card/A/IMG_1.HEIC", "/card/B/IMG_1.MOV"])
+        }
     }
 }
