@@ -109,7 +109,7 @@ enum S3Checks {
     }
 
     static func sha256(_ data: Data) -> String {
-        let hasher = SHA256Hasher()
+        let hasher = DigestHasher()
         data.withUnsafeBytes { hasher.update($0) }
         return hasher.finalizeHex()
     }
