@@ -33,6 +33,27 @@ struct HelpTests {
         }
     }
 
+    @Test("examples fit 80 columns and paste into a shell as shown", arguments: commands)
+    func examplesPaste(_ command: String) throws {
+        let words = command.split(separator: " ").map(String.init)
+        let help = try CLI.run(words + ["--help"], environment: ["COLUMNS": "80"]).outputText
+        guard let start = help.range(of: "Examples:\n") else { return }
+        let examples = String(help[start.upperBound...]).components(separatedBy: "\n\n")[0]
+        let lines = examples.split(separator: "\n").map(String.init)
+        #expect(!lines.isEmpty)
+        for (index, line) in lines.enumerated() {
+            #expect(line.count <= 78, "\(line)")
+            let continues = index > 0 && lines[index - 1].hasSuffix(" \\")
+            #expect(
+                line.hasPrefix(continues ? "    " : "  ") && !line.hasPrefix(continues ? "     " : "   "), "\(line)")
+        }
+        // Each example, its continuations joined as a shell joins them, is one well-formed command.
+        let syntax = try Shell.execute("/bin/bash", ["-n", "-c", examples])
+        #expect(syntax.status == 0, "\(syntax.errorText)")
+        let joined = examples.replacingOccurrences(of: " \\\n    ", with: " ")
+        #expect(joined.split(separator: "\n").allSatisfy { $0.hasPrefix("  ") && !$0.hasPrefix("   ") })
+    }
+
     @Test("--version names Pickup, FFmpeg and libheif")
     func version() throws {
         let result = try CLI.run(["--version"])
