@@ -400,6 +400,12 @@ struct UploadCommandTests {
         let unfinished = try #require(try CLI.jsonLines(failed).first?["id"] as? String)
         let cancelled = try CLI.run(["uploads", "cancel", unfinished, "--journal", journal])
         #expect(cancelled.status == 0 && cancelled.outputText.contains("\(unfinished) cancelled"))
+        // Resumed by its id, a cancelled upload is not started over behind the user's back.
+        let resumed = try CLI.run(["uploads", "resume", unfinished, "--journal", journal])
+        #expect(resumed.status == 1)
+        #expect(resumed.errorText.contains("was cancelled") && resumed.errorText.contains("nothing to resume"))
+        #expect(resumed.errorText.contains("pickup upload "), "it says how to send the file again")
+        #expect(try CLI.run(["uploads", "list", "--journal", journal]).outputText.contains("\(unfinished) cancelled"))
     }
 
     @Test("S3: credentials from a file, parts to a real store, resumable from the journal")

@@ -16,9 +16,15 @@ public enum ParallelProbe {
             for worker in 0..<workers {
                 group.addTask {
                     let probe = MediaProbe()
-                    return stride(from: worker, to: paths.count, by: workers).map { index in
-                        (index, Result { () throws(ProbeError) in try probe.probe(path: paths[index]) })
+                    var part: [(Int, Result<MediaInfo, ProbeError>)] = []
+                    for index in stride(from: worker, to: paths.count, by: workers) {
+                        do throws(ProbeError) {
+                            part.append((index, .success(try probe.probe(path: paths[index]))))
+                        } catch {
+                            part.append((index, .failure(error)))
+                        }
                     }
+                    return part
                 }
             }
             var results = [Result<MediaInfo, ProbeError>?](repeating: nil, count: paths.count)

@@ -105,7 +105,9 @@ public struct FileWalker {
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let item = readdir(directory) {
             let name = withUnsafePointer(to: item.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { name in
+                    FileWalker.validUTF8(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+                }
             }
             guard let name else {
                 // A Swift String cannot hold these bytes, so the file could not be opened by its name.
@@ -146,6 +148,13 @@ public struct FileWalker {
                 entries.append(.file(path, child.identity))
             }
         }
+    }
+
+    /// The name these bytes spell, or nil when they are not valid UTF-8 (decoding would have
+    /// put replacement characters in, so the name would no longer lead to the file).
+    static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let name = String(decoding: bytes, as: UTF8.self)
+        return name.utf8.elementsEqual(bytes) ? name : nil
     }
 
     static func errorText(_ code: Int32) -> String {

@@ -218,6 +218,17 @@ struct UploadsJob {
                             "upload \(record.id) of \(record.path) is already done; there is nothing to resume"))
                     return ExitStatus.success
                 }
+                // Cancelling ended the upload on the server too (tus termination, S3 abort):
+                // nothing is left to go on from, and starting over unasked would undo the cancel.
+                if record.state == .cancelled {
+                    Console.error(
+                        Text.clean(
+                            "pickup uploads: upload \(record.id) of \(record.path) was cancelled, and its bytes on the "
+                                + "server were let go; there is nothing to resume. To send the file again, run "
+                                + "'pickup upload \(Text.shellQuoted(record.path)) --to ...' to the same place "
+                                + "(\(UploadRunner.shownTarget(record)))"))
+                    return ExitStatus.someFailed
+                }
                 ids = [record.id]
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
