@@ -6,8 +6,8 @@ import Pickup
     import Darwin
 #endif
 
-/// A one-line progress bar on standard error, redrawn in place: items done,
-/// a bar, percent, throughput, time left and the current file. Drawn only on a terminal.
+/// A one-line progress bar on standard error, redrawn in place: items done, a bar, percent,
+/// bytes done of all, throughput, time left and the current file. Drawn only on a terminal.
 public struct ProgressBar: Sendable {
     public let totalItems: Int
     public let totalBytes: Int64
@@ -29,7 +29,9 @@ public struct ProgressBar: Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let seconds = Double(now - started) / 1_000_000_000
-        let rate = seconds > 0.2 ? Text.byteCount(Int64(Double(bytesDone) / seconds)) + "/s" : ""
+        let rate =
+            Text.byteCount(bytesDone) + " of " + Text.byteCount(totalBytes)
+            + (seconds > 0.2 ? ", " + Text.byteCount(Int64(Double(bytesDone) / seconds)) + "/s" : "")
         // Time left at the rate so far, once there is a rate worth trusting.
         var left = ""
         if fraction > 0.01, fraction < 1, seconds > 1 {

@@ -247,22 +247,28 @@ struct ImportJob {
         var bar: ProgressBar?
         let showBar = !json && progress.showsProgress && Console.errorIsTerminal
         var done = 0
-        var bytesBefore: Int64 = 0
-        var current: (name: String, bytes: Int64) = ("", 0)
+        // Several items copy at once: each one's bytes are counted apart, so the bar never goes back.
+        var bytesFinished: Int64 = 0
+        var inFlight: [Int: (name: String, bytes: Int64, total: Int64)] = [:]
+        var current = ""
+        func bytesDone() -> Int64 { bytesFinished + inFlight.values.reduce(0) { $0 + $1.bytes } }
         for await event in run.events {
             switch event {
             case .planned(let items, let bytes):
                 if showBar { bar = ProgressBar(totalItems: items, totalBytes: bytes) }
-            case .started(_, let name, _):
-                current.name = name
-            case .progress(_, let bytes, _):
-                current.bytes = bytes
-                bar?.draw(itemsDone: done, bytesDone: bytesBefore + current.bytes, current: current.name)
+            case .started(let index, let name, let total):
+                inFlight[index] = (name, 0, total)
+                current = name
+            case .progress(let index, let bytes, _):
+                inFlight[index]?.bytes = bytes
+                current = inFlight[index]?.name ?? current
+                bar?.draw(itemsDone: done, bytesDone: bytesDone(), current: current)
             case .finished(let index, let result):
                 done += 1
-                bytesBefore += result.item?.files.reduce(0) { $0 + $1.size } ?? 0
-                current.bytes = 0
-                bar?.draw(itemsDone: done, bytesDone: bytesBefore, current: current.name, force: true)
+                // Its whole size, copied or already there, as the plan counted it.
+                let planned = plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
+                bytesFinished += inFlight.removeValue(forKey: index)?.total ?? planned
+                bar?.draw(itemsDone: done, bytesDone: bytesDone(), current: current, force: true)
                 if !showBar, !json, !progress.quiet {
                     Console.error(Text.clean(ImportJob.progressLine(plan.requests[index], result)))
                 }
@@ -308,6 +314,9 @@ struct ImportJob {
         if interrupted.fired { return 130 }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
+
+    /// A source file's size in bytes (0 when it cannot be read now).
+    static func size(_ path: String) -> Int64 { FileStatus(path: path)?.size ?? 0 }
 
     func report(path: String, error: ImportError) {
         if json {
