@@ -95,6 +95,19 @@ struct MediaValueTests {
         #expect(pairs.map(\.contentIdentifier) == ["A", "C"])
     }
 
+    @Test("places come out without the noise of degrees, minutes and seconds turned into decimals")
+    func placeDigits() {
+        var info = MediaInfo(kind: .image, container: .jpeg, fileSize: 1)
+        // 2° 17' 40.2" E and 65° 3' 20.08" N, as EXIF's rationals give them.
+        info.location = GeoLocation(
+            latitude: 65 + 3.0 / 60 + 20.08 / 3600, longitude: 2 + 17.0 / 60 + 40.2 / 3600, altitude: 52.30000000000001)
+        #expect(info.location?.longitude == 2.2944999999999998, "the raw value keeps every digit")
+        let facts = Dictionary(info.facts.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(facts["longitude"] == .double(2.2945))
+        #expect(facts["latitude"] == .double(65.0555778))
+        #expect(facts["altitude"] == .double(52.3))
+    }
+
     @Test("errors say what, where and what to do")
     func errorText() {
         let error = ProbeError(

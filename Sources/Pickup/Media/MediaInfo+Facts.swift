@@ -59,9 +59,12 @@ extension MediaInfo {
             }
         }
         if let location {
-            add("latitude", location.latitude)
-            add("longitude", location.longitude)
-            add("altitude", location.altitude)
+            // Degrees to 7 decimals (about a centimetre) and metres to the millimetre: finer
+            // digits are only the noise of turning degrees, minutes and seconds into a decimal
+            // (2.2944999999999998 for 2° 17' 40.2").
+            add("latitude", (location.latitude * 1e7).rounded() / 1e7)
+            add("longitude", (location.longitude * 1e7).rounded() / 1e7)
+            add("altitude", location.altitude.map { ($0 * 1000).rounded() / 1000 })
         }
         add("make", make)
         add("model", model)
