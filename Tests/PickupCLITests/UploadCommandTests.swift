@@ -537,8 +537,13 @@ struct UploadCommandTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        // Photos (a folder's walk sends only media): a small JPEG's bytes, each with its own comment.
+        let photo = try Fixtures.bytes(.jpegPlain)
         for number in 0..<1_000 {
-            try Data("note \(number)\n".utf8).write(to: URL(fileURLWithPath: folder + "/photos/\(number).txt"))
+            let comment = Array("photo \(number)".utf8)
+            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
+            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
+                to: URL(fileURLWithPath: folder + "/photos/\(number).jpg"))
         }
         let port = FreePort.pick(in: 20_000...29_999)
         let started = Date()

@@ -47,7 +47,7 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "FILE: Files to upload, streamed from disk. DIR: With --recursive: every file below the folder (S3 keys keep the path inside it). ITEM: With --library: the id of an imported item (a Live Photo sends its still and its movie).",
+            "FILE: Files to upload, streamed from disk. DIR: With --recursive: the photos and videos below the folder, with their .AAE edits (S3 keys keep the path inside it). ITEM: With --library: the id of an imported item (a Live Photo sends its still and its movie).",
             valueName: "FILE"))
     var arguments: [String] = []
 
@@ -60,7 +60,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Flag(
         name: [.customLong("recursive"), .customShort("r")],
-        help: "Upload what is in the folders named, and below them (hidden files skipped).")
+        help:
+            "Upload the photos and videos in the folders named, and below them; other files and hidden files are left alone."
+    )
     var recursive = false
 
     @Option(

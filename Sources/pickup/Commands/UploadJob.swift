@@ -167,14 +167,18 @@ struct UploadJob {
             Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
-        let resolved: [ResolvedFile]
+        let found: [ResolvedFile]
         var failedEarly = false
         do {
-            (resolved, failedEarly) = try await resolvedPaths()
+            (found, failedEarly) = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
         }
+        // A folder's walk sends its photos and videos (and their edits), not its notes.
+        let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
+            found, probes: await ParallelProbe.probe(found.map(\.path)))
+        reportLeftAlone(leftAlone)
         let known = Dictionary(
             resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
         )
@@ -182,7 +186,6 @@ struct UploadJob {
         let expected = Dictionary(
             resolved.compactMap { file in file.expected.map { (file.path, $0) } },
             uniquingKeysWith: { first, _ in first })
-        let probes = await ParallelProbe.probe(paths)
         var prepared = probes.enumerated().map { index, result in
             (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
         }
@@ -269,7 +272,9 @@ struct UploadJob {
         await batch.recordFinished(items, in: uploader.journal, waitForHashes: !interrupted.fired)
         if !json {
             Console.out(
-                UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+                UploadRunner.closing(
+                    items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
+                    leftAlone: leftAlone.count))
         }
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
             UploadRunner.stopped(error, items: items, json: json)

@@ -118,8 +118,9 @@ enum UploadRunner {
 
     /// The closing line: how many files arrived, were already there or failed, and the bytes
     /// sent, the time and the rate.
+    /// `leftAlone`: files in the folders named that are not photos or videos, not sent.
     static func closing(
-        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0
     ) -> String {
         let done = items.filter { $0.state == .done }
         let paused = items.filter { $0.state == .paused }.count
@@ -131,7 +132,8 @@ enum UploadRunner {
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
         if paused > 0 { parts.append("\(paused) paused") }
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
-        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
+        let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
+        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
             + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
     }
 
