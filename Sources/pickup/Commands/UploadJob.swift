@@ -50,8 +50,10 @@ struct UploadJob {
         }
         let aws = AWSConfiguration.load(profile: command.s3.profile)
         if let text = command.endpoint {
-            guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
-                throw ValidationError("--endpoint takes an http(s):// URL, not '\(text)'")
+            guard let url = URL(string: UploadTarget.lowercasingScheme(text)), url.host != nil,
+                ["http", "https"].contains(url.scheme ?? "")
+            else {
+                throw ValidationError("--endpoint takes an http(s):// URL with a host, not '\(text)'")
             }
             endpoint = url
         } else {

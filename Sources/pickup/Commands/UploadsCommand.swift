@@ -143,7 +143,8 @@ struct UploadsJob {
         journalPath = shared.journal ?? UploadJournal.defaultPath
         journalNamed = shared.journal != nil
         caFile = shared.caFile
-        if let text = to {
+        if let given = to {
+            let text = UploadTarget.lowercasingScheme(given)
             guard case .resume(.some) = action,
                 let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
                 ["http", "https"].contains(url.scheme?.lowercased() ?? "")
