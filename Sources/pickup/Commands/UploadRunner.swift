@@ -99,13 +99,17 @@ enum UploadRunner {
             + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
     }
 
-    static func summary(_ record: UploadRecord, source: String? = nil, journal: String? = nil) -> String {
+    /// `url`: also where the file is on the server (`uploads list`), `-` while not known.
+    static func summary(
+        _ record: UploadRecord, source: String? = nil, journal: String? = nil, url: Bool = false
+    ) -> String {
         // A copy made to send (a video exported, a photo without its location) is named by its
         // source; the copy's own path is in --json and the journal.
         var text =
             "\(record.id) \(record.state.rawValue) \(source ?? record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if source != nil { text += " (a copy made to send)" }
+        if url { text += " " + (record.url ?? "-") }
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             let named = journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
@@ -202,6 +206,7 @@ enum UploadRunner {
         object.add("size", record.size)
         object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
+        object.add("url", record.url)
         object.add(
             "error",
             object: record.error.map {

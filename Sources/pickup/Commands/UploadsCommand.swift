@@ -16,7 +16,7 @@ struct UploadsCommand: AsyncParsableCommand {
     /// `pickup uploads list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Every upload: id, state, file, target, bytes the server confirmed.",
+            abstract: "Every upload: id, state, file, target, bytes the server confirmed, its URL on the server.",
             discussion: "A header row names the fields; --state keeps the uploads in those states."
                 + Examples.text([
                     "pickup uploads list --state failed,paused", "pickup uploads list --state done --json",
@@ -204,8 +204,8 @@ struct UploadsJob {
                 return ExitStatus.someFailed
             }
             let shown = states.isEmpty ? records : records.filter { states.contains($0.state) }
-            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE") }
-            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
+            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE URL") }
+            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0, url: true) }.joined())
             if !json {
                 let of = shown.count == records.count ? "" : " (of \(records.count))"
                 Console.out("\(shown.count) upload\(shown.count == 1 ? "" : "s")\(of) in \(journalPath)")
