@@ -60,7 +60,8 @@ struct UploadCommandTests {
         ])
         #expect(again.status == 0)
         #expect(again.outputText.contains("already there \(movie)"))
-        #expect(again.outputText.contains("1 file: 0 uploaded, 1 already there, 0 failed."))
+        #expect(again.outputText.hasSuffix("\nThe file was already there; nothing was sent.\n"), "\(again.outputText)")
+        #expect(!again.outputText.contains("confirmed in"))
         #expect(!again.errorText.contains("uploading"))
 
         // --force sends it anyway; without --json, progress goes to standard error with rate and time left.
@@ -477,6 +478,9 @@ struct UploadCommandTests {
         let again = try CLI.run(arguments + ["--json"], environment: environment)
         #expect(again.status == 0)
         #expect(try CLI.jsonLines(again).map { $0["state"] as? String } == ["alreadyThere", "alreadyThere"])
+        let plainAgain = try CLI.run(arguments, environment: environment)
+        #expect(plainAgain.outputText.contains("\nAll 2 files were already there; nothing was sent.\n"))
+        #expect(!plainAgain.outputText.contains(" B confirmed"), "\(plainAgain.outputText)")
 
         // The default profile's wrong keys are refused, with a hint that names the credentials' places.
         let refused = try CLI.run(

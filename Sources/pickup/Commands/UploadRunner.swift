@@ -137,6 +137,11 @@ enum UploadRunner {
         if paused > 0 { parts.append("\(paused) paused") }
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
+        // Nothing to send: said so, without a byte count and a rate of nothing.
+        if items.isEmpty, alreadyThere > 0, !failedEarly {
+            return "\n" + (alreadyThere == 1 ? "The file was" : "All \(alreadyThere) files were")
+                + " already there; nothing was sent\(aside)."
+        }
         return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
             + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
     }
