@@ -12,6 +12,23 @@ struct UploadCommandTests {
         return hasher.finalizeHex()
     }
 
+    /// Bytes as the tool prints them (`ByteCountLabel`: 1000s, three figures).
+    func byteLabel(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(max(0, bytes)) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.5, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if value < 10 {
+            let tenths = Int((value * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        }
+        return "\(Int(value.rounded())) \(units[unit])"
+    }
+
     /// `big.bin` in `folder`: `megabytes` of random bytes.
     func randomFile(megabytes: Int, in folder: String) throws -> String {
         let big = folder + "/big.bin"
@@ -250,6 +267,16 @@ struct UploadCommandTests {
         #expect(again.status == 0, "\(again.errorText)")
         let id = before["id"] as? String ?? "-"
         #expect(again.errorText.contains("\(id) continues \(big) from "), "\(again.errorText)")
+        // The bytes and the rate are this run's: those sent before the pause are said apart.
+        let earlier = try #require(before["confirmed"] as? Int)
+        let thisRun = byteLabel(Int64(96 << 20) - Int64(earlier))
+        #expect(
+            again.outputText.contains(
+                "\(thisRun) confirmed in "),
+            "\(again.outputText)")
+        #expect(
+            again.outputText.contains(", besides \(byteLabel(Int64(earlier))) confirmed before this run."),
+            "\(again.outputText)")
         let record = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         #expect(record["state"] as? String == "done")

@@ -276,7 +276,9 @@ struct UploadJob {
             Console.out(
                 UploadRunner.closing(
                     items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
-                    leftAlone: leftAlone.count))
+                    leftAlone: leftAlone.count,
+                    before: Dictionary(
+                        batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
         }
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
             UploadRunner.stopped(error, items: items, json: json)

@@ -123,14 +123,24 @@ enum UploadRunner {
     /// The closing line: how many files arrived, were already there or failed, and the bytes
     /// sent, the time and the rate.
     /// `leftAlone`: files in the folders named that are not photos or videos, not sent.
+    /// `before`: the bytes each upload (by journal id) had confirmed before this run, which
+    /// count neither in the bytes sent nor in the rate.
     static func closing(
-        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0,
+        before: [String: Int64] = [:]
     ) -> String {
         let done = items.filter { $0.state == .done }
         let paused = items.filter { $0.state == .paused }.count
         let failed = items.count - done.count - paused
         // Every byte the server confirmed, paused uploads' too (a Ctrl-C after 17 MB says 17 MB).
-        let bytes = items.reduce(Int64(0)) { $0 + ($1.state == .done ? $1.size : $1.confirmed) }
+        var bytes = Int64(0)
+        var earlier = Int64(0)
+        for item in items {
+            let confirmed = item.state == .done ? item.size : item.confirmed
+            let start = min(confirmed, item.uploadID.flatMap { before[$0] } ?? 0)
+            bytes += confirmed - start
+            earlier += start
+        }
         let seconds = max(0.001, Date().timeIntervalSince(began))
         let total = items.count + alreadyThere
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
@@ -143,7 +153,8 @@ enum UploadRunner {
                 + " already there; nothing was sent\(aside)."
         }
         return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
-            + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+            + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)"
+            + (earlier > 0 ? ", besides \(Text.byteCount(earlier)) confirmed before this run." : ".")
     }
 
     /// Says once that the run stopped at an endpoint that cannot be reached, and what is left

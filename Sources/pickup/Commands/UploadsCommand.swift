@@ -213,6 +213,8 @@ struct UploadsJob {
             return ExitStatus.success
         case .resume(let id):
             let ids: [String]
+            // What each had confirmed before: the closing line counts only this run's bytes.
+            var before: [String: Int64] = [:]
             if let id {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
                 if record.state == .done {
@@ -222,6 +224,7 @@ struct UploadsJob {
                     return ExitStatus.success
                 }
                 ids = [record.id]
+                before[record.id] = record.offset
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
                 // A credential belongs to the server it was given for: with one set, each upload is
@@ -253,6 +256,7 @@ struct UploadsJob {
                 }
                 let left = Set(hopeless.map(\.id))
                 ids = unfinished.map(\.id).filter { !left.contains($0) }
+                for record in unfinished { before[record.id] = record.offset }
                 if ids.isEmpty, !hopeless.isEmpty { return ExitStatus.someFailed }
                 if ids.isEmpty {
                     if !json { Console.out("nothing to resume: every upload in \(journalPath) is done or cancelled") }
@@ -270,7 +274,8 @@ struct UploadsJob {
             let items = await work.value
             interrupted.stop()
             if !json {
-                Console.out(UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began))
+                Console.out(
+                    UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began, before: before))
             }
             if interrupted.fired { return 130 }
             // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes
