@@ -9,7 +9,7 @@ import Testing
 struct HelpTests {
     static let commands = [
         "", "probe", "import", "library", "thumb", "export", "upload", "uploads", "uploads list", "uploads resume",
-        "uploads cancel",
+        "uploads cancel", "uploads prune",
     ]
 
     static func expected(_ command: String) throws -> String {

@@ -4,14 +4,17 @@ import PickupCommandLine
 import PickupHTTP
 import PickupUpload
 
-/// `pickup uploads`: the journal's uploads — list, resume, cancel.
+/// `pickup uploads`: the journal's uploads — list, resume, cancel, prune.
 struct UploadsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uploads",
-        abstract: "List, resume or cancel the uploads in the journal.",
+        abstract: "List, resume, cancel or prune the uploads in the journal.",
         discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake."
-            + Examples.text(["pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q"]),
-        subcommands: [List.self, Resume.self, Cancel.self])
+            + Examples.text([
+                "pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q",
+                "pickup uploads prune --older-than 30d",
+            ]),
+        subcommands: [List.self, Resume.self, Cancel.self, Prune.self])
 
     /// `pickup uploads list`.
     struct List: AsyncParsableCommand {
