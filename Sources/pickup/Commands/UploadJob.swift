@@ -34,6 +34,8 @@ struct UploadJob {
     let partConcurrency: Int
     let force: Bool
     let check: Bool
+    /// Says what would be sent where; sends nothing, touches no journal.
+    let dryRun: Bool
     let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
@@ -129,6 +131,7 @@ struct UploadJob {
         recursive = command.recursive
         force = command.force
         check = command.check
+        dryRun = command.dryRun
         progress = command.progress
         let retries = command.retries
         guard (0...100).contains(retries) else {
@@ -156,6 +159,7 @@ struct UploadJob {
     }
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
+        if dryRun { return await planOnly() }
         let uploader: Uploader
         var options = UploadOptions(
             chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
