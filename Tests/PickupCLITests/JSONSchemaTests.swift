@@ -87,7 +87,10 @@ struct JSONSchemaTests {
             "thumb", card + "/DCIM/IMG_0002.MOV", card + "/DCIM/IMG_0003.JPG", card + "/DCIM/voice.m4a", "-o",
             folder + "/thumbs", "--json",
         ])
-        #expect(try check("thumb", [thumb]) == ["image", "error"])
+        let thumbPlan = try CLI.run([
+            "thumb", card + "/DCIM/IMG_0003.JPG", "-o", folder + "/thumb-plan", "--json", "--dry-run",
+        ])
+        #expect(try check("thumb", [thumb, thumbPlan]) == ["image", "error", "plan"])
 
         let export = try CLI.run([
             "export", card + "/DCIM/IMG_0002.MOV", "--preset", "low", "-o", folder + "/out.mp4", "--json",
