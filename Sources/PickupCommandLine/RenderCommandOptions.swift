@@ -114,6 +114,11 @@ public struct ThumbArguments: ParsableArguments {
     @Flag(name: [.customLong("force")], help: "Replace images that exist already.")
     public var force = false
 
+    @Flag(
+        name: [.customLong("dry-run")],
+        help: "Say which images would be written, and from which file; render and write nothing.")
+    public var dryRun = false
+
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line.")
     public var json = false
 

@@ -32,6 +32,13 @@ public enum ToolMain {
                 if !message.isEmpty { Console.out(message) }
                 return ExitStatus.success
             }
+            // A missing argument or a validate() error can stem from an option mistyped: that first.
+            if let unknown = UnknownOptions.first(in: arguments, root: root) {
+                // The usage swift-argument-parser gave, after what was wrong.
+                let usage = message.range(of: "Usage:").map { "\n" + message[$0.lowerBound...] } ?? ""
+                Console.error(UnknownOptions.message(unknown) + usage)
+                return ExitStatus.usage
+            }
             Console.error(message)
             return code == .validationFailure ? ExitStatus.usage : code.rawValue
         }

@@ -34,6 +34,8 @@ struct ThumbJob {
     let output: String?
     let json: Bool
     let force: Bool
+    /// Names the images only: nothing is rendered or written, no folder made.
+    let dryRun: Bool
 
     init(_ command: ThumbArguments) throws(ValidationError) {
         guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
@@ -109,6 +111,7 @@ struct ThumbJob {
         output = command.output
         json = command.json
         force = command.force
+        dryRun = command.dryRun
     }
 
     func run() async -> Int32 {
@@ -125,6 +128,7 @@ struct ThumbJob {
         for (path, message) in unreadable {
             fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }
+        if dryRun { return plan() }
         if !single, let output {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
         }
@@ -194,6 +198,34 @@ struct ThumbJob {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// `--dry-run`: each image that would be written, and the file it would be made from; an
+    /// image that exists (without --force) fails as it would.
+    private func plan() -> Int32 {
+        var failed = !unreadable.isEmpty
+        for (file, base) in zip(files, OutputNames.of(files)) {
+            let paths =
+                single
+                ? [output ?? ""]
+                : strip.map { count in (1...count).map { destination(base: base, index: $0) } }
+                    ?? [destination(base: base, index: nil)]
+            for path in paths {
+                if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
+                    failed = true
+                    fail(file, RenderError(.writeFailed, problem.message, path: file, hint: problem.hint))
+                } else if json {
+                    var object = JSONObject()
+                    object.add("type", "plan")
+                    object.add("path", path)
+                    object.add("source", file)
+                    Console.out(object.text)
+                } else {
+                    Console.out(Text.clean("\(file) → \(path): would be written (--dry-run: nothing written)"))
+                }
+            }
+        }
+        return failed ? ExitStatus.someFailed : ExitStatus.success
     }
 
     private func fail(_ file: String, _ error: RenderError) {

@@ -40,6 +40,26 @@ struct ArgumentSlipTests {
         #expect(missing.status == 2 && missing.errorText.contains("./-other.mov"), "\(missing.errorText)")
     }
 
+    @Test(
+        "an unknown option is said to be unknown, not hidden by a missing argument or another error",
+        arguments: [
+            (["probe", "--nosuch"], "'--nosuch' is not an option of 'pickup probe'"),
+            (["probe", "--nosuch", "x.jpg"], "'--nosuch' is not an option of 'pickup probe'"),
+            (["uploads", "cancel", "--nosuch"], "'--nosuch' is not an option of 'pickup uploads cancel'"),
+            (["upload", "x.jpg", "--to", "s3://b/", "--nosuch"], "'--nosuch' is not an option of 'pickup upload'"),
+            (["probe", "-rz", "x.jpg"], "'-z' (in '-rz') is not an option of 'pickup probe'"),
+            (["thumb", "--nosuch", "x.jpg"], "'--nosuch' is not an option of 'pickup thumb'"),
+        ])
+    func unknownOption(arguments: [String], said: String) throws {
+        let result = try CLI.run(arguments, environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 2)
+        #expect(result.errorText.contains(said), "\(result.errorText)")
+        #expect(!result.errorText.contains("Missing expected argument"), "\(result.errorText)")
+        if arguments.first == "probe" {
+            #expect(result.errorText.contains("put '--' before the names (pickup probe -- -name.jpg)"))
+        }
+    }
+
     @Test("a negative number after an option reaches the option, which says what it takes")
     func negativeValues() throws {
         let folder = try scratch()

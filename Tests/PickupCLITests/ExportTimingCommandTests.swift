@@ -17,6 +17,31 @@ struct ExportTimingCommandTests {
         return (duration, start)
     }
 
+    @Test("--trim past the end of the video is refused, naming its duration; nothing is written")
+    func trimPastTheEnd() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-trim-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let video = try Fixtures.path(.mp4Large)
+        let probed = try CLI.jsonLines(try CLI.run(["probe", video, "--json"]))
+        let seconds = try #require(probed.first?["duration"] as? Double)
+        let lasts = "which lasts \(Int(seconds)).\(String(Int((seconds * 1000).rounded()) % 1000 + 1000).dropFirst()) s"
+        for extra in [[String](), ["--dry-run"]] {
+            let result = try CLI.run(
+                ["export", video, "--preset", "passthrough", "--trim", "2-9", "-o", folder + "/out.mp4"] + extra)
+            #expect(result.status == 1, "\(result.outputText)")
+            #expect(result.errorText.contains("2.0-9.0 s ends after the video, \(lasts)"), "\(result.errorText)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        }
+        // A range inside the video still goes.
+        let inside = try CLI.run([
+            "export", video, "--preset", "passthrough", "--trim", "2-3", "-o", folder + "/in.mp4",
+        ])
+        #expect(inside.status == 0, "\(inside.errorText)")
+    }
+
     @Test("an encoded export (x264 with B-frames) starts at zero and lasts exactly as long as its source")
     func encodedDurationEqualsSource() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

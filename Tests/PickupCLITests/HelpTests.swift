@@ -9,7 +9,7 @@ import Testing
 struct HelpTests {
     static let commands = [
         "", "probe", "import", "library", "thumb", "export", "upload", "uploads", "uploads list", "uploads resume",
-        "uploads cancel",
+        "uploads cancel", "uploads prune",
     ]
 
     static func expected(_ command: String) throws -> String {
@@ -79,7 +79,8 @@ struct HelpTests {
     func mistakes() throws {
         let unknown = try CLI.run(["probe", "--frobnicate", "x"])
         #expect(unknown.status == 2)
-        #expect(unknown.errorText.contains("Unknown option '--frobnicate'"))
+        #expect(unknown.errorText.contains("'--frobnicate' is not an option of 'pickup probe'"))
+        #expect(unknown.errorText.contains("Usage: pickup probe"))
         #expect(unknown.errorText.contains("See 'pickup probe --help'"))
         let none = try CLI.run(["thumb"])
         #expect(none.status == 2)

@@ -73,8 +73,9 @@ struct HostileUploadCommandTests {
             .path
         try FileManager.default.createDirectory(atPath: folder + "/up", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data("first file".utf8).write(to: URL(fileURLWithPath: folder + "/up/a.txt"))
-        try Data("second file".utf8).write(to: URL(fileURLWithPath: folder + "/up/b2.txt"))
+        // Named as photos: a folder's walk sends media only (and what is named as media).
+        try Data("first file".utf8).write(to: URL(fileURLWithPath: folder + "/up/a.jpg"))
+        try Data("second file".utf8).write(to: URL(fileURLWithPath: folder + "/up/b2.jpg"))
         try Data("-----BEGIN OPENSSH PRIVATE KEY-----".utf8).write(to: URL(fileURLWithPath: folder + "/id_rsa"))
         let arguments = [
             "upload", "-r", folder + "/up", "--to", server.url("slow-refusal").absoluteString, "--parallel", "1",
@@ -94,9 +95,9 @@ struct HostileUploadCommandTests {
         // The first file's POST arrived (the server holds it 3 s): swap the second for a link.
         let started = Date()
         while server.requests().isEmpty, Date().timeIntervalSince(started) < 20 { usleep(10_000) }
-        try FileManager.default.removeItem(atPath: folder + "/up/b2.txt")
+        try FileManager.default.removeItem(atPath: folder + "/up/b2.jpg")
         try FileManager.default.createSymbolicLink(
-            atPath: folder + "/up/b2.txt", withDestinationPath: folder + "/id_rsa")
+            atPath: folder + "/up/b2.jpg", withDestinationPath: folder + "/id_rsa")
         outcome.done.wait()
         let result = try #require(outcome.result).get()
         #expect(result.status == 1, "\(result.errorText)")

@@ -87,7 +87,10 @@ struct JSONSchemaTests {
             "thumb", card + "/DCIM/IMG_0002.MOV", card + "/DCIM/IMG_0003.JPG", card + "/DCIM/voice.m4a", "-o",
             folder + "/thumbs", "--json",
         ])
-        #expect(try check("thumb", [thumb]) == ["image", "error"])
+        let thumbPlan = try CLI.run([
+            "thumb", card + "/DCIM/IMG_0003.JPG", "-o", folder + "/thumb-plan", "--json", "--dry-run",
+        ])
+        #expect(try check("thumb", [thumb, thumbPlan]) == ["image", "error", "plan"])
 
         let export = try CLI.run([
             "export", card + "/DCIM/IMG_0002.MOV", "--preset", "low", "-o", folder + "/out.mp4", "--json",
@@ -111,6 +114,9 @@ struct JSONSchemaTests {
         let folderUpload = try CLI.run([
             "upload", "-r", card + "/DCIM", "--to", target, "--journal", journal, "--json",
         ])
+        let planned = try CLI.run([
+            "upload", "-r", card + "/DCIM", "--to", target, "--journal", journal, "--json", "--dry-run",
+        ])
         let listed = try CLI.run(["uploads", "list", "--journal", journal, "--json"])
         // Nothing listens on port 9: each retry is a line as it happens, then the failed record;
         // the run stops there (a stopped line) and the second file is not tried.
@@ -119,8 +125,8 @@ struct JSONSchemaTests {
             "--retries", "1", "--parallel", "1", "--journal", journal, "--json", "--force",
         ])
         #expect(refused.status == 1)
-        let uploadTypes = try check("upload", [sent, twice, held, folderUpload, listed, refused])
-        #expect(uploadTypes == ["upload", "error", "leftAlone", "retry", "stopped"])
+        let uploadTypes = try check("upload", [sent, twice, held, folderUpload, planned, listed, refused])
+        #expect(uploadTypes == ["upload", "error", "leftAlone", "retry", "stopped", "plan"])
         let states = Set(try CLI.jsonLines(twice).compactMap { $0["state"] as? String })
         #expect(states == ["alreadyThere"])
     }

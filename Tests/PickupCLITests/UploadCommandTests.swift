@@ -12,6 +12,23 @@ struct UploadCommandTests {
         return hasher.finalizeHex()
     }
 
+    /// Bytes as the tool prints them (`ByteCountLabel`: 1000s, three figures).
+    func byteLabel(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(max(0, bytes)) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.5, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if value < 10 {
+            let tenths = Int((value * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        }
+        return "\(Int(value.rounded())) \(units[unit])"
+    }
+
     /// `big.bin` in `folder`: `megabytes` of random bytes.
     func randomFile(megabytes: Int, in folder: String) throws -> String {
         let big = folder + "/big.bin"
@@ -60,7 +77,8 @@ struct UploadCommandTests {
         ])
         #expect(again.status == 0)
         #expect(again.outputText.contains("already there \(movie)"))
-        #expect(again.outputText.contains("1 file: 0 uploaded, 1 already there, 0 failed."))
+        #expect(again.outputText.hasSuffix("\nThe file was already there; nothing was sent.\n"), "\(again.outputText)")
+        #expect(!again.outputText.contains("confirmed in"))
         #expect(!again.errorText.contains("uploading"))
 
         // --force sends it anyway; without --json, progress goes to standard error with rate and time left.
@@ -249,6 +267,16 @@ struct UploadCommandTests {
         #expect(again.status == 0, "\(again.errorText)")
         let id = before["id"] as? String ?? "-"
         #expect(again.errorText.contains("\(id) continues \(big) from "), "\(again.errorText)")
+        // The bytes and the rate are this run's: those sent before the pause are said apart.
+        let earlier = try #require(before["confirmed"] as? Int)
+        let thisRun = byteLabel(Int64(96 << 20) - Int64(earlier))
+        #expect(
+            again.outputText.contains(
+                "\(thisRun) confirmed in "),
+            "\(again.outputText)")
+        #expect(
+            again.outputText.contains(", besides \(byteLabel(Int64(earlier))) confirmed before this run."),
+            "\(again.outputText)")
         let record = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         #expect(record["state"] as? String == "done")
@@ -483,6 +511,9 @@ struct UploadCommandTests {
         let again = try CLI.run(arguments + ["--json"], environment: environment)
         #expect(again.status == 0)
         #expect(try CLI.jsonLines(again).map { $0["state"] as? String } == ["alreadyThere", "alreadyThere"])
+        let plainAgain = try CLI.run(arguments, environment: environment)
+        #expect(plainAgain.outputText.contains("\nAll 2 files were already there; nothing was sent.\n"))
+        #expect(!plainAgain.outputText.contains(" B confirmed"), "\(plainAgain.outputText)")
 
         // The default profile's wrong keys are refused, with a hint that names the credentials' places.
         let refused = try CLI.run(
@@ -543,8 +574,13 @@ struct UploadCommandTests {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        // Photos (a folder's walk sends only media): a small JPEG's bytes, each with its own comment.
+        let photo = try Fixtures.bytes(.jpegPlain)
         for number in 0..<1_000 {
-            try Data("note \(number)\n".utf8).write(to: URL(fileURLWithPath: folder + "/photos/\(number).txt"))
+            let comment = Array("photo \(number)".utf8)
+            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
+            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
+                to: URL(fileURLWithPath: folder + "/photos/\(number).jpg"))
         }
         let port = FreePort.pick(in: 20_000...29_999)
         let started = Date()

@@ -21,16 +21,42 @@ struct UploadsListCommandTests {
         #expect(failed.status == 1, "\(failed.errorText)")
         let all = try CLI.run(["uploads", "list", "--journal", journal])
         let lines = all.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first == "ID STATE FILE -> TARGET CONFIRMED/SIZE", "\(all.outputText)")
+        #expect(lines.first == "ID STATE FILE -> TARGET CONFIRMED/SIZE URL", "\(all.outputText)")
         #expect(lines.dropFirst().first?.contains(" failed ") == true)
+        // Nothing was made on the server: no URL yet.
+        #expect(lines.dropFirst().first?.contains(" -: ") == true, "\(all.outputText)")
         let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])
         #expect(done.status == 0)
         #expect(done.outputText == "0 uploads (of 1) in \(journal)\n", "\(done.outputText)")
         let some = try CLI.jsonLines(
             try CLI.run(["uploads", "list", "--journal", journal, "--state", "paused,failed", "--json"]))
         #expect(some.count == 1 && some.first?["state"] as? String == "failed")
+        #expect(some.first?.keys.contains("url") == false)  // null: not made on the server
         let wrong = try CLI.run(["uploads", "list", "--journal", journal, "--state", "finished"])
         #expect(wrong.status == 2)
         #expect(wrong.errorText.contains("--state takes waiting, uploading, paused, failed, done, cancelled"))
+    }
+
+    @Test("each upload shows where the file is on the server: a tus upload's URL, in the table and --json")
+    func serverURL() throws {
+        let server = try TusServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-uploads-url-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let sent = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.endpoint.absoluteString, "--journal",
+            journal, "--json",
+        ])
+        #expect(sent.status == 0, "\(sent.errorText)")
+        let remote = try #require(try CLI.jsonLines(sent).first?["remote"] as? String)
+        #expect(remote.hasPrefix(server.endpoint.absoluteString))
+        let listed = try CLI.run(["uploads", "list", "--journal", journal])
+        let row = listed.outputText.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        #expect(row.contains(" done ") && row.hasSuffix(" " + remote), "\(listed.outputText)")
+        let json = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
+        #expect(json.first?["url"] as? String == remote, "\(json)")
     }
 }

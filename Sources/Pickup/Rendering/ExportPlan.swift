@@ -74,9 +74,20 @@ public struct ExportPlan: Sendable, Hashable {
         let full = info.duration ?? 0
         var duration = full
         if let trim = options.trim {
-            guard trim.lowerBound >= 0, trim.upperBound > trim.lowerBound, full <= 0 || trim.lowerBound < full else {
+            guard trim.lowerBound >= 0, trim.upperBound > trim.lowerBound else {
                 throw RenderError(
-                    .impossible, "the time range \(trim.lowerBound)-\(trim.upperBound) s is outside the video")
+                    .impossible, "the time range \(trim.lowerBound)-\(trim.upperBound) s is empty or negative")
+            }
+            // A range that ends after the video is refused, not cut short in silence (1 ms of slack:
+            // a duration is given in milliseconds).
+            if full > 0, trim.upperBound > full + 0.001 {
+                let milliseconds = Int((full * 1000).rounded())
+                let fraction = String(milliseconds % 1000)
+                let lasts = "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+                throw RenderError(
+                    .impossible,
+                    "the time range \(trim.lowerBound)-\(trim.upperBound) s ends after the video, which lasts \(lasts) s",
+                    hint: "Give a range inside the video: START-END with END at most \(lasts) (seconds or m:ss).")
             }
             duration = (full > 0 ? min(trim.upperBound, full) : trim.upperBound) - trim.lowerBound
         }

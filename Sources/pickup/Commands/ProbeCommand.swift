@@ -43,6 +43,7 @@ struct ProbeCommand: AsyncParsableCommand {
                     "pickup probe IMG_0001.HEIC IMG_0001.MOV",
                     "pickup probe --recursive /media/card/DCIM",
                     "pickup probe --json Movies/ | jq 'select(.rotation == 90) | .path'",
+                    "pickup probe -r DCIM --format csv --fields path,kind,duration,creationDate > card.csv",
                 ]))
 
     @Argument(
@@ -64,6 +65,22 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line (JSON Lines) instead of a table.")
     var json = false
 
+    @Option(
+        name: [.customLong("format")],
+        help: ArgumentHelp(
+            "csv or tsv: a header row of field names, then one row a file (as exiftool -T); no summary.",
+            valueName: "FORMAT"),
+        completion: .list(ProbeColumns.Format.allCases.map(\.rawValue)))
+    var format: String?
+
+    @Option(
+        name: [.customLong("fields")],
+        help: ArgumentHelp(
+            "With --format (tsv if not given): only these fields, commas between, named as --json's keys "
+                + "(path,kind,width,height,duration,creationDate...).",
+            valueName: "A,B,C"))
+    var fields: String?
+
     @OptionGroup var files: FileListOptions
 
     func validate() throws {
@@ -82,6 +99,8 @@ struct ProbeJob {
     let followLinks: Bool
     let json: Bool
     let selection: FileSelection
+    /// `--format csv|tsv` (or `--fields`): rows of the fields asked, instead of the table.
+    let columns: ProbeColumns?
 
     init(_ command: ProbeCommand) throws(ValidationError) {
         guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
@@ -92,6 +111,15 @@ struct ProbeJob {
         recursive = command.recursive
         followLinks = command.followLinks
         json = command.json
+        if command.format != nil || command.fields != nil {
+            guard !command.json else { throw ValidationError("choose --json or --format/--fields, not both") }
+            guard let format = ProbeColumns.Format(rawValue: command.format ?? "tsv") else {
+                throw ValidationError("--format takes csv or tsv, not '\(command.format ?? "")'")
+            }
+            columns = try ProbeColumns(fields: command.fields, format: format)
+        } else {
+            columns = nil
+        }
     }
 
     func leaveAlone(_ path: String, _ reason: String) {
@@ -121,7 +149,7 @@ struct ProbeJob {
             }
         }
         let table = ProbeTable()
-        if !json, !files.isEmpty { Console.raw(table.header) }
+        if !json, !files.isEmpty { Console.raw(columns?.header ?? table.header) }
         var probed = 0
         // Only files with a Live Photo identifier are kept, for pairing at the end.
         var livePhotoParts: [(item: String, info: MediaInfo)] = []
@@ -137,7 +165,10 @@ struct ProbeJob {
                 case .success(let info):
                     probed += 1
                     if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
-                    output += json ? ProbeJob.jsonLine(path: path, info: info) : table.row(path: path, info: info)
+                    output +=
+                        json
+                        ? ProbeJob.jsonLine(path: path, info: info)
+                        : columns?.row(path: path, info: info) ?? table.row(path: path, info: info)
                 case .failure(let error)
                 where error.code == .unrecognized && !named.contains(path) && !MediaNames.namedAsMedia(path):
                     leftAloneFiles.append(path)
@@ -163,7 +194,7 @@ struct ProbeJob {
                 line.add("livePhotoPair", object: object)
                 Console.out(line.text)
             }
-        } else {
+        } else if columns == nil {
             if !pairs.isEmpty {
                 Console.out("\nLive Photos:")
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }

@@ -40,6 +40,7 @@ struct UploadCommand: AsyncParsableCommand {
                 + Examples.text([
                     "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H @auth-header.txt",
                     "pickup upload -r DCIM --to s3://photos/2026/ --profile backup --part-concurrency 8",
+                    "pickup upload -r DCIM --to s3://photos/2026/ --key '{date}/{name}' --dry-run",
                     "pickup upload Library/*.HEIC --to tus+http://127.0.0.1:1080/files/ --parallel 4 --json",
                     "AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... pickup upload clip.mp4 --to s3://photos/2026/ --endpoint http://127.0.0.1:8333",
                     "pickup upload 3f9a1c0b2d4e --library ~/Pictures/Picked --to https://example.com/upload --form-field album=trip",
@@ -47,7 +48,7 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "FILE: Files to upload, streamed from disk. DIR: With --recursive: every file below the folder (S3 keys keep the path inside it). ITEM: With --library: the id of an imported item (a Live Photo sends its still and its movie).",
+            "FILE: Files to upload, streamed from disk. DIR: With --recursive: the photos and videos below the folder, with their .AAE edits (S3 keys keep the path inside it). ITEM: With --library: the id of an imported item (a Live Photo sends its still and its movie).",
             valueName: "FILE"))
     var arguments: [String] = []
 
@@ -60,7 +61,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     @Flag(
         name: [.customLong("recursive"), .customShort("r")],
-        help: "Upload what is in the folders named, and below them (hidden files skipped).")
+        help:
+            "Upload the photos and videos in the folders named, and below them; other files and hidden files are left alone."
+    )
     var recursive = false
 
     @Option(
@@ -167,6 +170,11 @@ struct UploadCommand: AsyncParsableCommand {
         name: [.customLong("check")],
         help: "Skip a file the journal says is already there only when the server still has it (tus and S3: HEAD).")
     var check = false
+
+    @Flag(
+        name: [.customLong("dry-run")],
+        help: "Say which files would be sent and where each would go (S3 key, URL); send nothing, touch no journal.")
+    var dryRun = false
 
     @OptionGroup var shared: JournalOptions
 

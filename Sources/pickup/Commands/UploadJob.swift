@@ -36,6 +36,8 @@ struct UploadJob {
     let partConcurrency: Int
     let force: Bool
     let check: Bool
+    /// Says what would be sent where; sends nothing, touches no journal.
+    let dryRun: Bool
     let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
@@ -52,8 +54,10 @@ struct UploadJob {
         }
         let aws = AWSConfiguration.load(profile: command.s3.profile)
         if let text = command.endpoint {
-            guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme ?? "") else {
-                throw ValidationError("--endpoint takes an http(s):// URL, not '\(text)'")
+            guard let url = URL(string: UploadTarget.lowercasingScheme(text)), url.host != nil,
+                ["http", "https"].contains(url.scheme ?? "")
+            else {
+                throw ValidationError("--endpoint takes an http(s):// URL with a host, not '\(text)'")
             }
             endpoint = url
         } else {
@@ -130,6 +134,7 @@ struct UploadJob {
         recursive = command.recursive
         force = command.force
         check = command.check
+        dryRun = command.dryRun
         progress = command.progress
         let retries = command.retries
         guard (0...100).contains(retries) else {
@@ -154,6 +159,7 @@ struct UploadJob {
     }
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
+        if dryRun { return await planOnly() }
         let uploader: Uploader
         var options = UploadOptions(
             chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
@@ -167,14 +173,18 @@ struct UploadJob {
             Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
-        let resolved: [ResolvedFile]
+        let found: [ResolvedFile]
         var failedEarly = false
         do {
-            (resolved, failedEarly) = try await resolvedPaths()
+            (found, failedEarly) = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return ExitStatus.usage
         }
+        // A folder's walk sends its photos and videos (and their edits), not its notes.
+        let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
+            found, probes: await ParallelProbe.probe(found.map(\.path)))
+        reportLeftAlone(leftAlone)
         let known = Dictionary(
             resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
         )
@@ -182,7 +192,6 @@ struct UploadJob {
         let expected = Dictionary(
             resolved.compactMap { file in file.expected.map { (file.path, $0) } },
             uniquingKeysWith: { first, _ in first })
-        let probes = await ParallelProbe.probe(paths)
         var prepared = probes.enumerated().map { index, result in
             (path: paths[index], type: (try? result.get())?.container.mimeType ?? "application/octet-stream")
         }
@@ -269,7 +278,11 @@ struct UploadJob {
         await batch.recordFinished(items, in: uploader.journal, waitForHashes: !interrupted.fired)
         if !json {
             Console.out(
-                UploadRunner.closing(items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began))
+                UploadRunner.closing(
+                    items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
+                    leftAlone: leftAlone.count,
+                    before: Dictionary(
+                        batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
         }
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
             UploadRunner.stopped(error, items: items, json: json)

@@ -99,13 +99,17 @@ enum UploadRunner {
             + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
     }
 
-    static func summary(_ record: UploadRecord, source: String? = nil, journal: String? = nil) -> String {
+    /// `url`: also where the file is on the server (`uploads list`), `-` while not known.
+    static func summary(
+        _ record: UploadRecord, source: String? = nil, journal: String? = nil, url: Bool = false
+    ) -> String {
         // A copy made to send (a video exported, a photo without its location) is named by its
         // source; the copy's own path is in --json and the journal.
         var text =
             "\(record.id) \(record.state.rawValue) \(source ?? record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if source != nil { text += " (a copy made to send)" }
+        if url { text += " " + (record.url ?? "-") }
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             let named = journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
@@ -118,21 +122,39 @@ enum UploadRunner {
 
     /// The closing line: how many files arrived, were already there or failed, and the bytes
     /// sent, the time and the rate.
+    /// `leftAlone`: files in the folders named that are not photos or videos, not sent.
+    /// `before`: the bytes each upload (by journal id) had confirmed before this run, which
+    /// count neither in the bytes sent nor in the rate.
     static func closing(
-        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0,
+        before: [String: Int64] = [:]
     ) -> String {
         let done = items.filter { $0.state == .done }
         let paused = items.filter { $0.state == .paused }.count
         let failed = items.count - done.count - paused
         // Every byte the server confirmed, paused uploads' too (a Ctrl-C after 17 MB says 17 MB).
-        let bytes = items.reduce(Int64(0)) { $0 + ($1.state == .done ? $1.size : $1.confirmed) }
+        var bytes = Int64(0)
+        var earlier = Int64(0)
+        for item in items {
+            let confirmed = item.state == .done ? item.size : item.confirmed
+            let start = min(confirmed, item.uploadID.flatMap { before[$0] } ?? 0)
+            bytes += confirmed - start
+            earlier += start
+        }
         let seconds = max(0.001, Date().timeIntervalSince(began))
         let total = items.count + alreadyThere
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
         if paused > 0 { parts.append("\(paused) paused") }
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
-        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + ". "
-            + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)."
+        let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
+        // Nothing to send: said so, without a byte count and a rate of nothing.
+        if items.isEmpty, alreadyThere > 0, !failedEarly {
+            return "\n" + (alreadyThere == 1 ? "The file was" : "All \(alreadyThere) files were")
+                + " already there; nothing was sent\(aside)."
+        }
+        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
+            + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)"
+            + (earlier > 0 ? ", besides \(Text.byteCount(earlier)) confirmed before this run." : ".")
     }
 
     /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
@@ -200,6 +222,7 @@ enum UploadRunner {
         object.add("size", record.size)
         object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
+        object.add("url", record.url)
         object.add(
             "error",
             object: record.error.map {

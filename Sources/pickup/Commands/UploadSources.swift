@@ -18,6 +18,8 @@ extension UploadJob {
         var sha256: String? = nil
         /// Which file the path led to when it was found: a file swapped since (for a link) is not sent.
         var expected: FileIdentity? = nil
+        /// Found in a folder's walk (-r), not named: sent only when it is media (`mediaOnly`).
+        var walked = false
     }
 
     /// The files to send: each argument that is a file, the files below each folder (with
@@ -41,7 +43,7 @@ extension UploadJob {
                             paths.append(
                                 ResolvedFile(
                                     path: path, item: nil, relativePath: String(path.dropFirst(base.count)),
-                                    expected: identity))
+                                    expected: identity, walked: true))
                         case .problem(let path, let message):
                             unreadable = true
                             notSent(

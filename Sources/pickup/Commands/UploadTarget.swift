@@ -11,7 +11,9 @@ enum UploadTarget: Sendable, Equatable {
 
     /// Parses `tus+http://host/path`, `tus+https://...`, `s3://bucket/prefix` or
     /// `http(s)://host/path` (a form).
-    init(parsing text: String) throws(UploadError) {
+    /// Schemes in any case (`HTTP://`, `S3://`, `Tus+HTTPS://`: RFC 3986 says they are case-insensitive).
+    init(parsing given: String) throws(UploadError) {
+        let text = UploadTarget.lowercasingScheme(given)
         if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
             let url = URL(string: String(text.dropFirst(4))), url.host != nil
         {
@@ -31,6 +33,18 @@ enum UploadTarget: Sendable, Equatable {
             self = .form(url)
             return
         }
-        throw UploadError(.badTarget, "'\(redacted(text))' is not an upload target")
+        throw UploadError(
+            .badTarget,
+            "'\(redacted(given))' is not an upload target: --to takes a tus endpoint (tus+http(s)://HOST/PATH), "
+                + "an S3 bucket (s3://BUCKET/PREFIX) or a web form's URL (http(s)://HOST/PATH), with a host")
+    }
+
+    /// `text` with its scheme, the part before `://`, in lower case (as URLs compare it); the rest as it is.
+    static func lowercasingScheme(_ text: String) -> String {
+        guard let end = text.range(of: "://") else { return text }
+        let scheme = text[..<end.lowerBound]
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return text }
+        return scheme.lowercased() + text[end.lowerBound...]
     }
 }

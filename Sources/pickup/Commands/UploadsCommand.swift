@@ -4,19 +4,22 @@ import PickupCommandLine
 import PickupHTTP
 import PickupUpload
 
-/// `pickup uploads`: the journal's uploads — list, resume, cancel.
+/// `pickup uploads`: the journal's uploads — list, resume, cancel, prune.
 struct UploadsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uploads",
-        abstract: "List, resume or cancel the uploads in the journal.",
+        abstract: "List, resume, cancel or prune the uploads in the journal.",
         discussion: "Exit status: 0 on success, 1 when an upload failed or was not found, 2 for a usage mistake."
-            + Examples.text(["pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q"]),
-        subcommands: [List.self, Resume.self, Cancel.self])
+            + Examples.text([
+                "pickup uploads list", "pickup uploads resume", "pickup uploads cancel 7k2m9q",
+                "pickup uploads prune --older-than 30d",
+            ]),
+        subcommands: [List.self, Resume.self, Cancel.self, Prune.self])
 
     /// `pickup uploads list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Every upload: id, state, file, target, bytes the server confirmed.",
+            abstract: "Every upload: id, state, file, target, bytes the server confirmed, its URL on the server.",
             discussion: "A header row names the fields; --state keeps the uploads in those states."
                 + Examples.text([
                     "pickup uploads list --state failed,paused", "pickup uploads list --state done --json",
@@ -143,7 +146,8 @@ struct UploadsJob {
         journalPath = shared.journal ?? UploadJournal.defaultPath
         journalNamed = shared.journal != nil
         caFile = shared.caFile
-        if let text = to {
+        if let given = to {
+            let text = UploadTarget.lowercasingScheme(given)
             guard case .resume(.some) = action,
                 let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
                 ["http", "https"].contains(url.scheme?.lowercased() ?? "")
@@ -201,8 +205,8 @@ struct UploadsJob {
                 return ExitStatus.someFailed
             }
             let shown = states.isEmpty ? records : records.filter { states.contains($0.state) }
-            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE") }
-            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0) }.joined())
+            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE URL") }
+            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0, url: true) }.joined())
             if !json {
                 let of = shown.count == records.count ? "" : " (of \(records.count))"
                 Console.out("\(shown.count) upload\(shown.count == 1 ? "" : "s")\(of) in \(journalPath)")
@@ -210,6 +214,8 @@ struct UploadsJob {
             return ExitStatus.success
         case .resume(let id):
             let ids: [String]
+            // What each had confirmed before: the closing line counts only this run's bytes.
+            var before: [String: Int64] = [:]
             if let id {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
                 if record.state == .done {
@@ -230,6 +236,7 @@ struct UploadsJob {
                     return ExitStatus.someFailed
                 }
                 ids = [record.id]
+                before[record.id] = record.offset
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
                 // A credential belongs to the server it was given for: with one set, each upload is
@@ -261,6 +268,7 @@ struct UploadsJob {
                 }
                 let left = Set(hopeless.map(\.id))
                 ids = unfinished.map(\.id).filter { !left.contains($0) }
+                for record in unfinished { before[record.id] = record.offset }
                 if ids.isEmpty, !hopeless.isEmpty { return ExitStatus.someFailed }
                 if ids.isEmpty {
                     if !json { Console.out("nothing to resume: every upload in \(journalPath) is done or cancelled") }
@@ -278,7 +286,8 @@ struct UploadsJob {
             let items = await work.value
             interrupted.stop()
             if !json {
-                Console.out(UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began))
+                Console.out(
+                    UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began, before: before))
             }
             if interrupted.fired { return 130 }
             // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes

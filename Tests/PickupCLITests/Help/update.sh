@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 tool=$(swift build --show-bin-path)/pickup
-for command in "" probe import library thumb export upload uploads "uploads list" "uploads resume" "uploads cancel"; do
+for command in "" probe import library thumb export upload uploads "uploads list" "uploads resume" "uploads cancel" "uploads prune"; do
   name=${command:-pickup}
   # shellcheck disable=SC2086  # a command of two words is two arguments
   COLUMNS=100 "$tool" $command --help >"Tests/PickupCLITests/Help/${name// /-}.txt"

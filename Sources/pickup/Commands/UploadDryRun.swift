@@ -1,0 +1,75 @@
+import Foundation
+import Pickup
+import PickupCommandLine
+import PickupUpload
+
+/// `pickup upload --dry-run`: which files would be sent, and where each would go (its S3 key,
+/// the tus endpoint, the form's URL); nothing is sent, exported or written, and the journal is
+/// neither made nor read (so a file already there is listed too).
+extension UploadJob {
+    func planOnly() async -> Int32 {
+        let found: [ResolvedFile]
+        var failedEarly = false
+        do {
+            (found, failedEarly) = try await resolvedPaths()
+        } catch {
+            Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
+            return ExitStatus.usage
+        }
+        let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
+            found, probes: await ParallelProbe.probe(found.map(\.path)))
+        reportLeftAlone(leftAlone)
+        var facts = resolved.enumerated().map { index, file in
+            RemoteKey.Facts(
+                relativePath: file.relativePath, taken: (try? probes[index].get())?.creationDate, itemID: file.item)
+        }
+        UploadJob.dateLivePhotoMovies(&facts, probes: probes, items: resolved.map(\.item))
+        let files = resolved.enumerated().map { index, file in
+            UploadBatch.File(
+                path: file.path,
+                type: (try? probes[index].get())?.container.mimeType ?? "application/octet-stream",
+                expected: file.expected, facts: facts[index])
+        }
+        let known = Dictionary(
+            resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
+        )
+        let batch: UploadBatch
+        do {
+            batch = try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
+        } catch {
+            Console.error(
+                "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key); "
+                    + "name them apart with --key (for example --key '{date}/{name}')")
+            return ExitStatus.usage
+        }
+        // A copy made to send (--export, --strip-location) is named after its source; none is made here.
+        let copy =
+            preset.map { " (exported with \($0.rawValue) first)" }
+            ?? (stripLocation ? " (location stripped first)" : "")
+        var bytes = Int64(0)
+        for (file, destination) in zip(batch.files, batch.destinations) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+            bytes += size
+            if json {
+                var object = JSONObject()
+                object.add("type", "plan")
+                object.add("path", file.path)
+                object.add("size", size)
+                object.add("target", destination.displayName)
+                Console.out(object.text)
+            } else {
+                Console.out(
+                    Text.clean(
+                        "would send \(file.path) (\(Text.byteCount(size)))\(copy) -> \(destination.displayName)"))
+            }
+        }
+        if !json {
+            let count = batch.files.count
+            Console.out(
+                "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
+                    + (leftAlone.isEmpty ? "" : "; \(leftAlone.count) left alone (not photos or videos)")
+                    + ". Nothing was sent (--dry-run); the journal was not touched.")
+        }
+        return failedEarly ? ExitStatus.someFailed : ExitStatus.success
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Pickup
+import PickupCommandLine
+
+/// What a folder's walk (`upload -r`) sends: the photos and videos in it, and an iPhone's edits
+/// (IMG_0001.AAE beside IMG_0001.HEIC), as import keeps them with their item; the other files
+/// (notes, .DS_Store, sidecars, empty files) are left alone. A file named on the command line is sent whatever
+/// it is, and so is one named as media that the probe cannot read (a damaged .jpg is still a
+/// photo to keep).
+extension UploadJob {
+    /// The files to send, their probes in the same order, and the walked files left alone.
+    static func mediaOnly(
+        _ files: [ResolvedFile], probes: [Result<MediaInfo, ProbeError>]
+    ) -> (files: [ResolvedFile], probes: [Result<MediaInfo, ProbeError>], leftAlone: [String]) {
+        func isMedia(_ index: Int) -> Bool {
+            guard files[index].walked, case .failure(let error) = probes[index] else { return true }
+            return ![.unrecognized, .empty].contains(error.code) || MediaNames.namedAsMedia(files[index].path)
+        }
+        let media = files.indices.filter(isMedia)
+        // The same folder and name without the extension, in any case, as import pairs edits.
+        func stem(_ path: String) -> String { (path as NSString).deletingPathExtension.lowercased() }
+        let stems = Set(media.map { stem(files[$0].path) })
+        var kept: [Int] = []
+        var leftAlone: [String] = []
+        for index in files.indices {
+            let path = files[index].path
+            if isMedia(index) || ((path as NSString).pathExtension.lowercased() == "aae" && stems.contains(stem(path)))
+            {
+                kept.append(index)
+            } else {
+                leftAlone.append(path)
+            }
+        }
+        return (kept.map { files[$0] }, kept.map { probes[$0] }, leftAlone)
+    }
+
+    /// Says which walked files are not sent: a line each with --json, else one line with how many.
+    func reportLeftAlone(_ paths: [String]) {
+        if json {
+            for path in paths { Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text) }
+            return
+        }
+        guard let first = paths.first else { return }
+        Console.error(
+            Text.clean(
+                "pickup upload: left alone "
+                    + (paths.count == 1
+                        ? "1 file that is not a photo or video (\(first))"
+                        : "\(paths.count) files that are not photos or videos (\(first), ...)")
+                    + "; name a file to send it whatever it is"))
+    }
+}

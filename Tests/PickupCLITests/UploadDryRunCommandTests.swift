@@ -1,0 +1,51 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup upload --dry-run`: what would be sent, and where; nothing sent, no journal.
+@Suite("upload --dry-run, end to end")
+struct UploadDryRunCommandTests {
+    @Test("each file and its S3 key are listed; nothing is sent and the journal is neither made nor changed")
+    func dryRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-upload-dry-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let card = folder + "/DCIM"
+        try FileManager.default.createDirectory(atPath: card + "/100APPLE", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: card + "/IMG_0001.JPG")
+        try FileManager.default.copyItem(
+            atPath: try Fixtures.path(.movAppleKeys), toPath: card + "/100APPLE/IMG_0002.MOV")
+        try Data("a note".utf8).write(to: URL(fileURLWithPath: card + "/notes.txt"))
+        let journal = folder + "/j.sqlite"
+        // Nobody listens on port 9: a dry run asks no server anything.
+        let arguments = [
+            "upload", "-r", card, "--to", "s3://photos/trip/", "--endpoint", "http://127.0.0.1:9", "--journal",
+            journal, "--dry-run",
+        ]
+        let environment = ["AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret", "HOME": folder]
+        let plain = try CLI.run(arguments, environment: environment)
+        #expect(plain.status == 0, "\(plain.errorText)")
+        #expect(
+            plain.outputText.contains(
+                "would send \(card)/100APPLE/IMG_0002.MOV (")
+                && plain.outputText.contains(
+                    ") -> s3://photos/trip/100APPLE/IMG_0002.MOV at http://127.0.0.1:9"),
+            "\(plain.outputText)")
+        #expect(plain.outputText.contains("-> s3://photos/trip/IMG_0001.JPG at http://127.0.0.1:9"))
+        #expect(!plain.outputText.contains("notes.txt"))
+        #expect(plain.outputText.contains("2 files ("), "\(plain.outputText)")
+        #expect(plain.outputText.contains("Nothing was sent (--dry-run); the journal was not touched."))
+        #expect(!plain.errorText.contains("retry"), "\(plain.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+
+        let json = try CLI.jsonLines(try CLI.run(arguments + ["--json"], environment: environment))
+        let plans = json.filter { $0["type"] as? String == "plan" }
+        #expect(
+            plans.compactMap { $0["target"] as? String }.sorted() == [
+                "s3://photos/trip/100APPLE/IMG_0002.MOV at http://127.0.0.1:9",
+                "s3://photos/trip/IMG_0001.JPG at http://127.0.0.1:9",
+            ], "\(json)")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+    }
+}

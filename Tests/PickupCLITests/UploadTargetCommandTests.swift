@@ -1,0 +1,50 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// `pickup upload --to` and `--endpoint` in any case of scheme, through the built tool.
+@Suite("upload targets, end to end", .serialized)
+struct UploadTargetCommandTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-target-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("schemes are case-insensitive (RFC 3986): TUS+HTTP://, HTTP:// and S3:// are taken; a wrong one says why")
+    func upperCaseSchemes() throws {
+        let tus = try TusServer()
+        let form = try FormServer()
+        let s3 = try SeaweedServer()
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = try Fixtures.path(.jpegPlain)
+        func upper(_ url: URL) -> String {
+            let text = url.absoluteString
+            return text.replacingOccurrences(of: "http://", with: "HTTP://")
+        }
+        let toTus = try CLI.run(["upload", photo, "--to", "TUS+" + upper(tus.endpoint), "--journal", journal, "--json"])
+        #expect(toTus.status == 0, "\(toTus.errorText)\(toTus.outputText)")
+        #expect(try CLI.jsonLines(toTus).first?["state"] as? String == "done")
+        let toForm = try CLI.run(["upload", photo, "--to", upper(form.url), "--journal", journal, "--json"])
+        #expect(toForm.status == 0, "\(toForm.errorText)\(toForm.outputText)")
+        #expect(try CLI.jsonLines(toForm).first?["state"] as? String == "done")
+        let credentials = folder + "/credentials"
+        try "AWS_ACCESS_KEY_ID=\(s3.accessKey)\nAWS_SECRET_ACCESS_KEY=\(s3.secretKey)\n".write(
+            toFile: credentials, atomically: true, encoding: .utf8)
+        let toS3 = try CLI.run([
+            "upload", photo, "--to", "S3://photos/upper/", "--endpoint", upper(s3.endpoint), "--credentials",
+            credentials, "--journal", journal, "--json",
+        ])
+        #expect(toS3.status == 0, "\(toS3.errorText)\(toS3.outputText)")
+        #expect(try s3.object("upper/plain.jpg") == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+
+        // A target that is none says what --to takes.
+        let wrong = try CLI.run(["upload", photo, "--to", "FTP://example.com/upload"])
+        #expect(wrong.status == 2)
+        #expect(wrong.errorText.contains("is not an upload target: --to takes a tus endpoint"), "\(wrong.errorText)")
+    }
+}
