@@ -127,7 +127,9 @@ public final class ImportSession: Sendable {
             }
             var slots = ImportSlots(
                 fileSizes: sizes, concurrency: options.concurrency, skipping: Set(space.refused.keys))
-            let order = CommitOrder(sizes: sizes.map { $0.first ?? 0 })
+            let order = CommitOrder(
+                sizes: sizes.map { $0.first ?? 0 },
+                names: requests.map { request in request.parts.map { ImportSession.fileName($0.path) } })
             for index in space.refused.keys { await order.finished(index) }
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {

@@ -148,6 +148,23 @@ struct ImportSessionTests {
         #expect(hashes == Set([try sha256(a), try sha256(b), try sha256(c)]))
     }
 
+    @Test("same-named files from two folders are named in selection order, whichever copy ends first")
+    func namesInSelectionOrder() async throws {
+        for _ in 0..<3 {
+            let scratch = try Scratch()
+            // The first is large (a JPEG with 40 MB after its end: slow to copy), the second small.
+            var large = try Fixtures.bytes(.jpegPlain)
+            large += [UInt8](repeating: 7, count: 40 << 20)
+            try FileManager.default.createDirectory(
+                atPath: scratch.sources + "/100APPLE", withIntermediateDirectories: true)
+            let first = try scratch.write(large, as: "100APPLE/IMG_0001.JPG")
+            let second = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG", in: "101APPLE")
+            let session = try ImportSession(destination: scratch.library, options: ImportOptions(concurrency: 2))
+            let results = await session.run(try requests([first, second]))
+            #expect(results.map { $0.item?.primary?.name } == ["IMG_0001.JPG", "IMG_0001 2.JPG"])
+        }
+    }
+
     @Test("importing again reuses what is there: no second copy")
     func reuse() async throws {
         let scratch = try Scratch()
