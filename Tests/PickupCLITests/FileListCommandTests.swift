@@ -98,6 +98,17 @@ struct FileListCommandTests {
         let listed = try pickup("import", "--files-from", list.path, "--into", library, "--json")
         #expect(try CLI.jsonLines(listed).compactMap { $0["status"] as? String } == ["imported"])
 
+        // An iPhone's edits go with the photo an --include takes, and only with it.
+        let edits = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#
+        try Data(edits.utf8).write(to: URL(fileURLWithPath: card + "/A.AAE"))
+        try Data(edits.utf8).write(to: URL(fileURLWithPath: card + "/sub/Z.AAE"))
+        let withEdits = try pickup(
+            "import", card, "--into", folder.appendingPathComponent("L2").path, "--include", "a.jpg", "--json")
+        #expect(withEdits.status == 0, "\(withEdits.errorText)")
+        let item = try #require(try CLI.jsonLines(withEdits).first { $0["status"] as? String == "imported" })
+        #expect("\(item)".contains("A.AAE"), "the photo's edits went with it: \(item)")
+        #expect(!withEdits.outputText.contains("Z.AAE"), "another photo's edits were not asked for")
+
         let thumbs = folder.appendingPathComponent("thumbs").path + "/"
         let thumb = try pickup("thumb", "-r", card, "--include", "b.*", "-o", thumbs)
         #expect(thumb.status == 0, "\(thumb.errorText)")

@@ -20,6 +20,9 @@ struct FileSelectionTests {
     @Test("a pattern with a slash matches the path; * stays in a folder, ** crosses them")
     func paths() {
         #expect(FileSelection(include: ["2024/*"]).takes("2024/a.jpg"))
+        #expect(FileSelection(include: ["100CANON/*"]).takes("DCIM/100CANON/a.jpg"), "unanchored: from any folder on")
+        #expect(!FileSelection(include: ["/100CANON/*"]).takes("DCIM/100CANON/a.jpg"), "anchored: the whole path")
+        #expect(!FileSelection(include: ["ANON/*"]).takes("DCIM/100CANON/a.jpg"), "only from a folder's start")
         #expect(!FileSelection(include: ["2024/*"]).takes("2024/05/a.jpg"))
         #expect(FileSelection(include: ["2024/**"]).takes("2024/05/a.jpg"))
         #expect(!FileSelection(include: ["2024/**"]).takes("2023/05/a.jpg"))
@@ -36,6 +39,15 @@ struct FileSelectionTests {
         #expect(FileSelection(include: ["a\\*b"]).takes("a*b"))
         #expect(!FileSelection(include: ["a\\*b"]).takes("axb"))
         #expect(FileSelection(include: ["[x"]).takes("[x"))
+    }
+
+    @Test("braces give alternatives")
+    func braces() {
+        let selection = FileSelection(include: ["*.{jpg,heic,mov}"])
+        #expect(selection.takes("a.JPG") && selection.takes("b.heic") && selection.takes("c.mov"))
+        #expect(!selection.takes("d.png"))
+        #expect(FileSelection(include: ["{DCIM/{100,101}*,Camera}/*.jpg"]).takes("card/DCIM/101APPLE/x.jpg"))
+        #expect(FileSelection(include: ["a{b"]).takes("a{b"), "an open brace is itself")
     }
 
     @Test("an exclude wins over an include; no pattern takes everything")

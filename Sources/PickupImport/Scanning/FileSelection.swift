@@ -1,7 +1,8 @@
 /// Which files a walk takes, by glob patterns, as `--include` and `--exclude` are read by rsync
-/// and rclone: a pattern without a slash matches a file's name; one with a slash matches its
-/// path below the folder named (for a file named itself, the path as given). `*` and `?` stay
-/// within a name, `**` crosses slashes, `[abc]`, `[a-z]` and `[!x]` match one character.
+/// and rclone: a pattern without a slash matches a file's name; one with a slash matches the
+/// end of its path below the folder named (for a file named itself, the path as given), from
+/// any folder on, or the whole of it when the pattern starts with `/`. `*` and `?` stay within
+/// a name, `**` crosses slashes, `[abc]`, `[a-z]` and `[!x]` match one character, `{a,b}` either.
 /// Letters match either case (camera files are `IMG_0001.JPG`; `*.jpg` takes them). A file is
 /// taken when it matches an include (or none is given) and no exclude.
 public struct FileSelection: Sendable, Hashable {
@@ -28,11 +29,53 @@ public struct FileSelection: Sendable, Hashable {
         let path = Array(path.lowercased().unicodeScalars)
         let name = Array(path.split(separator: "/", omittingEmptySubsequences: false).last ?? [])
         func matches(_ pattern: String) -> Bool {
-            let pattern = Array(pattern.lowercased().unicodeScalars)
-            var glob = Glob(pattern: pattern.first == "/" ? Array(pattern.dropFirst()) : pattern)
-            return glob.matches(pattern.contains("/") ? path : name)
+            FileSelection.alternatives(pattern.lowercased()).contains { text in
+                let pattern = Array(text.unicodeScalars)
+                guard pattern.contains("/") else {
+                    var glob = Glob(pattern: pattern)
+                    return glob.matches(name)
+                }
+                // Anchored by a leading slash: the whole path; otherwise, as rsync reads it, the
+                // path's end from any folder on (`100CANON/*` takes `DCIM/100CANON/x.jpg`).
+                let anchored = pattern.first == "/"
+                var glob = Glob(pattern: anchored ? Array(pattern.dropFirst()) : pattern)
+                if glob.matches(path) { return true }
+                guard !anchored else { return false }
+                for (index, character) in path.enumerated() where character == "/" {
+                    if glob.matches(Array(path[(index + 1)...])) { return true }
+                }
+                return false
+            }
         }
         return (include.isEmpty || include.contains(where: matches)) && !exclude.contains(where: matches)
+    }
+}
+
+extension FileSelection {
+    /// A pattern's brace alternatives spelled out: `*.{jpg,heic}` is `*.jpg` and `*.heic`
+    /// (nested braces too); a brace that is not closed is itself.
+    static func alternatives(_ pattern: String) -> [String] {
+        let characters = Array(pattern)
+        guard let open = characters.firstIndex(of: "{") else { return [pattern] }
+        var depth = 0
+        var parts: [String] = []
+        var start = open + 1
+        for index in (open + 1)..<characters.count {
+            switch characters[index] {
+            case "{": depth += 1
+            case "}" where depth > 0: depth -= 1
+            case "," where depth == 0:
+                parts.append(String(characters[start..<index]))
+                start = index + 1
+            case "}":
+                parts.append(String(characters[start..<index]))
+                let head = String(characters[..<open])
+                let tail = String(characters[(index + 1)...])
+                return parts.flatMap { part in alternatives(head + part + tail) }
+            default: break
+            }
+        }
+        return [pattern]
     }
 }
 

@@ -54,7 +54,12 @@ public struct ImportScan: Sendable {
         var scan = ImportScan(plan: ImportPlan(files: []))
         var files: [String] = []
         var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
-        let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: options.selection)
+        // An iPhone's edits go with the photo they edit: patterns that take the photo
+        // (`--include '*.heic'`) take its .AAE too, unless an exclude names it.
+        var selection = options.selection
+        let editsAdded = !selection.include.isEmpty && !selection.include.contains { $0.lowercased().hasSuffix("aae") }
+        if editsAdded { selection.include.append("*.aae") }
+        let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: selection)
         for entry in walker.expand(sources) {
             switch entry {
             case .file(let path, let identity):
@@ -86,6 +91,8 @@ public struct ImportScan: Sendable {
         scan.plan = ImportPlan(files: probed, filter: options.filter, order: options.order, limit: options.limit)
         let edits = scan.plan.attachEdits(from: scan.notMedia)
         scan.notMedia.removeAll { edits.contains($0) }
+        // Edits taken only to go with their photo, whose photo was not taken, were never asked for.
+        if editsAdded { scan.notMedia.removeAll { $0.lowercased().hasSuffix(".aae") } }
         // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
         for index in scan.plan.requests.indices {
             for part in scan.plan.requests[index].parts {
