@@ -39,6 +39,13 @@ struct UploadDryRunCommandTests {
         #expect(!plain.errorText.contains("retry"), "\(plain.errorText)")
         #expect(!FileManager.default.fileExists(atPath: journal))
 
+        // Naming the keys needs no credentials (the help's own example has none).
+        let noKeys = try CLI.run(
+            arguments,
+            environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_PROFILE": "", "HOME": folder])
+        #expect(noKeys.status == 0, "\(noKeys.errorText)")
+        #expect(noKeys.outputText.contains("-> s3://photos/trip/IMG_0001.JPG at http://127.0.0.1:9"))
+
         let json = try CLI.jsonLines(try CLI.run(arguments + ["--json"], environment: environment))
         let plans = json.filter { $0["type"] as? String == "plan" }
         #expect(

@@ -76,7 +76,8 @@ struct UploadJob {
         } else {
             credentials = aws.credentials
         }
-        if case .s3 = target, credentials == nil {
+        // A dry run only names the keys: it needs no credentials.
+        if case .s3 = target, credentials == nil, !command.dryRun {
             throw ValidationError(
                 "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put them in the "
                     + "\(aws.profile) profile of ~/.aws/credentials (AWS_PROFILE or --profile picks another), "
