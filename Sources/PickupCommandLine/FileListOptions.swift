@@ -68,8 +68,16 @@ public struct FileListOptions: ParsableArguments, Sendable {
             if filesFrom == "-" {
                 paths += try list(input(), from: "standard input")
             } else {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: filesFrom, isDirectory: &isFolder), isFolder.boolValue {
+                    throw ValidationError(
+                        "--files-from \(filesFrom) is a folder; it takes a file that lists paths, one a line "
+                            + "(name the folder itself as an argument to take what is in it)")
+                }
                 guard let data = FileManager.default.contents(atPath: filesFrom) else {
-                    throw ValidationError("cannot read the list of files \(filesFrom): check the path")
+                    let reason =
+                        FileManager.default.fileExists(atPath: filesFrom) ? "it may not be read" : "no such file"
+                    throw ValidationError("cannot read the list of files \(filesFrom): \(reason); check the path")
                 }
                 paths += try list(data, from: filesFrom)
             }

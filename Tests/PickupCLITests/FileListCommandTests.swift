@@ -76,6 +76,9 @@ struct FileListCommandTests {
         #expect(twice.status == 2 && twice.errorText.contains("standard input ('-') can be read once"))
         let missing = try pickup("probe", "--files-from", folder.appendingPathComponent("nosuch").path)
         #expect(missing.status == 2 && missing.errorText.contains("cannot read the list of files"))
+        #expect(missing.errorText.contains("no such file"))
+        let folderGiven = try pickup("probe", "--files-from", card)
+        #expect(folderGiven.status == 2 && folderGiven.errorText.contains("is a folder"))
         let nuls = try Shell.run("find '\(card)' -name '*.jpg' -print0 | '\(CLI.tool)' probe --files-from -")
         #expect(nuls.status == 2 && nuls.errorText.contains("add -0"))
     }
@@ -89,6 +92,12 @@ struct FileListCommandTests {
         let dry = try pickup("import", card, "--into", library, "--exclude", "sub/*", "--dry-run")
         #expect(dry.status == 0, "\(dry.errorText)")
         #expect(dry.outputText.contains("1 item would be imported"), "\(dry.outputText)")
+        // A file that would fail is counted in the summary, as the real run counts it.
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder.path + "/broken.jpg"))
+        let failing = try pickup("import", folder.path + "/broken.jpg", "--into", library, "--dry-run")
+        #expect(
+            failing.status == 1 && failing.outputText.contains("1 file that would fail (see above)"),
+            "\(failing.outputText)")
         let done = try pickup("import", card, "--into", library, "--exclude", "sub/*", "--json")
         #expect(done.status == 0, "\(done.errorText)")
         let imported = try CLI.jsonLines(done).filter { $0["status"] as? String == "imported" }

@@ -238,7 +238,8 @@ struct ImportJob {
             report(path: path, error: error)
         }
         guard let session else {
-            await dryRunReport(plan, library: library.path, leftAlone: leftAlone.count + linksLeftAlone.count)
+            await dryRunReport(
+                plan, library: library.path, leftAlone: leftAlone.count + linksLeftAlone.count, failed: failures)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 

@@ -6,7 +6,7 @@ import PickupStore
 /// `pickup import --dry-run`: what the import would do, found as the import finds it.
 extension ImportJob {
     /// What an import would do, item by item, and in all; nothing is written.
-    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int) async {
+    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int, failed: Int) async {
         let catalog = try? ImportCatalog(folder: library, readOnly: true)
         var newItems = 0
         var there = 0
@@ -52,7 +52,8 @@ extension ImportJob {
             output +=
                 "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
                 + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
-                + "\(leftAlone) left alone, \(plan.skipped.count) listed twice. "
+                + "\(leftAlone) left alone, \(plan.skipped.count) listed twice"
+                + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "") + ". "
                 + "Nothing was written. Library: \(library)\n"
         }
         Console.raw(output)
