@@ -7,18 +7,28 @@ import PickupUpload
 /// the tus endpoint, the form's URL); nothing is sent, exported or written, and the journal is
 /// neither made nor read (so a file already there is listed too).
 extension UploadJob {
-    func planOnly() async -> Int32 {
+    /// The files to send and what each is: a folder's photos and videos (and their edits), not
+    /// its notes, with those left alone said; nil after a usage mistake (said). `failedEarly`:
+    /// some named could not be read (said); `leftAlone`: how many found were not media.
+    func mediaToSend() async -> (
+        files: [ResolvedFile], probes: [Result<MediaInfo, ProbeError>], failedEarly: Bool, leftAlone: Int
+    )? {
         let found: [ResolvedFile]
-        var failedEarly = false
+        let failedEarly: Bool
         do {
             (found, failedEarly) = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
-            return ExitStatus.usage
+            return nil
         }
         let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
         reportLeftAlone(leftAlone)
+        return (resolved, probes, failedEarly, leftAlone.count)
+    }
+
+    func planOnly() async -> Int32 {
+        guard let (resolved, probes, failedEarly, leftAlone) = await mediaToSend() else { return ExitStatus.usage }
         var facts = resolved.enumerated().map { index, file in
             RemoteKey.Facts(
                 relativePath: file.relativePath, taken: (try? probes[index].get())?.creationDate, itemID: file.item)
@@ -67,7 +77,7 @@ extension UploadJob {
             let count = batch.files.count
             Console.out(
                 "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
-                    + (leftAlone.isEmpty ? "" : "; \(leftAlone.count) left alone (not photos or videos)")
+                    + (leftAlone == 0 ? "" : "; \(leftAlone) left alone (not photos or videos)")
                     + ". Nothing was sent (--dry-run); the journal was not touched.")
         }
         return failedEarly ? ExitStatus.someFailed : ExitStatus.success

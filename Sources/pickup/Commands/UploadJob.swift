@@ -174,18 +174,8 @@ struct UploadJob {
             Console.error(Text.clean("pickup upload: " + UploadHints.line(error)))
             return ExitStatus.someFailed
         }
-        let found: [ResolvedFile]
-        var failedEarly = false
-        do {
-            (found, failedEarly) = try await resolvedPaths()
-        } catch {
-            Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
-            return ExitStatus.usage
-        }
-        // A folder's walk sends its photos and videos (and their edits), not its notes.
-        let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
-            found, probes: await ParallelProbe.probe(found.map(\.path)))
-        reportLeftAlone(leftAlone)
+        guard let (resolved, probes, named, leftAlone) = await mediaToSend() else { return ExitStatus.usage }
+        var failedEarly = named
         let known = Dictionary(
             resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
         )
@@ -281,7 +271,7 @@ struct UploadJob {
             Console.out(
                 UploadRunner.closing(
                     items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
-                    leftAlone: leftAlone.count,
+                    leftAlone: leftAlone,
                     before: Dictionary(
                         batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
         }
