@@ -41,4 +41,22 @@ public struct NamedFiles {
             }
         }
     }
+
+    /// What was left alone, one line for each reason, in the order first seen: "pickup export:
+    /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
+    /// one line, not one a photo.
+    public static func leftAloneLines(_ leftAlone: [(path: String, reason: String)], command: String) -> [String] {
+        var reasons: [String] = []
+        var paths: [String: [String]] = [:]
+        for (path, reason) in leftAlone {
+            if paths[reason] == nil { reasons.append(reason) }
+            paths[reason, default: []].append(path)
+        }
+        return reasons.map { reason in
+            let found = paths[reason] ?? []
+            let shown = found.prefix(2).joined(separator: ", ") + (found.count > 2 ? ", ..." : "")
+            return Text.clean(
+                "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(reason)): \(shown)")
+        }
+    }
 }

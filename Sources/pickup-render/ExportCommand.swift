@@ -139,12 +139,11 @@ struct ExportJob {
     }
 
     func run() async -> Int32 {
-        for (path, reason) in leftAlone {
-            if json {
-                Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
-            } else if !progress.quiet {
-                Console.error(Text.clean("pickup export: left alone \(path): \(reason)"))
-            }
+        for (path, reason) in leftAlone where json {
+            Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
+        }
+        if !json, !progress.quiet {
+            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup export") { Console.error(line) }
         }
         if let folder, !dryRun {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }

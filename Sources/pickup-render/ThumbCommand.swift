@@ -118,13 +118,7 @@ struct ThumbJob {
         for (path, reason) in leftAlone {
             if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }
-        if !json, let first = leftAlone.first {
-            Console.error(
-                Text.clean(
-                    "pickup thumb: left alone \(leftAlone.count) file\(leftAlone.count == 1 ? "" : "s") that "
-                        + "\(leftAlone.count == 1 ? "is" : "are") not a photo or video (\(first.path)\(leftAlone.count > 1 ? ", ..." : ""))"
-                ))
-        }
+        if !json { for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup thumb") { Console.error(line) } }
         for (path, message) in unreadable {
             fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }

@@ -179,6 +179,14 @@ struct RenderCommandTests {
             exported.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == [
                 "b-low.mp4", "apple-keys-low.mp4",
             ])
+        // Without --json, what a folder holds beside its videos is one line, not one a file.
+        let human = try CLI.run([
+            "export", "-r", folder + "/card", "--preset", "low", "-o", folder + "/human/", "--dry-run",
+        ])
+        #expect(human.status == 0, "\(human.errorText)")
+        let notVideos = human.errorText.split(separator: "\n").filter { $0.contains("left alone") }
+        #expect(notVideos.count == 1, "one line: \(human.errorText)")
+        #expect(notVideos.first?.contains("left alone 2 files (not a video)") == true, "\(human.errorText)")
         let named = try CLI.run([
             "export", try Fixtures.path(.movAppleKeys), folder + "/card/DCIM/100APPLE/b.mp4", "--preset", "low",
             "-o", folder + "/one.mp4",
