@@ -31,6 +31,8 @@ struct ProbeFieldsCommandTests {
         let header = all.outputText.split(separator: "\n").first.map(String.init) ?? ""
         #expect(header.hasPrefix("path\tkind\tcontainer\tbytes\t"), "\(header)")
         #expect(all.outputText.split(separator: "\n").count == 2)
+        // A format's name in either case, as --to's schemes.
+        #expect(try CLI.run(["probe", movie, "--format", "TSV"]).outputText == all.outputText)
 
         let wrong = try CLI.run(["probe", movie, "--fields", "kind,nosuch"])
         #expect(wrong.status == 2 && wrong.errorText.contains("no field 'nosuch'; choose among path, kind"))

@@ -77,7 +77,7 @@ struct ProbeCommand: AsyncParsableCommand {
         name: [.customLong("fields")],
         help: ArgumentHelp(
             "With --format (tsv if not given): only these fields, commas between, named as --json's keys "
-                + "(path,kind,width,height,duration,creationDate...).",
+                + "(path,kind,bytes,width,height,duration,audioChannels,creationDate...; --format alone gives every one).",
             valueName: "A,B,C"))
     var fields: String?
 
@@ -113,7 +113,7 @@ struct ProbeJob {
         json = command.json
         if command.format != nil || command.fields != nil {
             guard !command.json else { throw ValidationError("choose --json or --format/--fields, not both") }
-            guard let format = ProbeColumns.Format(rawValue: command.format ?? "tsv") else {
+            guard let format = ProbeColumns.Format(rawValue: (command.format ?? "tsv").lowercased()) else {
                 throw ValidationError("--format takes csv or tsv, not '\(command.format ?? "")'")
             }
             columns = try ProbeColumns(fields: command.fields, format: format)
