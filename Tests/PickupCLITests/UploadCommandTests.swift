@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 import PickupTestSupport
 import Testing
@@ -12,22 +13,8 @@ struct UploadCommandTests {
         return hasher.finalizeHex()
     }
 
-    /// Bytes as the tool prints them (`ByteCountLabel`: 1000s, three figures).
-    func byteLabel(_ bytes: Int64) -> String {
-        if bytes < 1000 { return "\(max(0, bytes)) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        while value >= 999.5, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if value < 10 {
-            let tenths = Int((value * 10).rounded())
-            return "\(tenths / 10).\(tenths % 10) \(units[unit])"
-        }
-        return "\(Int(value.rounded())) \(units[unit])"
-    }
+    /// Bytes as the tool prints them.
+    func byteLabel(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 
     /// `big.bin` in `folder`: `megabytes` of random bytes.
     func randomFile(megabytes: Int, in folder: String) throws -> String {
