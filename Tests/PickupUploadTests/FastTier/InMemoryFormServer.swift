@@ -7,7 +7,7 @@ import PickupUpload
 /// submission's text fields and file parts; it answers 201 Created with a `Location`.
 /// Scripted faults, by request number (from 1): `cutting` fails as a dropped connection before
 /// the server takes any byte; `failing` answers with that status in place of the server's own.
-actor InMemoryFormServer: HTTPTransport {
+actor InMemoryFormServer: InMemoryServer {
     /// A part of a submission that carries a file (`filename` in its Content-Disposition).
     struct FilePart: Sendable, Hashable {
         var field: String
@@ -38,12 +38,7 @@ actor InMemoryFormServer: HTTPTransport {
         self.failures = failures
     }
 
-    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
-        let body = try request.body.materialized()
-        return try await answer(request, body: body)
-    }
-
-    private func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
         count += 1
         log.append(request.method + " " + request.url.path)
         if cuts.contains(count) { throw UploadError(.network, "the connection was cut (scripted)") }

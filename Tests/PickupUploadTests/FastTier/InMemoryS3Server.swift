@@ -10,7 +10,7 @@ import PickupUpload
 /// Scripted faults, by request number (from 1): `cutting` fails as a dropped connection before
 /// the store takes any byte; `losing` does what was asked, then drops the answer; `failing`
 /// answers with an S3 error (503 SlowDown, 500 InternalError...) in place of the store's own.
-actor InMemoryS3Server: HTTPTransport {
+actor InMemoryS3Server: InMemoryServer {
     /// A scripted error answer: its status and S3 error code.
     struct Failure: Sendable {
         var status: Int
@@ -88,12 +88,7 @@ actor InMemoryS3Server: HTTPTransport {
     /// The numbers of the parts an upload holds, in order.
     func parts(of uploadID: String) -> [Int] { uploads[uploadID].map { $0.parts.keys.sorted() } ?? [] }
 
-    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
-        let body = try request.body.materialized()
-        return try await answer(request, body: body)
-    }
-
-    private func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
         count += 1
         let number = count
         let query = request.url.query.map { "?" + $0 } ?? ""

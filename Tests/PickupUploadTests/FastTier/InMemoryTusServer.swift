@@ -8,7 +8,7 @@ import PickupUpload
 /// `PATCH` at the current offset appends (204 and the new offset; 409 at another offset).
 /// `cutting` scripts faults: the requests (by number, from 1) that fail as a dropped
 /// connection does, before the server takes any byte.
-actor InMemoryTusServer: HTTPTransport {
+actor InMemoryTusServer: InMemoryServer {
     let endpoint: URL
     private var uploads: [String: (length: Int64, bytes: Data)] = [:]
     private var count = 0
@@ -30,12 +30,7 @@ actor InMemoryTusServer: HTTPTransport {
     /// How many uploads were created.
     var created: Int { uploads.count }
 
-    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
-        let body = try request.body.materialized()
-        return try await answer(request, body: body)
-    }
-
-    private func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
         count += 1
         log.append(request.method + " " + request.url.path)
         if cuts.contains(count) { throw UploadError(.network, "the connection was cut (scripted)") }
