@@ -46,13 +46,9 @@ public struct ImportPlan: Sendable {
     /// `IMG_0001.HEIC`: the edits an iPhone made to it), taken from `candidates` (files that are
     /// not media, found beside the media); returns those used, each given to one request.
     public mutating func attachEdits(from candidates: [String]) -> Set<String> {
-        func key(_ path: String) -> String {
-            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-            let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
-            return (path.dropLast(name.count) + stem).lowercased()
-        }
+        let key = MediaNames.editsKey
         var edits: [String: String] = [:]
-        for path in candidates where path.lowercased().hasSuffix(".aae") {
+        for path in candidates where MediaNames.namedAsEdits(path) {
             edits[key(path)] = edits[key(path)] ?? path
         }
         var used: Set<String> = []

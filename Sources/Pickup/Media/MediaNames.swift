@@ -17,4 +17,15 @@ public enum MediaNames {
     public static func namedAsMedia(_ path: String) -> Bool {
         mediaExtensions.contains((path as NSString).pathExtension.lowercased())
     }
+
+    /// Whether the file is an iPhone's edits of a photo (`IMG_0001.AAE`).
+    public static func namedAsEdits(_ path: String) -> Bool { path.lowercased().hasSuffix(".aae") }
+
+    /// What an edits file and the photo it edits share: the same folder and name without the
+    /// extension, in any case (`dcim/img_0001` for `DCIM/IMG_0001.AAE` and `DCIM/IMG_0001.HEIC`).
+    public static func editsKey(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        return (path.dropLast(name.count) + stem).lowercased()
+    }
 }

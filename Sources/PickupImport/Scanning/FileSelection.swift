@@ -7,14 +7,19 @@
 /// taken when it matches an include (or none is given) and no exclude.
 public struct FileSelection: Sendable, Hashable {
     /// Patterns of the files to take; empty: every file.
-    public var include: [String]
+    public var include: [String] { didSet { includes = include.map(Pattern.init) } }
     /// Patterns of the files to leave alone, even when an include matches them.
-    public var exclude: [String]
+    public var exclude: [String] { didSet { excludes = exclude.map(Pattern.init) } }
+    /// The patterns read once (cases folded, braces spelled out), not again for every file a walk finds.
+    private var includes: [Pattern]
+    private var excludes: [Pattern]
 
     /// A selection by these patterns.
     public init(include: [String] = [], exclude: [String] = []) {
         self.include = include
         self.exclude = exclude
+        includes = include.map(Pattern.init)
+        excludes = exclude.map(Pattern.init)
     }
 
     /// Every file.
@@ -28,26 +33,44 @@ public struct FileSelection: Sendable, Hashable {
         if takesEverything { return true }
         let path = Array(path.lowercased().unicodeScalars)
         let name = Array(path.split(separator: "/", omittingEmptySubsequences: false).last ?? [])
-        func matches(_ pattern: String) -> Bool {
-            FileSelection.alternatives(pattern.lowercased()).contains { text in
-                let pattern = Array(text.unicodeScalars)
-                guard pattern.contains("/") else {
-                    var glob = Glob(pattern: pattern)
-                    return glob.matches(name)
-                }
+        func matches(_ pattern: Pattern) -> Bool { pattern.matches(path: path, name: name) }
+        return (includes.isEmpty || includes.contains(where: matches)) && !excludes.contains(where: matches)
+    }
+
+    /// One `--include` or `--exclude` pattern, read: its alternatives, each a glob with whether it
+    /// is matched against the name alone or the path, and whether it is anchored at the top.
+    private struct Pattern: Sendable, Hashable {
+        struct Alternative: Sendable, Hashable {
+            let pattern: [Unicode.Scalar]
+            let onPath: Bool
+            let anchored: Bool
+        }
+        let globs: [Alternative]
+
+        init(_ text: String) {
+            globs = FileSelection.alternatives(text.lowercased()).map { alternative in
+                let pattern = Array(alternative.unicodeScalars)
+                let anchored = pattern.first == "/"
+                return Alternative(
+                    pattern: anchored ? Array(pattern.dropFirst()) : pattern, onPath: pattern.contains("/"),
+                    anchored: anchored)
+            }
+        }
+
+        func matches(path: [Unicode.Scalar], name: [Unicode.Scalar]) -> Bool {
+            globs.contains { glob in
+                var matcher = Glob(pattern: glob.pattern)
+                guard glob.onPath else { return matcher.matches(name) }
                 // Anchored by a leading slash: the whole path; otherwise, as rsync reads it, the
                 // path's end from any folder on (`100CANON/*` takes `DCIM/100CANON/x.jpg`).
-                let anchored = pattern.first == "/"
-                var glob = Glob(pattern: anchored ? Array(pattern.dropFirst()) : pattern)
-                if glob.matches(path) { return true }
-                guard !anchored else { return false }
+                if matcher.matches(path) { return true }
+                guard !glob.anchored else { return false }
                 for (index, character) in path.enumerated() where character == "/" {
-                    if glob.matches(Array(path[(index + 1)...])) { return true }
+                    if matcher.matches(Array(path[(index + 1)...])) { return true }
                 }
                 return false
             }
         }
-        return (include.isEmpty || include.contains(where: matches)) && !exclude.contains(where: matches)
     }
 }
 

@@ -54,7 +54,7 @@ public struct FileWalker {
             }
             switch status.kind {
             case .directory:
-                let root = FileWalker.resolve(path) ?? path
+                let root = LibraryFolder.resolve(path) ?? path
                 let top = path.hasSuffix("/") ? path : path + "/"
                 walk(path, root: root, top: top, depthLeft: recursive ? 64 : 1, visited: &visited, into: &entries)
             case .regular where selection.takes(path):
@@ -129,7 +129,7 @@ public struct FileWalker {
                 continue
             }
             if own.kind == .symbolicLink, !followLinks {
-                let target = FileWalker.resolve(path)
+                let target = LibraryFolder.resolve(path)
                 guard let target, target == root || target.hasPrefix(root == "/" ? "/" : root + "/") else {
                     entries.append(
                         .leftAlone(
@@ -160,13 +160,6 @@ public struct FileWalker {
     static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
-    }
-
-    /// The path with every symbolic link and `..` resolved (nil when it does not exist).
-    static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Whether `path` is a folder (a link to one counts).

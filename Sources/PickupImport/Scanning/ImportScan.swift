@@ -92,7 +92,7 @@ public struct ImportScan: Sendable {
         let edits = scan.plan.attachEdits(from: scan.notMedia)
         scan.notMedia.removeAll { edits.contains($0) }
         // Edits taken only to go with their photo, whose photo was not taken, were never asked for.
-        if editsAdded { scan.notMedia.removeAll { $0.lowercased().hasSuffix(".aae") } }
+        if editsAdded { scan.notMedia.removeAll(where: MediaNames.namedAsEdits) }
         // A file swapped (for a link, say) between the walk and its turn is refused, not copied.
         for index in scan.plan.requests.indices {
             for part in scan.plan.requests[index].parts {

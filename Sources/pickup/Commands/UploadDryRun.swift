@@ -1,6 +1,7 @@
 import Foundation
 import Pickup
 import PickupCommandLine
+import PickupStore
 import PickupUpload
 
 /// `pickup upload --dry-run`: which files would be sent, and where each would go (its S3 key,
@@ -58,7 +59,7 @@ extension UploadJob {
             ?? (stripLocation ? " (location stripped first)" : "")
         var bytes = Int64(0)
         for (file, destination) in zip(batch.files, batch.destinations) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+            let size = FileStatus(path: file.path)?.size ?? 0
             bytes += size
             if json {
                 var object = JSONObject()

@@ -18,14 +18,12 @@ extension UploadJob {
         }
         let media = files.indices.filter(isMedia)
         // The same folder and name without the extension, in any case, as import pairs edits.
-        func stem(_ path: String) -> String { (path as NSString).deletingPathExtension.lowercased() }
-        let stems = Set(media.map { stem(files[$0].path) })
+        let stems = Set(media.map { MediaNames.editsKey(files[$0].path) })
         var kept: [Int] = []
         var leftAlone: [String] = []
         for index in files.indices {
             let path = files[index].path
-            if isMedia(index) || ((path as NSString).pathExtension.lowercased() == "aae" && stems.contains(stem(path)))
-            {
+            if isMedia(index) || (MediaNames.namedAsEdits(path) && stems.contains(MediaNames.editsKey(path))) {
                 kept.append(index)
             } else {
                 leftAlone.append(path)
