@@ -36,6 +36,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             return try poster(decoder, geometry, orientation, duration, request)
         }
         let seconds = request.time.seconds(in: duration)
+        decoder.onlyOneTime = true
         // The nearest keyframe is close enough within a second; farther (a long GOP: --at 5 gave
         // 0:00), the frame at that time is decoded forward from it.
         var frame = try decoder.frame(at: seconds, tolerance: request.tolerance, keyframeWithin: 1)

@@ -36,6 +36,18 @@ final class PictureDecoder {
     /// Whether the last frame given for `.keyframe` was decoded forward to the time instead,
     /// its keyframe too far (`keyframeWithin`).
     private(set) var wentForward = false
+    /// Set when one time is asked of this file and no other will be (a thumbnail, not a strip):
+    /// decoding forward then ends as soon as the frame asked is in the decoder (`drainFrom`).
+    var onlyOneTime = false
+    /// While set, a frame shown at or after this stream time is the answer: once such a frame's
+    /// packet is sent and the packets read ahead show that none still to come is shown before
+    /// it, the decoder is drained instead of fed the frames a reordering decoder waits for (two
+    /// for most H.264, more with frame threads) — they are never decoded.
+    private var drainFrom: Int64?
+    /// The earliest time shown among the packets sent at or after `drainFrom`.
+    private var earliestSent: Int64?
+    /// Packets of the picture stream read ahead and not yet sent, in decode order.
+    private var ahead: [Packet] = []
 
     /// Opens `path`; `reduction` picks the decoder's 1/2ⁿ scale (JPEG's `lowres`) from the stored size.
     ///
@@ -153,6 +165,8 @@ final class PictureDecoder {
         lastShown = nil
         lastSent = nil
         answered = nil
+        earliestSent = nil
+        ahead.removeAll()
     }
 
     /// The next decoded frame (valid until the next call), or nil at the end of the stream.
@@ -170,25 +184,55 @@ final class PictureDecoder {
                 throw RenderError(.damaged, "decoding failed: \(ffmpegText(received))", path: path)
             }
             if draining { return nil }
-            let read = av_read_frame(format, packet.pointer)
-            if read < 0 {
-                avcodec_send_packet(codec, nil)
-                draining = true
-                continue
+            // The packet read ahead is held here until it is sent: its deinit frees it.
+            let held = ahead.isEmpty ? packet : ahead.removeFirst()
+            let next = held.pointer
+            if held === packet {
+                guard av_read_frame(format, packet.pointer) >= 0 else {
+                    avcodec_send_packet(codec, nil)
+                    draining = true
+                    continue
+                }
             }
-            defer { av_packet_unref(packet.pointer) }
-            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
-            let shown = packet.pointer.pointee.pts
+            defer { withExtendedLifetime(held) { av_packet_unref(next) } }
+            guard next.pointee.stream_index == streamIndex else { continue }
+            let shown = next.pointee.pts
             let skip = discardBefore.map { shown != pickup_nopts() && shown < $0 } ?? false
             codec.pointee.skip_frame = skip ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
-            if packet.pointer.pointee.dts != pickup_nopts() { lastSent = packet.pointer.pointee.dts }
-            let sent = avcodec_send_packet(codec, packet.pointer)
+            if next.pointee.dts != pickup_nopts() { lastSent = next.pointee.dts }
+            let sent = avcodec_send_packet(codec, next)
             if sent < 0, sent != pickup_averror_eagain() {
                 badPackets += 1
                 if badPackets > 64 {
                     throw RenderError(.damaged, "the stream is corrupt: \(ffmpegText(sent))", path: path)
                 }
             }
+            if let drainFrom, shown != pickup_nopts(), shown >= drainFrom {
+                earliestSent = min(earliestSent ?? shown, shown)
+                if try nothingShownBefore(earliestSent ?? shown, from: drainFrom) {
+                    avcodec_send_packet(codec, nil)
+                    draining = true
+                    ahead.removeAll()
+                }
+            }
+        }
+    }
+
+    /// Whether no packet still to come is shown from `start` up to `shown`: the packets of the
+    /// picture stream are read ahead (kept in `ahead`, to be sent in order when one is) as far
+    /// as a decoder may reorder (16 frames, H.264's and HEVC's bound) or to the end.
+    private func nothingShownBefore(_ shown: Int64, from start: Int64) throws(RenderError) -> Bool {
+        guard let format else { return true }
+        var read = 0
+        while ahead.count < 16, read < 256 {
+            let packet = try Packet()
+            guard av_read_frame(format, packet.pointer) >= 0 else { break }
+            read += 1
+            if packet.pointer.pointee.stream_index == streamIndex { ahead.append(packet) }
+        }
+        return !ahead.contains {
+            let time = $0.pointer.pointee.pts
+            return time == pickup_nopts() || (time >= start && time < shown)
         }
     }
 
@@ -225,7 +269,10 @@ final class PictureDecoder {
                 wentForward = true
             }
         }
-        defer { discardBefore = nil }
+        defer {
+            discardBefore = nil
+            drainFrom = nil
+        }
         if tolerance == .exact, let answered, answered.asked <= seconds, seconds <= answered.shown + 0.0005 {
             return frame.pointer
         }
@@ -234,6 +281,11 @@ final class PictureDecoder {
             if !goOn || start != seconds, start > 0 || seconds > 0 { seek(to: start) }
             let skipping = tolerance == .exact || start != seconds
             discardBefore = skipping ? discardLimit(for: seconds) : nil
+            // The loop below takes the first frame shown no earlier than half a millisecond before the time.
+            drainFrom =
+                skipping && onlyOneTime
+                ? startTime + Int64((max(0, seconds - 0.0005) / av_q2d(timeBase)).rounded(.up)) : nil
+            earliestSent = nil
             var kept = false
             while let frame = try nextFrame() {
                 let time = self.seconds(of: frame) ?? 0
