@@ -158,7 +158,10 @@ public struct ExportArguments: ParsableArguments {
 
     @Option(
         name: [.customLong("trim")],
-        help: ArgumentHelp("Keep only this part: seconds or m:ss, like 1.5-10 or 0:05-1:30.", valueName: "START-END"))
+        help: ArgumentHelp(
+            "Keep only this part: seconds or m:ss, like 1.5-10 or 0:05-1:30; 0:05- keeps from 0:05 to the end, "
+                + "--trim=-10 the first 10 s.",
+            valueName: "START-END"))
     public var trim: String?
 
     @Flag(

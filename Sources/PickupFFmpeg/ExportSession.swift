@@ -189,7 +189,8 @@ final class ExportSession {
         _ routes: inout [Route], progress: (Double) -> Void
     ) throws(RenderError) {
         let start = options.trim?.lowerBound ?? 0
-        let end = options.trim?.upperBound
+        // An open range (`START-`) ends where the video does.
+        let end = options.trim.flatMap { $0.upperBound.isFinite ? $0.upperBound : nil }
         if start > 0 {
             av_seek_frame(input, -1, Int64(start * Double(AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
         }

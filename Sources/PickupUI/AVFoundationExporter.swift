@@ -106,9 +106,12 @@
                 asset: AVURLAsset(url: source), presetName: AVFoundationExporter.presetName(preset))
             guard let session else { return nil }
             if let trim = options.trim {
-                session.timeRange = CMTimeRange(
-                    start: CMTime(seconds: trim.lowerBound, preferredTimescale: 600),
-                    end: CMTime(seconds: trim.upperBound, preferredTimescale: 600))
+                let start = CMTime(seconds: trim.lowerBound, preferredTimescale: 600)
+                // An open range (`START...infinity`) runs to the end, as the whole file's does.
+                session.timeRange =
+                    trim.upperBound.isFinite
+                    ? CMTimeRange(start: start, end: CMTime(seconds: trim.upperBound, preferredTimescale: 600))
+                    : CMTimeRange(start: start, duration: .positiveInfinity)
             } else {
                 session.timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
             }

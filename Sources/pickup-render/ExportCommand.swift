@@ -63,14 +63,7 @@ struct ExportJob {
                 "no preset '\(name)'; choose one of "
                     + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        var trim: ClosedRange<Double>?
-        if let text = command.trim {
-            let parts = text.split(separator: "-", maxSplits: 1).map { ExportJob.seconds(String($0)) }
-            guard parts.count == 2, let start = parts[0], let end = parts[1], end > start else {
-                throw ValidationError("--trim takes START-END in seconds or m:ss, like 1.5-10")
-            }
-            trim = start...end
-        }
+        let trim = try command.trim.map(ExportJob.trim)
         var maxBytes: Int64?
         if let text = command.maxSize {
             guard let bytes = ExportJob.bytes(text), bytes > 0 else {
@@ -119,6 +112,28 @@ struct ExportJob {
     }
 
     /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
+    /// The range `--trim` names: `START-END`, `START-` (to the end: an infinite upper bound) or
+    /// `-END` (from the start), each time in seconds or m:ss.
+    static func trim(_ text: String) throws(ValidationError) -> ClosedRange<Double> {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let usage = "give START-END in seconds or m:ss, like 1.5-10 or 0:05-1:30 (0:05- for the rest of the video)"
+        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else {
+            throw ValidationError("--trim \(text) is not a time range: \(usage)")
+        }
+        guard let start = parts[0].isEmpty ? 0 : seconds(parts[0]),
+            let end = parts[1].isEmpty ? .infinity : seconds(parts[1])
+        else {
+            throw ValidationError("--trim \(text): a time is not seconds or m:ss; \(usage)")
+        }
+        guard end > start else {
+            throw ValidationError(
+                end == start
+                    ? "--trim \(text) is empty: it ends where it starts; give an END after START"
+                    : "--trim \(text) ends before it starts; give START first, like \(parts[1])-\(parts[0])")
+        }
+        return start...end
+    }
+
     static func seconds(_ text: String) -> Double? {
         var total = 0.0
         for part in text.split(separator: ":", omittingEmptySubsequences: false) {

@@ -42,6 +42,42 @@ struct ExportTimingCommandTests {
         #expect(inside.status == 0, "\(inside.errorText)")
     }
 
+    @Test(
+        "--trim START- keeps the rest of the video, --trim=-END its start; reversed, empty and open-both ranges are named"
+    )
+    func openAndReversedRanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-trim-open-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let video = try Fixtures.path(.mp4Large)
+        let source = try timing(video).duration
+        // From 1 s to the end, and the first second: each as long as it says, by ffprobe.
+        for (range, lasts) in [("1-", source - 1), ("-1", 1.0)] {
+            let output = folder + "/\(range.replacingOccurrences(of: "-", with: "_")).mp4"
+            let result = try CLI.run(["export", video, "--preset", "640x480", "--trim=\(range)", "-o", output])
+            #expect(result.status == 0, "\(range): \(result.errorText)")
+            let made = try timing(output).duration
+            #expect(abs(made - lasts) < 0.07, "--trim \(range): \(made) s, not \(lasts) s")
+        }
+        let misuse: [(String, String)] = [
+            ("5-2", "--trim 5-2 ends before it starts; give START first, like 2-5"),
+            ("2-2", "--trim 2-2 is empty"),
+            ("-", "--trim - is not a time range"),
+            ("a-3", "--trim a-3: a time is not seconds or m:ss"),
+        ]
+        for (range, message) in misuse {
+            let result = try CLI.run(["export", video, "--preset", "640x480", "--trim=\(range)", "--dry-run"])
+            #expect(result.status == 2, "\(range): \(result.outputText)")
+            #expect(result.errorText.contains(message), "\(range): \(result.errorText)")
+        }
+        // An open range that starts past the end is refused with the video's duration.
+        let late = try CLI.run(["export", video, "--preset", "640x480", "--trim=99-", "--dry-run"])
+        #expect(late.status == 1, "\(late.outputText)")
+        #expect(late.errorText.contains("the time range 99.0- s starts after the video"), "\(late.errorText)")
+    }
+
     @Test("an encoded export (x264 with B-frames) starts at zero and lasts exactly as long as its source")
     func encodedDurationEqualsSource() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -4,7 +4,8 @@ public struct ExportOptions: Sendable, Hashable {
     public var preset: ExportPreset
     /// MP4 or QuickTime.
     public var container: ExportContainer
-    /// Keep only this part, in seconds from the start.
+    /// Keep only this part, in seconds from the start; an upper bound of `.infinity` keeps
+    /// from the lower bound to the end.
     public var trim: ClosedRange<Double>?
     /// Keep only the creation date, the rotation and each track's language and handler name
     /// of the metadata (an allow-list: the location, make, model, software, author, title,
@@ -74,22 +75,30 @@ public struct ExportPlan: Sendable, Hashable {
         let full = info.duration ?? 0
         var duration = full
         if let trim = options.trim {
+            let range = "\(trim.lowerBound)-" + (trim.upperBound.isFinite ? "\(trim.upperBound)" : "")
             guard trim.lowerBound >= 0, trim.upperBound > trim.lowerBound else {
+                throw RenderError(.impossible, "the time range \(range) s is empty or negative")
+            }
+            if full > 0, !trim.upperBound.isFinite, trim.lowerBound >= full {
                 throw RenderError(
-                    .impossible, "the time range \(trim.lowerBound)-\(trim.upperBound) s is empty or negative")
+                    .impossible,
+                    "the time range \(range) s starts after the video, which lasts \(Self.seconds(full)) s",
+                    hint: "Give a START inside the video: at most \(Self.seconds(full)) (seconds or m:ss).")
             }
             // A range that ends after the video is refused, not cut short in silence (1 ms of slack:
             // a duration is given in milliseconds).
-            if full > 0, trim.upperBound > full + 0.001 {
-                let milliseconds = Int((full * 1000).rounded())
-                let fraction = String(milliseconds % 1000)
-                let lasts = "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+            if full > 0, trim.upperBound.isFinite, trim.upperBound > full + 0.001 {
+                let lasts = Self.seconds(full)
                 throw RenderError(
-                    .impossible,
-                    "the time range \(trim.lowerBound)-\(trim.upperBound) s ends after the video, which lasts \(lasts) s",
-                    hint: "Give a range inside the video: START-END with END at most \(lasts) (seconds or m:ss).")
+                    .impossible, "the time range \(range) s ends after the video, which lasts \(lasts) s",
+                    hint: "Give a range inside the video: START-END with END at most \(lasts) (seconds or m:ss), "
+                        + "or START- for the rest of it.")
             }
-            duration = (full > 0 ? min(trim.upperBound, full) : trim.upperBound) - trim.lowerBound
+            if full > 0 {
+                duration = min(trim.upperBound, full) - trim.lowerBound
+            } else if trim.upperBound.isFinite {
+                duration = trim.upperBound - trim.lowerBound
+            }
         }
         let sourceCodec = normalizedCodec(info.videoCodec)
         let audioCopies = info.audioCodec.map { ["aac", "mp4a"].contains($0.lowercased()) } ?? false
@@ -213,4 +222,13 @@ public protocol MediaExporter: Sendable {
     func export(
         _ path: String, to output: String, _ options: ExportOptions, events: AsyncStream<ExportEvent>.Continuation?
     ) async throws(RenderError) -> ExportResult
+}
+
+extension ExportPlan {
+    /// Seconds to the millisecond, as a duration is given: `4.000`.
+    fileprivate static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 }
