@@ -165,7 +165,6 @@ final class PictureDecoder {
         lastShown = nil
         lastSent = nil
         answered = nil
-        earliestSent = nil
         ahead.removeAll()
     }
 
@@ -208,8 +207,9 @@ final class PictureDecoder {
                 }
             }
             if let drainFrom, shown != pickup_nopts(), shown >= drainFrom {
-                earliestSent = min(earliestSent ?? shown, shown)
-                if try nothingShownBefore(earliestSent ?? shown, from: drainFrom) {
+                let earliest = min(earliestSent ?? shown, shown)
+                earliestSent = earliest
+                if try nothingShownBefore(earliest, from: drainFrom) {
                     avcodec_send_packet(codec, nil)
                     draining = true
                     ahead.removeAll()

@@ -111,7 +111,6 @@ struct ExportJob {
         progress = command.progress
     }
 
-    /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
     /// The range `--trim` names: `START-END`, `START-` (to the end: an infinite upper bound) or
     /// `-END` (from the start), each time in seconds or m:ss.
     static func trim(_ text: String) throws(ValidationError) -> ClosedRange<Double> {
@@ -134,6 +133,7 @@ struct ExportJob {
         return start...end
     }
 
+    /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
     static func seconds(_ text: String) -> Double? {
         var total = 0.0
         for part in text.split(separator: ":", omittingEmptySubsequences: false) {

@@ -79,16 +79,15 @@ public struct ExportPlan: Sendable, Hashable {
             guard trim.lowerBound >= 0, trim.upperBound > trim.lowerBound else {
                 throw RenderError(.impossible, "the time range \(range) s is empty or negative")
             }
+            let lasts = Self.seconds(full)
             if full > 0, !trim.upperBound.isFinite, trim.lowerBound >= full {
                 throw RenderError(
-                    .impossible,
-                    "the time range \(range) s starts after the video, which lasts \(Self.seconds(full)) s",
-                    hint: "Give a START inside the video: at most \(Self.seconds(full)) (seconds or m:ss).")
+                    .impossible, "the time range \(range) s starts after the video, which lasts \(lasts) s",
+                    hint: "Give a START inside the video: at most \(lasts) (seconds or m:ss).")
             }
             // A range that ends after the video is refused, not cut short in silence (1 ms of slack:
             // a duration is given in milliseconds).
             if full > 0, trim.upperBound.isFinite, trim.upperBound > full + 0.001 {
-                let lasts = Self.seconds(full)
                 throw RenderError(
                     .impossible, "the time range \(range) s ends after the video, which lasts \(lasts) s",
                     hint: "Give a range inside the video: START-END with END at most \(lasts) (seconds or m:ss), "
