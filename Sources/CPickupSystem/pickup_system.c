@@ -40,6 +40,8 @@ int pickup_set_direct_io(int fd, int on) {
     return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
 }
 
+int pickup_sync_filesystem(int fd) { return syncfs(fd); }
+
 int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count) {
     off64_t from = (off64_t)in_offset;
     off64_t to = (off64_t)out_offset;
@@ -65,6 +67,12 @@ int pickup_link_unnamed(int fd, const char *path) {
 
 int64_t pickup_filesystem_type(const char *path) {
     (void)path;
+    return -1;
+}
+
+int pickup_sync_filesystem(int fd) {
+    (void)fd;
+    errno = ENOSYS;
     return -1;
 }
 

@@ -36,9 +36,12 @@ struct FileCopier {
     /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
     /// `shouldStop` is asked between chunks; when it says yes, the copy is undone.
     /// `expected`: which file `source` led to when it was found; a path that leads elsewhere now
-    /// is refused (checked on the open descriptor, before a byte is read).
+    /// is refused (checked on the open descriptor, before a byte is read). `flushing` false: the
+    /// copy is written through the page cache and not flushed; the caller flushes it (`FlushRounds`)
+    /// before naming it.
     func copyToTemporary(
-        _ source: String, expected: FileIdentity? = nil, progress: (Int64) -> Void, shouldStop: () -> Bool
+        _ source: String, expected: FileIdentity? = nil, flushing: Bool = true, progress: (Int64) -> Void,
+        shouldStop: () -> Bool
     ) throws(ImportError) -> Copied {
         // Non-blocking, so that a FIFO or a device is refused instead of waited on.
         let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -66,10 +69,10 @@ struct FileCopier {
         do throws(ImportError) {
             let (size, sha256, inKernel) = try copyContents(
                 input, size: before.size, to: output, source: source, inKernel: plan.copiesInKernel,
-                progress: progress, shouldStop: shouldStop)
+                direct: flushing, progress: progress, shouldStop: shouldStop)
             try checkUnchanged(input, source: source, before: before, copied: size)
             FileCopier.keepModificationTime(of: before, on: output)
-            guard FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
+            guard !flushing || FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
             let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
             return Copied(temporary: temporary, size: size, sha256: sha256, method: method)
         } catch {
@@ -184,8 +187,9 @@ struct FileCopier {
     }
 
     /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
+    /// `direct`: written past the page cache where the file system allows (a file flushed on its own).
     private func copyContents(
-        _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool,
+        _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool, direct: Bool,
         progress: (Int64) -> Void, shouldStop: () -> Bool
     ) throws(ImportError) -> (Int64, String, inKernel: Bool) {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
@@ -196,7 +200,7 @@ struct FileCopier {
         // In-kernel copies pay where they become reflinks or server-side copies;
         // elsewhere (ext4, tmpfs) writing the bytes already read for the hash is faster.
         var inKernel = kernelFirst
-        var writer = ChunkWriter(descriptor: output, folder: folder, direct: !inKernel)
+        var writer = ChunkWriter(descriptor: output, folder: folder, direct: direct && !inKernel)
         while true {
             if shouldStop() {
                 pipeline.finish()
@@ -220,7 +224,8 @@ struct FileCopier {
             }
             pipeline.release(slot, count: count)
             if count == 0 { break }
-            if writer.buffered { startWriteback(output, from: copied, count: count) }
+            // A copy flushed with others (not `direct`) is written when they are.
+            if writer.buffered && direct { startWriteback(output, from: copied, count: count) }
             copied += Int64(count)
             progress(copied)
             slot = 1 - slot
@@ -299,7 +304,8 @@ struct FileCopier {
     /// `IMG_0001 2.HEIC` when that is taken. Linking fails rather than overwrite,
     /// so two importers can never take the same name. The temporary is used up
     /// when this returns; when it throws, the caller still has it to discard.
-    func place(_ temporary: TemporaryFile, as preferred: String) throws(ImportError) -> String {
+    /// `syncing` false: the folder is not flushed; the caller flushes it (`FlushRounds`).
+    func place(_ temporary: TemporaryFile, as preferred: String, syncing: Bool = true) throws(ImportError) -> String {
         let name = StoredName(preferred)
         for attempt in 1...10_000 {
             let candidate = name.variant(attempt)
@@ -311,7 +317,7 @@ struct FileCopier {
             }
             if linked == 0 {
                 temporary.discard()  // the unnamed file's descriptor, or the hidden name
-                syncFolder()
+                if syncing { syncFolder() }
                 return candidate
             }
             let code = errno
@@ -322,7 +328,7 @@ struct FileCopier {
                 if access(path, F_OK) == 0 { continue }
                 guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
                 temporary.release()
-                syncFolder()
+                if syncing { syncFolder() }
                 return candidate
             }
             throw ImportError.writing(path, errno: code)

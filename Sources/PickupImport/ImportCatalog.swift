@@ -124,21 +124,26 @@ public actor ImportCatalog {
     /// unless an item with the same content is already there (whose files all
     /// exist): then nothing is written and that item is returned. The check and
     /// the insert happen in one call on this actor, so two imports of the same
-    /// content at once cannot both record it.
-    public func record(_ item: ImportedItem, sources: [StoredFile.Role: SourceKey]) throws(ImportError) -> ImportedItem?
-    {
+    /// content at once cannot both record it. `syncing` false: the commit does not wait for the
+    /// disk; the caller flushes the file system before it counts on the record (`FlushRounds`).
+    public func record(
+        _ item: ImportedItem, sources: [StoredFile.Role: SourceKey], syncing: Bool = true
+    ) throws(ImportError) -> ImportedItem? {
         for file in item.files { try ImportCatalog.checkName(file.name) }
         let infoJSON = String(decoding: (try? JSONEncoder().encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
         // The check and the insert are one immediate transaction: it holds the write lock, so
         // two processes importing the same content at once cannot both record it.
-        return try catalogCall { () throws -> ImportedItem? in
-            try database.transaction { () throws -> ImportedItem? in
+        let write = { () throws -> ImportedItem? in
+            try self.database.transaction { () throws -> ImportedItem? in
                 if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) {
                     return existing
                 }
-                try insert(item, sources: sources, infoJSON: infoJSON)
+                try self.insert(item, sources: sources, infoJSON: infoJSON)
                 return nil
             }
+        }
+        return try catalogCall { () throws -> ImportedItem? in
+            syncing ? try write() : try database.withoutWaitingForDisk(write)
         }
     }
 

@@ -103,6 +103,8 @@ extension ImportSession {
         if !subfolder.isEmpty { try library.makeFolders(for: subfolder + "x") }
         let placer = subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + subfolder.dropLast())
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
+        // Small files share their flushes with the other items in flight; large ones flush alone.
+        let rounds = keys.allSatisfy { $0.size <= FlushRounds.largestFile } ? self.rounds : nil
         events.yield(.started(index: index, name: request.name, bytes: total))
         var copies: [FileCopier.Copied] = []
         var usedUp = 0  // copies before this one were placed or discarded
@@ -113,13 +115,15 @@ extension ImportSession {
                 let offset = before
                 let copy = try await ImportSession.onThread { () throws(ImportError) in
                     try copier.copyToTemporary(
-                        path, expected: request.expected[path],
+                        path, expected: request.expected[path], flushing: rounds == nil,
                         progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
                         shouldStop: { flag.isSet })
                 }
                 copies.append(copy)
                 before += copy.size
             }
+            // The bytes on the disk before any name points to them.
+            try await rounds?.flush()
             await order.waitForTurn(index, sha256: copies[0].sha256)
             if let same = try await catalog.item(withSHA256: copies[0].sha256) {
                 for copy in copies { copy.temporary.discard() }
@@ -142,7 +146,10 @@ extension ImportSession {
             }
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
-                let name = subfolder + (try placer.place(copy.temporary, as: ImportSession.fileName(paths[position])))
+                let name =
+                    subfolder
+                    + (try placer.place(
+                        copy.temporary, as: ImportSession.fileName(paths[position]), syncing: rounds == nil))
                 usedUp += 1
                 placed.append(name)
                 files.append(
@@ -151,13 +158,19 @@ extension ImportSession {
                         size: copy.size, sha256: copy.sha256, method: copy.method))
             }
             let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
-            if let existing = try await catalog.record(item, sources: ImportSession.sources(keys, request)) {
+            if let existing = try await catalog.record(
+                item, sources: ImportSession.sources(keys, request), syncing: rounds == nil)
+            {
                 // Never a file the catalog names: another process may have adopted this very copy.
                 for name in placed where !existing.files.contains(where: { $0.name == name }) {
                     unlink(destination + "/" + name)
                 }
                 return .reused(existing)
             }
+            // Recorded: the files stay whatever follows. Names and record on the disk (one flush)
+            // before the item is reported imported.
+            placed = []
+            try await rounds?.flush()
             return .imported(item)
         } catch {
             // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.

@@ -84,6 +84,8 @@ public final class ImportSession: Sendable {
     public let catalog: ImportCatalog
     /// The options the session was opened with.
     public let options: ImportOptions
+    /// Shared flushes for small copies, where the library's file system allows them.
+    let rounds: FlushRounds?
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -91,6 +93,7 @@ public final class ImportSession: Sendable {
         library = try LibraryFolder(opening: destination)
         self.options = options
         catalog = try ImportCatalog(folder: library.path)
+        rounds = FlushRounds(folder: library.path)
     }
 
     /// Where a stored file of this destination is, as an absolute path.

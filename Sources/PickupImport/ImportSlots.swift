@@ -4,8 +4,8 @@
 /// (`FileCopier.bufferSize`). The memory of `concurrency` large copies is the
 /// budget: large files copy `concurrency` at a time, as asked, and small ones
 /// — a folder of photos, where the time goes to opening, flushing and naming
-/// files rather than to moving bytes — up to four times as many at once (at
-/// most 32, unless `concurrency` itself is more).
+/// files rather than to moving bytes, and each flush serves every item waiting
+/// for one (`FlushRounds`) — up to 32 at once (or `concurrency`, if more).
 /// Items start in selection order; one always may, whatever its size.
 struct ImportSlots {
     private let costs: [Int]
@@ -23,7 +23,7 @@ struct ImportSlots {
         costs = fileSizes.map { 2 * FileCopier.bufferSize(for: $0.max() ?? 0) }
         budget = concurrency * 2 * FileCopier.chunkSize
         // Each copy in flight holds a few descriptors: at most 32 of them, unless asked for more.
-        maxItems = max(concurrency, min(concurrency * 4, 32))
+        maxItems = max(concurrency, 32)
     }
 
     /// The next item to start, if one may start now.

@@ -15,6 +15,8 @@
 /// Every call is checked and turned into a thrown ``SQLiteError``.
 public final class SQLiteDatabase {
     private var handle: OpaquePointer?
+    /// How hard commits wait for the disk, as opened.
+    private var durability = Durability.full
 
     /// How hard a commit waits for the disk.
     public enum Durability: String, Sendable {
@@ -43,6 +45,7 @@ public final class SQLiteDatabase {
         }
         handle = try SQLiteDatabase.open(path, readOnly: false, path: path)
         try setWAL()
+        self.durability = durability
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
     }
@@ -139,6 +142,14 @@ public final class SQLiteDatabase {
             throw SQLiteError(code: SQLITE_MISUSE, message: "empty statement", action: "preparing \(sql.prefix(60))")
         }
         return SQLiteStatement(statement, database: self)
+    }
+
+    /// Runs `body` with commits that do not wait for the disk (`synchronous=NORMAL`): the caller
+    /// makes them durable itself, with a flush of the whole file system the database is on.
+    public func withoutWaitingForDisk<T>(_ body: () throws -> T) throws -> T {
+        try execute("PRAGMA synchronous=NORMAL")
+        defer { try? execute("PRAGMA synchronous=\(durability.rawValue)") }
+        return try body()
     }
 
     /// Runs `body` in one immediate transaction: all of it lands, or none.

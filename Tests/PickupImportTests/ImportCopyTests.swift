@@ -90,7 +90,7 @@ struct ImportCopyTests {
         let (smallMost, smallResults) = try await mostInFlight(
             small, into: scratch.library + "-small", concurrency: 2)
         #expect(smallResults.allSatisfy { $0.item != nil })
-        #expect(smallMost > 2 && smallMost <= 8, "\(smallMost) small files at once")
+        #expect(smallMost > 8 && smallMost <= 32, "\(smallMost) small files at once")
         var large: [String] = []
         for number in 0..<4 { large.append(try jpeg(5 << 20, seed: UInt64(200 + number), in: scratch)) }
         let (largeMost, largeResults) = try await mostInFlight(

@@ -148,6 +148,30 @@ struct ImportSessionTests {
         #expect(hashes == Set([try sha256(a), try sha256(b), try sha256(c)]))
     }
 
+    @Test("small photos and a large video, many at a time: each item reported imported is named, recorded, intact")
+    func manySmallAndOneLarge() async throws {
+        let scratch = try Scratch()
+        let photo = try Fixtures.bytes(.jpegPlain)
+        // Small photos share their flushes (FlushRounds); the video, over 8 MB, is flushed alone.
+        var paths = try (0..<120).map { number in
+            try scratch.write(photo + Array("unique \(number)".utf8), as: "IMG_\(1000 + number).JPG")
+        }
+        var video = try Fixtures.bytes(.mp4Large)
+        let padding = 20 << 20  // a `free` box after the movie: still a valid MP4
+        video += withUnsafeBytes(of: UInt32(padding).bigEndian, Array.init) + Array("free".utf8)
+        video += [UInt8](repeating: 3, count: padding - 8)
+        paths.insert(try scratch.write(video, as: "IMG_0999.MP4"), at: 60)
+        let session = try ImportSession(destination: scratch.library, options: ImportOptions(concurrency: 2))
+        let results = await session.run(try requests(paths))
+        #expect(results.allSatisfy { if case .imported = $0 { return true } else { return false } })
+        #expect(try scratch.stored().count == 121)
+        #expect(try await LibraryVerifier(folder: scratch.library, catalog: session.catalog).verify().isClean)
+        // A session opened afresh over the folder knows every item: nothing is copied again.
+        let again = await (try ImportSession(destination: scratch.library)).run(try requests(paths))
+        #expect(again.allSatisfy { if case .reused = $0 { return true } else { return false } })
+        #expect(try scratch.stored().count == 121)
+    }
+
     @Test("same-named files from two folders are named in selection order, whichever copy ends first")
     func namesInSelectionOrder() async throws {
         for _ in 0..<3 {

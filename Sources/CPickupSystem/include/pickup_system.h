@@ -34,4 +34,10 @@ int pickup_link_unnamed(int fd, const char *path);
 /// or -1 when unknown.
 int64_t pickup_filesystem_type(const char *path);
 
+/// Writes every file of the file system holding the open `fd` to the disk and
+/// waits (Linux syncfs: the data, the inodes and the folders' entries; since
+/// Linux 5.8 it reports a write that failed). Returns 0, or -1 with errno
+/// (ENOSYS off Linux).
+int pickup_sync_filesystem(int fd);
+
 #endif

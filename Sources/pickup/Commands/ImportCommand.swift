@@ -69,7 +69,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("parallel")],
         help: ArgumentHelp(
-            "Large items copied at once, 1 to 64; small ones, up to four times as many.", valueName: "N"))
+            "Large items copied at once, 1 to 64; small ones (8 MB or less) up to 32 at once.", valueName: "N"))
     var parallel = 2
 
     @Option(
