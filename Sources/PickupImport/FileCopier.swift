@@ -11,8 +11,8 @@ import PickupStore
 /// Copies one file into a folder the way DESIGN.md asks: to a temporary file
 /// in the destination (unnamed on Linux, see `TemporaryFile`), hashed while
 /// copying, written past the page cache where the file system allows
-/// (`ChunkWriter`), `fsync`ed, then linked to a readable name that never
-/// overwrites anything. A cancelled or failed copy leaves no file behind; a
+/// (`ChunkWriter`), `fsync`ed (or, for small files, flushed with others:
+/// `FlushRounds`), then linked to a readable name that never overwrites anything. A cancelled or failed copy leaves no file behind; a
 /// killed one leaves nothing on Linux, elsewhere a hidden temporary that the
 /// next session sweeps away.
 struct FileCopier {
@@ -243,7 +243,7 @@ struct FileCopier {
     /// Asks the kernel to start writing a chunk to disk now, so that the final
     /// `fsync` finds little left to do and disk and copy work side by side.
     private func startWriteback(_ descriptor: Int32, from offset: Int64, count: Int) {
-        // A failure here only loses the head start; fsync still makes the copy durable.
+        // A failure here only loses the head start; the flush still makes the copy durable.
         _ = pickup_start_writeback(descriptor, offset, Int64(count))
     }
 
@@ -297,6 +297,9 @@ struct FileCopier {
             guard rename(hidden, path) == 0 else { throw ImportError.writing(path, errno: errno) }
         }
         temporary.release()
+        // The folder the name is in (a layout's subfolder), and the library's (the hidden name).
+        let named = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? folder
+        if named != folder { FileCopier(folder: named).syncFolder() }
         syncFolder()
     }
 

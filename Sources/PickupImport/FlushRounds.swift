@@ -24,8 +24,12 @@ import PickupStore
 /// writes may not hold them). So with eight photos in flight, about one flush serves eight.
 ///
 /// Only where `syncfs` is known to write every file and folder of a local file system to the
-/// disk: Linux's ext4, XFS, Btrfs and F2FS (tmpfs has no disk). Elsewhere, and for large files,
-/// each file is flushed on its own, with `F_FULLFSYNC` on Apple's systems.
+/// disk and to say when a write failed: Linux 5.8 or later, on ext4, XFS or Btrfs (tmpfs has no
+/// disk). Each round also flushes the library folder (`fsync`), which makes the drive empty its
+/// own cache: ext4 without a journal writes its inode tables after `syncfs` flushed that cache.
+/// A round that fails fails every later one too (`syncfs` reports a failed write once per
+/// descriptor, and the next round may find nothing left to report). Elsewhere, and for large
+/// files, each file is flushed on its own, with `F_FULLFSYNC` on Apple's systems.
 actor FlushRounds {
     /// Files larger than this are flushed on their own, written past the page cache: a round
     /// would hold them in memory and flush them with every small file waiting, and they gain
@@ -36,13 +40,15 @@ actor FlushRounds {
     private let descriptor: Int32
     private var running = false
     private var waiting: [CheckedContinuation<Int32, Never>] = []
+    /// The first failure a round met (errno), kept for every later round.
+    private var failure: Int32 = 0
 
     /// Rounds for the library at `folder`, or nil where its file system is not one whose whole
     /// flush is known to be durable, or its catalog's folder lies on another volume.
     init?(folder: String) {
         #if os(Linux)
-            let local: Set<Int64> = [0xEF53, 0x5846_5342, 0x9123_683E, 0xF2F5_2010, 0x0102_1994]
-            guard local.contains(pickup_filesystem_type(folder)),
+            let local: Set<Int64> = [0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994]
+            guard FlushRounds.reportsWriteErrors(), local.contains(pickup_filesystem_type(folder)),
                 let library = FileStatus(path: folder), let state = FileStatus(path: folder + "/.pickup"),
                 library.device == state.device
             else { return nil }
@@ -56,6 +62,18 @@ actor FlushRounds {
     }
 
     deinit { close(descriptor) }
+
+    /// Whether the running kernel's `syncfs` reports a write that failed (Linux 5.8 and later).
+    private static func reportsWriteErrors() -> Bool {
+        var names = utsname()
+        guard uname(&names) == 0 else { return false }
+        let release = withUnsafeBytes(of: names.release) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let numbers = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard numbers.count == 2 else { return false }
+        return numbers[0] > 5 || (numbers[0] == 5 && numbers[1] >= 8)
+    }
 
     /// Returns once everything written before the call is on the disk; throws what the disk
     /// reported when a write failed.
@@ -76,13 +94,15 @@ actor FlushRounds {
         let descriptor = descriptor
         // On a thread of its own: the flush blocks for as long as the disk takes.
         DispatchQueue.global(qos: .userInitiated).async {
-            let code = pickup_sync_filesystem(descriptor) == 0 ? 0 : errno
+            var code = pickup_sync_filesystem(descriptor) == 0 ? 0 : errno
+            if code == 0, fsync(descriptor) != 0 { code = errno }
             Task { await self.ended(round, code: code) }
         }
     }
 
     private func ended(_ round: [CheckedContinuation<Int32, Never>], code: Int32) {
-        for continuation in round { continuation.resume(returning: code) }
+        if failure == 0 { failure = code }
+        for continuation in round { continuation.resume(returning: failure) }
         running = false
         startRound()
     }

@@ -167,10 +167,6 @@ extension ImportSession {
                 }
                 return .reused(existing)
             }
-            // Recorded: the files stay whatever follows. Names and record on the disk (one flush)
-            // before the item is reported imported.
-            placed = []
-            try await rounds?.flush()
             return .imported(item)
         } catch {
             // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.

@@ -129,7 +129,8 @@ public final class ImportSession: Sendable {
                 continuation.yield(.finished(index: index, result: .failed(error)))
             }
             var slots = ImportSlots(
-                fileSizes: sizes, concurrency: options.concurrency, skipping: Set(space.refused.keys))
+                fileSizes: sizes, concurrency: options.concurrency, skipping: Set(space.refused.keys),
+                sharedFlushes: rounds != nil)
             let order = CommitOrder(
                 sizes: sizes.map { $0.first ?? 0 },
                 names: requests.map { request in request.parts.map { ImportSession.fileName($0.path) } })
@@ -230,6 +231,11 @@ public final class ImportSession: Sendable {
                 // Once more: a file that was still being written may be finished now.
                 copied = try await copyItem(request, index: index, events: events, flag: flag, order: order)
             }
+            // Where small items share their flushes, whatever the item ended as (copied, or the
+            // same as one just named and recorded) is on the disk before it is reported. A flush
+            // that fails here fails an item whose files and record stay: the next import finds
+            // it there (`reused`), and `library verify` reads its bytes.
+            try await rounds?.flush()
             switch copied {
             case .imported(let item): return .imported(await withThumbnail(item, index: index, events: events))
             case .reused(let item): return .reused(await withThumbnail(item, index: index, events: events))

@@ -146,10 +146,18 @@ public final class SQLiteDatabase {
 
     /// Runs `body` with commits that do not wait for the disk (`synchronous=NORMAL`): the caller
     /// makes them durable itself, with a flush of the whole file system the database is on.
+    /// Throws when the connection cannot be set back: later commits must not silently stop waiting.
     public func withoutWaitingForDisk<T>(_ body: () throws -> T) throws -> T {
         try execute("PRAGMA synchronous=NORMAL")
-        defer { try? execute("PRAGMA synchronous=\(durability.rawValue)") }
-        return try body()
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try execute("PRAGMA synchronous=\(durability.rawValue)")
+            throw error
+        }
+        try execute("PRAGMA synchronous=\(durability.rawValue)")
+        return result
     }
 
     /// Runs `body` in one immediate transaction: all of it lands, or none.
