@@ -6,22 +6,16 @@ import PickupFFmpeg
 import PickupImport
 
 /// `pickup export`: a video made ready for upload.
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: JobCommand {
     static let configuration = RenderCommands.export
 
     @OptionGroup var options: ExportArguments
 
-    func validate() throws {
-        _ = try ExportJob(options)
-    }
-
-    func run() async throws {
-        try finish(await ExportJob(options).run())
-    }
+    func job() throws -> ExportJob { try ExportJob(options) }
 }
 
 /// What the command does, from its checked arguments.
-struct ExportJob {
+struct ExportJob: CommandJob {
     /// Each video and the file its export is written to.
     let jobs: [(file: String, output: String)]
     /// Files in the folders named that are not videos, passed over.

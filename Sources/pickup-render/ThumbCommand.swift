@@ -6,22 +6,16 @@ import PickupFFmpeg
 import PickupImport
 
 /// `pickup thumb`: thumbnails, poster frames and strips, upright.
-struct ThumbCommand: AsyncParsableCommand {
+struct ThumbCommand: JobCommand {
     static let configuration = RenderCommands.thumb
 
     @OptionGroup var options: ThumbArguments
 
-    func validate() throws {
-        _ = try ThumbJob(options)
-    }
-
-    func run() async throws {
-        try finish(await ThumbJob(options).run())
-    }
+    func job() throws -> ThumbJob { try ThumbJob(options) }
 }
 
 /// What the command does, from its checked arguments.
-struct ThumbJob {
+struct ThumbJob: CommandJob {
     let files: [String]
     /// Files in the folders named that are not photos or videos, passed over.
     let leftAlone: [(path: String, reason: String)]

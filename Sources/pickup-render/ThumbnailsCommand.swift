@@ -6,7 +6,7 @@ import PickupImport
 
 /// `pickup-render thumbnails`: the missing thumbnails of a library's items,
 /// recorded in its catalog (what `pickup import --thumbnails` asks for).
-struct ThumbnailsCommand: AsyncParsableCommand {
+struct ThumbnailsCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnails",
         abstract: "Make the missing thumbnails of a library's items and record them in its catalog.",
@@ -29,17 +29,11 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line: item id and thumbnail.")
     var json = false
 
-    func validate() throws {
-        _ = try ThumbnailsJob(self)
-    }
-
-    func run() async throws {
-        try finish(await ThumbnailsJob(self).run())
-    }
+    func job() throws -> ThumbnailsJob { try ThumbnailsJob(self) }
 }
 
 /// What the command does, from its checked arguments.
-struct ThumbnailsJob {
+struct ThumbnailsJob: CommandJob {
     let folder: String
     let ids: [String]
     let size: PixelSize

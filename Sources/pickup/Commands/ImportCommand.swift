@@ -12,7 +12,7 @@ import PickupStore
 #endif
 
 /// `pickup import`: takes photos and videos into a library folder.
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Copy photos and videos into a library folder, safely, once, in order.",
@@ -69,7 +69,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(
         name: [.customLong("parallel")],
         help: ArgumentHelp(
-            "Large items copied at once, 1 to 64; small ones (8 MB or less) up to 32 at once.", valueName: "N"))
+            "Large items copied at once, 1 to 64; small ones, more within the same memory (up to 32).", valueName: "N"))
     var parallel = 2
 
     @Option(
@@ -106,17 +106,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var files: FileListOptions
 
-    func validate() throws {
-        _ = try ImportJob(self)
-    }
-
-    func run() async throws {
-        try finish(await ImportJob(self).run())
-    }
+    func job() throws -> ImportJob { try ImportJob(self) }
 }
 
 /// What the command does, from its checked arguments.
-struct ImportJob {
+struct ImportJob: CommandJob {
     let sources: [String]
     let selection: FileSelection
     let destination: String

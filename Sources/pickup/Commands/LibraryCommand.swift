@@ -10,7 +10,7 @@ import PickupImport
 #endif
 
 /// `pickup library`: what a library folder holds.
-struct LibraryCommand: AsyncParsableCommand {
+struct LibraryCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "List, show, verify, repair or remove the items of a library made by 'pickup import'.",
@@ -63,17 +63,11 @@ struct LibraryCommand: AsyncParsableCommand {
     @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (on a terminal it asks).")
     var yes = false
 
-    func validate() throws {
-        _ = try LibraryJob(self)
-    }
-
-    func run() async throws {
-        try finish(await LibraryJob(self).run())
-    }
+    func job() throws -> LibraryJob { try LibraryJob(self) }
 }
 
 /// What the command does, from its checked arguments.
-struct LibraryJob {
+struct LibraryJob: CommandJob {
     enum Action {
         case list
         case show(String)

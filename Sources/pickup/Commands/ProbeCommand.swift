@@ -12,7 +12,7 @@ import PickupStore
 #endif
 
 /// `pickup probe`: tells what each photo or video is.
-struct ProbeCommand: AsyncParsableCommand {
+struct ProbeCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Tell what photos and videos are: kind, size, duration, codecs, rotation, date, place.",
@@ -83,17 +83,11 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @OptionGroup var files: FileListOptions
 
-    func validate() throws {
-        _ = try ProbeJob(self)
-    }
-
-    func run() async throws {
-        try finish(await ProbeJob(self).run())
-    }
+    func job() throws -> ProbeJob { try ProbeJob(self) }
 }
 
 /// What the command does, from its checked arguments.
-struct ProbeJob {
+struct ProbeJob: CommandJob {
     let paths: [String]
     let recursive: Bool
     let followLinks: Bool

@@ -8,7 +8,7 @@ import PickupStore
 import PickupUpload
 
 /// `pickup upload`: sends files to a server, resumably.
-struct UploadCommand: AsyncParsableCommand {
+struct UploadCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
         abstract:
@@ -182,11 +182,5 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup var fileList: FileListOptions
 
-    func validate() throws {
-        _ = try UploadJob(self)
-    }
-
-    func run() async throws {
-        try finish(await UploadJob(self).run())
-    }
+    func job() throws -> UploadJob { try UploadJob(self) }
 }

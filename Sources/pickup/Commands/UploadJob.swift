@@ -8,7 +8,7 @@ import PickupStore
 import PickupUpload
 
 /// What the command does, from its checked arguments.
-struct UploadJob {
+struct UploadJob: CommandJob {
     let files: [String]
     /// Which files of the folders are sent (--include, --exclude).
     let selection: FileSelection

@@ -45,7 +45,7 @@ struct UploadsCommand: AsyncParsableCommand {
     }
 
     /// `pickup uploads resume [ID]`.
-    struct Resume: AsyncParsableCommand {
+    struct Resume: JobCommand {
         static let configuration = CommandConfiguration(
             abstract: "Go on with one upload, or with every unfinished one, from the server's offset.")
 
@@ -69,13 +69,7 @@ struct UploadsCommand: AsyncParsableCommand {
 
         @OptionGroup var progress: ProgressOptions
 
-        func validate() throws {
-            _ = try UploadsJob(.resume(id), shared, to: to, s3: s3)
-        }
-
-        func run() async throws {
-            try finish(await UploadsJob(.resume(id), shared, to: to, progress: progress, s3: s3).run())
-        }
+        func job() throws -> UploadsJob { try UploadsJob(.resume(id), shared, to: to, progress: progress, s3: s3) }
     }
 
     /// `pickup uploads cancel ID`.
@@ -97,7 +91,7 @@ struct UploadsCommand: AsyncParsableCommand {
 }
 
 /// What the command does, from its checked arguments.
-struct UploadsJob {
+struct UploadsJob: CommandJob {
     enum Action {
         /// The uploads in these states (every one when empty).
         case list(Set<UploadRecord.State>)
