@@ -34,6 +34,21 @@ struct ProbeFieldsCommandTests {
         // A format's name in either case, as --to's schemes.
         #expect(try CLI.run(["probe", movie, "--format", "TSV"]).outputText == all.outputText)
 
+        // TSV marks a missing value with -, as exiftool -T does; CSV leaves the cell empty.
+        let missing = try CLI.run(["probe", photo, "--fields", "path,kind,make"])
+        #expect(missing.outputText == "path\tkind\tmake\n\(photo)\timage\t-\n", "\(missing.outputText)")
+
+        // A file that cannot be probed keeps its row (its path only), so rows match the files
+        // named; its error goes to standard error and the exit status says something failed.
+        let text = folder + "/notes.jpg"
+        try Data("plain text".utf8).write(to: URL(fileURLWithPath: text))
+        let mixed = try CLI.run(["probe", text, movie, "--fields", "path,kind"])
+        #expect(mixed.status == 1)
+        #expect(mixed.outputText == "path\tkind\n\(text)\t-\n\(movie)\tvideo\n", "\(mixed.outputText)")
+        #expect(mixed.errorText.contains("notes.jpg: the file holds plain text"), "\(mixed.errorText)")
+        let mixedCSV = try CLI.run(["probe", text, movie, "--fields", "path,kind", "--format", "csv"])
+        #expect(mixedCSV.outputText == "path,kind\r\n\(text),\r\n\(movie),video\r\n", "\(mixedCSV.outputText)")
+
         let wrong = try CLI.run(["probe", movie, "--fields", "kind,nosuch"])
         #expect(wrong.status == 2 && wrong.errorText.contains("no field 'nosuch'; choose among path, kind"))
         let format = try CLI.run(["probe", movie, "--format", "xml"])

@@ -68,7 +68,8 @@ struct ProbeCommand: JobCommand {
     @Option(
         name: [.customLong("format")],
         help: ArgumentHelp(
-            "csv or tsv: a header row of field names, then one row a file (as exiftool -T); no summary.",
+            "csv or tsv: a header row of field names, then one row a file (as exiftool -T: - where TSV has no "
+                + "value; a file that fails, its path only); no summary.",
             valueName: "FORMAT"),
         completion: .list(ProbeColumns.Format.allCases.map(\.rawValue)))
     var format: String?
@@ -170,7 +171,7 @@ struct ProbeJob: CommandJob {
                 case .failure(let error):
                     failures += 1
                     Console.raw(output)
-                    output = ""
+                    output = columns?.row(path: path, info: nil) ?? ""
                     report(error, path: path)
                 }
             }

@@ -5,7 +5,9 @@ import PickupCommandLine
 
 /// `pickup probe --format csv|tsv`: a header row of field names, then one row a file, as
 /// exiftool -T and ffprobe -show_entries users read them. The fields are probe's --json keys
-/// (`path` and `MediaInfo.factNames`); a fact the file does not give is an empty cell.
+/// (`path` and `MediaInfo.factNames`); a fact the file does not give is an empty cell in CSV
+/// and `-` in TSV (as exiftool -T writes it). A file that could not be probed still gets its
+/// row, its path and nothing else (its error goes to standard error), so rows match the files.
 struct ProbeColumns {
     enum Format: String, CaseIterable {
         case csv, tsv
@@ -36,8 +38,11 @@ struct ProbeColumns {
 
     var header: String { line(fields) }
 
-    func row(path: String, info: MediaInfo) -> String {
-        let known = Dictionary(info.facts.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    /// The row of the file at `path`; `info` nil: a file that could not be probed.
+    func row(path: String, info: MediaInfo?) -> String {
+        let facts = info?.facts ?? []
+        let known = Dictionary(facts.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let missing = format == .tsv ? "-" : ""
         return line(
             fields.map { name in
                 if name == "path" { return path }
@@ -46,7 +51,7 @@ struct ProbeColumns {
                 case .int(let value): return String(value)
                 case .double(let value): return String(value)
                 case .bool(let value): return value ? "true" : "false"
-                case nil: return ""
+                case nil: return missing
                 }
             })
     }
