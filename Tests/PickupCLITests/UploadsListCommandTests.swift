@@ -21,8 +21,16 @@ struct UploadsListCommandTests {
         #expect(failed.status == 1, "\(failed.errorText)")
         let all = try CLI.run(["uploads", "list", "--journal", journal])
         let lines = all.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first == "ID STATE FILE -> TARGET CONFIRMED/SIZE URL", "\(all.outputText)")
-        #expect(lines.dropFirst().first?.contains(" failed ") == true)
+        // Columns: each header name stands above its cells.
+        let header = lines.first ?? "", row = lines.dropFirst().first ?? ""
+        #expect(header.hasPrefix("ID ") && header.hasSuffix("FILE -> TARGET URL"), "\(all.outputText)")
+        for (name, cell) in [("STATE", "failed"), ("CONFIRMED/SIZE", "0 B/"), ("FILE", try Fixtures.path(.jpegPlain))] {
+            let column = header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
+            let at = row.range(of: cell).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+            #expect(
+                column != nil && column == at,
+                "\(name) at \(String(describing: column)), \(cell) at \(String(describing: at))")
+        }
         // Nothing was made on the server: no URL yet.
         #expect(lines.dropFirst().first?.contains(" -: ") == true, "\(all.outputText)")
         let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])

@@ -101,7 +101,7 @@ enum UploadRunner {
 
     /// `url`: also where the file is on the server (`uploads list`), `-` while not known.
     static func summary(
-        _ record: UploadRecord, source: String? = nil, journal: String? = nil, url: Bool = false
+        _ record: UploadRecord, source: String? = nil, journal: String? = nil
     ) -> String {
         // A copy made to send (a video exported, a photo without its location) is named by its
         // source; the copy's own path is in --json and the journal.
@@ -109,15 +109,36 @@ enum UploadRunner {
             "\(record.id) \(record.state.rawValue) \(source ?? record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if source != nil { text += " (a copy made to send)" }
-        if url { text += " " + (record.url ?? "-") }
+        return Text.clean(text + note(record, journal: journal)) + "\n"
+    }
+
+    /// What follows a record's line: how to go on with a paused one, a failed one's error.
+    private static func note(_ record: UploadRecord, journal: String?) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             let named = journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
-            text += ": 'pickup uploads resume \(record.id)\(named)' goes on from the last byte the server confirmed"
-        } else if let error = record.error {
-            text += ": " + UploadHints.line(error)
+            return ": 'pickup uploads resume \(record.id)\(named)' goes on from the last byte the server confirmed"
         }
-        return Text.clean(text) + "\n"
+        return record.error.map { ": " + UploadHints.line($0) } ?? ""
+    }
+
+    /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
+    /// as wide as their longest cell, then the file, where it goes, its URL and any note.
+    static func table(_ records: [UploadRecord]) -> String {
+        let bytes = records.map { "\(Text.byteCount($0.offset))/\(Text.byteCount($0.size))" }
+        let idWidth = records.map(\.id.count).max().map { max($0, 2) + 2 } ?? 4
+        let stateWidth = records.map(\.state.rawValue.count).max().map { max($0, 5) + 2 } ?? 7
+        let bytesWidth = bytes.map(\.count).max().map { max($0, 14) + 2 } ?? 16
+        var text =
+            Text.pad("ID", idWidth) + Text.pad("STATE", stateWidth) + Text.pad("CONFIRMED/SIZE", bytesWidth)
+            + "FILE -> TARGET URL\n"
+        for (record, bytes) in zip(records, bytes) {
+            let row =
+                Text.pad(record.id, idWidth) + Text.pad(record.state.rawValue, stateWidth) + Text.pad(bytes, bytesWidth)
+                + "\(record.path) -> \(shownTarget(record)) \(record.url ?? "-")" + note(record, journal: nil)
+            text += Text.clean(row) + "\n"
+        }
+        return text
     }
 
     /// The closing line: how many files arrived, were already there or failed, and the bytes

@@ -199,8 +199,11 @@ struct UploadsJob: CommandJob {
                 return ExitStatus.someFailed
             }
             let shown = states.isEmpty ? records : records.filter { states.contains($0.state) }
-            if !json, !shown.isEmpty { Console.out("ID STATE FILE -> TARGET CONFIRMED/SIZE URL") }
-            Console.raw(shown.map { json ? UploadRunner.line($0) : UploadRunner.summary($0, url: true) }.joined())
+            if json {
+                Console.raw(shown.map { UploadRunner.line($0) }.joined())
+            } else if !shown.isEmpty {
+                Console.raw(UploadRunner.table(shown))
+            }
             if !json {
                 let of = shown.count == records.count ? "" : " (of \(records.count))"
                 Console.out("\(shown.count) upload\(shown.count == 1 ? "" : "s")\(of) in \(journalPath)")
