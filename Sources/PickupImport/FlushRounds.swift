@@ -94,10 +94,16 @@ actor FlushRounds {
         let descriptor = descriptor
         // On a thread of its own: the flush blocks for as long as the disk takes.
         DispatchQueue.global(qos: .userInitiated).async {
-            var code = pickup_sync_filesystem(descriptor) == 0 ? 0 : errno
-            if code == 0, fsync(descriptor) != 0 { code = errno }
+            let code = FlushRounds.syncAll(descriptor)
             Task { await self.ended(round, code: code) }
         }
+    }
+
+    /// One round's work: the whole file system, then the library folder (which makes the drive
+    /// empty its cache); 0, or the errno of what failed.
+    private static func syncAll(_ descriptor: Int32) -> Int32 {
+        guard pickup_sync_filesystem(descriptor) == 0 else { return errno }
+        return fsync(descriptor) == 0 ? 0 : errno
     }
 
     private func ended(_ round: [CheckedContinuation<Int32, Never>], code: Int32) {
