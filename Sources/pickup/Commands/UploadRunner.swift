@@ -99,7 +99,8 @@ enum UploadRunner {
             + (record.target.hasSuffix(UploadJournal.queryNotStored) ? UploadJournal.queryNotStored : "")
     }
 
-    /// `url`: also where the file is on the server (`uploads list`), `-` while not known.
+    /// A record's line after an upload, a resume or a prune: its id, state, file, target and
+    /// bytes, then how to go on with it or why it failed (`uploads list` uses `table`).
     static func summary(
         _ record: UploadRecord, source: String? = nil, journal: String? = nil
     ) -> String {
