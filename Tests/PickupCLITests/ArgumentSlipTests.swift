@@ -60,6 +60,27 @@ struct ArgumentSlipTests {
         }
     }
 
+    @Test(
+        "a slip of a command's or option's name gets the nearest one suggested, and exits 2 with nothing done",
+        arguments: [
+            (["prob", "x.jpg"], "'prob' is not a command of 'pickup'; did you mean 'probe'?"),
+            (["uploads", "lsit"], "'lsit' is not a command of 'pickup uploads'; did you mean 'list'?"),
+            (
+                ["probe", "--fromat", "csv", "x.jpg"],
+                "'--fromat' is not an option of 'pickup probe'; did you mean '--format'?"
+            ),
+            (["upload", "x.jpg", "--to", "s3://b/", "--paralel", "2"], "did you mean '--parallel'?"),
+            (["--verison"], "'--verison' is not an option of 'pickup'; did you mean '--version'?"),
+            (["thumb", "-size", "64", "x.jpg"], "did you mean '--size'?"),
+            (["frobnicate"], "'frobnicate' is not a command of 'pickup'. See 'pickup --help' for its commands."),
+        ])
+    func suggestion(arguments: [String], said: String) throws {
+        let result = try CLI.run(arguments, environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 2)
+        #expect(result.errorText.contains(said), "\(result.errorText)")
+        #expect(result.outputText.isEmpty, "\(result.outputText)")
+    }
+
     @Test("a negative number after an option reaches the option, which says what it takes")
     func negativeValues() throws {
         let folder = try scratch()

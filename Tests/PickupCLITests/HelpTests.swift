@@ -88,6 +88,7 @@ struct HelpTests {
         #expect(none.errorText.contains("Usage: pickup thumb"))
         let command = try CLI.run(["teleport"])
         #expect(command.status == 2)
-        #expect(command.errorText.contains("Unexpected argument 'teleport'"))
+        #expect(command.errorText.contains("'teleport' is not a command of 'pickup'"), "\(command.errorText)")
+        #expect(command.errorText.contains("Usage: pickup"), "\(command.errorText)")
     }
 }
