@@ -44,6 +44,15 @@ public struct FileListOptions: ParsableArguments, Sendable {
     /// Why a file named itself is left alone when the patterns do not take it.
     public static let notTaken = "not taken by the --include/--exclude patterns"
 
+    /// The line that says how many files in the folders the patterns did not take ("pickup probe:
+    /// 40 files in the folders were not taken by the --include/--exclude patterns"), so a
+    /// pattern that matched less than meant is noticed; nil for none.
+    public static func notTakenLine(command: String, count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "\(command): \(count) file\(count == 1 ? "" : "s") in the folders "
+            + "\(count == 1 ? "was" : "were") not taken by the --include/--exclude patterns"
+    }
+
     /// Which files of the folders are taken.
     public var selection: FileSelection { FileSelection(include: include, exclude: exclude) }
 

@@ -12,6 +12,8 @@ public struct NamedFiles {
     public var leftAlone: [(path: String, reason: String)] = []
     /// Paths in the folders that could not be read, and why.
     public var unreadable: [(path: String, message: String)] = []
+    /// How many files in the folders the `--include`/`--exclude` patterns did not take.
+    public var notTaken = 0
 
     /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
     /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
@@ -36,6 +38,7 @@ public struct NamedFiles {
                 case .file(let path, _): leftAlone.append((path, other))
                 case .leftAlone(let path, let reason): leftAlone.append((path, reason))
                 case .notSelected: break  // only a file named itself, never one found in a folder
+                case .notTaken(_, let count): notTaken += count
                 case .problem(let path, let message): unreadable.append((path, message))
                 }
             }
@@ -44,19 +47,22 @@ public struct NamedFiles {
 
     /// What was left alone, one line for each reason, in the order first seen: "pickup export:
     /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
-    /// one line, not one a photo.
-    public static func leftAloneLines(_ leftAlone: [(path: String, reason: String)], command: String) -> [String] {
+    /// one line, not one a photo; then how many files `notTaken` says the patterns did not take.
+    public static func leftAloneLines(
+        _ leftAlone: [(path: String, reason: String)], command: String, notTaken: Int = 0
+    ) -> [String] {
         var reasons: [String] = []
         var paths: [String: [String]] = [:]
         for (path, reason) in leftAlone {
             if paths[reason] == nil { reasons.append(reason) }
             paths[reason, default: []].append(path)
         }
+        let counted = FileListOptions.notTakenLine(command: command, count: notTaken).map { [$0] } ?? []
         return reasons.map { reason in
             let found = paths[reason] ?? []
             let shown = found.prefix(2).joined(separator: ", ") + (found.count > 2 ? ", ..." : "")
             return Text.clean(
                 "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(reason)): \(shown)")
-        }
+        } + counted
     }
 }

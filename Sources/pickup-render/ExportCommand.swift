@@ -20,6 +20,8 @@ struct ExportJob: CommandJob {
     let jobs: [(file: String, output: String)]
     /// Files in the folders named that are not videos, passed over.
     let leftAlone: [(path: String, reason: String)]
+    /// How many files in the folders the --include/--exclude patterns did not take.
+    let notTaken: Int
     /// Paths in the folders that could not be read: failures, as thumb reports them.
     let unreadable: [(path: String, message: String)]
     /// The folder the exports go to, when -o names one.
@@ -42,6 +44,7 @@ struct ExportJob: CommandJob {
             other: "not a video", selection: command.files.selection)
         let files = named.files
         let leftAlone = named.leftAlone
+        notTaken = named.notTaken
         // One video to a named file; several into a folder (-o, or here).
         let outputIsFolder = command.output.map { $0.hasSuffix("/") || FileWalker.isFolder($0) } ?? false
         if files.count > 1, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
@@ -152,7 +155,9 @@ struct ExportJob: CommandJob {
             Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
         }
         if !json, !progress.quiet {
-            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup export") { Console.error(line) }
+            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup export", notTaken: notTaken) {
+                Console.error(line)
+            }
         }
         if let folder, !dryRun {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }

@@ -19,6 +19,8 @@ struct ThumbJob: CommandJob {
     let files: [String]
     /// Files in the folders named that are not photos or videos, passed over.
     let leftAlone: [(path: String, reason: String)]
+    /// How many files in the folders the --include/--exclude patterns did not take.
+    let notTaken: Int
     /// Paths that could not be read.
     let unreadable: [(path: String, message: String)]
     /// Whether `output` names the one image made (else it is a folder).
@@ -54,6 +56,7 @@ struct ThumbJob: CommandJob {
             takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection)
         files = named.files
         leftAlone = named.leftAlone
+        notTaken = named.notTaken
         unreadable = named.unreadable
         // One file and one image: -o names the image; otherwise -o is a folder.
         single =
@@ -112,7 +115,11 @@ struct ThumbJob: CommandJob {
         for (path, reason) in leftAlone {
             if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }
-        if !json { for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup thumb") { Console.error(line) } }
+        if !json {
+            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup thumb", notTaken: notTaken) {
+                Console.error(line)
+            }
+        }
         for (path, message) in unreadable {
             fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }

@@ -123,4 +123,35 @@ struct FileListCommandTests {
         #expect(thumb.status == 0, "\(thumb.errorText)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs).count == 1)
     }
+
+    @Test("upload's patterns take a photo's .AAE with it, dated as the photo; what they leave out is counted")
+    func uploadEditsAndCounts() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let edits = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#
+        try Data(edits.utf8).write(to: URL(fileURLWithPath: card + "/A.AAE"))
+        let sent = try pickup(
+            "upload", "-r", card, "--include", "*.jpg", "--exclude", "sub/**", "--to", "s3://bucket/roll/",
+            "--key", "{date}/{name}", "--dry-run")
+        #expect(sent.status == 0, "\(sent.errorText)")
+        let keys = sent.outputText.split(separator: "\n").filter { $0.hasPrefix("would send") }
+            .compactMap { $0.split(separator: " ").first { $0.hasPrefix("s3://") }.map(String.init) }
+        // The fixture's photo was taken on 2021-06-15 (Fixture.jpegEXIF); its edits say no date.
+        #expect(keys.count == 2, "\(sent.outputText)")
+        let photo = try #require(keys.first { $0.hasSuffix("/A.JPG") })
+        #expect(!photo.contains("undated"), "\(photo)")
+        #expect(keys.contains(photo.replacingOccurrences(of: "A.JPG", with: "A.AAE")), "\(keys)")
+        // note.txt and the two photos in sub/ were not taken: said as a count, not dropped in silence.
+        #expect(
+            sent.errorText.contains("3 files in the folders were not taken by the --include/--exclude patterns"),
+            "\(sent.errorText)")
+        let probed = try pickup("probe", "-r", card, "--include", "*.jpg", "--exclude", "sub/**")
+        #expect(
+            probed.outputText.contains("; 3 more not taken by the --include/--exclude patterns."),
+            "\(probed.outputText)")
+        let thumbs = folder.appendingPathComponent("thumbs").path + "/"
+        let thumb = try pickup("thumb", "-r", card, "--include", "b.*", "-o", thumbs)
+        #expect(thumb.errorText.contains("pickup thumb: 4 files in the folders were not taken"), "\(thumb.errorText)")
+    }
 }

@@ -37,6 +37,14 @@ public struct FileSelection: Sendable, Hashable {
         return (includes.isEmpty || includes.contains(where: matches)) && !excludes.contains(where: matches)
     }
 
+    /// Whether an `--exclude` pattern names the file at `path` (below the folder named, or as given).
+    public func leavesOut(_ path: String) -> Bool {
+        guard !excludes.isEmpty else { return false }
+        let path = Array(path.lowercased().unicodeScalars)
+        let name = Array(path.split(separator: "/", omittingEmptySubsequences: false).last ?? [])
+        return excludes.contains { $0.matches(path: path, name: name) }
+    }
+
     /// One `--include` or `--exclude` pattern, read: its alternatives, each a glob with whether it
     /// is matched against the name alone or the path, and whether it is anchored at the top.
     private struct Pattern: Sendable, Hashable {

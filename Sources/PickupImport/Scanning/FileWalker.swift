@@ -1,3 +1,4 @@
+import Pickup
 import PickupStore
 
 #if canImport(Glibc)
@@ -41,6 +42,9 @@ public struct FileWalker {
         case leftAlone(path: String, reason: String)
         /// A file named itself that the selection does not take (`--exclude`, say).
         case notSelected(String)
+        /// How many files found in `folder` the selection does not take (only a count: a pattern
+        /// that picks 10 photos from 10,000 files would otherwise list 9,990 lines).
+        case notTaken(folder: String, count: Int)
     }
 
     /// The files the paths stand for, in order, with what could not be read or was passed over.
@@ -122,6 +126,24 @@ public struct FileWalker {
         }
         closedir(directory)
         names.sort()
+        // An iPhone's edits (IMG_0001.AAE) go with the photo they edit: taken when it is, unless
+        // an --exclude pattern names them, as import and upload keep the two together.
+        let takenStems =
+            selection.takesEverything
+            ? []
+            : Set(
+                names.filter {
+                    !MediaNames.namedAsEdits($0) && selection.takes(String((base + $0).dropFirst(top.count)))
+                }
+                .map(MediaNames.editsKey))
+        func taken(_ path: String, name: String) -> Bool {
+            let relative = String(path.dropFirst(top.count))
+            if selection.takes(relative) { return true }
+            return MediaNames.namedAsEdits(name) && takenStems.contains(MediaNames.editsKey(name))
+                && !selection.leavesOut(relative)
+        }
+        var notTaken = 0
+        defer { if notTaken > 0 { entries.append(.notTaken(folder: folder, count: notTaken)) } }
         for name in names {
             let path = base + name
             guard let own = FileStatus(path: path, followingLinks: false) else {
@@ -144,8 +166,10 @@ public struct FileWalker {
                 if depthLeft > 1 {
                     walk(path, root: root, top: top, depthLeft: depthLeft - 1, visited: &visited, into: &entries)
                 }
-            } else if child.kind == .regular, selection.takes(String(path.dropFirst(top.count))) {
+            } else if child.kind == .regular, taken(path, name: name) {
                 entries.append(.file(path, child.identity))
+            } else if child.kind == .regular {
+                notTaken += 1
             }
         }
     }

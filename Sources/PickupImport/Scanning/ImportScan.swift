@@ -45,6 +45,8 @@ public struct ImportScan: Sendable {
     public var passedOver: [(path: String, reason: String)] = []
     /// Files named themselves that the selection does not take.
     public var notSelected: [String] = []
+    /// How many files in the folders the selection did not take.
+    public var notTaken = 0
 
     /// Scans `sources` for an import into `library` (its own files are never taken);
     /// `catalog`, when there is one, gives the facts of the files it already holds.
@@ -55,11 +57,11 @@ public struct ImportScan: Sendable {
         var files: [String] = []
         var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
         // An iPhone's edits go with the photo they edit: patterns that take the photo
-        // (`--include '*.heic'`) take its .AAE too, unless an exclude names it.
-        var selection = options.selection
-        let editsAdded = !selection.include.isEmpty && !selection.include.contains { $0.lowercased().hasSuffix("aae") }
-        if editsAdded { selection.include.append("*.aae") }
-        let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: selection)
+        // (`--include '*.heic'`) take its .AAE too, unless an exclude names it (the walk's rule).
+        let editsAdded =
+            !options.selection.include.isEmpty
+            && !options.selection.include.contains { $0.lowercased().hasSuffix("aae") }
+        let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: options.selection)
         for entry in walker.expand(sources) {
             switch entry {
             case .file(let path, let identity):
@@ -72,6 +74,8 @@ public struct ImportScan: Sendable {
                 scan.passedOver.append((path, reason))
             case .notSelected(let path):
                 scan.notSelected.append(path)
+            case .notTaken(_, let count):
+                scan.notTaken += count
             }
         }
         // Files a folder holds beside its media (an iPhone's .AAE edits, sidecars, notes) are

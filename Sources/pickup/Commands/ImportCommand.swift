@@ -202,6 +202,9 @@ struct ImportJob: CommandJob {
                 Console.error(Text.clean("pickup import: left alone \(path): \(FileListOptions.notTaken)"))
             }
         }
+        if !json, let line = FileListOptions.notTakenLine(command: "pickup import", count: scan.notTaken) {
+            Console.error(line)
+        }
         if json {
             for (path, reason) in scan.passedOver { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }

@@ -132,6 +132,7 @@ struct ProbeJob: CommandJob {
         if !recursive { ProbeJob.hintAtSubfolders(paths, entries: entries) }
         let named = Set(paths)
         var leftAloneFiles: [String] = []
+        var notTaken = 0
         for entry in entries {
             switch entry {
             case .file(let path, _): files.append(path)
@@ -141,6 +142,7 @@ struct ProbeJob: CommandJob {
                     ProbeError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path: path)
             case .leftAlone(let path, let reason): leaveAlone(path, reason)
             case .notSelected(let path): leaveAlone(path, FileListOptions.notTaken)
+            case .notTaken(_, let count): notTaken += count
             }
         }
         let table = ProbeTable()
@@ -194,9 +196,13 @@ struct ProbeJob: CommandJob {
                 Console.out("\nLive Photos:")
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
             }
-            let total = entries.count
+            let total = entries.count { if case .notTaken = $0 { false } else { true } }
             let aside = leftAloneFiles.isEmpty ? "" : ", \(leftAloneFiles.count) left alone (not photos or videos)"
-            Console.out("\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed.")
+            let patterns = notTaken == 0 ? "" : "; \(notTaken) more not taken by the --include/--exclude patterns"
+            Console.out(
+                "\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed\(patterns).")
+        } else if let line = FileListOptions.notTakenLine(command: "pickup probe", count: notTaken) {
+            Console.error(line)
         }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }

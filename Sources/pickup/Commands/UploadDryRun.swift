@@ -34,7 +34,7 @@ extension UploadJob {
             RemoteKey.Facts(
                 relativePath: file.relativePath, taken: (try? probes[index].get())?.creationDate, itemID: file.item)
         }
-        UploadJob.dateLivePhotoMovies(&facts, probes: probes, items: resolved.map(\.item))
+        UploadJob.dateCompanions(&facts, probes: probes, items: resolved.map(\.item), paths: resolved.map(\.path))
         let files = resolved.enumerated().map { index, file in
             UploadBatch.File(
                 path: file.path,

@@ -191,7 +191,7 @@ struct UploadJob: CommandJob {
                 relativePath: file.relativePath,
                 taken: (try? probes[index].get())?.creationDate, itemID: file.item)
         }
-        UploadJob.dateLivePhotoMovies(&facts, probes: probes, items: resolved.map(\.item))
+        UploadJob.dateCompanions(&facts, probes: probes, items: resolved.map(\.item), paths: resolved.map(\.path))
         var sources = paths
         if preset != nil || stripLocation {
             let files = prepared
@@ -291,9 +291,10 @@ struct UploadJob: CommandJob {
 
     /// A Live Photo's movie is dated as its still (a `{date}` key puts the two side by side; a
     /// movie's own date is often missing or in another zone): the pairs found among the files by
-    /// their content identifier, and the files of one library item.
-    static func dateLivePhotoMovies(
-        _ facts: inout [RemoteKey.Facts], probes: [Result<MediaInfo, ProbeError>], items: [String?]
+    /// their content identifier, and the files of one library item. An iPhone's edits
+    /// (`IMG_0001.AAE`, which holds no date) are dated as the photo they edit, beside it.
+    static func dateCompanions(
+        _ facts: inout [RemoteKey.Facts], probes: [Result<MediaInfo, ProbeError>], items: [String?], paths: [String]
     ) {
         let probed = probes.enumerated().compactMap { index, result in
             (try? result.get()).map { (item: index, info: $0) }
@@ -309,6 +310,13 @@ struct UploadJob: CommandJob {
             } else {
                 firstOfItem[item] = index
             }
+        }
+        var takenByStem: [String: MediaDate] = [:]
+        for index in paths.indices where !MediaNames.namedAsEdits(paths[index]) {
+            if let taken = facts[index].taken { takenByStem[MediaNames.editsKey(paths[index])] = taken }
+        }
+        for index in paths.indices where MediaNames.namedAsEdits(paths[index]) && facts[index].taken == nil {
+            facts[index].taken = takenByStem[MediaNames.editsKey(paths[index])]
         }
     }
 

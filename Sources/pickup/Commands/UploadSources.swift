@@ -30,6 +30,12 @@ extension UploadJob {
         var paths: [ResolvedFile] = []
         var unreadable = false
         var catalog: ImportCatalog?
+        var notTaken = 0
+        defer {
+            if !json, let line = FileListOptions.notTakenLine(command: "pickup upload", count: notTaken) {
+                Console.error(line)
+            }
+        }
         for argument in files {
             if let status = FileStatus(path: argument) {
                 if status.kind == .directory {
@@ -56,6 +62,7 @@ extension UploadJob {
                                 Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
                             }
                         case .notSelected: break  // only a file named itself, never one found in a folder
+                        case .notTaken(_, let count): notTaken += count
                         }
                     }
                 } else if !selection.takes(argument) {
