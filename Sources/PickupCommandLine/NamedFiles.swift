@@ -47,9 +47,11 @@ public struct NamedFiles {
 
     /// What was left alone, one line for each reason, in the order first seen: "pickup export:
     /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
-    /// one line, not one a photo; then how many files `notTaken` says the patterns did not take.
+    /// one line, not one a photo; `hints` what to do, by reason (after the names); then how many
+    /// files `notTaken` says the patterns did not take.
     public static func leftAloneLines(
-        _ leftAlone: [(path: String, reason: String)], command: String, notTaken: Int = 0
+        _ leftAlone: [(path: String, reason: String)], command: String, hints: [String: String] = [:],
+        notTaken: Int = 0
     ) -> [String] {
         var reasons: [String] = []
         var paths: [String: [String]] = [:]
@@ -62,7 +64,8 @@ public struct NamedFiles {
             let found = paths[reason] ?? []
             let shown = found.prefix(2).joined(separator: ", ") + (found.count > 2 ? ", ..." : "")
             return Text.clean(
-                "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(reason)): \(shown)")
+                "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(reason)): \(shown)"
+                    + (hints[reason].map { "; " + $0 } ?? ""))
         } + counted
     }
 }

@@ -45,7 +45,20 @@ struct FileListCommandTests {
         // A file named itself that the patterns leave out is said to be left alone, not dropped in silence.
         let named = try pickup("probe", card + "/A.JPG", card + "/note.txt", "--exclude", "*.txt")
         #expect(named.status == 0)
-        #expect(named.errorText.contains("left alone \(card)/note.txt: not taken by the --include/--exclude patterns"))
+        #expect(
+            named.errorText.contains(
+                "pickup probe: left alone 1 file (not taken by the --include/--exclude patterns): \(card)/note.txt"),
+            "\(named.errorText)")
+        // Every command says what it left alone in the same words.
+        for command in [["import", "--into", folder.path + "/L", "--dry-run"], ["thumb", "-o", folder.path + "/t/"]] {
+            let said = try CLI.run(
+                [command[0], card + "/A.JPG", card + "/note.txt", "--exclude", "*.txt"] + command.dropFirst())
+            #expect(
+                said.errorText.contains(
+                    "pickup \(command[0]): left alone 1 file (not taken by the --include/--exclude patterns): "
+                        + "\(card)/note.txt"),
+                "\(said.errorText)")
+        }
     }
 
     @Test("find -print0 | pickup probe --files-from - -0 reads names with newlines; lines work without -0")

@@ -195,41 +195,23 @@ struct ImportJob: CommandJob {
                 followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit))
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
-        for path in scan.notSelected {
-            if json {
-                Console.out(JSONObject.leftAlone(path: path, reason: FileListOptions.notTaken).text)
-            } else {
-                Console.error(Text.clean("pickup import: left alone \(path): \(FileListOptions.notTaken)"))
-            }
-        }
-        if !json, let line = FileListOptions.notTakenLine(command: "pickup import", count: scan.notTaken) {
-            Console.error(line)
-        }
-        if json {
-            for (path, reason) in scan.passedOver { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
-        }
         let plan = scan.plan
         let leftAlone = scan.notMedia
         let linksLeftAlone = scan.passedOver.map(\.path)
+        let notMedia = "not a photo or video"
         if json {
-            for path in leftAlone {
-                Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text)
-            }
-        }
-        if !json, let first = leftAlone.first {
-            Console.error(
-                "pickup import: left alone "
-                    + (leftAlone.count == 1
-                        ? "1 file that is not a photo or video (\(first))"
-                        : "\(leftAlone.count) files that are not photos or videos (\(first), ...)"))
-        }
-        if !json, let first = linksLeftAlone.first {
-            Console.error(
-                "pickup import: left alone "
-                    + (linksLeftAlone.count == 1
-                        ? "1 symbolic link that leads out of the folder named (\(first))"
-                        : "\(linksLeftAlone.count) symbolic links that lead out of the folders named (\(first), ...)")
-                    + "; --follow-links follows them")
+            let all =
+                scan.notSelected.map { ($0, FileListOptions.notTaken) } + scan.passedOver
+                + leftAlone.map { ($0, notMedia) }
+            for (path, reason) in all { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
+        } else {
+            let link = "a symbolic link out of the folder named"
+            let all =
+                scan.notSelected.map { ($0, FileListOptions.notTaken) } + leftAlone.map { ($0, notMedia) }
+                + linksLeftAlone.map { ($0, link) }
+            let lines = NamedFiles.leftAloneLines(
+                all, command: "pickup import", hints: [link: "--follow-links follows them"], notTaken: scan.notTaken)
+            for line in lines { Console.error(line) }
         }
         for (path, error) in plan.skipped {
             report(path: path, error: error)

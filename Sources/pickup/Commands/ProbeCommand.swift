@@ -117,14 +117,6 @@ struct ProbeJob: CommandJob {
         }
     }
 
-    func leaveAlone(_ path: String, _ reason: String) {
-        if json {
-            Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
-        } else {
-            Console.error(Text.clean("pickup probe: left alone \(path): \(reason)"))
-        }
-    }
-
     func run() async -> Int32 {
         let entries = FileWalker(recursive: recursive, followLinks: followLinks, selection: selection).expand(paths)
         var files: [String] = []
@@ -133,6 +125,7 @@ struct ProbeJob: CommandJob {
         let named = Set(paths)
         var leftAloneFiles: [String] = []
         var notTaken = 0
+        var passedOver: [(path: String, reason: String)] = []
         for entry in entries {
             switch entry {
             case .file(let path, _): files.append(path)
@@ -140,10 +133,15 @@ struct ProbeJob: CommandJob {
                 failures += 1
                 report(
                     ProbeError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path: path)
-            case .leftAlone(let path, let reason): leaveAlone(path, reason)
-            case .notSelected(let path): leaveAlone(path, FileListOptions.notTaken)
+            case .leftAlone(let path, let reason): passedOver.append((path, reason))
+            case .notSelected(let path): passedOver.append((path, FileListOptions.notTaken))
             case .notTaken(_, let count): notTaken += count
             }
+        }
+        if json {
+            for (path, reason) in passedOver { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
+        } else {
+            for line in NamedFiles.leftAloneLines(passedOver, command: "pickup probe") { Console.error(line) }
         }
         let table = ProbeTable()
         if !json, !files.isEmpty { Console.raw(columns?.header ?? table.header) }
@@ -197,7 +195,10 @@ struct ProbeJob: CommandJob {
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
             }
             let total = entries.count { if case .notTaken = $0 { false } else { true } }
-            let aside = leftAloneFiles.isEmpty ? "" : ", \(leftAloneFiles.count) left alone (not photos or videos)"
+            // Files passed over (named ones the patterns leave out, links out of the folder) were said above.
+            let alone = leftAloneFiles.count + passedOver.count
+            let why = passedOver.isEmpty ? "not photos or videos" : "see above"
+            let aside = alone == 0 ? "" : ", \(alone) left alone (\(why))"
             let patterns = notTaken == 0 ? "" : "; \(notTaken) more not taken by the --include/--exclude patterns"
             Console.out(
                 "\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed\(patterns).")

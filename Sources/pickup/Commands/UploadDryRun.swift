@@ -16,15 +16,17 @@ extension UploadJob {
     )? {
         let found: [ResolvedFile]
         let failedEarly: Bool
+        let passedOver: [(path: String, reason: String)]
+        let notTaken: Int
         do {
-            (found, failedEarly) = try await resolvedPaths()
+            (found, failedEarly, passedOver, notTaken) = try await resolvedPaths()
         } catch {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return nil
         }
         let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
-        reportLeftAlone(leftAlone)
+        reportLeftAlone(leftAlone, passedOver: passedOver, notTaken: notTaken)
         return (resolved, probes, failedEarly, leftAlone.count)
     }
 

@@ -32,19 +32,19 @@ extension UploadJob {
         return (kept.map { files[$0] }, kept.map { probes[$0] }, leftAlone)
     }
 
-    /// Says which walked files are not sent: a line each with --json, else one line with how many.
-    func reportLeftAlone(_ paths: [String]) {
+    /// Says which walked files are not sent: with --json a line each for what is not media (the
+    /// others were said as found), else a line for each reason, as every command says it.
+    func reportLeftAlone(
+        _ paths: [String], passedOver: [(path: String, reason: String)] = [], notTaken: Int = 0
+    ) {
         if json {
             for path in paths { Console.out(JSONObject.leftAlone(path: path, reason: "not a photo or video").text) }
             return
         }
-        guard let first = paths.first else { return }
-        Console.error(
-            Text.clean(
-                "pickup upload: left alone "
-                    + (paths.count == 1
-                        ? "1 file that is not a photo or video (\(first))"
-                        : "\(paths.count) files that are not photos or videos (\(first), ...)")
-                    + "; name a file to send it whatever it is"))
+        let reason = "not a photo or video"
+        let lines = NamedFiles.leftAloneLines(
+            passedOver + paths.map { ($0, reason) }, command: "pickup upload",
+            hints: [reason: "name a file to send it whatever it is"], notTaken: notTaken)
+        for line in lines { Console.error(line) }
     }
 }

@@ -25,16 +25,19 @@ extension UploadJob {
     /// The files to send: each argument that is a file, the files below each folder (with
     /// --recursive), and the stored files of each library item named by its id (with
     /// --library; a Live Photo sends still and movie). Also whether some could not be read
-    /// (reported).
-    func resolvedPaths() async throws(ValidationError) -> ([ResolvedFile], unreadable: Bool) {
+    /// (reported), the files passed over and why (said with --json as they are found, else
+    /// left to `reportLeftAlone`), and how many files in the folders the patterns did not take.
+    func resolvedPaths() async throws(ValidationError) -> (
+        [ResolvedFile], unreadable: Bool, leftAlone: [(path: String, reason: String)], notTaken: Int
+    ) {
         var paths: [ResolvedFile] = []
         var unreadable = false
         var catalog: ImportCatalog?
         var notTaken = 0
-        defer {
-            if !json, let line = FileListOptions.notTakenLine(command: "pickup upload", count: notTaken) {
-                Console.error(line)
-            }
+        var leftAlone: [(path: String, reason: String)] = []
+        func leaveAlone(_ path: String, _ reason: String) {
+            if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
+            leftAlone.append((path, reason))
         }
         for argument in files {
             if let status = FileStatus(path: argument) {
@@ -55,23 +58,13 @@ extension UploadJob {
                             notSent(
                                 path, code: "sourceUnreadable", message: "\(message); it is not sent",
                                 hint: "Check that the file exists and can be read.")
-                        case .leftAlone(let path, let reason):
-                            if json {
-                                Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
-                            } else {
-                                Console.error(Text.clean("pickup upload: left alone \(path): \(reason)"))
-                            }
+                        case .leftAlone(let path, let reason): leaveAlone(path, reason)
                         case .notSelected: break  // only a file named itself, never one found in a folder
                         case .notTaken(_, let count): notTaken += count
                         }
                     }
                 } else if !selection.takes(argument) {
-                    let reason = FileListOptions.notTaken
-                    if json {
-                        Console.out(JSONObject.leftAlone(path: argument, reason: reason).text)
-                    } else {
-                        Console.error(Text.clean("pickup upload: left alone \(argument): \(reason)"))
-                    }
+                    leaveAlone(argument, FileListOptions.notTaken)
                 } else {
                     paths.append(
                         ResolvedFile(
@@ -116,7 +109,7 @@ extension UploadJob {
                 throw ValidationError("cannot read the library \(library): \(error)")
             }
         }
-        return (paths, unreadable)
+        return (paths, unreadable, leftAlone, notTaken)
     }
 }
 
