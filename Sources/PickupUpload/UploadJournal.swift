@@ -132,6 +132,8 @@ public actor UploadJournal {
                 ]),
             // The "already there" lookup, by destination and size, among finished uploads.
             SQLiteSchema.Step(version: 3, [UploadJournal.finishedIndex]),
+            // How many tries the run that began an upload allowed (`--retries`), for its resume.
+            SQLiteSchema.Step(version: 4, [], columns: [("uploads", "max_attempts", "INTEGER")]),
         ])
 
     /// Creates the journal's file readable by its owner only, or makes an existing one so.
@@ -191,9 +193,11 @@ public actor UploadJournal {
         return LeaseHolder.isAlive(signalled: result == 0, errno: result == 0 ? 0 : errno)
     }
 
-    /// Starts a record for a new upload.
+    /// Starts a record for a new upload; `maxAttempts`: the tries its run allows, which a resume
+    /// allows again.
     public func begin(
-        path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String
+        path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String,
+        maxAttempts: Int? = nil
     ) throws(UploadError)
         -> UploadRecord
     {
@@ -211,17 +215,17 @@ public actor UploadJournal {
         let record = UploadRecord(
             id: UploadJournal.newID(), path: path, size: size, modified: modified, target: shown,
             destination: stored, type: type, remote: nil, offset: 0, state: .waiting, error: nil, created: now,
-            updated: now)
+            updated: now, maxAttempts: maxAttempts)
         try call {
             try database.prepare(
                 """
-                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11)
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination, max_attempts)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11, ?12)
                 """
             ).run([
                 .text(record.id), .text(self.stored(path)), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
-                .real(now + UploadJournal.leaseSeconds), .text(json),
+                .real(now + UploadJournal.leaseSeconds), .text(json), maxAttempts.map { .integer(Int64($0)) } ?? .null,
             ])
         }
         return record
@@ -233,6 +237,15 @@ public actor UploadJournal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(destination), as: UTF8.self)
+    }
+
+    /// Gives the uploads `ids` this many tries from now on (a resume's `--retries`), in place of
+    /// the ones their first run allowed.
+    public func allowAttempts(_ attempts: Int, for ids: [String]) throws(UploadError) {
+        try call {
+            let statement = try database.prepare("UPDATE uploads SET max_attempts = ?1 WHERE id = ?2")
+            for id in ids { try statement.run([.integer(Int64(max(1, attempts))), .text(id)]) }
+        }
     }
 
     /// Saves where an upload stands.
@@ -309,7 +322,7 @@ public actor UploadJournal {
     /// The columns `read` takes.
     static let select = """
         SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
-            destination, error_code, error_status, sha256
+            destination, error_code, error_status, sha256, max_attempts
         FROM uploads
         """
 
@@ -344,7 +357,8 @@ public actor UploadJournal {
             type: statement.text("type") ?? "application/octet-stream", remote: statement.text("remote"),
             offset: statement.integer("offset"),
             state: UploadRecord.State(rawValue: statement.text("state") ?? "") ?? .failed,
-            error: error, created: statement.real("created"), updated: statement.real("updated"))
+            error: error, created: statement.real("created"), updated: statement.real("updated"),
+            maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")))
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

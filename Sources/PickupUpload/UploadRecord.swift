@@ -46,6 +46,9 @@ public struct UploadRecord: Sendable, Hashable {
     public var created: Double
     /// When it last changed, in seconds since 1970.
     public var updated: Double
+    /// How many tries the run that began it allowed (`pickup upload --retries` plus one): a resume
+    /// allows as many; nil for an upload recorded before the journal kept it.
+    public var maxAttempts: Int? = nil
 }
 
 extension UploadRecord {

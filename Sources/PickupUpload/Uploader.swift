@@ -128,7 +128,8 @@ public final class Uploader: Sendable {
             let opened = try SourceFile(path: path, expected: expected)
             source = opened
             let record = try await journal.begin(
-                path: path, size: opened.size, modified: opened.modified, destination: destination, type: type)
+                path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
+                maxAttempts: options.maxAttempts)
             return await drive(record, to: destination, source: opened, events: events)
         } catch {
             let failed = UploadRecord.failed(
@@ -147,7 +148,8 @@ public final class Uploader: Sendable {
         let path = Uploader.absolute(path)
         let opened = try SourceFile(path: path, expected: expected)
         return try await journal.begin(
-            path: path, size: opened.size, modified: opened.modified, destination: destination, type: type)
+            path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
+            maxAttempts: options.maxAttempts)
     }
 
     /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.

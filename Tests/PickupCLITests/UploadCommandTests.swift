@@ -388,6 +388,36 @@ struct UploadCommandTests {
                 == (record["error"] as? [String: Any])?["message"] as? String, "its first error is kept")
     }
 
+    @Test("resume gives an upload the tries its first run's --retries gave it, or those its own --retries gives")
+    func resumeKeepsRetries() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j.sqlite"
+        // Nobody listens on port 9: each try fails at once, and each retry is a --json line.
+        let first = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+http://127.0.0.1:9/files", "--retries", "1",
+            "--journal", journal, "--json",
+        ])
+        let id = try #require(try CLI.jsonLines(first).first { $0["type"] as? String == "upload" }?["id"] as? String)
+        func retries(_ arguments: [String]) throws -> [(retry: Int, of: Int)] {
+            let result = try CLI.run(["uploads", "resume", id, "--journal", journal, "--json"] + arguments)
+            #expect(result.status == 1, "\(result.errorText)")
+            return try CLI.jsonLines(result).filter { $0["type"] as? String == "retry" }.compactMap { line in
+                guard let retry = line["retry"] as? Int, let of = line["of"] as? Int else { return nil }
+                return (retry, of)
+            }
+        }
+        // Not the default 7: the one retry the first run asked for, said as "1 of 1".
+        let kept = try retries([])
+        #expect(kept.map(\.retry) == [1] && kept.map(\.of) == [1], "\(kept)")
+        let given = try retries(["--retries", "2"])
+        #expect(given.map(\.retry) == [1, 2] && given.allSatisfy { $0.of == 2 }, "\(given)")
+        // From then on, the upload keeps the tries its last resume gave it.
+        #expect(try retries([]).map(\.retry) == [1, 2])
+        let wrong = try CLI.run(["uploads", "resume", id, "--journal", journal, "--retries", "101"])
+        #expect(wrong.status == 2 && wrong.errorText.contains("--retries takes a whole number from 0 to 100"))
+    }
+
     @Test("cancel marks an unfinished upload cancelled; a finished one has nothing to cancel; list shows both")
     func cancel() throws {
         let server = try TusServer()

@@ -15,7 +15,7 @@ struct UploadDriver {
         let began = clock.now
         let firstOffset = record.offset
         var machine = UploadMachine(
-            size: record.size, confirmed: record.offset, maxAttempts: options.maxAttempts,
+            size: record.size, confirmed: record.offset, maxAttempts: record.maxAttempts ?? options.maxAttempts,
             baseDelay: options.baseDelay, maxDelay: options.maxDelay, minimumGain: steps.minimumGain,
             random: options.random)
         events?.yield(.started(id: record.id, path: record.path, size: record.size))

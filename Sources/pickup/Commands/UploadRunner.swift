@@ -15,9 +15,11 @@ enum UploadRunner {
     /// `sources`: for a file sent in place of another (a stripped photo, an exported video),
     /// the file it was made from, printed beside it.
     /// `journal`: the journal the person named (`--journal`), said again in the resume hint.
+    /// `tries`: the tries each upload has, `triesOf` those of uploads (by journal id) that were given
+    /// their own (a resume gives each the ones its first run allowed).
     static func run(
         _ queue: UploadQueue, json: Bool, progress: ProgressOptions, sources: [String: String] = [:], tries: Int = 8,
-        journal: String? = nil
+        triesOf: [String: Int] = [:], journal: String? = nil
     ) async -> [UploadQueue.Item] {
         let terminal = !json && Console.errorIsTerminal
         let showBar = terminal && progress.showsProgress
@@ -27,6 +29,7 @@ enum UploadRunner {
             for await item in queue.updates {
                 let previous = items[item.id]
                 items[item.id] = item
+                let tries = item.uploadID.flatMap { triesOf[$0] } ?? tries
                 if json {
                     // Every retry, as it happens, for scripts too: a line of its own.
                     if let (error, delay) = newRetry(item, previous: previous) {

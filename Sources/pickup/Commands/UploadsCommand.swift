@@ -63,13 +63,25 @@ struct UploadsCommand: AsyncParsableCommand {
                     + "not keep.", valueName: "URL"))
         var to: String?
 
+        @Option(
+            name: .customLong("retries"),
+            help: ArgumentHelp(
+                "Failures in a row, without the server gaining bytes, before an upload fails again (0 to 100; "
+                    + "default: as many as 'pickup upload --retries' gave it).", valueName: "N"))
+        var retries: Int?
+
         @OptionGroup var s3: S3CredentialOptions
 
         @OptionGroup var shared: JournalOptions
 
         @OptionGroup var progress: ProgressOptions
 
-        func job() throws -> UploadsJob { try UploadsJob(.resume(id), shared, to: to, progress: progress, s3: s3) }
+        func job() throws -> UploadsJob {
+            if let retries, !(0...100).contains(retries) {
+                throw ValidationError("--retries takes a whole number from 0 to 100")
+            }
+            return try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
+        }
     }
 
     /// `pickup uploads cancel ID`.
@@ -95,7 +107,8 @@ struct UploadsJob: CommandJob {
     enum Action {
         /// The uploads in these states (every one when empty).
         case list(Set<UploadRecord.State>)
-        case resume(String?)
+        /// One upload or every unfinished one; `retries` in place of the ones each first run gave.
+        case resume(String?, retries: Int?)
         case cancel(String)
     }
 
@@ -142,7 +155,7 @@ struct UploadsJob: CommandJob {
         caFile = shared.caFile
         if let given = to {
             let text = UploadTarget.lowercasingScheme(given)
-            guard case .resume(.some) = action,
+            guard case .resume(.some, _) = action,
                 let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
                 ["http", "https"].contains(url.scheme?.lowercased() ?? "")
             else {
@@ -209,10 +222,12 @@ struct UploadsJob: CommandJob {
                 Console.out("\(shown.count) upload\(shown.count == 1 ? "" : "s")\(of) in \(journalPath)")
             }
             return ExitStatus.success
-        case .resume(let id):
+        case .resume(let id, let retries):
             let ids: [String]
             // What each had confirmed before: the closing line counts only this run's bytes.
             var before: [String: Int64] = [:]
+            // The tries each has: its first run's, unless --retries gives others.
+            var tries: [String: Int] = [:]
             if let id {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
                 if record.state == .done {
@@ -234,6 +249,7 @@ struct UploadsJob: CommandJob {
                 }
                 ids = [record.id]
                 before[record.id] = record.offset
+                tries[record.id] = record.maxAttempts
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
                 // A credential belongs to the server it was given for: with one set, each upload is
@@ -265,18 +281,33 @@ struct UploadsJob: CommandJob {
                 }
                 let left = Set(hopeless.map(\.id))
                 ids = unfinished.map(\.id).filter { !left.contains($0) }
-                for record in unfinished { before[record.id] = record.offset }
+                for record in unfinished {
+                    before[record.id] = record.offset
+                    tries[record.id] = record.maxAttempts
+                }
                 if ids.isEmpty, !hopeless.isEmpty { return ExitStatus.someFailed }
                 if ids.isEmpty {
                     if !json { Console.out("nothing to resume: every upload in \(journalPath) is done or cancelled") }
                     return ExitStatus.success
                 }
             }
+            if let retries {
+                for id in ids { tries[id] = retries + 1 }
+                do {
+                    try await journal.allowAttempts(retries + 1, for: ids)
+                } catch {
+                    Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
+                    return ExitStatus.someFailed
+                }
+            }
             let began = Date()
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let named = journalNamed ? journalPath : nil
-            let work = Task { await UploadRunner.run(queue, json: json, progress: progress, journal: named) }
+            let triesOf = tries
+            let work = Task {
+                await UploadRunner.run(queue, json: json, progress: progress, triesOf: triesOf, journal: named)
+            }
             let interrupted = InterruptWatch {
                 Task { for item in await queue.all() { await queue.pause(item.id) } }
             }
