@@ -12,9 +12,10 @@ import PickupStore
 /// in the destination (unnamed on Linux, see `TemporaryFile`), hashed while
 /// copying, written past the page cache where the file system allows
 /// (`ChunkWriter`), `fsync`ed (or, for small files, flushed with others:
-/// `FlushRounds`), then linked to a readable name that never overwrites anything. A cancelled or failed copy leaves no file behind; a
-/// killed one leaves nothing on Linux, elsewhere a hidden temporary that the
-/// next session sweeps away.
+/// `FlushRounds`), then linked to a readable name that never overwrites
+/// anything. A cancelled or failed copy leaves no file behind; a killed one
+/// leaves nothing on Linux, elsewhere a hidden temporary that the next session
+/// sweeps away.
 struct FileCopier {
     /// Bytes moved per read and write. Memory stays at this, whatever the file's size.
     static let chunkSize = 4 << 20

@@ -20,6 +20,13 @@ extension ImportSession {
         case reused(ImportedItem)
         /// The catalog held the item but a file of it was missing or damaged; the copy put it back.
         case restored(ImportedItem)
+
+        /// The item, whichever way it came.
+        var item: ImportedItem {
+            switch self {
+            case .imported(let item), .reused(let item), .restored(let item): return item
+            }
+        }
     }
 
     /// An item whose files the library folder already holds under their names (same size and

@@ -234,8 +234,10 @@ public final class ImportSession: Sendable {
             // Where small items share their flushes, whatever the item ended as (copied, or the
             // same as one just named and recorded) is on the disk before it is reported. A flush
             // that fails here fails an item whose files and record stay: the next import finds
-            // it there (`reused`), and `library verify` reads its bytes.
-            try await rounds?.flush()
+            // it there (`reused`), and `library verify` reads its bytes. An item with a larger
+            // file was copied, named and recorded with its own flushes (as was any it reuses,
+            // being of the same bytes), so it waits for no round.
+            if copied.item.files.allSatisfy({ $0.size <= FlushRounds.largestFile }) { try await rounds?.flush() }
             switch copied {
             case .imported(let item): return .imported(await withThumbnail(item, index: index, events: events))
             case .reused(let item): return .reused(await withThumbnail(item, index: index, events: events))

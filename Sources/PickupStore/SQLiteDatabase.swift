@@ -16,7 +16,7 @@
 public final class SQLiteDatabase {
     private var handle: OpaquePointer?
     /// How hard commits wait for the disk, as opened.
-    private var durability = Durability.full
+    private let durability: Durability
 
     /// How hard a commit waits for the disk.
     public enum Durability: String, Sendable {
@@ -31,6 +31,7 @@ public final class SQLiteDatabase {
     /// connection writes nothing, not even the WAL's index: where the folder cannot be
     /// written it reads the file as it is (SQLite's `immutable`).
     public init(path: String, durability: Durability = .full, readOnly: Bool = false) throws(SQLiteError) {
+        self.durability = durability
         if readOnly {
             do {
                 handle = try SQLiteDatabase.open(SQLiteDatabase.uri(path, "mode=ro"), readOnly: true, path: path)
@@ -45,7 +46,6 @@ public final class SQLiteDatabase {
         }
         handle = try SQLiteDatabase.open(path, readOnly: false, path: path)
         try setWAL()
-        self.durability = durability
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
     }
