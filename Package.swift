@@ -47,6 +47,7 @@ let package = Package(
         .target(
             name: "PickupStore",
             dependencies: [
+                "Pickup",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
                 .target(name: "CLibcrypto", condition: .when(platforms: [.linux])),
             ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pickup
 import PickupImport
 
 /// Where a command's files come from besides its arguments, and which files of its folders it
@@ -97,16 +98,12 @@ public struct FileListOptions: ParsableArguments, Sendable {
     /// The paths in a list: lines (a trailing `\r` dropped) or NUL-terminated, empty ones skipped.
     func list(_ data: Data, from source: String) throws(ValidationError) -> [String] {
         var paths: [String] = []
-        for (number, piece) in data.split(separator: null ? 0 : 10, omittingEmptySubsequences: false).enumerated() {
+        for piece in data.split(separator: null ? 0 : 10, omittingEmptySubsequences: false) {
             var bytes = Array(piece)
             if !null, bytes.last == 13 { bytes.removeLast() }
             if bytes.isEmpty { continue }
-            guard let path = String(validating: bytes, as: UTF8.self) else {
-                throw ValidationError(
-                    "\(source), \(null ? "entry" : "line") \(number + 1): the path is not valid UTF-8, which Pickup "
-                        + "cannot open yet; rename the file")
-            }
-            paths.append(path)
+            // A path that is not UTF-8 (a Latin-1 name) is kept as `SystemPath` spells it.
+            paths.append(SystemPath.string(fromBytes: bytes))
         }
         if !null, paths.contains(where: { $0.contains("\0") }) {
             throw ValidationError("\(source) holds NUL bytes: add -0 to read a NUL-terminated list")

@@ -121,7 +121,9 @@ public struct JSONObject {
         return object
     }
 
-    /// A JSON string literal. Invalid UTF-8 in a path shows as U+FFFD.
+    /// A JSON string literal. A path's byte that is not UTF-8 (`SystemPath`) is written as the
+    /// lone surrogate U+DC80...U+DCFF of that byte, as Python spells such names (PEP 383), so
+    /// that `os.fsencode(json.loads(line)["path"])` gives the file's own bytes back.
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -132,7 +134,9 @@ public struct JSONObject {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if let byte = SystemPath.rawByte(scalar) {
+                    out += "\\udc" + String(byte, radix: 16)
+                } else if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -25,6 +25,9 @@ public enum Text {
             case 0..<0x20, 0x7F, 0x80..<0xA0:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 shown += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            case _ where SystemPath.rawByte(scalar) != nil:
+                // A byte of a name that is not UTF-8 (`SystemPath`): `caf\xE9.jpg`, as Python shows it.
+                shown += "\\x" + String(SystemPath.rawByte(scalar) ?? 0, radix: 16, uppercase: true)
             default: shown.unicodeScalars.append(scalar)
             }
         }

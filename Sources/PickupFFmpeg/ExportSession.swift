@@ -51,7 +51,7 @@ final class ExportSession {
 
     func run(progress: (Double) -> Void) throws(RenderError) {
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&context, inputPath, nil, nil)
+        let opened = SystemPath.withCString(inputPath) { avformat_open_input(&context, $0, nil, nil) }
         guard opened == 0, let context else {
             throw RenderError(.unreadable, "cannot open: \(ffmpegText(opened))", path: inputPath)
         }

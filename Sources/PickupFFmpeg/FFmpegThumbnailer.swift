@@ -157,10 +157,14 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         guard info.fileSize <= 256 << 20 else {
             throw RenderError(.tooLarge, "the animated WebP is larger than 256 MB", path: path)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        do {
+            let source = try FileByteSource(path: path)
+            data = try source.read(at: 0, count: Int(source.size))
+        } catch {
             throw RenderError(.unreadable, "cannot read the file", path: path)
         }
-        guard let (still, size) = AnimatedWebP.firstFrame(of: [UInt8](data)) else {
+        guard let (still, size) = AnimatedWebP.firstFrame(of: data) else {
             throw RenderError(.damaged, "the animated WebP holds no frame that can be read", path: path)
         }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(

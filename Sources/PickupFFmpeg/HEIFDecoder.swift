@@ -12,7 +12,7 @@ enum HEIFDecoder {
     ) throws(RenderError) -> RGBImage {
         guard let context = heif_context_alloc() else { throw RenderError(.unsupported, "libheif could not start") }
         defer { heif_context_free(context) }
-        let read = heif_context_read_from_file(context, path, nil)
+        let read = SystemPath.withCString(path) { heif_context_read_from_file(context, $0, nil) }
         guard read.code == heif_error_Ok else {
             throw RenderError(
                 read.code == heif_error_Input_does_not_exist ? .unreadable : .damaged,

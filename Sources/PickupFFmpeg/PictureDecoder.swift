@@ -67,7 +67,7 @@ final class PictureDecoder {
         frame = try Frame()
         keep = try Frame()
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let opened = avformat_open_input(&context, path, nil, nil)
+        let opened = SystemPath.withCString(path) { avformat_open_input(&context, $0, nil, nil) }
         guard opened == 0, let context else {
             throw RenderError(
                 opened == -ENOENT || opened == -EACCES ? .unreadable : .damaged,

@@ -45,7 +45,7 @@ struct FileCopier {
         shouldStop: () -> Bool
     ) throws(ImportError) -> Copied {
         // Non-blocking, so that a FIFO or a device is refused instead of waited on.
-        let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let input = SystemPath.withCString(source) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard input >= 0 else { throw ImportError.reading(source, errno: errno) }
         defer { close(input) }
         guard let before = FileStatus(descriptor: input) else { throw ImportError.reading(source, errno: errno) }

@@ -303,7 +303,8 @@ public final class ImportSession: Sendable {
     }
 
     static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        // A name that is not UTF-8 is stored in UTF-8, its raw bytes read as Latin-1.
+        SystemPath.readable(path.split(separator: "/").last.map(String.init) ?? path)
     }
 
     static func size(of path: String) -> Int64 { FileStatus(path: path)?.size ?? 0 }

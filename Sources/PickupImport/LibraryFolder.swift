@@ -1,3 +1,4 @@
+import Pickup
 import PickupStore
 
 #if canImport(Glibc)
@@ -75,8 +76,8 @@ public struct LibraryFolder: Sendable, Hashable {
 
     /// A path with every symbolic link and `..` resolved, or nil when it does not exist.
     static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = SystemPath.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return SystemPath.string(cString: resolved)
     }
 }

@@ -1,3 +1,5 @@
+import Pickup
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +21,7 @@ public enum FileHash {
     public static func sha256(
         ofFileAt path: String, progress: (Int64) -> Void = { _ in }
     ) -> Result<(size: Int64, sha256: String), Failure> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = SystemPath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(.system(errno)) }
         defer { close(descriptor) }
         guard let status = FileStatus(descriptor: descriptor) else { return .failure(.system(errno)) }

@@ -1,3 +1,5 @@
+import Pickup
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -32,7 +34,7 @@ public struct FileStatus: Sendable, Equatable {
     /// is false); `nil` with `errno` set when the call fails.
     public init?(path: String, followingLinks: Bool = true) {
         var info = stat()
-        let status = followingLinks ? stat(path, &info) : lstat(path, &info)
+        let status = SystemPath.withCString(path) { followingLinks ? stat($0, &info) : lstat($0, &info) }
         guard status == 0 else { return nil }
         self.init(info)
     }

@@ -77,7 +77,9 @@ public struct RemoteKey: Sendable, Hashable {
 
     /// The key for one file.
     public func render(_ facts: Facts) -> String {
-        let name = facts.relativePath.split(separator: "/").last.map(String.init) ?? facts.relativePath
+        // A key is UTF-8: a name that is not is read as Latin-1 (`SystemPath.readable`).
+        let relativePath = SystemPath.readable(facts.relativePath)
+        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
@@ -88,7 +90,7 @@ public struct RemoteKey: Sendable, Hashable {
             case .placeholder("name"): key += name
             case .placeholder("stem"): key += stem
             case .placeholder("ext"): key += ext
-            case .placeholder("relpath"): key += facts.relativePath
+            case .placeholder("relpath"): key += relativePath
             case .placeholder("date"):
                 if let date = facts.taken {
                     key +=

@@ -22,7 +22,8 @@ public final class SourceFile: @unchecked Sendable {
     /// checked on the open descriptor, so nothing of the other file is read.
     public init(path: String, expected: FileIdentity? = nil) throws(UploadError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on
+        // A FIFO is refused below, not waited on.
+        let fd = SystemPath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             throw UploadError(.sourceUnreadable, "cannot open \(path): \(String(cString: strerror(errno)))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupImport
 
 /// How `pickup thumb` and `pickup export` name what they write.
@@ -11,11 +12,13 @@ enum OutputNames {
     static func of(_ files: [String]) -> [String] {
         func stem(_ file: String) -> String {
             ImportNaming.shortened(
-                ImportNaming.namePart(((file as NSString).lastPathComponent as NSString).deletingPathExtension),
+                ImportNaming.namePart(
+                    ((SystemPath.readable(file) as NSString).lastPathComponent as NSString).deletingPathExtension),
                 toBytes: 150)
         }
         func folder(_ file: String) -> String {
-            let parent = ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent
+            let parent = ((SystemPath.readable(file) as NSString).deletingLastPathComponent as NSString)
+                .lastPathComponent
             return parent.isEmpty ? "." : ImportNaming.shortened(ImportNaming.namePart(parent), toBytes: 40)
         }
         var count: [String: Int] = [:]

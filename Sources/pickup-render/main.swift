@@ -20,7 +20,7 @@ struct RenderTool: AsyncParsableCommand {
         subcommands: [ThumbCommand.self, ExportCommand.self, ThumbnailsCommand.self])
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = SystemArguments.all
 if arguments == ["--version"] {
     Console.out("pickup-render \(ToolVersion.pickup)\n\(LibraryVersions.ffmpeg)\n\(LibraryVersions.heif)")
     exit(ExitStatus.success)

@@ -180,21 +180,4 @@ struct ProbeCommandTests {
         #expect(failing.outputText.contains("bell\\x1B[31m.jpg") && !failing.outputText.contains("\u{1B}"))
         #expect(failing.errorText.contains("\\x1B[2J") && !failing.errorText.contains("\u{1B}"))
     }
-
-    @Test("a name that is not valid UTF-8 gets a clear error; the other files go on")
-    func invalidUTF8Name() throws {
-        let folder = try folder([(.jpegPlain, "good.jpg")])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try Shell.run("cp \"$DIR/good.jpg\" \"$DIR/\"$'bad\\xff.jpg'", environment: ["DIR": folder.path])
-        #expect(made.status == 0)
-        let result = try pickup("probe", "--json", folder.path)
-        #expect(result.status == 1)
-        let lines = try jsonLines(result)
-        #expect(
-            lines.contains {
-                ($0["path"] as? String)?.hasSuffix("good.jpg") == true && $0["kind"] as? String == "image"
-            })
-        let failure = try #require(lines.first { $0["error"] != nil }?["error"] as? [String: Any])
-        #expect((failure["message"] as? String)?.contains("not valid UTF-8") == true)
-    }
 }

@@ -63,7 +63,8 @@ public final class FileByteSource: ByteSource {
 
     /// Opens `path` for reading.
     public init(path: String, windowSize: Int = 64 << 10) throws(ProbeError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is refused below, not waited on
+        // A FIFO is refused below, not waited on.
+        let fd = SystemPath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             let code = errno
             var error = ProbeError(.unreadable, "cannot open the file: " + FileByteSource.errorText(code), path: path)

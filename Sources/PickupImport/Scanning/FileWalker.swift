@@ -101,25 +101,18 @@ public struct FileWalker {
         let key = [status.device, status.inode]
         guard !visited.contains(key) else { return }  // a link back up: already walked
         visited.insert(key)
-        guard let directory = opendir(folder) else {
+        guard let directory = SystemPath.withCString(folder, { opendir($0) }) else {
             entries.append(.problem(path: folder, message: "cannot list the folder: " + FileWalker.errorText(errno)))
             return
         }
         var names: [String] = []
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let item = readdir(directory) {
+            // A name that is not UTF-8 (Latin-1 from an old camera) is kept as `SystemPath` spells it.
             let name = withUnsafePointer(to: item.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { name in
-                    FileWalker.validUTF8(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
+                    SystemPath.string(cString: $0)
                 }
-            }
-            guard let name else {
-                // A Swift String cannot hold these bytes, so the file could not be opened by its name.
-                entries.append(
-                    .problem(
-                        path: base + "?",
-                        message: "a file in this folder has a name that is not valid UTF-8; rename it to probe it"))
-                continue
             }
             if name.hasPrefix(".") { continue }
             names.append(name)
@@ -172,13 +165,6 @@ public struct FileWalker {
                 notTaken += 1
             }
         }
-    }
-
-    /// The name these bytes spell, or nil when they are not valid UTF-8 (decoding would have
-    /// put replacement characters in, so the name would no longer lead to the file).
-    static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let name = String(decoding: bytes, as: UTF8.self)
-        return name.utf8.elementsEqual(bytes) ? name : nil
     }
 
     static func errorText(_ code: Int32) -> String {

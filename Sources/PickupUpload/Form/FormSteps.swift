@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 
 /// The form step: one `multipart/form-data` POST of the whole file, streamed from disk.
 /// A failed try sends it again whole (the protocol has no way to go on); the server's
@@ -50,7 +51,8 @@ struct FormSteps: UploadSteps {
         _ target: FormTarget, source: SourceFile, record: UploadRecord, options: UploadOptions
     ) -> HTTPRequest {
         let (boundary, body) = formBody(
-            target, source: source, name: (record.path as NSString).lastPathComponent, type: record.type)
+            target, source: source, name: SystemPath.readable((record.path as NSString).lastPathComponent),
+            type: record.type)
         var request = HTTPRequest("POST", target.url, body: body)
         let headers = options.headers.merging(target.headers) { $1 }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }

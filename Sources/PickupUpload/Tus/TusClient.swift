@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 
 /// A checksum a tus server can check a chunk against (`Upload-Checksum`).
@@ -50,7 +51,7 @@ public struct TusClient: Sendable {
 
     /// What a new upload of `record` is created with: its file's name and type.
     static func metadata(of record: UploadRecord) -> [String: String] {
-        ["filename": (record.path as NSString).lastPathComponent, "filetype": record.type]
+        ["filename": SystemPath.readable((record.path as NSString).lastPathComponent), "filetype": record.type]
     }
 
     /// The server's extensions and checksum algorithms. A server that does not

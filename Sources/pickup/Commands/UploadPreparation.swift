@@ -28,7 +28,8 @@ extension UploadJob {
         of file: (path: String, type: String), expected: FileIdentity?,
         using strip: ([UInt8]) throws(ProbeError) -> [UInt8]
     ) -> (path: String, type: String)? {
-        let name = (file.path as NSString).lastPathComponent
+        // Written through Foundation, which takes UTF-8 names: a Latin-1 one is read as such.
+        let name = SystemPath.readable((file.path as NSString).lastPathComponent)
         let folder = exportFolder + "/" + UUID().uuidString.prefix(8)
         let output = folder + "/" + name
         do {

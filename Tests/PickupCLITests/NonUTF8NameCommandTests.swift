@@ -1,0 +1,105 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// Names that are not UTF-8 (Latin-1, from an old camera or a share), through the built tool
+/// as a shell hands them over: the glob gives the file's own bytes, and every command finds the
+/// file by them, as ffmpeg, exiftool and rclone do.
+@Suite("names that are not UTF-8, end to end")
+struct NonUTF8NameCommandTests {
+    /// A folder holding card/caf\xE9.jpg and card/f\xEAte.mp4 (Latin-1 é and ê), made by the shell.
+    func card() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-latin1-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
+        let made = try Shell.run(
+            #"cp "$PHOTO" "$DIR/card/caf"$'\xe9'".jpg" && cp "$MOVIE" "$DIR/card/f"$'\xea'"te.mp4""#,
+            environment: [
+                "DIR": folder, "PHOTO": try Fixtures.path(.jpegEXIF), "MOVIE": try Fixtures.path(.mp4BlackStart),
+            ])
+        #expect(made.status == 0, "\(made.errorText)")
+        return folder
+    }
+
+    /// Runs `pickup SCRIPT` in `folder` through `sh`, so that a glob hands over raw bytes.
+    func pickup(in folder: String, _ script: String) throws -> Shell.Result {
+        try Shell.execute("/bin/sh", ["-c", "cd \"$1\" && \"$2\" " + script, "sh", folder, CLI.tool])
+    }
+
+    @Test("probe reads them named and found in a folder; tables show \\xE9, JSON the byte as Python spells it")
+    func probe() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let named = try pickup(in: folder, "probe card/caf*.jpg card/f*te.mp4")
+        #expect(named.status == 0, "\(named.errorText)")
+        #expect(named.outputText.contains(#"card/caf\xE9.jpg"#) && named.outputText.contains(#"card/f\xEAte.mp4"#))
+        #expect(named.outputText.contains("2 files: 2 probed, 0 failed."), "\(named.outputText)")
+        let walked = try pickup(in: folder, "probe -r card --json")
+        #expect(walked.status == 0, "\(walked.errorText)")
+        #expect(walked.outputText.contains(#""path":"card/caf\udce9.jpg","kind":"image""#), "\(walked.outputText)")
+        // Python reads the name back to the file's own bytes (PEP 383), so a script can open it.
+        let script = """
+            import json, os, sys
+            for line in sys.stdin:
+                item = json.loads(line)
+                if item.get("type") == "media":
+                    print(os.path.exists(item["path"]), os.fsencode(item["path"]))
+            """
+        let python = try Shell.execute(
+            "/bin/sh",
+            ["-c", "cd \"$1\" && \"$2\" probe -r card --json | python3 -c \"$3\"", "sh", folder, CLI.tool, script])
+        #expect(python.outputText.contains(#"True b'card/caf\xe9.jpg'"#), "\(python.outputText) \(python.errorText)")
+        let listed = try Shell.execute(
+            "/bin/sh",
+            ["-c", "cd \"$1\" && find card -type f -print0 | \"$2\" probe --files-from - -0", "sh", folder, CLI.tool])
+        #expect(listed.outputText.contains("2 files: 2 probed, 0 failed."), "\(listed.outputText)")
+    }
+
+    @Test("import stores them under UTF-8 names (Latin-1 read), finds them again, verifies and repairs from them")
+    func importAndRepair() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try pickup(in: folder, "import card --into lib --json")
+        #expect(first.status == 0, "\(first.errorText)")
+        #expect(first.outputText.contains(#""name":"café.jpg""#), "\(first.outputText)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/lib/fête.mp4"))
+        let again = try pickup(in: folder, "import card/caf*.jpg --into lib")
+        #expect(again.outputText.contains("0 imported, 1 already there"), "\(again.outputText)")
+        // One byte flipped in the stored photo: repair copies it again from its Latin-1 source.
+        let stored = try #require(FileHandle(forUpdatingAtPath: folder + "/lib/café.jpg"))
+        try stored.seek(toOffset: 200)
+        try stored.write(contentsOf: Data([0x55]))
+        try stored.close()
+        let repaired = try pickup(in: folder, "library lib repair")
+        #expect(repaired.status == 0, "\(repaired.outputText) \(repaired.errorText)")
+        #expect(repaired.outputText.contains(#"copied again from "#) && repaired.outputText.contains(#"caf\xE9.jpg"#))
+        #expect(try pickup(in: folder, "library lib verify").outputText.contains("every file is intact"))
+    }
+
+    @Test("thumb, export and upload name what they make in UTF-8; the upload's bytes are the file's")
+    func renderAndUpload() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let thumbs = try pickup(in: folder, "thumb card/* -o thumbs/")
+        #expect(thumbs.status == 0, "\(thumbs.errorText)")
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/thumbs"))
+                == ["café-thumb.jpg", "fête-thumb.jpg"])
+        let export = try pickup(in: folder, "export card/f*te.mp4 --preset passthrough -o out/")
+        #expect(export.status == 0, "\(export.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["fête-passthrough.mp4"])
+        let keys = try pickup(in: folder, "upload -r card --to s3://photos/roll/ --key '{name}' --dry-run")
+        #expect(keys.outputText.contains("-> s3://photos/roll/café.jpg"), "\(keys.outputText)")
+        let server = try TusServer()
+        let sent = try pickup(
+            in: folder, "upload card/caf*.jpg --to tus+\(server.endpoint.absoluteString) --journal j.sqlite --json")
+        #expect(sent.status == 0, "\(sent.errorText)")
+        let remote = try #require(
+            sent.outputText.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: #""remote":""#) else { return nil }
+                return line[range.upperBound...].split(separator: "\"").first.map(String.init)
+            }.first)
+        #expect(try server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.jpegEXIF)))))
+    }
+}
