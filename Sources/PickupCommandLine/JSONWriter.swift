@@ -122,8 +122,8 @@ public struct JSONObject {
     }
 
     /// A JSON string literal. A path's byte that is not UTF-8 (`SystemPath`) is written as the
-    /// lone surrogate U+DC80...U+DCFF of that byte, as Python spells such names (PEP 383), so
-    /// that `os.fsencode(json.loads(line)["path"])` gives the file's own bytes back.
+    /// text `\xE9`, as tables show it: every JSON parser takes the line (a lone surrogate such
+    /// as `\udce9` would be refused by Foundation's and Rust's), and the byte can be read back.
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -135,7 +135,7 @@ public struct JSONObject {
             case "\t": out += "\\t"
             default:
                 if let byte = SystemPath.rawByte(scalar) {
-                    out += "\\udc" + String(byte, radix: 16)
+                    out += "\\\\x" + String(byte, radix: 16, uppercase: true)
                 } else if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
