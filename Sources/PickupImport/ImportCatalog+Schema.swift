@@ -54,21 +54,32 @@ extension ImportCatalog {
                 [
                     "CREATE INDEX IF NOT EXISTS files_by_source_path ON files(source_path, source_size, source_modified)"
                 ]),
+            // How long a video or a Live Photo's movie plays (the list's TIME for a Live Photo).
+            SQLiteSchema.Step(version: 4, [], columns: [("files", "duration", "REAL")]),
         ])
 
     /// The catalog's queries. Each is served by an index: ids by the primary key (a prefix by a
     /// range on it), files by their item, stored name, hash or source, and the listing in the
     /// order of `items_by_import`.
     enum Query {
-        /// An item's columns, then one of its files' and its thumbnail's, each read by its name.
-        static let itemColumns = """
+        /// An item's columns, then one of its files' and its thumbnail's, each read by its name;
+        /// `duration`: whether the files have that column (a catalog of version 3, opened only to
+        /// read, does not).
+        static func itemColumns(duration: Bool) -> String {
+            """
             SELECT i.id, i.kind, i.original_name, i.original_path, i.imported_at, i.info,
                 f.role, f.stored_name, f.original_path AS file_original_path, f.size, f.sha256, f.method,
+                \(duration ? "f.duration" : "NULL AS duration"),
                 t.name AS thumbnail_name, t.width AS thumbnail_width, t.height AS thumbnail_height
             FROM items i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
             """
-        static let allItems = itemColumns + " ORDER BY i.imported_at, i.id, f.role DESC"
-        static let itemByID = itemColumns + " WHERE i.id = ?1 ORDER BY f.role DESC"
+        }
+        static func allItems(duration: Bool) -> String {
+            itemColumns(duration: duration) + " ORDER BY i.imported_at, i.id, f.role DESC"
+        }
+        static func itemByID(duration: Bool) -> String {
+            itemColumns(duration: duration) + " WHERE i.id = ?1 ORDER BY f.role DESC"
+        }
         /// The ids from `?1` up to (not including) `?2`, the end of the range `?1` is a prefix of.
         static let idsWithPrefix = """
             SELECT id FROM items WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
@@ -90,7 +101,8 @@ extension ImportCatalog {
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
 
         static let all: [(String, String)] = [
-            ("allItems", allItems), ("itemByID", itemByID), ("idsWithPrefix", idsWithPrefix),
+            ("allItems", allItems(duration: true)), ("itemByID", itemByID(duration: true)),
+            ("idsWithPrefix", idsWithPrefix),
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256),
@@ -131,7 +143,8 @@ extension ImportCatalog {
             role: StoredFile.Role(rawValue: statement.text("role") ?? "") ?? .primary,
             name: statement.text("stored_name") ?? "", originalPath: statement.text("file_original_path") ?? "",
             size: statement.integer("size"), sha256: statement.text("sha256") ?? "",
-            method: statement.text("method").flatMap(CopyMethod.init(rawValue:)))
+            method: statement.text("method").flatMap(CopyMethod.init(rawValue:)),
+            duration: statement.isNull("duration") ? nil : statement.real("duration"))
     }
 
     /// Whether `table` has `column` (a catalog of an older version, opened only to read, may not).

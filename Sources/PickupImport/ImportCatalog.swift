@@ -17,6 +17,9 @@ public actor ImportCatalog {
     /// Whether the catalog keeps each source's resolved path (`files.source_path`): every
     /// catalog this version opens to write; an older one opened only to read may not.
     private let hasSourcePath: Bool
+    /// Whether files have their `duration` column (version 4; an older catalog opened only to
+    /// read may not).
+    private let hasDuration: Bool
 
     /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
     /// (for listing and showing) creates and changes nothing, and opens where the library
@@ -41,6 +44,7 @@ public actor ImportCatalog {
                 try ImportCatalog.schema.migrate(database)
             }
             hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)
+            hasDuration = try ImportCatalog.hasColumn("duration", in: "files", of: database)
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }
@@ -177,8 +181,8 @@ public actor ImportCatalog {
         try withStatement(
             """
             INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified, method,
-                source_path)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                source_path, duration)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """
         ) { insertFile in
             for file in item.files {
@@ -187,7 +191,7 @@ public actor ImportCatalog {
                     .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
                     .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
                     .integer(source?.modified ?? -1), file.method.map { .text($0.rawValue) } ?? .null,
-                    source.map { .text($0.path) } ?? .null,
+                    source.map { .text($0.path) } ?? .null, file.duration.map { .real($0) } ?? .null,
                 ])
             }
         }
@@ -196,7 +200,7 @@ public actor ImportCatalog {
     /// Every item, oldest import first: one query, whatever the library's size.
     public func items() throws(ImportError) -> [ImportedItem] {
         try catalogCall {
-            try withStatement(Query.allItems) { statement in
+            try withStatement(Query.allItems(duration: hasDuration)) { statement in
                 try statement.bind([])
                 return try readItems(statement)
             }
@@ -222,7 +226,7 @@ public actor ImportCatalog {
     /// The item with exactly this identifier, found by its primary key.
     private func item(exactID id: String) throws(ImportError) -> ImportedItem? {
         try catalogCall {
-            try withStatement(Query.itemByID) { statement in
+            try withStatement(Query.itemByID(duration: hasDuration)) { statement in
                 try statement.bind([.text(id)])
                 return try readItems(statement).first
             }

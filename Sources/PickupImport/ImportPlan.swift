@@ -29,10 +29,12 @@ public struct ImportPlan: Sendable {
         }
         let pairs = LivePhotoPairing.pairs(in: unique.map { (item: $0.path, info: $0.info) })
         let movieOf = Dictionary(pairs.map { ($0.still, $0.movie) }, uniquingKeysWith: { first, _ in first })
+        let infoOf = Dictionary(unique.map { ($0.path, $0.info) }, uniquingKeysWith: { first, _ in first })
         let pairedMovies = Set(pairs.map(\.movie))
         var requests: [ImportRequest] = []
         for file in unique where !pairedMovies.contains(file.path) {
-            let request = ImportRequest(path: file.path, info: file.info, livePhotoMovie: movieOf[file.path])
+            var request = ImportRequest(path: file.path, info: file.info, livePhotoMovie: movieOf[file.path])
+            request.livePhotoMovieDuration = request.livePhotoMovie.flatMap { infoOf[$0]?.duration }
             if let filter, !filter.matches(request.info) { continue }
             requests.append(request)
         }

@@ -31,6 +31,18 @@ public struct ImportRequest: Sendable, Hashable {
             + (edits.map { [($0, .edits)] } ?? [])
     }
 
+    /// How long the movie of a Live Photo plays, in seconds, when its probe said.
+    public var livePhotoMovieDuration: Double?
+
+    /// How long the part in `role` plays: the file's own duration, or its Live Photo movie's.
+    func duration(of role: StoredFile.Role) -> Double? {
+        switch role {
+        case .primary: return info.duration
+        case .livePhotoMovie: return livePhotoMovieDuration
+        case .edits: return nil
+        }
+    }
+
     /// The file's name without its folder.
     public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
 }

@@ -57,7 +57,8 @@ extension ImportSession {
                 if let sha256 = hashes.1, sha256 == sourceSHA256 {
                     found = StoredFile(
                         role: request.parts[position].role, name: candidate, originalPath: path,
-                        size: keys[position].size, sha256: sha256)
+                        size: keys[position].size, sha256: sha256,
+                        duration: request.duration(of: request.parts[position].role))
                     break
                 }
             }
@@ -162,7 +163,8 @@ extension ImportSession {
                 files.append(
                     StoredFile(
                         role: request.parts[position].role, name: name, originalPath: paths[position],
-                        size: copy.size, sha256: copy.sha256, method: copy.method))
+                        size: copy.size, sha256: copy.sha256, method: copy.method,
+                        duration: request.duration(of: request.parts[position].role)))
             }
             let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
             if let existing = try await catalog.record(

@@ -52,6 +52,10 @@ public struct StoredFile: Sendable, Hashable, Codable {
     /// does not say (an older catalog, or a file found already there).
     public var method: CopyMethod?
 
+    /// How long it plays, in seconds: a video's or a Live Photo's movie's; nil for a photo, an
+    /// edits file, or a catalog older than the record of it.
+    public var duration: Double? = nil
+
     /// The bytes this file added to the library's disk (nothing for a clone or a reflink).
     public var bytesWritten: Int64 { method == .copied ? size : 0 }
 }

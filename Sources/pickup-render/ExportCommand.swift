@@ -193,6 +193,9 @@ struct ExportJob: CommandJob {
             !json && progress.showsProgress && Console.errorIsTerminal
             ? ProgressBar(totalItems: 1, totalBytes: sourceBytes) : nil
         var lastTenth = -1
+        // Without a terminal, a line each tenth, once the export has taken two seconds: a remux
+        // that is done at once says only that it is done.
+        let began = ContinuousClock.now
         for await event in events {
             switch event {
             case .planned(let plan):
@@ -205,8 +208,10 @@ struct ExportJob: CommandJob {
                 if bar != nil {
                     bar?.draw(
                         itemsDone: 0, bytesDone: Int64(fraction * Double(sourceBytes)),
-                        current: (file as NSString).lastPathComponent)
-                } else if !json, progress.showsProgress, Int(fraction * 10) > lastTenth {
+                        current: Text.clean((file as NSString).lastPathComponent))
+                } else if !json, progress.showsProgress, Int(fraction * 10) > lastTenth,
+                    began.duration(to: .now) >= .seconds(2)
+                {
                     lastTenth = Int(fraction * 10)
                     Console.error(Text.clean("\(file): \(lastTenth * 10)%"))
                 }

@@ -203,6 +203,13 @@ struct ImportCommandTests {
         #expect(items.map { $0["status"] as? String } == ["imported", "alreadyThere"], "\(result.outputText)")
         let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }
         #expect(stored.sorted() == ["IMG_0263.HEIC", "IMG_0263.MOV"])
+        // The Live Photo's row has a time: its movie's, as probe gives it for the movie.
+        let movie = try pickup("probe", folder.appendingPathComponent("card/DCIM/IMG_0263.MOV").path)
+        let movieTime = try #require(
+            movie.outputText.split(separator: "\n").dropFirst().first?.split(separator: " ")[2])
+        let list = try pickup("library", library, "list")
+        let row = try #require(list.outputText.split(separator: "\n").first { $0.contains("live photo") })
+        #expect(movieTime != "-" && row.split(separator: " ").contains(movieTime), "\(row) \(movie.outputText)")
     }
 
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")

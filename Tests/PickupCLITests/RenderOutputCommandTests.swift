@@ -37,6 +37,19 @@ struct RenderOutputCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/thumbs.jpg/plain-thumb.jpg"))
     }
 
+    @Test("export without a terminal: a remux done at once prints its plan and its result, no percentages")
+    func quietQuickExport() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.run([
+            "export", try Fixtures.path(.mp4BlackStart), "--preset", "passthrough", "-o", folder + "/out.mp4",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let percentages = result.errorText.split(separator: "\n").filter { $0.hasSuffix("%") }
+        #expect(percentages.isEmpty, "\(result.errorText)")
+        #expect(result.errorText.contains("passthrough"), "the plan is said: \(result.errorText)")
+    }
+
     @Test("a 250-byte file name gives thumbnails and exports under shortened names, not 'File name too long'")
     func longNamesAreShortened() throws {
         let folder = try scratch()

@@ -31,9 +31,25 @@ struct CatalogMigrationTests {
         #expect(Set(items.map(\.id)) == ["6830dd03a869", "01478a228c6d"])
         #expect(Set(items.flatMap { $0.files.map(\.name) }) == ["a.jpg", "b.mp4"])
         #expect(items.first { $0.id == "01478a228c6d" }?.kind == .video)
-        #expect(try version(folder + "/.pickup/catalog.sqlite") == 3)
+        #expect(try version(folder + "/.pickup/catalog.sqlite") == 4)
         // Opened again: nothing left to run, nothing lost.
         #expect(try await ImportCatalog(folder: folder).items().count == 2)
+    }
+
+    @Test("a catalog of version 3 (no durations yet), opened only to read, lists its items unchanged")
+    func version3ReadOnly() async throws {
+        let folder = try libraryFromVersion1()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/.pickup/catalog.sqlite"
+        _ = try await ImportCatalog(folder: folder).items()
+        // What the previous version left: version 3, its files without a duration column.
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("ALTER TABLE files DROP COLUMN duration")
+        try database.execute("PRAGMA user_version = 3")
+        let items = try await ImportCatalog(folder: folder, readOnly: true).items()
+        #expect(Set(items.map(\.id)) == ["6830dd03a869", "01478a228c6d"])
+        #expect(items.allSatisfy { $0.files.allSatisfy { $0.duration == nil } })
+        #expect(try version(path) == 3, "reading changed nothing")
     }
 
     @Test("a catalog made by a newer version is refused, saying to update, and left as it is")

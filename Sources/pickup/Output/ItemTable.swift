@@ -47,7 +47,9 @@ enum ItemTable {
         var kind = item.kind.rawValue
         if item.isLivePhoto { kind = "live photo" }
         let size = item.files.reduce(Int64(0)) { $0 + $1.size }
-        let time = item.info.duration.map { DurationLabel.string(seconds: $0) } ?? "-"
+        // A Live Photo's time is its movie's.
+        let duration = item.info.duration ?? item.files.first { $0.role == .livePhotoMovie }?.duration
+        let time = duration.map { DurationLabel.string(seconds: $0) } ?? "-"
         return Text.pad(item.id, 13) + Text.pad(kind, 11) + Text.pad(time, 8) + Text.pad(Text.byteCount(size), 9)
     }
 }
