@@ -34,6 +34,21 @@ public enum Text {
         return shown
     }
 
+    /// `text` with each byte of a name that is not UTF-8 (`SystemPath`) written `\xE9`, and
+    /// nothing else changed: for CSV and TSV cells, which quote the rest themselves.
+    public static func rawBytesShown(_ text: String) -> String {
+        guard SystemPath.hasRawBytes(text) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if let byte = SystemPath.rawByte(scalar) {
+                shown += "\\x" + String(byte, radix: 16, uppercase: true)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
     /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
     public static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
 

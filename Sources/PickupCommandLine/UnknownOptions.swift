@@ -43,7 +43,7 @@ public enum UnknownOptions {
                     let name = ([root.configuration.commandName ?? "pickup"] + path).joined(separator: " ")
                     return Unknown(
                         what: "'\(argument)'", command: name, takesNames: false, isCommand: true,
-                        suggestion: nearest(argument, among: subcommands))
+                        suggestion: words(nearest(argument, among: subcommands)))
                 }
                 break
             }
@@ -87,7 +87,8 @@ public enum UnknownOptions {
             let option = String(argument.prefix { $0 != "=" })
             if argument.hasPrefix("--") {
                 guard long.contains(String(option.dropFirst(2))) else {
-                    let guess = nearest(String(option.dropFirst(2)), among: long.subtracting(hidden)).map { "--" + $0 }
+                    let guess = words(
+                        nearest(String(option.dropFirst(2)), among: long.subtracting(hidden)).map { "--" + $0 })
                     return Unknown(
                         what: "'\(option)'", command: name, takesNames: positional, isCommand: false, suggestion: guess)
                 }
@@ -132,15 +133,20 @@ public enum UnknownOptions {
     private static let hidden: Set<String> = ["experimental-dump-help", "generate-completion-script"]
 
     /// The word in `known` that `word` is most likely a slip of: one to two letters wrong,
-    /// missing, added or swapped (`fromat` for `format`), one only in a short word; nil when
-    /// none is that near.
-    static func nearest(_ word: String, among known: some Sequence<String>) -> String? {
+    /// missing, added or swapped (`fromat` for `format`), one only in a short word; both of two
+    /// as near; none when none is that near.
+    static func nearest(_ word: String, among known: some Sequence<String>) -> [String] {
         let limit = word.count <= 4 ? 1 : 2
         let ranked = known.map { (name: $0, distance: distance(word.lowercased(), $0.lowercased())) }
             .filter { $0.distance <= limit }
             .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
-        return ranked.first?.name
+        // Two as near as each other (`uploadz`: upload, uploads) are both named.
+        guard let best = ranked.first else { return [] }
+        return Array(ranked.filter { $0.distance == best.distance }.map(\.name).prefix(2))
     }
+
+    /// Suggestions as the message names them (`upload' or 'uploads`); nil for none.
+    static func words(_ names: [String]) -> String? { names.isEmpty ? nil : names.joined(separator: "' or '") }
 
     /// Edits between two words: letters replaced, inserted or deleted, and two neighbours
     /// swapped, each counting one (the optimal string alignment distance).

@@ -46,8 +46,9 @@ struct ThumbJob: CommandJob {
                 "--at \(command.at ?? ""): " + (negative ? "a time counts from the start, so it is 0 or more; " : "")
                     + "give seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
-        guard let asked = command.format.map(ImageFormat.init(rawValue:)) ?? .some(nil) else {
-            throw ValidationError("--format takes jpeg, png or webp")
+        let asked = command.format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
+        if let format = command.format, asked == nil {
+            throw ValidationError("--format takes jpeg, png or webp, not '\(format)'")
         }
         // Folders with --recursive: the media in them; files in them that are not media are left alone.
         let named = try NamedFiles(

@@ -73,6 +73,9 @@ struct ArgumentSlipTests {
             (["--verison"], "'--verison' is not an option of 'pickup'; did you mean '--version'?"),
             (["thumb", "-size", "64", "x.jpg"], "did you mean '--size'?"),
             (["frobnicate"], "'frobnicate' is not a command of 'pickup'. See 'pickup --help' for its commands."),
+            (["uploadz"], "did you mean 'upload' or 'uploads'?"),
+            (["thumb", "--fil", "2", "x.jpg"], "did you mean '--fill' or '--fit'?"),
+            (["thumb", "--format", "xyz", "x.jpg"], "--format takes jpeg, png or webp, not 'xyz'"),
         ])
     func suggestion(arguments: [String], said: String) throws {
         let result = try CLI.run(arguments, environment: ["HOME": "/nonexistent"])

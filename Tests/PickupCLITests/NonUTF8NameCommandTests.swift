@@ -40,6 +40,8 @@ struct NonUTF8NameCommandTests {
         // Valid JSON that every parser takes (Foundation's here), the byte written as the text \xE9.
         let media = try CLI.jsonLines(walked).filter { $0["type"] as? String == "media" }
         #expect(media.compactMap { $0["path"] as? String }.sorted() == [#"card/caf\xE9.jpg"#, #"card/f\xEAte.mp4"#])
+        let csv = try pickup(in: folder, "probe --format csv --fields path,kind card/caf*.jpg")
+        #expect(csv.outputText == "path,kind\r\n" + #"card/caf\xE9.jpg"# + ",image\r\n", "\(csv.outputText)")
         let listed = try Shell.execute(
             "/bin/sh",
             ["-c", "cd \"$1\" && find card -type f -print0 | \"$2\" probe --files-from - -0", "sh", folder, CLI.tool])

@@ -67,7 +67,8 @@ struct UploadsCommand: AsyncParsableCommand {
             name: .customLong("retries"),
             help: ArgumentHelp(
                 "Failures in a row, without the server gaining bytes, before an upload fails again (0 to 100; "
-                    + "default: as many as 'pickup upload --retries' gave it).", valueName: "N"))
+                    + "default: as many as 'pickup upload --retries' gave it; given, kept for later resumes).",
+                valueName: "N"))
         var retries: Int?
 
         @OptionGroup var s3: S3CredentialOptions

@@ -45,7 +45,7 @@ struct ProbeColumns {
         let missing = format == .tsv ? "-" : ""
         return line(
             fields.map { name in
-                if name == "path" { return path }
+                if name == "path" { return Text.rawBytesShown(path) }
                 switch known[name] {
                 case .string(let value): return value
                 case .int(let value): return String(value)
