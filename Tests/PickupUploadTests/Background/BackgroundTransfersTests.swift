@@ -95,7 +95,7 @@ struct BackgroundTransfersTests {
         defer { unlink(path) }
         #expect(truncate(path, 1 << 30) == 0)  // sparse: no gigabyte written to disk
         let server = try CountingServer()
-        await server.slow(250_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
+        await server.slow(1_000_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
         let system = FakeBackgroundSystem(transport: server)
         let app = try await launch(journal: journalPath(), transport: server, system: system)
         let record = try await app.uploader.journal.begin(
@@ -172,7 +172,7 @@ struct BackgroundTransfersTests {
         let path = try file(bytes: 300 << 10)
         defer { unlink(path) }
         let server = try CountingServer()
-        await server.slow(250_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
+        await server.slow(1_000_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
         let system = FakeBackgroundSystem(transport: server)
         let app = try await launch(journal: journalPath(), transport: server, system: system)
         let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
@@ -194,7 +194,7 @@ struct BackgroundTransfersTests {
         let paths = try (0..<4).map { _ in try file(bytes: 200 << 10) }
         defer { for path in paths { unlink(path) } }
         let server = try CountingServer()
-        await server.slow(250_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
+        await server.slow(1_000_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
         let system = FakeBackgroundSystem(transport: server)
         let endpoint = server.server.endpoint
         let first = try await launch(journal: journal, transport: server, system: system)
@@ -242,7 +242,7 @@ struct BackgroundTransfersTests {
         let paths = try (0..<2).map { _ in try file(bytes: 150 << 10) }
         defer { for path in paths { unlink(path) } }
         let server = try CountingServer()
-        await server.slow(250_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
+        await server.slow(1_000_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
         let system = FakeBackgroundSystem(transport: server)
         let first = try await launch(journal: journal, transport: server, system: system)
         for path in paths { await first.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint))) }
@@ -319,7 +319,7 @@ struct BackgroundTransfersTests {
         let path = try file(bytes: 100 << 10)
         defer { unlink(path) }
         let server = try CountingServer()
-        await server.slow(250_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
+        await server.slow(1_000_000_000)  // the queue is still sending when the app leaves, even on a loaded machine
         let system = FakeBackgroundSystem(transport: FailingTransport(failures: 2, then: server))
         let app = try await launch(journal: journalPath(), transport: server, system: system)
         await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
