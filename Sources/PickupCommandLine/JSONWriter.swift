@@ -135,7 +135,8 @@ public struct JSONObject {
             case "\t": out += "\\t"
             default:
                 if let byte = SystemPath.rawByte(scalar) {
-                    out += "\\\\x" + String(byte, radix: 16, uppercase: true)
+                    // The text \xE9, its backslash escaped for JSON.
+                    out += "\\" + Text.rawByte(byte)
                 } else if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -18,6 +18,10 @@ public enum Text {
     public static func clean(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars {
+            if let byte = SystemPath.rawByte(scalar) {
+                shown += rawByte(byte)
+                continue
+            }
             switch scalar.value {
             case 0x0A: shown += "\\n"
             case 0x0D: shown += "\\r"
@@ -25,9 +29,6 @@ public enum Text {
             case 0..<0x20, 0x7F, 0x80..<0xA0:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 shown += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            case _ where SystemPath.rawByte(scalar) != nil:
-                // A byte of a name that is not UTF-8 (`SystemPath`): `caf\xE9.jpg`, as Python shows it.
-                shown += "\\x" + String(SystemPath.rawByte(scalar) ?? 0, radix: 16, uppercase: true)
             default: shown.unicodeScalars.append(scalar)
             }
         }
@@ -41,13 +42,17 @@ public enum Text {
         var shown = ""
         for scalar in text.unicodeScalars {
             if let byte = SystemPath.rawByte(scalar) {
-                shown += "\\x" + String(byte, radix: 16, uppercase: true)
+                shown += rawByte(byte)
             } else {
                 shown.unicodeScalars.append(scalar)
             }
         }
         return shown
     }
+
+    /// A byte of a name that is not UTF-8 (`SystemPath`) as every output shows it: `\xE9`, as
+    /// Python shows it (`caf\xE9.jpg`).
+    public static func rawByte(_ byte: UInt8) -> String { "\\x" + String(byte, radix: 16, uppercase: true) }
 
     /// `912 B`, `22 KB`, `1.4 MB`, `3.2 GB`: the core's one formatter.
     public static func byteCount(_ bytes: Int64) -> String { ByteCountLabel.string(bytes) }
