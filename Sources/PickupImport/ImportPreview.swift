@@ -12,13 +12,63 @@ public enum ImportPreview: Sendable, Equatable {
     /// In the catalog with the same content, but a stored file is missing or damaged: the
     /// import would copy it back to its recorded name.
     case wouldRestore(ImportedItem)
+    /// The same content as the request at this index of the same run, which would be imported
+    /// first: the import would then find this one already there.
+    case sameAsEarlier(Int)
 
     /// The item the library already holds, if any.
     public var item: ImportedItem? {
         switch self {
-        case .wouldImport: return nil
+        case .wouldImport, .sameAsEarlier: return nil
         case .alreadyThere(let item), .wouldRestore(let item): return item
         }
+    }
+
+    /// What importing `requests` in one run would do, request by request: as ``ImportCatalog/preview(_:)``
+    /// finds against the library (`catalog`; `nil` for a library not made yet), and within the run,
+    /// a request whose content an earlier one would import is ``sameAsEarlier(_:)``, as the import
+    /// then finds it already there.
+    public static func run(
+        _ requests: [ImportRequest], catalog: ImportCatalog?
+    ) async -> [Result<ImportPreview, ImportError>] {
+        var importedFirst: [String: Int] = [:]  // a would-be-imported request's SHA-256, to its index
+        var answers: [Result<ImportPreview, ImportError>] = []
+        for (index, request) in requests.enumerated() {
+            do throws(ImportError) {
+                var answer = ImportPreview.wouldImport
+                var hashes: [String]?
+                if let catalog {
+                    (answer, hashes) = try await catalog.previewWithHashes(request)
+                }
+                if case .wouldImport = answer {
+                    let read: [String]
+                    if let hashes { read = hashes } else { read = try ImportPreview.hashes(of: request) }
+                    if let primary = read.first {
+                        if let earlier = importedFirst[primary] {
+                            answer = .sameAsEarlier(earlier)
+                        } else {
+                            importedFirst[primary] = index
+                        }
+                    }
+                }
+                answers.append(.success(answer))
+            } catch {
+                answers.append(.failure(error))
+            }
+        }
+        return answers
+    }
+
+    /// The SHA-256 of each of the request's files, in order.
+    static func hashes(of request: ImportRequest) throws(ImportError) -> [String] {
+        var hashes: [String] = []
+        for part in request.parts {
+            switch FileHash.sha256(ofFileAt: part.path) {
+            case .success(let found): hashes.append(found.sha256)
+            case .failure: throw ImportError(.sourceUnreadable, "the file cannot be read", path: part.path)
+            }
+        }
+        return hashes
     }
 }
 
@@ -27,21 +77,22 @@ extension ImportCatalog {
     /// not know by its source is read once, to compare its content (as the import does after
     /// copying it); the reading happens off the catalog, which keeps answering meanwhile.
     public nonisolated func preview(_ request: ImportRequest) async throws(ImportError) -> ImportPreview {
-        if let known = try await item(importedFrom: request.path) { return .alreadyThere(known) }
-        var hashes: [String] = []
-        for part in request.parts {
-            switch FileHash.sha256(ofFileAt: part.path) {
-            case .success(let found): hashes.append(found.sha256)
-            case .failure: throw ImportError(.sourceUnreadable, "the file cannot be read", path: part.path)
-            }
-        }
-        guard let primary = hashes.first else { return .wouldImport }
-        if let same = try await item(withSHA256: primary) { return .alreadyThere(same) }
+        try await previewWithHashes(request).preview
+    }
+
+    /// The preview, and the request's hashes when it read them (`nil` when known by its source).
+    nonisolated func previewWithHashes(
+        _ request: ImportRequest
+    ) async throws(ImportError) -> (preview: ImportPreview, hashes: [String]?) {
+        if let known = try await item(importedFrom: request.path) { return (.alreadyThere(known), nil) }
+        let hashes = try ImportPreview.hashes(of: request)
+        guard let primary = hashes.first else { return (.wouldImport, hashes) }
+        if let same = try await item(withSHA256: primary) { return (.alreadyThere(same), hashes) }
         if let recorded = try await recordedItem(withSHA256: primary),
             recorded.files.map(\.sha256) == hashes
         {
-            return .wouldRestore(recorded)
+            return (.wouldRestore(recorded), hashes)
         }
-        return .wouldImport
+        return (.wouldImport, hashes)
     }
 }

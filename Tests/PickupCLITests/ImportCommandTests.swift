@@ -179,6 +179,28 @@ struct ImportCommandTests {
         #expect(imported.outputText.contains("1 restored"), "\(imported.outputText)")
     }
 
+    @Test("import --dry-run of two sources with the same bytes counts one new item, as the import then does")
+    func dryRunSameBytesTwice() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegEXIF, "b.jpg", to: folder)
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("backup"))
+        let sources = [folder.appendingPathComponent("card").path, folder.appendingPathComponent("backup").path]
+        let library = folder.appendingPathComponent("Library").path
+        let dry = try CLI.run(["import"] + sources + ["--into", library, "--dry-run"])
+        #expect(dry.outputText.contains("Dry run: 1 item would be imported"), "\(dry.outputText)")
+        #expect(dry.outputText.contains("1 already there"))
+        #expect(dry.outputText.contains("already there once \(sources[0])/DCIM/b.jpg is imported"))
+        let json = try CLI.jsonLines(try CLI.run(["import"] + sources + ["--into", library, "--dry-run", "--json"]))
+        let planned = json.filter { $0["type"] as? String == "dryRun" }
+        #expect(planned.map { $0["status"] as? String } == ["wouldImport", "alreadyThere"])
+        #expect(planned.last?["sameAs"] as? String == sources[0] + "/DCIM/b.jpg")
+        let real = try jsonLines(try CLI.run(["import"] + sources + ["--into", library, "--json"]))
+        let items = real.filter { $0["type"] as? String == "item" }
+        #expect(items.map { $0["status"] as? String } == ["imported", "alreadyThere"])
+    }
+
     @Test(
         "two sources holding the same Live Photo store it once: the second is already there, its movie not stored again"
     )

@@ -13,11 +13,13 @@ extension ImportJob {
         var restoring = 0
         var bytes: Int64 = 0
         var output = ""
-        for request in plan.requests {
+        // What the import would find: this very file, the same content under another name, or
+        // the same content as a file imported earlier in this run.
+        let previews = await ImportPreview.run(plan.requests, catalog: catalog)
+        for (request, answer) in zip(plan.requests, previews) {
             let paths = request.parts.map(\.path)
             let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }
-            // What the import would find: this very file, or the same content under another name.
-            let preview = (try? await catalog?.preview(request)) ?? .wouldImport
+            let preview = (try? answer.get()) ?? .wouldImport
             let status: String
             let what: String
             switch preview {
@@ -27,6 +29,9 @@ extension ImportJob {
                 bytes += size
             case .alreadyThere(let item):
                 (status, what) = ("alreadyThere", "already there as \(item.id)")
+                there += 1
+            case .sameAsEarlier(let index):
+                (status, what) = ("alreadyThere", "already there once \(plan.requests[index].path) is imported")
                 there += 1
             case .wouldRestore(let item):
                 (status, what) = ("wouldRestore", "would restore \(item.id) (a stored file is missing or damaged)")
@@ -42,6 +47,7 @@ extension ImportJob {
                 object.add("status", status)
                 object.add("bytes", size)
                 object.add("id", preview.item?.id)
+                if case .sameAsEarlier(let index) = preview { object.add("sameAs", plan.requests[index].path) }
                 output += object.text + "\n"
             } else {
                 let others = paths.dropFirst().map { " + " + $0 }.joined()
