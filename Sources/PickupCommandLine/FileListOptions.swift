@@ -11,7 +11,8 @@ public struct FileListOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("files-from"),
         help: ArgumentHelp(
-            "Also take the paths listed in FILE, one a line ('-': standard input; the argument '-' too).",
+            "Also take the paths listed in FILE, one a line ('-': standard input; the argument '-' too), "
+                + "as if found in a folder; a folder listed with paths below it stands for itself (find's output).",
             valueName: "FILE"),
         completion: .file())
     public var filesFrom: String?
@@ -62,6 +63,15 @@ public struct FileListOptions: ParsableArguments, Sendable {
     public func paths(
         _ arguments: [String], input: () -> Data = { FileListOptions.standardInput }
     ) throws(ValidationError) -> [String] {
+        try sources(arguments, input: input).paths
+    }
+
+    /// The paths to work on, as ``paths(_:input:)`` gives them, and which of them came from a
+    /// list: a listed file is taken as one found in a folder (a note or an `.AAE` in `find`'s
+    /// output is left alone, not a failure), where a file named itself must be what the command takes.
+    public func sources(
+        _ arguments: [String], input: () -> Data = { FileListOptions.standardInput }
+    ) throws(ValidationError) -> (paths: [String], listed: Set<String>) {
         let stdinNamed = arguments.filter { $0 == "-" }.count + (filesFrom == "-" ? 1 : 0)
         guard stdinNamed <= 1 else {
             throw ValidationError(
@@ -71,12 +81,21 @@ public struct FileListOptions: ParsableArguments, Sendable {
             throw ValidationError("-0 reads a list of paths: add --files-from FILE, or '-' for standard input")
         }
         var paths: [String] = []
+        var listed: Set<String> = []
         for argument in arguments {
-            if argument == "-" { paths += try list(input(), from: "standard input") } else { paths.append(argument) }
+            if argument == "-" {
+                let found = try list(input(), from: "standard input")
+                paths += found
+                listed.formUnion(found)
+            } else {
+                paths.append(argument)
+            }
         }
         if let filesFrom {
             if filesFrom == "-" {
-                paths += try list(input(), from: "standard input")
+                let found = try list(input(), from: "standard input")
+                paths += found
+                listed.formUnion(found)
             } else {
                 var isFolder: ObjCBool = false
                 if FileManager.default.fileExists(atPath: filesFrom, isDirectory: &isFolder), isFolder.boolValue {
@@ -89,13 +108,18 @@ public struct FileListOptions: ParsableArguments, Sendable {
                         FileManager.default.fileExists(atPath: filesFrom) ? "it may not be read" : "no such file"
                     throw ValidationError("cannot read the list of files \(filesFrom): \(reason); check the path")
                 }
-                paths += try list(data, from: filesFrom)
+                let found = try list(data, from: filesFrom)
+                paths += found
+                listed.formUnion(found)
             }
         }
-        return paths
+        return (paths, listed)
     }
 
-    /// The paths in a list: lines (a trailing `\r` dropped) or NUL-terminated, empty ones skipped.
+    /// The paths in a list: lines (a trailing `\r` dropped) or NUL-terminated, empty ones skipped;
+    /// a folder with other listed paths below it is dropped, as `find` lists each folder before
+    /// what it holds: the list names the files to take, and walking the folder too would take
+    /// them twice (and what the list left out).
     func list(_ data: Data, from source: String) throws(ValidationError) -> [String] {
         var paths: [String] = []
         for piece in data.split(separator: null ? 0 : 10, omittingEmptySubsequences: false) {
@@ -108,6 +132,18 @@ public struct FileListOptions: ParsableArguments, Sendable {
         if !null, paths.contains(where: { $0.contains("\0") }) {
             throw ValidationError("\(source) holds NUL bytes: add -0 to read a NUL-terminated list")
         }
-        return paths
+        var holders: Set<Substring> = []  // every folder some listed path is below
+        for path in paths {
+            var end = path.endIndex
+            while let slash = path[..<end].lastIndex(of: "/") {
+                holders.insert(path[..<slash])
+                end = slash
+            }
+        }
+        return paths.filter { path in
+            var folder = Substring(path)
+            while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+            return !holders.contains(folder)
+        }
     }
 }

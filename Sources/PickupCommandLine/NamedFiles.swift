@@ -17,14 +17,17 @@ public struct NamedFiles {
 
     /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
     /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
-    /// `selection` which files are taken at all (`--include`, `--exclude`).
+    /// `selection` which files are taken at all (`--include`, `--exclude`); a file in `listed`
+    /// (from `--files-from`) is taken as one found in a folder.
     public init(
         _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String,
-        selection: FileSelection = .everything
+        selection: FileSelection = .everything, listed: Set<String> = []
     ) throws(ValidationError) {
         for argument in arguments {
             guard FileWalker.isFolder(argument) else {
-                if selection.takes(argument) {
+                if listed.contains(argument), selection.takes(argument), !takes(argument) {
+                    leftAlone.append((argument, other))
+                } else if selection.takes(argument) {
                     files.append(argument)
                 } else {
                     leftAlone.append((argument, FileListOptions.notTaken))

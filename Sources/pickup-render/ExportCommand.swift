@@ -38,10 +38,11 @@ struct ExportJob: CommandJob {
             throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
         }
         // Folders with --recursive: the videos in them; other files are left alone.
+        let sources = try command.files.sources(command.arguments)
         let named = try NamedFiles(
-            try command.files.paths(command.arguments), recursive: command.recursive, doing: "export the videos in it",
+            sources.paths, recursive: command.recursive, doing: "export the videos in it",
             takes: { MediaNames.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
-            other: "not a video", selection: command.files.selection)
+            other: "not a video", selection: command.files.selection, listed: sources.listed)
         let files = named.files
         let leftAlone = named.leftAlone
         notTaken = named.notTaken

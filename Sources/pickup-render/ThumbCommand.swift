@@ -51,10 +51,11 @@ struct ThumbJob: CommandJob {
             throw ValidationError("--format takes jpeg, png or webp, not '\(format)'")
         }
         // Folders with --recursive: the media in them; files in them that are not media are left alone.
+        let sources = try command.files.sources(command.arguments)
         let named = try NamedFiles(
-            try command.files.paths(command.arguments), recursive: command.recursive,
-            doing: "make thumbnails of what is in it",
-            takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection)
+            sources.paths, recursive: command.recursive, doing: "make thumbnails of what is in it",
+            takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection,
+            listed: sources.listed)
         files = named.files
         leftAlone = named.leftAlone
         notTaken = named.notTaken

@@ -78,6 +78,32 @@ struct FileListCommandTests {
         #expect(try probedPaths(dash) == [card + "/A.JPG"])
     }
 
+    @Test(
+        "find's whole output (folders too) takes each file once; a listed note is left alone as in a walk, not a failure"
+    )
+    func wholeFindOutput() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let card = folder.appendingPathComponent("card").path
+        let probed = try Shell.run("cd '\(card)' && find . -print0 | '\(CLI.tool)' probe --files-from - -0")
+        #expect(probed.status == 0, "\(probed.errorText)")
+        #expect(probed.outputText.contains("4 files: 3 probed, 1 left alone"), "\(probed.outputText)")
+        #expect(probed.outputText.components(separatedBy: "./sub/B.jpg").count == 2, "probed once")
+        #expect(!probed.errorText.contains("note.txt: "), "a listed note is no failure: \(probed.errorText)")
+        let library = folder.path + "/L"
+        let imported = try Shell.run(
+            "cd '\(card)' && find . -print0 | '\(CLI.tool)' import --files-from - -0 --into '\(library)' --json")
+        #expect(imported.status == 0, "\(imported.errorText)")
+        let lines = try CLI.jsonLines(imported)
+        #expect(lines.filter { $0["type"] as? String == "item" }.count == 3)
+        #expect(lines.contains { $0["type"] as? String == "leftAlone" && $0["path"] as? String == "./note.txt" })
+        // A folder listed alone still stands for what is in it.
+        let alone = try Shell.run("printf '%s\\n' '\(card)/sub' | '\(CLI.tool)' probe - --json")
+        #expect(try probedPaths(alone) == [card + "/sub/B.jpg", card + "/sub/two\nlines.jpg"])
+        // Named itself, a note is still a failure: the user asked for that very file.
+        #expect(try pickup("probe", card + "/note.txt").status == 1)
+    }
+
     @Test("misuse: -0 with no list, standard input twice, a list that is not there, NULs without -0")
     func misuse() throws {
         let folder = try card()

@@ -19,17 +19,21 @@ public struct ImportScan: Sendable {
         public var order = ImportOrder.selected
         /// At most this many items (0: no limit).
         public var limit = 0
+        /// Sources that came from a list (`--files-from`): a file there is taken as one found in a
+        /// folder, left alone when it is not media, where a file named itself must be media.
+        public var listed: Set<String> = []
 
         /// Options: links not followed, every file taken, every kind, in the order given.
         public init(
             followLinks: Bool = false, selection: FileSelection = .everything, filter: MediaFilter? = nil,
-            order: ImportOrder = .selected, limit: Int = 0
+            order: ImportOrder = .selected, limit: Int = 0, listed: Set<String> = []
         ) {
             self.followLinks = followLinks
             self.selection = selection
             self.filter = filter
             self.order = order
             self.limit = limit
+            self.listed = listed
         }
     }
 
@@ -80,7 +84,7 @@ public struct ImportScan: Sendable {
         }
         // Files a folder holds beside its media (an iPhone's .AAE edits, sidecars, notes) are
         // left alone, not failures; a file named itself must be media.
-        let named = Set(sources)
+        let named = Set(sources).subtracting(options.listed)
         var probed: [(path: String, info: MediaInfo)] = []
         for (path, result) in zip(files, await facts(of: files, knownTo: catalog)) {
             switch result {

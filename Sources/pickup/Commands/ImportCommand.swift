@@ -112,6 +112,8 @@ struct ImportCommand: JobCommand {
 /// What the command does, from its checked arguments.
 struct ImportJob: CommandJob {
     let sources: [String]
+    /// The sources that came from a list (`--files-from`, `-`): taken as found in a folder.
+    let listed: Set<String>
     let selection: FileSelection
     let destination: String
     let filter: MediaFilter?
@@ -132,7 +134,7 @@ struct ImportJob: CommandJob {
         guard let destination = command.into else {
             throw ValidationError("say where to import with --into DIR")
         }
-        sources = try command.files.paths(command.arguments)
+        (sources, listed) = try command.files.sources(command.arguments)
         selection = command.files.selection
         self.destination = destination
         var filters: [MediaFilter] = []
@@ -192,7 +194,8 @@ struct ImportJob: CommandJob {
         let scan = await ImportScan.scan(
             sources, into: library, catalog: session?.catalog,
             options: ImportScan.Options(
-                followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit))
+                followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit,
+                listed: listed))
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan

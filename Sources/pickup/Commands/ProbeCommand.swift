@@ -90,6 +90,8 @@ struct ProbeCommand: JobCommand {
 /// What the command does, from its checked arguments.
 struct ProbeJob: CommandJob {
     let paths: [String]
+    /// The paths that came from a list (`--files-from`, `-`): taken as found in a folder.
+    let listed: Set<String>
     let recursive: Bool
     let followLinks: Bool
     let json: Bool
@@ -101,7 +103,7 @@ struct ProbeJob: CommandJob {
         guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name at least one file or folder to probe")
         }
-        paths = try command.files.paths(command.arguments)
+        (paths, listed) = try command.files.sources(command.arguments)
         selection = command.files.selection
         recursive = command.recursive
         followLinks = command.followLinks
@@ -122,7 +124,7 @@ struct ProbeJob: CommandJob {
         var files: [String] = []
         var failures = 0
         if !recursive { ProbeJob.hintAtSubfolders(paths, entries: entries) }
-        let named = Set(paths)
+        let named = Set(paths).subtracting(listed)
         var leftAloneFiles: [String] = []
         var notTaken = 0
         var passedOver: [(path: String, reason: String)] = []

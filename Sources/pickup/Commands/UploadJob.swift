@@ -10,6 +10,8 @@ import PickupUpload
 /// What the command does, from its checked arguments.
 struct UploadJob: CommandJob {
     let files: [String]
+    /// The files that came from a list (`--files-from`, `-`): sent as if found in a folder, when media.
+    let listed: Set<String>
     /// Which files of the folders are sent (--include, --exclude).
     let selection: FileSelection
     let target: UploadTarget
@@ -91,7 +93,7 @@ struct UploadJob: CommandJob {
         guard megabytes >= 0.0625, megabytes <= 1024 else {
             throw ValidationError("--chunk-size takes megabytes from 0.0625 to 1024")
         }
-        files = try command.fileList.paths(command.arguments)
+        (files, listed) = try command.fileList.sources(command.arguments)
         selection = command.fileList.selection
         self.parallel = parallel
         switch RemoteKey.parse(command.key) {

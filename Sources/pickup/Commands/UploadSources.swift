@@ -66,10 +66,11 @@ extension UploadJob {
                 } else if !selection.takes(argument) {
                     leaveAlone(argument, FileListOptions.notTaken)
                 } else {
+                    // A listed file (--files-from) is sent as one found in a folder: when it is media.
                     paths.append(
                         ResolvedFile(
                             path: argument, item: nil, relativePath: (argument as NSString).lastPathComponent,
-                            expected: status.identity))
+                            expected: status.identity, walked: listed.contains(argument)))
                 }
                 continue
             }
