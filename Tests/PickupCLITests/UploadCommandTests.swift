@@ -130,8 +130,12 @@ struct UploadCommandTests {
         let server = try FormServer(token: "tok-123")
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let photo = try Fixtures.path(.jpegEXIF)
-        let imported = try CLI.run(["import", photo, "--into", folder + "/lib", "--json"])
+        // A photo with an iPhone's edits beside it: the item's stored .AAE goes with it.
+        try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
+        let photo = folder + "/card/IMG_0001.JPG"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: photo)
+        try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: folder + "/card/IMG_0001.AAE"))
+        let imported = try CLI.run(["import", folder + "/card", "--into", folder + "/lib", "--json"])
         #expect(imported.status == 0, "\(imported.errorText)")
         let id = try #require(try CLI.jsonLines(imported).first?["id"] as? String)
         let result = try CLI.run(
@@ -140,10 +144,14 @@ struct UploadCommandTests {
                 "album=trip", "--journal", folder + "/j.sqlite", "--json",
             ], environment: ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer tok-123"])
         #expect(result.status == 0, "\(result.errorText)")
-        let record = try #require(try CLI.jsonLines(result).first)
+        let records = try CLI.jsonLines(result)
+        let record = try #require(records.first)
         #expect(record["state"] as? String == "done")
         let stored = (record["path"] as? String).map { ($0 as NSString).lastPathComponent } ?? ""
         #expect(try server.stored(stored) == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+        let names = records.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        #expect(names == ["IMG_0001.JPG", "IMG_0001.AAE"], "\(result.outputText)")
+        #expect(try server.stored("IMG_0001.AAE") == Data("<plist/>".utf8))
         #expect(!(result.outputText + result.errorText).contains("tok-123"))
         let listed = try CLI.run(["uploads", "list", "--journal", folder + "/j.sqlite", "--json"])
         #expect(!listed.outputText.contains("tok-123") && listed.outputText.contains("\"target\":\"http://127.0.0.1"))

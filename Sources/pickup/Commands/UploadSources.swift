@@ -89,8 +89,9 @@ extension UploadJob {
                     throw ValidationError("\(argument) is neither a file nor an item of the library \(library)")
                 }
                 // Only the bytes the catalog records are sent: a stored file that changed is refused.
-                // The photo or video and a Live Photo's movie go; an iPhone's edits file stays.
-                for file in item.files where file.role != .edits {
+                // Every stored file goes: the photo or video, a Live Photo's movie and an iPhone's
+                // edits, as a folder's walk sends an .AAE with its photo.
+                for file in item.files {
                     let path = library + "/" + file.name
                     guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
                     else {
