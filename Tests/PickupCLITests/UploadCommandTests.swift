@@ -630,6 +630,10 @@ struct UploadCommandTests {
         #expect(said == 1, "\(run.errorText)")
         #expect(run.errorText.contains("connection refused"))
         #expect(run.errorText.contains("not started"))
+        // The resume it names finds this journal: the --journal given is said again.
+        #expect(run.errorText.contains("paused ('pickup uploads resume --journal "), "\(run.errorText)")
+        let unknown = try CLI.run(["uploads", "resume", "zzzzzz", "--journal", folder + "/j.sqlite"])
+        #expect(unknown.errorText.contains("Run 'pickup uploads list --journal "), "\(unknown.errorText)")
         let retries = run.errorText.components(separatedBy: "; retrying in ").count - 1
         #expect((7...56).contains(retries), "\(retries) retries")
         #expect(run.outputText.contains("1000 files: 0 uploaded, 0 already there, "), "\(run.outputText)")

@@ -32,7 +32,7 @@ struct UploadsListCommandTests {
                 "\(name) at \(String(describing: column)), \(cell) at \(String(describing: at))")
         }
         // Nothing was made on the server: no URL yet.
-        #expect(lines.dropFirst().first?.contains(" -: ") == true, "\(all.outputText)")
+        #expect(lines.dropFirst().first?.contains(" (no upload URL yet): ") == true, "\(all.outputText)")
         let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])
         #expect(done.status == 0)
         #expect(done.outputText == "0 uploads (of 1) in \(journal)\n", "\(done.outputText)")

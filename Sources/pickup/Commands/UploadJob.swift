@@ -278,7 +278,7 @@ struct UploadJob: CommandJob {
                         batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
         }
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
-            UploadRunner.stopped(error, items: items, json: json)
+            UploadRunner.stopped(error, items: items, json: json, journal: journalNamed)
         }
         if interrupted.fired { return 130 }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.

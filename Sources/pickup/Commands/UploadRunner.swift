@@ -120,10 +120,10 @@ enum UploadRunner {
     private static func note(_ record: UploadRecord, journal: String?) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
-            let named = journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
-            return ": 'pickup uploads resume \(record.id)\(named)' goes on from the last byte the server confirmed"
+            return
+                ": '\(UploadHints.resume(record.id, journal: journal))' goes on from the last byte the server confirmed"
         }
-        return record.error.map { ": " + UploadHints.line($0) } ?? ""
+        return record.error.map { ": " + UploadHints.line($0, journal: journal) } ?? ""
     }
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
@@ -139,7 +139,8 @@ enum UploadRunner {
         for (record, bytes) in zip(records, bytes) {
             let row =
                 Text.pad(record.id, idWidth) + Text.pad(record.state.rawValue, stateWidth) + Text.pad(bytes, bytesWidth)
-                + "\(record.path) -> \(shownTarget(record)) \(record.url ?? "-")" + note(record, journal: nil)
+                + "\(record.path) -> \(shownTarget(record)) \(record.url ?? "(no upload URL yet)")"
+                + note(record, journal: nil)
             text += Text.clean(row) + "\n"
         }
         return text
@@ -184,7 +185,7 @@ enum UploadRunner {
 
     /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
     /// (a `stopped` line with `--json`).
-    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool) {
+    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool, journal: String? = nil) {
         let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
         let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
         if json {
@@ -193,7 +194,8 @@ enum UploadRunner {
             object.add(
                 "error",
                 object: JSONObject.error(
-                    code: error.code.rawValue, message: error.description, hint: UploadHints.hint(for: error)))
+                    code: error.code.rawValue, message: error.description,
+                    hint: UploadHints.hint(for: error, journal: journal)))
             object.add("paused", Int64(begun))
             object.add("notStarted", Int64(left))
             Console.raw(object.text + "\n")
@@ -203,7 +205,7 @@ enum UploadRunner {
             Text.clean(
                 "pickup upload: stopped: the endpoint cannot be reached (\(error.description)); every upload "
                     + "there would fail the same way. \(left) file\(left == 1 ? "" : "s") not started"
-                    + (begun > 0 ? " and \(begun) paused ('pickup uploads resume')" : "")
+                    + (begun > 0 ? " and \(begun) paused ('\(UploadHints.resume(journal: journal))')" : "")
                     + ": run the same command again when it is back."))
     }
 

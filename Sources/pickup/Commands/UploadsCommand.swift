@@ -176,6 +176,7 @@ struct UploadsJob: CommandJob {
     }
 
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
+        let named = journalNamed ? journalPath : nil  // said again in the commands that hints name
         let journal: UploadJournal
         do {
             if case .list = action {
@@ -194,7 +195,7 @@ struct UploadsJob: CommandJob {
                 journal = try UploadJournal(path: journalPath)
             }
         } catch {
-            Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
+            Console.error(Text.clean("pickup uploads: " + UploadHints.line(error, journal: named)))
             return ExitStatus.someFailed
         }
         // S3 uploads resume and abort with the credentials found again (--credentials, --profile,
@@ -209,7 +210,7 @@ struct UploadsJob: CommandJob {
             do {
                 records = try await journal.all()
             } catch {
-                Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
+                Console.error(Text.clean("pickup uploads: " + UploadHints.line(error, journal: named)))
                 return ExitStatus.someFailed
             }
             let shown = states.isEmpty ? records : records.filter { states.contains($0.state) }
@@ -260,7 +261,8 @@ struct UploadsJob: CommandJob {
                         "pickup uploads: \(credential) is set, and it would go to every server of the "
                             + "\(unfinished.count) unfinished upload\(unfinished.count == 1 ? "" : "s"); resume one at a "
                             + "time, by id, the ones meant for its server: "
-                            + unfinished.prefix(5).map { "pickup uploads resume \($0.id)" }.joined(separator: ", ")
+                            + unfinished.prefix(5).map { UploadHints.resume($0.id, journal: named) }.joined(
+                                separator: ", ")
                             + (unfinished.count > 5 ? ", ... (pickup uploads list shows them all)" : ""))
                     return ExitStatus.usage
                 }
@@ -297,14 +299,13 @@ struct UploadsJob: CommandJob {
                 do {
                     try await journal.allowAttempts(retries + 1, for: ids)
                 } catch {
-                    Console.error(Text.clean("pickup uploads: " + UploadHints.line(error)))
+                    Console.error(Text.clean("pickup uploads: " + UploadHints.line(error, journal: named)))
                     return ExitStatus.someFailed
                 }
             }
             let began = Date()
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
-            let named = journalNamed ? journalPath : nil
             let triesOf = tries
             let work = Task {
                 await UploadRunner.run(queue, json: json, progress: progress, triesOf: triesOf, journal: named)
@@ -357,7 +358,8 @@ struct UploadsJob: CommandJob {
     }
 
     private func notFound(_ id: String) -> Int32 {
-        Console.error("pickup uploads: no upload '\(id)' in \(journalPath). Run 'pickup uploads list'.")
+        let list = "pickup uploads list" + (journalNamed ? " --journal " + Text.shellQuoted(journalPath) : "")
+        Console.error(Text.clean("pickup uploads: no upload '\(id)' in \(journalPath). Run '\(list)' to see them."))
         return ExitStatus.someFailed
     }
 }

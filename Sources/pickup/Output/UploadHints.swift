@@ -1,19 +1,28 @@
+import PickupCommandLine
 import PickupUpload
 
 /// What to do about a failed upload, in the command line's own words: the library's
 /// hints fit an app, these name `pickup` commands and flags.
 enum UploadHints {
-    static func hint(for error: UploadError) -> String {
+    /// The command that resumes: `pickup uploads resume`, with `--journal` when the person named
+    /// one (a resume without it would look in the default journal and find nothing).
+    static func resume(_ id: String? = nil, journal: String?) -> String {
+        "pickup uploads resume" + (id.map { " " + $0 } ?? "")
+            + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+    }
+
+    /// What to do; `journal`: the journal the person named, said again in a resume command.
+    static func hint(for error: UploadError, journal: String? = nil) -> String {
+        let resume = resume(journal: journal)
         switch error.code {
         case .network:
-            return "Check the connection; 'pickup uploads resume' goes on from the last byte the server confirmed."
+            return "Check the connection; '\(resume)' goes on from the last byte the server confirmed."
         case .server where [404, 405, 501].contains(error.status ?? 0):
             // Not a passing failure: the server takes no upload at that URL.
             return "Check the URL given to --to: the server does not take uploads there (HTTP \(error.status ?? 0))."
         case .server:
-            return "The server failed; try again later with 'pickup uploads resume' (it goes on from the last "
-                + "confirmed byte)."
-        case .cancelled: return "Resume it with 'pickup uploads resume'."
+            return "The server failed; try again later with '\(resume)' (it goes on from the last confirmed byte)."
+        case .cancelled: return "Resume it with '\(resume)'."
         case .unauthorized:
             return "Check the credentials (PICKUP_UPLOAD_AUTHORIZATION or -H for tus and forms; AWS_PROFILE, "
                 + "~/.aws/credentials or AWS_ACCESS_KEY_ID for S3); Pickup does not retry with wrong ones."
@@ -37,5 +46,7 @@ enum UploadHints {
     }
 
     /// The error as one line: what happened, then what to do.
-    static func line(_ error: UploadError) -> String { error.description + ". " + hint(for: error) }
+    static func line(_ error: UploadError, journal: String? = nil) -> String {
+        error.description + ". " + hint(for: error, journal: journal)
+    }
 }
