@@ -128,7 +128,7 @@ enum UploadRunner {
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
     /// as wide as their longest cell, then the file, where it goes, its URL and any note.
-    static func table(_ records: [UploadRecord]) -> String {
+    static func table(_ records: [UploadRecord], journal: String? = nil) -> String {
         let bytes = records.map { "\(Text.byteCount($0.offset))/\(Text.byteCount($0.size))" }
         let idWidth = records.map(\.id.count).max().map { max($0, 2) + 2 } ?? 4
         let stateWidth = records.map(\.state.rawValue.count).max().map { max($0, 5) + 2 } ?? 7
@@ -140,7 +140,7 @@ enum UploadRunner {
             let row =
                 Text.pad(record.id, idWidth) + Text.pad(record.state.rawValue, stateWidth) + Text.pad(bytes, bytesWidth)
                 + "\(record.path) -> \(shownTarget(record)) \(record.url ?? "(no upload URL yet)")"
-                + note(record, journal: nil)
+                + note(record, journal: journal)
             text += Text.clean(row) + "\n"
         }
         return text

@@ -217,7 +217,7 @@ struct UploadsJob: CommandJob {
             if json {
                 Console.raw(shown.map { UploadRunner.line($0) }.joined())
             } else if !shown.isEmpty {
-                Console.raw(UploadRunner.table(shown))
+                Console.raw(UploadRunner.table(shown, journal: named))
             }
             if !json {
                 let of = shown.count == records.count ? "" : " (of \(records.count))"
