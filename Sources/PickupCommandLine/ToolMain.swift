@@ -15,6 +15,15 @@ public enum ToolMain {
             Console.error("Error: \(slip).\nSee '\(command.joined(separator: " ")) --help'.")
             return ExitStatus.usage
         }
+        // `pickup help prob`: swift-argument-parser prints the tool's help and exits 0; a word
+        // that names no command is a mistake, said as one (with the nearest command).
+        if arguments.first == "help", arguments.count > 1,
+            !arguments.dropFirst().contains(where: { $0.hasPrefix("-") }),
+            let unknown = UnknownOptions.first(in: Array(arguments.dropFirst()), root: root), unknown.isCommand
+        {
+            Console.error(UnknownOptions.message(unknown))
+            return ExitStatus.usage
+        }
         do {
             var command = try root.parseAsRoot(ArgumentSlips.joiningNegativeValues(arguments))
             if var asynchronous = command as? any AsyncParsableCommand {

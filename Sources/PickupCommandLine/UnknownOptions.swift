@@ -145,6 +145,12 @@ public enum UnknownOptions {
         return Array(ranked.filter { $0.distance == best.distance }.map(\.name).prefix(2))
     }
 
+    /// For a value an option does not take (`--format cvs`): " (did you mean 'csv'?)" when the
+    /// word looks like a slip of one it takes (either case), else nothing.
+    public static func guess(_ word: String, among values: some Sequence<String>) -> String {
+        words(nearest(word, among: values)).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
     /// Suggestions as the message names them (`upload' or 'uploads`); nil for none.
     static func words(_ names: [String]) -> String? { names.isEmpty ? nil : names.joined(separator: "' or '") }
 

@@ -58,7 +58,8 @@ struct ExportJob: CommandJob {
         }
         guard let preset = ExportPreset(rawValue: name) else {
             throw ValidationError(
-                "no preset '\(name)'; choose one of "
+                "no preset '\(name)'" + UnknownOptions.guess(name, among: ExportPreset.allCases.map(\.rawValue))
+                    + "; choose one of "
                     + ExportPreset.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let trim = try command.trim.map(ExportJob.trim)

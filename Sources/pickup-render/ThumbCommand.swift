@@ -48,7 +48,9 @@ struct ThumbJob: CommandJob {
         }
         let asked = command.format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
         if let format = command.format, asked == nil {
-            throw ValidationError("--format takes jpeg, png or webp, not '\(format)'")
+            throw ValidationError(
+                "--format takes jpeg, png or webp, not '\(format)'"
+                    + UnknownOptions.guess(format, among: ["jpeg", "png", "webp"]))
         }
         // Folders with --recursive: the media in them; files in them that are not media are left alone.
         let sources = try command.files.sources(command.arguments)

@@ -76,6 +76,18 @@ struct ArgumentSlipTests {
             (["uploadz"], "did you mean 'upload' or 'uploads'?"),
             (["thumb", "--fil", "2", "x.jpg"], "did you mean '--fill' or '--fit'?"),
             (["thumb", "--format", "xyz", "x.jpg"], "--format takes jpeg, png or webp, not 'xyz'"),
+            // A value that looks like a slip of one the option takes.
+            (["probe", "--format", "cvs", "x.jpg"], "not 'cvs' (did you mean 'csv'?)"),
+            (["import", "x", "--into", "L", "--layout", "dated"], "not 'dated' (did you mean 'date'?)"),
+            (["import", "x", "--into", "L", "--order", "newst"], "(did you mean 'newest'?)"),
+            (["import", "x", "--into", "L", "--filter", "imgaes"], "unknown filter 'imgaes' (did you mean 'images'?)"),
+            (["export", "x.mp4", "--preset", "1920x1800"], "no preset '1920x1800' (did you mean '1920x1080'?)"),
+            (["library", "L", "lst"], "not 'lst' (did you mean 'list'?)"),
+            (["library", "L", "list", "--sort", "tkaen"], "(did you mean 'taken'?)"),
+            (["uploads", "list", "--state", "faild"], "(did you mean 'failed'?)"),
+            // help of a command that is not there: an error, not the tool's help and exit 0.
+            (["help", "prob"], "'prob' is not a command of 'pickup'; did you mean 'probe'?"),
+            (["help", "uploads", "lsit"], "did you mean 'list'?"),
         ])
     func suggestion(arguments: [String], said: String) throws {
         let result = try CLI.run(arguments, environment: ["HOME": "/nonexistent"])

@@ -142,7 +142,10 @@ struct ImportJob: CommandJob {
             do {
                 filters.append(try MediaFilter(parsing: text))
             } catch {
-                throw ValidationError(error.description)
+                // "unknown filter 'imgaes' (did you mean 'images'?); use ..."
+                let guess = UnknownOptions.guess(error.name, among: MediaFilter.named.keys)
+                throw ValidationError(
+                    error.description.replacingOccurrences(of: "'\(error.name)';", with: "'\(error.name)'\(guess);"))
             }
         }
         filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
@@ -152,7 +155,9 @@ struct ImportJob: CommandJob {
         }
         self.limit = limit
         guard let order = ImportOrder(rawValue: command.order) else {
-            throw ValidationError("--order takes selected, newest, oldest or name")
+            throw ValidationError(
+                "--order takes selected, newest, oldest or name, not '\(command.order)'"
+                    + UnknownOptions.guess(command.order, among: ImportOrder.allCases.map(\.rawValue)))
         }
         self.order = order
         if let text = command.thumbnails {
@@ -173,7 +178,9 @@ struct ImportJob: CommandJob {
         progress = command.progress
         dryRun = command.dryRun
         guard let layout = ImportLayout(rawValue: command.layout) else {
-            throw ValidationError("--layout takes flat or date, not '\(command.layout)'")
+            throw ValidationError(
+                "--layout takes flat or date, not '\(command.layout)'"
+                    + UnknownOptions.guess(command.layout, among: ImportLayout.allCases.map(\.rawValue)))
         }
         self.layout = layout
     }

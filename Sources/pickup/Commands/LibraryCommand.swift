@@ -110,12 +110,17 @@ struct LibraryJob: CommandJob {
         case ("repair", 2): action = .repair
         case ("remove", 3): action = .remove(words[2])
         default:
-            throw ValidationError("expected 'list', 'show ID', 'verify', 'repair' or 'remove ID' after the folder")
+            let known = ["list", "show", "verify", "repair", "remove"]
+            let guess = known.contains(words[1]) ? "" : UnknownOptions.guess(words[1], among: known)
+            throw ValidationError(
+                "expected 'list', 'show ID', 'verify', 'repair' or 'remove ID' after the folder, not "
+                    + "'\(words.dropFirst().joined(separator: " "))'\(guess)")
         }
         guard let order = Order(rawValue: command.sort ?? "imported") else {
             throw ValidationError(
                 "--sort takes " + Order.allCases.map(\.rawValue).joined(separator: ", ")
-                    + ", not '\(command.sort ?? "")'")
+                    + ", not '\(command.sort ?? "")'"
+                    + UnknownOptions.guess(command.sort ?? "", among: Order.allCases.map(\.rawValue)))
         }
         if command.sort != nil, case .list = action {
         } else if command.sort != nil {

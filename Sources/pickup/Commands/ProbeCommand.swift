@@ -111,7 +111,9 @@ struct ProbeJob: CommandJob {
         if command.format != nil || command.fields != nil {
             guard !command.json else { throw ValidationError("choose --json or --format/--fields, not both") }
             guard let format = ProbeColumns.Format(rawValue: (command.format ?? "tsv").lowercased()) else {
-                throw ValidationError("--format takes csv or tsv, not '\(command.format ?? "")'")
+                throw ValidationError(
+                    "--format takes csv or tsv, not '\(command.format ?? "")'"
+                        + UnknownOptions.guess(command.format ?? "", among: ["csv", "tsv"]))
             }
             columns = try ProbeColumns(fields: command.fields, format: format)
         } else {

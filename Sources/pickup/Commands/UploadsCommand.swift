@@ -123,7 +123,8 @@ struct UploadsJob: CommandJob {
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let state = UploadRecord.State(rawValue: String(word)) else {
                 throw ValidationError(
-                    "--state takes \(states.joined(separator: ", ")) (commas: any of them), not '\(word)'")
+                    "--state takes \(states.joined(separator: ", ")) (commas: any of them), not '\(word)'"
+                        + UnknownOptions.guess(String(word), among: states))
             }
             found.insert(state)
         }
