@@ -5,7 +5,9 @@ import Testing
 /// `pickup upload -r DIR`: a folder's photos and videos go, with their edits; its other files stay.
 @Suite("upload -r, end to end", .serialized)
 struct UploadFolderCommandTests {
-    @Test("a folder's walk sends its media and their .AAE edits, leaves the rest and says how many; a file named goes")
+    @Test(
+        "a folder's walk sends its media (a damaged photo too) and their .AAE edits, leaves the rest and says how many; a file named goes"
+    )
     func onlyMediaFromAFolder() throws {
         let server = try TusServer()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -21,6 +23,8 @@ struct UploadFolderCommandTests {
         try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: card + "/IMG_0009.AAE"))  // no photo of its own
         try Data("a note".utf8).write(to: URL(fileURLWithPath: card + "/notes.txt"))
         try Data([0, 1, 2, 3]).write(to: URL(fileURLWithPath: card + "/100APPLE/Thumbs.db"))
+        // A photo cut short (a card pulled out mid-write) is still a photo to keep: it goes.
+        try Data(try Fixtures.bytes(.jpegPlain).prefix(300)).write(to: URL(fileURLWithPath: card + "/IMG_0003.JPG"))
         let to = "tus+" + server.endpoint.absoluteString
         let journal = folder + "/j.sqlite"
 
@@ -29,7 +33,9 @@ struct UploadFolderCommandTests {
         let lines = try CLI.jsonLines(sent)
         let uploaded = lines.filter { $0["type"] as? String == "upload" }.compactMap { $0["path"] as? String }
         #expect(
-            Set(uploaded) == [card + "/IMG_0001.JPG", card + "/IMG_0001.AAE", card + "/100APPLE/IMG_0002.MOV"],
+            Set(uploaded) == [
+                card + "/IMG_0001.JPG", card + "/IMG_0001.AAE", card + "/100APPLE/IMG_0002.MOV", card + "/IMG_0003.JPG",
+            ],
             "\(sent.outputText)")
         let leftAlone = lines.filter { $0["type"] as? String == "leftAlone" }.compactMap { $0["path"] as? String }
         #expect(
@@ -45,7 +51,7 @@ struct UploadFolderCommandTests {
         #expect(plain.errorText.contains("; name a file to send it whatever it is"), "\(plain.errorText)")
         #expect(
             plain.outputText.contains(
-                "3 files: 3 uploaded, 0 already there, 0 failed; 3 left alone (not photos or videos)."),
+                "4 files: 4 uploaded, 0 already there, 0 failed; 3 left alone (not photos or videos)."),
             "\(plain.outputText)")
 
         // A file named on the command line is sent whatever it is.
