@@ -20,7 +20,11 @@ public struct ProgressBar: Sendable {
     }
 
     /// Redraws at most ten times a second, unless `force`.
-    public mutating func draw(itemsDone: Int, bytesDone: Int64, current: String, force: Bool = false) {
+    /// `current`: the file the last change was about; `alsoRunning`: how many others are in
+    /// flight beside it, said as "+7 more" (eight uploads at once are not one file's).
+    public mutating func draw(
+        itemsDone: Int, bytesDone: Int64, current: String, alsoRunning: Int = 0, force: Bool = false
+    ) {
         let now = ProgressBar.now()
         guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
@@ -39,6 +43,7 @@ public struct ProgressBar: Sendable {
         }
         var name = Text.clean(current)
         if name.count > 32 { name = "..." + String(name.suffix(29)) }
+        if alsoRunning > 0 { name += " +\(alsoRunning) more" }
         let line = "\(itemsDone)/\(totalItems) [\(bar)] \(Int(fraction * 100))% \(rate)\(left) \(name)"
         Console.errorRaw("\r\u{1B}[2K" + line)
     }

@@ -602,6 +602,28 @@ struct UploadCommandTests {
         #expect(!notAllowed.outputText.contains("try again later"), "\(notAllowed.outputText)")
     }
 
+    @Test("on a terminal, the bar names one file sending and how many more are in flight beside it")
+    func barSaysHowManyInFlight() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        let photo = try Fixtures.bytes(.jpegPlain)
+        for number in 0..<4 {
+            let comment = Array("photo \(number)".utf8)
+            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
+            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
+                to: URL(fileURLWithPath: folder + "/photos/\(number).jpg"))
+        }
+        // Four at once against a port that refuses: all four are sending (retrying) together.
+        let port = FreePort.pick(in: 20_000...29_999)
+        let run = try Shell.run(
+            "script -qec \"\\\"$TOOL\\\" upload -r \\\"$DIR\\\" --to tus+http://127.0.0.1:$PORT/files --parallel 4 "
+                + "--retries 2 --journal \\\"$J\\\"\" /dev/null",
+            environment: ["TOOL": CLI.tool, "DIR": folder + "/photos", "PORT": String(port), "J": folder + "/j.sqlite"])
+        #expect(run.outputText.contains("0/4 ["), "\(run.outputText)")
+        #expect(run.outputText.contains(".jpg +3 more"), "\(run.outputText)")
+    }
+
     @Test("an endpoint that cannot be reached stops a 1,000-file run after one file's retries, within a minute")
     func unreachableEndpointStopsTheRun() throws {
         let folder = try scratch()

@@ -252,13 +252,16 @@ struct ImportJob: CommandJob {
             case .progress(let index, let bytes, _):
                 inFlight[index]?.bytes = bytes
                 current = inFlight[index]?.name ?? current
-                bar?.draw(itemsDone: done, bytesDone: bytesDone(), current: current)
+                bar?.draw(
+                    itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1))
             case .finished(let index, let result):
                 done += 1
                 // Its whole size, copied or already there, as the plan counted it.
                 let planned = plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
                 bytesFinished += inFlight.removeValue(forKey: index)?.total ?? planned
-                bar?.draw(itemsDone: done, bytesDone: bytesDone(), current: current, force: true)
+                bar?.draw(
+                    itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1),
+                    force: true)
                 if !showBar, !json, !progress.quiet {
                     Console.error(Text.clean(ImportJob.progressLine(plan.requests[index], result)))
                 }

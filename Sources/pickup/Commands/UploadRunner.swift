@@ -48,9 +48,13 @@ enum UploadRunner {
                     bar?.finish()
                     Console.error(Text.clean(line))
                 }
+                // The file this change is about when it is sending, else one that is.
+                let sending = items.values.filter { $0.state == .uploading }.sorted { $0.id < $1.id }
+                let shown = item.state == .uploading ? item : sending.first ?? item
                 bar?.draw(
                     itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: confirmed,
-                    current: Text.clean((item.path as NSString).lastPathComponent), force: true)
+                    current: Text.clean((shown.path as NSString).lastPathComponent),
+                    alsoRunning: max(0, sending.count - 1), force: true)
             }
             bar?.finish()
         }
