@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import Pickup
 import PickupStore
 
 /// The one rule for every command that writes a file: an output is never one of the
@@ -23,6 +25,16 @@ public enum OutputCheck {
             return ("the output \(output) exists", "Add --force to replace it, or name another output.")
         }
         return nil
+    }
+
+    /// Refuses a path to write to (`-o`, `--into`, `--journal`) that holds bytes that are not
+    /// UTF-8 (a Latin-1 name typed in a shell): Pickup reads such names, but writes under UTF-8
+    /// names only, and would otherwise make a folder named with other bytes than those typed.
+    public static func utf8(_ path: String?, option: String) throws(ValidationError) {
+        guard let path, SystemPath.hasRawBytes(path) else { return }
+        throw ValidationError(
+            "\(option) \(Text.clean(path)) holds bytes that are not UTF-8; Pickup reads such names but writes "
+                + "only UTF-8 ones: give it a UTF-8 name (\(SystemPath.readable(path)), say)")
     }
 
     /// Makes the folder outputs go into; when it cannot, says so on stderr as `command`

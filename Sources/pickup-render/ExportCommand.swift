@@ -37,6 +37,7 @@ struct ExportJob: CommandJob {
         guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
             throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
         }
+        try OutputCheck.utf8(command.output, option: "-o")
         // Folders with --recursive: the videos in them; other files are left alone.
         let sources = try command.files.sources(command.arguments)
         let named = try NamedFiles(

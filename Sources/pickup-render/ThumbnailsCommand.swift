@@ -46,6 +46,7 @@ struct ThumbnailsJob: CommandJob {
         guard let size = PixelSize(parsing: command.size ?? "256x256"), size.pixels <= 16_000_000 else {
             throw ValidationError("--size takes WxH, like 256x256")
         }
+        try OutputCheck.utf8(folder, option: "the library folder")
         self.folder = folder
         ids = Array(command.arguments.dropFirst())
         self.size = size

@@ -48,6 +48,26 @@ struct NonUTF8NameCommandTests {
         #expect(listed.outputText.contains("2 files: 2 probed, 0 failed."), "\(listed.outputText)")
     }
 
+    @Test(
+        "a path to write to (-o, --into, --journal, a library) that is not UTF-8 is refused, exit 2, nothing made"
+    )
+    func outputsRefused() throws {
+        let folder = try card()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for command in [
+            "import card --into lib$(printf '\\351')", "thumb card/caf*.jpg -o t$(printf '\\351').jpg",
+            "export card/f*te.mp4 --preset passthrough -o e$(printf '\\351').mp4",
+            "upload card/caf*.jpg --to tus+http://127.0.0.1:9/files --journal j$(printf '\\351').sqlite",
+            "uploads list --journal j$(printf '\\351').sqlite", "library lib$(printf '\\351') list",
+        ] {
+            let result = try pickup(in: folder, command)
+            #expect(result.status == 2, "\(command): \(result.errorText)")
+            #expect(result.errorText.contains("holds bytes that are not UTF-8"), "\(command): \(result.errorText)")
+        }
+        let made = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(made == ["card"], "\(made)")
+    }
+
     @Test("import stores them under UTF-8 names (Latin-1 read), finds them again, verifies and repairs from them")
     func importAndRepair() throws {
         let folder = try card()

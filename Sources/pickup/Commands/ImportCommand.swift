@@ -136,6 +136,7 @@ struct ImportJob: CommandJob {
         }
         (sources, listed) = try command.files.sources(command.arguments)
         selection = command.files.selection
+        try OutputCheck.utf8(destination, option: "--into")
         self.destination = destination
         var filters: [MediaFilter] = []
         for text in command.filter {

@@ -102,6 +102,7 @@ struct LibraryJob: CommandJob {
             throw ValidationError(
                 "name the library folder and what to do: list, show ID, verify, repair or remove ID")
         }
+        try OutputCheck.utf8(words[0], option: "the library folder")
         folder = words[0]
         switch (words[1], words.count) {
         case ("list", 2): action = .list

@@ -106,6 +106,7 @@ struct UploadJob: CommandJob {
             throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
         }
         multipartThreshold = Int64(threshold * 1_048_576)
+        try OutputCheck.utf8(command.shared.journal, option: "--journal")
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         journalNamed = command.shared.journal
         caFile = command.shared.caFile

@@ -152,6 +152,7 @@ struct UploadsJob: CommandJob {
         self.action = action
         s3Credentials = try s3?.resolved() ?? S3Credentials.fromEnvironment()
         self.progress = progress
+        try OutputCheck.utf8(shared.journal, option: "--journal")
         journalPath = shared.journal ?? UploadJournal.defaultPath
         journalNamed = shared.journal != nil
         caFile = shared.caFile

@@ -26,6 +26,7 @@ extension UploadsCommand {
 
         func validate() throws {
             _ = try Prune.seconds(olderThan)
+            try OutputCheck.utf8(shared.journal, option: "--journal")
         }
 
         /// Seconds from `90m`, `30d`, `2w` (nil: no limit).
