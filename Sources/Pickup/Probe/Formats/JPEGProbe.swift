@@ -1,5 +1,6 @@
 /// Probes JPEG: walks the marker segments up to the first scan, reading the
-/// frame header (size, precision), the EXIF APP1 segment, and XMP's or IPTC's date.
+/// frame header (size, precision), the EXIF APP1 segment, a FLIR camera's records, and XMP's
+/// or IPTC's date.
 enum JPEGProbe {
     static func probe(_ source: ByteSource, limits: ProbeLimits) throws(ProbeError) -> MediaInfo {
         var info = MediaInfo(kind: .image, container: .jpeg, fileSize: source.size)
@@ -10,6 +11,8 @@ enum JPEGProbe {
         var exif: EXIFMetadata?
         // XMP's or IPTC's date, for a file whose EXIF gives none.
         var textDate: MediaDate?
+        // A FLIR thermal camera's own records (date, model, place), in segments of their own.
+        var flir = FLIRRecords()
         while offset + 4 <= source.size {
             segments += 1
             guard segments <= limits.maxElements else {
@@ -57,6 +60,8 @@ enum JPEGProbe {
                 if exif == nil, head.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {  // "Exif\0\0"
                     let block = try source.read(at: payloadOffset + 6, count: payloadSize - 6)
                     exif = try? EXIFMetadata.parse(block, limits: limits, fileBase: payloadOffset + 6)
+                } else if FLIRRecords.isSegment(head) {
+                    flir.add(try source.read(at: payloadOffset, count: payloadSize))
                 } else if textDate == nil, head == JPEGTextDates.xmpHeader {
                     textDate = JPEGTextDates.xmpDate(try source.read(at: payloadOffset, count: payloadSize))
                 }
@@ -75,6 +80,7 @@ enum JPEGProbe {
             exif.fill(&info)
             info.orientation = Orientation(exifValue: info.exifOrientation ?? 1) ?? .upright
         }
+        flir.fill(&info)
         info.creationDate = info.creationDate ?? textDate
         return info
     }

@@ -99,6 +99,11 @@ extension MovieMetadata {
                 metadata.location = try parseLocationInformation(try reader.payload(of: box))
                 continue
             }
+            if box.type == "TAGS" || box.type == "PENT", box.payloadSize >= 24, box.payloadSize <= 65_536 {
+                var payload = try reader.payload(of: box)
+                metadata.merge(pentaxTags(payload.rest(), type: box.type.description))
+                continue
+            }
             let name = box.type.description
             guard name.hasPrefix("©"), box.payloadSize >= 4, box.payloadSize <= 4096 else { continue }
             var r = try reader.payload(of: box)
@@ -113,6 +118,31 @@ extension MovieMetadata {
 }
 
 extension MovieMetadata {
+    /// Old Pentax cameras' own user data, as exiftool's Pentax module reads it: `TAGS` (an Optio's
+    /// movie: the make, 24 bytes from the start, which must read "PENTAX DIGITAL CAMERA"), and
+    /// `PENT` (the make, the model at 0x1A and the date at 0x71, 24 bytes each). Little-endian
+    /// numbers follow, which the probe does not need.
+    static func pentaxTags(_ payload: [UInt8], type: String) -> MovieMetadata {
+        var metadata = MovieMetadata()
+        func text(_ offset: Int) -> String? {
+            guard offset + 24 <= payload.count else { return nil }
+            let field = payload[offset..<offset + 24].prefix { $0 != 0 }
+            return String(decoding: field, as: UTF8.self)
+        }
+        if type == "TAGS" {
+            guard payload.starts(with: Array("PENTAX DIGITAL CAMERA\0".utf8)), let make = text(0) else {
+                return metadata
+            }
+            metadata.set(key: "©mak", text: make)
+            return metadata
+        }
+        guard let make = text(0), make.uppercased().hasPrefix("PENTAX") else { return metadata }
+        metadata.set(key: "©mak", text: make)
+        if let model = text(0x1A) { metadata.set(key: "©mod", text: model) }
+        if let date = text(0x71) { metadata.set(key: "©day", text: date) }
+        return metadata
+    }
+
     /// 3GPP `loci`: language, a name, a role, then longitude, latitude and
     /// altitude in signed 16.16 fixed point (what ffmpeg writes for `-metadata location`).
     static func parseLocationInformation(_ payload: ByteReader) throws(ProbeError) -> GeoLocation? {
