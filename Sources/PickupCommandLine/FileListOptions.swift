@@ -11,15 +11,16 @@ public struct FileListOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("files-from"),
         help: ArgumentHelp(
-            "Also take the paths listed in FILE, one a line ('-': standard input; the argument '-' too), "
-                + "as if found in a folder; a folder listed with paths below it stands for itself (find's output).",
+            "Also take the paths listed in FILE, one a line, as files found in a folder are taken ('-' reads "
+                + "standard input, as the argument '-' does). A listed folder is walked only when the list names "
+                + "nothing inside it, so find's output takes each file once.",
             valueName: "FILE"),
         completion: .file())
     public var filesFrom: String?
 
     @Flag(
         name: [.customShort("0"), .customLong("null")],
-        help: "The list of paths ends each with a NUL byte, not a newline (find -print0, xargs -0).")
+        help: "Each path in the list ends with a NUL byte, not a newline (find -print0, xargs -0).")
     public var null = false
 
     @Option(

@@ -136,7 +136,7 @@ struct ThumbJob: CommandJob {
         // Files render on every core at once; results print in the order given. As many files
         // at once as cores: each video's decoder on one thread; fewer: on every core.
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workers = max(1, min(cores, files.count))
+        let workers = min(cores, files.count)  // none for an empty list
         let renderer = FFmpegThumbnailer(decoderThreads: workers >= cores ? 1 : 0)
         var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
         var printed = 0

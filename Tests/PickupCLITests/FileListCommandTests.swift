@@ -97,9 +97,22 @@ struct FileListCommandTests {
         let lines = try CLI.jsonLines(imported)
         #expect(lines.filter { $0["type"] as? String == "item" }.count == 3)
         #expect(lines.contains { $0["type"] as? String == "leftAlone" && $0["path"] as? String == "./note.txt" })
+        // The folder named too, beside find's list of it: each file once, probed or left alone.
+        let both = try Shell.run("cd '\(card)' && find . -print0 | '\(CLI.tool)' probe -r . --files-from - -0")
+        #expect(both.outputText.contains("4 files: 3 probed, 1 left alone"), "\(both.outputText)")
+        let dry = try Shell.run(
+            "cd '\(card)' && find . -print0 | '\(CLI.tool)' import . --files-from - -0 --into '\(folder.path)/M' --dry-run"
+        )
+        #expect(dry.errorText.contains("left alone 1 file (not a photo or video): ./note.txt\n"), "\(dry.errorText)")
         // A folder listed alone still stands for what is in it.
         let alone = try Shell.run("printf '%s\\n' '\(card)/sub' | '\(CLI.tool)' probe - --json")
         #expect(try probedPaths(alone) == [card + "/sub/B.jpg", card + "/sub/two\nlines.jpg"])
+        // An empty list (a find that found nothing): nothing done, no library made, no crash.
+        for command in ["import - --into '\(folder.path)/Empty'", "thumb -", "export - --preset low", "probe -"] {
+            let empty = try Shell.run("printf '' | '\(CLI.tool)' \(command)")
+            #expect(empty.status == 0, "\(command): \(empty.errorText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/Empty"))
         // Named itself, a note is still a failure: the user asked for that very file.
         #expect(try pickup("probe", card + "/note.txt").status == 1)
     }

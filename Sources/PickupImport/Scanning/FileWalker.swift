@@ -14,7 +14,8 @@ import PickupStore
 /// sorted by name, hidden files skipped, each folder visited once even
 /// through symbolic-link loops. A walk stays inside the folder named: a
 /// symbolic link that leads out of it is not followed unless `followLinks`.
-/// FIFOs, devices and sockets are never opened.
+/// FIFOs, devices and sockets are never opened. Each file is given once, however many of the
+/// paths lead to it (a folder named and a file in it, or `find`'s list beside the folder).
 public struct FileWalker {
     /// Whether folders below the folders named are walked too.
     public var recursive: Bool
@@ -69,7 +70,11 @@ public struct FileWalker {
                 entries.append(.problem(path: path, message: FileWalker.notAFile(status.kind)))
             }
         }
-        return entries
+        var given: Set<FileIdentity> = []
+        return entries.filter { entry in
+            guard case .file(_, let identity) = entry else { return true }
+            return given.insert(identity).inserted
+        }
     }
 
     /// What to do about a path the walk could not read: for a FIFO, a device or a socket, to name

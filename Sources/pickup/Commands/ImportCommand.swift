@@ -187,6 +187,11 @@ struct ImportJob: CommandJob {
     }
 
     func run() async -> Int32 {
+        // An empty list (`find` that found nothing): nothing to do, and no library made for it.
+        if sources.isEmpty {
+            Console.error("pickup import: the list named no files; nothing to import, nothing was made")
+            return ExitStatus.success
+        }
         // A dry run makes nothing, not even the library folder: it reads the catalog if there is one.
         var session: ImportSession?
         if !dryRun {
@@ -209,6 +214,7 @@ struct ImportJob: CommandJob {
         let plan = scan.plan
         let leftAlone = scan.notMedia
         let linksLeftAlone = scan.passedOver.map(\.path)
+        let leftAloneCount = leftAlone.count + linksLeftAlone.count
         let notMedia = "not a photo or video"
         if json {
             let all =
@@ -302,7 +308,8 @@ struct ImportJob: CommandJob {
                 + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
-                + ". " + ImportJob.written(results) + "Library: \(session.destination)\n"
+                + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "") + ". "
+                + ImportJob.written(results) + "Library: \(session.destination)\n"
         }
         Console.raw(output)
         if interrupted.fired { return 130 }

@@ -58,7 +58,7 @@ extension ImportJob {
             output +=
                 "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
                 + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
-                + "\(leftAlone) left alone, \(plan.skipped.count) listed twice"
+                + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
                 + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "") + ". "
                 + "Nothing was written. Library: \(library)\n"
         }
