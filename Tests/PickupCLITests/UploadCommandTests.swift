@@ -158,7 +158,7 @@ struct UploadCommandTests {
         let unknown = try CLI.run([
             "upload", "ffffffffffff", "--library", folder + "/lib", "--to", server.url.absoluteString,
         ])
-        #expect(unknown.status == 2 && unknown.errorText.contains("neither a file nor an item"))
+        #expect(unknown.status == 1 && unknown.errorText.contains("neither a file nor an item"), "\(unknown.errorText)")
         let refused = try CLI.run(
             ["upload", photo, "--to", server.url.absoluteString, "--journal", folder + "/j.sqlite"],
             environment: ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer wrong"])
@@ -653,13 +653,20 @@ struct UploadCommandTests {
         #expect(run.errorText.contains("connection refused"))
         #expect(run.errorText.contains("not started"))
         // The resume it names finds this journal: the --journal given is said again.
-        #expect(run.errorText.contains("paused ('pickup uploads resume --journal "), "\(run.errorText)")
+        #expect(run.errorText.contains("(or 'pickup uploads resume --journal "), "\(run.errorText)")
+        #expect(run.errorText.contains("1 failed after its retries, "), "\(run.errorText)")
         let unknown = try CLI.run(["uploads", "resume", "zzzzzz", "--journal", folder + "/j.sqlite"])
         #expect(unknown.errorText.contains("Run 'pickup uploads list --journal "), "\(unknown.errorText)")
         let retries = run.errorText.components(separatedBy: "; retrying in ").count - 1
         #expect((7...56).contains(retries), "\(retries) retries")
         #expect(run.outputText.contains("1000 files: 0 uploaded, 0 already there, "), "\(run.outputText)")
         #expect(run.outputText.contains(" paused, "))
+        #expect(run.outputText.contains(" not started, 1 failed."), "\(run.outputText)")
+        // Resumed, they go to the same place: stopped again after one upload's retries.
+        let resumed = try CLI.run(["uploads", "resume", "--journal", folder + "/j.sqlite", "--retries", "1"])
+        #expect(
+            resumed.errorText.contains("pickup uploads: stopped: the endpoint cannot be reached"),
+            "\(resumed.errorText)")
         // The journal holds only the uploads that began; the rest are sent by the same command again.
         let listed = try CLI.run(["uploads", "list", "--journal", folder + "/j.sqlite", "--json"])
         #expect((1...8).contains(try CLI.jsonLines(listed).count), "\(listed.outputText)")

@@ -33,7 +33,8 @@ struct UploadsListCommandTests {
         }
         // Nothing was made on the server: no URL yet.
         #expect(lines.dropFirst().first?.contains(" (no upload URL yet): ") == true, "\(all.outputText)")
-        #expect(all.outputText.contains("'pickup uploads resume --journal "), "the hint finds this journal")
+        #expect(
+            all.outputText.contains(" --journal \(journal)' goes on"), "the hint finds this journal: \(all.outputText)")
         let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])
         #expect(done.status == 0)
         #expect(done.outputText == "0 uploads (of 1) in \(journal)\n", "\(done.outputText)")

@@ -51,7 +51,7 @@ extension UploadJob {
         if json {
             Console.out(JSONObject.failure(path: path, code: code, message: message, hint: hint).text)
         } else {
-            Console.error(Text.clean("pickup upload: \(path): \(message)"))
+            Console.error(Text.clean("pickup upload: \(path): \(message). \(hint)"))
         }
     }
 

@@ -64,7 +64,8 @@ enum UploadRunner {
         Console.raw(
             items.compactMap { $0.record }.map { record in
                 let source = sources[record.path]
-                return json ? line(record, source: source) : summary(record, source: source, journal: journal)
+                return json
+                    ? line(record, source: source, journal: journal) : summary(record, source: source, journal: journal)
             }.joined())
         return items
     }
@@ -85,7 +86,8 @@ enum UploadRunner {
             return "\(id) uploading \(source.map { $0 + " (a copy made to send)" } ?? item.path) "
                 + "(\(Text.byteCount(item.size)))"
         }
-        if item.state == .paused, previous?.state != .paused {
+        // One that never began (the run stopped first) has nothing to tell: the stop counts it.
+        if item.state == .paused, previous?.state != .paused, item.uploadID != nil {
             return "\(id) paused at \(Text.byteCount(item.confirmed))"
         }
         // Progress once there is some to tell: a size known, and a change since the last update.
@@ -127,7 +129,10 @@ enum UploadRunner {
             return
                 ": '\(UploadHints.resume(record.id, journal: journal))' goes on from the last byte the server confirmed"
         }
-        return record.error.map { ": " + UploadHints.line($0, journal: journal) } ?? ""
+        return record.error.map {
+            ": " + UploadHints.line($0, journal: journal, id: record.id == "-" ? nil : record.id)
+        }
+            ?? ""
     }
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
@@ -160,8 +165,10 @@ enum UploadRunner {
         before: [String: Int64] = [:]
     ) -> String {
         let done = items.filter { $0.state == .done }
-        let paused = items.filter { $0.state == .paused }.count
-        let failed = items.count - done.count - paused
+        // Paused before they began (a stop, a Ctrl-C): not started, as the stop line says.
+        let notStarted = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        let paused = items.filter { $0.state == .paused }.count - notStarted
+        let failed = items.count - done.count - paused - notStarted
         // Every byte the server confirmed, paused uploads' too (a Ctrl-C after 17 MB says 17 MB).
         var bytes = Int64(0)
         var earlier = Int64(0)
@@ -175,6 +182,7 @@ enum UploadRunner {
         let total = items.count + alreadyThere
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
         if paused > 0 { parts.append("\(paused) paused") }
+        if notStarted > 0 { parts.append("\(notStarted) not started") }
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
         // Nothing to send: said so, without a byte count and a rate of nothing.
@@ -189,9 +197,16 @@ enum UploadRunner {
 
     /// Says once that the run stopped at an endpoint that cannot be reached, and what is left
     /// (a `stopped` line with `--json`).
-    static func stopped(_ error: UploadError, items: [UploadQueue.Item], json: Bool, journal: String? = nil) {
+    static func stopped(
+        _ error: UploadError, items: [UploadQueue.Item], json: Bool, journal: String? = nil,
+        command: String = "pickup upload"
+    ) {
         let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
         let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        // The uploads that used their retries on it: failed, and resumed as the paused ones are.
+        let failed = items.filter {
+            if case .failed(let error) = $0.state { return error.unreachable } else { return false }
+        }.count
         if json {
             var object = JSONObject()
             object.add("type", "stopped")
@@ -201,16 +216,22 @@ enum UploadRunner {
                     code: error.code.rawValue, message: error.description,
                     hint: UploadHints.hint(for: error, journal: journal)))
             object.add("paused", Int64(begun))
+            object.add("failed", Int64(failed))
             object.add("notStarted", Int64(left))
             Console.raw(object.text + "\n")
             return
         }
         Console.error(
             Text.clean(
-                "pickup upload: stopped: the endpoint cannot be reached (\(error.description)); every upload "
-                    + "there would fail the same way. \(left) file\(left == 1 ? "" : "s") not started"
-                    + (begun > 0 ? " and \(begun) paused ('\(UploadHints.resume(journal: journal))')" : "")
-                    + ": run the same command again when it is back."))
+                "\(command): stopped: the endpoint cannot be reached (\(error.description)); every upload "
+                    + "there would fail the same way. "
+                    + [
+                        failed > 0 ? "\(failed) failed after \(failed == 1 ? "its" : "their") retries" : nil,
+                        begun > 0 ? "\(begun) paused" : nil,
+                        left > 0 ? "\(left) file\(left == 1 ? "" : "s") not started" : nil,
+                    ].compactMap { $0 }.joined(separator: ", ")
+                    + ": run the same command again when it is back"
+                    + (begun + failed > 0 ? " (or '\(UploadHints.resume(journal: journal))')." : ".")))
     }
 
     /// The retry an update begins, if it begins one: what failed and the wait.
@@ -241,7 +262,8 @@ enum UploadRunner {
     }
 
     static func line(
-        _ record: UploadRecord, source: String? = nil, status: String? = nil, path: String? = nil
+        _ record: UploadRecord, source: String? = nil, status: String? = nil, path: String? = nil,
+        journal: String? = nil
     ) -> String {
         var object = JSONObject()
         object.add("type", "upload")
@@ -254,10 +276,15 @@ enum UploadRunner {
         object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
         object.add("url", record.url)
+        // A paused upload was stopped on purpose (Ctrl-C, the endpoint gone): no error of its own.
+        let error = record.state == .paused && record.error?.code == .cancelled ? nil : record.error
+        let id = record.id == "-" ? nil : record.id
         object.add(
             "error",
-            object: record.error.map {
-                JSONObject.error(code: $0.code.rawValue, message: $0.description, hint: UploadHints.hint(for: $0))
+            object: error.map {
+                JSONObject.error(
+                    code: $0.code.rawValue, message: $0.description,
+                    hint: UploadHints.hint(for: $0, journal: journal, id: id))
             })
         return object.text + "\n"
     }

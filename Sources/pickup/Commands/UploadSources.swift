@@ -85,8 +85,14 @@ extension UploadJob {
             }
             do {
                 if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
+                // As for a file that is not there: said, the others go on, and the run exits 1.
                 guard let item = try await catalog?.item(id: argument) else {
-                    throw ValidationError("\(argument) is neither a file nor an item of the library \(library)")
+                    unreadable = true
+                    notSent(
+                        argument, code: "sourceUnreadable",
+                        message: "neither a file nor an item of the library \(library); it is not sent",
+                        hint: "Check the id with 'pickup library \(Text.shellQuoted(library)) list'.")
+                    continue
                 }
                 // Only the bytes the catalog records are sent: a stored file that changed is refused.
                 // Every stored file goes: the photo or video, a Live Photo's movie and an iPhone's

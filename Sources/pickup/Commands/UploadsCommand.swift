@@ -306,7 +306,11 @@ struct UploadsJob: CommandJob {
                 }
             }
             let began = Date()
-            let queue = UploadQueue(uploader: uploader, concurrency: 2)
+            // As upload sends them: 8 at once, and when they all go to one place, a place that
+            // cannot be reached stops the run after one upload's retries (the rest stay paused).
+            var targets: Set<String> = []
+            for id in ids { targets.insert((try? await journal.record(id: id))?.target ?? id) }
+            let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: targets.count == 1)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let triesOf = tries
             let work = Task {
@@ -320,6 +324,9 @@ struct UploadsJob: CommandJob {
             if !json {
                 Console.out(
                     UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began, before: before))
+            }
+            if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
+                UploadRunner.stopped(error, items: items, json: json, journal: named, command: "pickup uploads")
             }
             if interrupted.fired { return 130 }
             // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes

@@ -11,9 +11,10 @@ enum UploadHints {
             + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
     }
 
-    /// What to do; `journal`: the journal the person named, said again in a resume command.
-    static func hint(for error: UploadError, journal: String? = nil) -> String {
-        let resume = resume(journal: journal)
+    /// What to do; `journal`: the journal the person named, said again in a resume command, and
+    /// `id` the upload it names (nil: every unfinished one).
+    static func hint(for error: UploadError, journal: String? = nil, id: String? = nil) -> String {
+        let resume = resume(id, journal: journal)
         switch error.code {
         case .network:
             return "Check the connection; '\(resume)' goes on from the last byte the server confirmed."
@@ -46,7 +47,7 @@ enum UploadHints {
     }
 
     /// The error as one line: what happened, then what to do.
-    static func line(_ error: UploadError, journal: String? = nil) -> String {
-        error.description + ". " + hint(for: error, journal: journal)
+    static func line(_ error: UploadError, journal: String? = nil, id: String? = nil) -> String {
+        error.description + ". " + hint(for: error, journal: journal, id: id)
     }
 }
