@@ -8,6 +8,9 @@ extension ImportJob {
     /// What an import would do, item by item, and in all; nothing is written.
     func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int, failed: Int) async {
         let catalog = try? ImportCatalog(folder: library, readOnly: true)
+        // Spelled as the import's own closing line spells it: absolute.
+        let shownLibrary =
+            library.hasPrefix("/") ? library : FileManager.default.currentDirectoryPath + "/" + library
         var newItems = 0
         var there = 0
         var restoring = 0
@@ -60,7 +63,7 @@ extension ImportJob {
                 + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
                 + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
                 + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "") + ". "
-                + "Nothing was written. Library: \(library)\n"
+                + "Nothing was written. Library: \(shownLibrary)\n"
         }
         Console.raw(output)
     }
