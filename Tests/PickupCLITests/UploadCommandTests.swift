@@ -602,18 +602,24 @@ struct UploadCommandTests {
         #expect(!notAllowed.outputText.contains("try again later"), "\(notAllowed.outputText)")
     }
 
+    /// `count` photos in `folder` (a folder's walk sends only media): a small JPEG's bytes,
+    /// each with its own comment, so each is a file of its own.
+    func photos(_ count: Int, in folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let photo = try Fixtures.bytes(.jpegPlain)
+        for number in 0..<count {
+            let comment = Array("photo \(number)".utf8)
+            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
+            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
+                to: URL(fileURLWithPath: folder + "/\(number).jpg"))
+        }
+    }
+
     @Test("on a terminal, the bar names one file sending and how many more are in flight beside it")
     func barSaysHowManyInFlight() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
-        let photo = try Fixtures.bytes(.jpegPlain)
-        for number in 0..<4 {
-            let comment = Array("photo \(number)".utf8)
-            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
-            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
-                to: URL(fileURLWithPath: folder + "/photos/\(number).jpg"))
-        }
+        try photos(4, in: folder + "/photos")
         // Four at once against a port that refuses: all four are sending (retrying) together.
         let port = FreePort.pick(in: 20_000...29_999)
         let run = try Shell.run(
@@ -628,15 +634,7 @@ struct UploadCommandTests {
     func unreachableEndpointStopsTheRun() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
-        // Photos (a folder's walk sends only media): a small JPEG's bytes, each with its own comment.
-        let photo = try Fixtures.bytes(.jpegPlain)
-        for number in 0..<1_000 {
-            let comment = Array("photo \(number)".utf8)
-            let marker: [UInt8] = [0xFF, 0xFE, 0, UInt8(comment.count + 2)] + comment
-            try Data(photo.prefix(2) + marker + photo.dropFirst(2)).write(
-                to: URL(fileURLWithPath: folder + "/photos/\(number).jpg"))
-        }
+        try photos(1_000, in: folder + "/photos")
         let port = FreePort.pick(in: 20_000...29_999)
         let started = Date()
         // The default retries (7): what would take each file its own half a minute.
