@@ -187,6 +187,12 @@ public actor ImportCatalog {
         ) { insertFile in
             for file in item.files {
                 let source = sources[file.role]
+                // A source path that now holds other bytes is no longer another item's source.
+                if let source {
+                    try withStatement(
+                        "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
+                    ) { try $0.run([.text(source.path), .text(item.id)]) }
+                }
                 try insertFile.run([
                     .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
                     .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),

@@ -28,8 +28,9 @@ public enum ImportPreview: Sendable, Equatable {
     /// finds against the library (`catalog`; `nil` for a library not made yet), and within the run,
     /// a request whose content an earlier one would import is ``sameAsEarlier(_:)``, as the import
     /// then finds it already there.
+    /// With `rehash`, every source is read and compared by content, as ``ImportOptions/rehash`` imports.
     public static func run(
-        _ requests: [ImportRequest], catalog: ImportCatalog?
+        _ requests: [ImportRequest], catalog: ImportCatalog?, rehash: Bool = false
     ) async -> [Result<ImportPreview, ImportError>] {
         var importedFirst: [String: Int] = [:]  // a would-be-imported request's SHA-256, to its index
         var answers: [Result<ImportPreview, ImportError>] = []
@@ -38,7 +39,7 @@ public enum ImportPreview: Sendable, Equatable {
                 var answer = ImportPreview.wouldImport
                 var hashes: [String]?
                 if let catalog {
-                    (answer, hashes) = try await catalog.previewWithHashes(request)
+                    (answer, hashes) = try await catalog.previewWithHashes(request, bySource: !rehash)
                 }
                 if case .wouldImport = answer {
                     let read: [String]
@@ -82,9 +83,9 @@ extension ImportCatalog {
 
     /// The preview, and the request's hashes when it read them (`nil` when known by its source).
     nonisolated func previewWithHashes(
-        _ request: ImportRequest
+        _ request: ImportRequest, bySource: Bool = true
     ) async throws(ImportError) -> (preview: ImportPreview, hashes: [String]?) {
-        if let known = try await item(importedFrom: request.path) { return (.alreadyThere(known), nil) }
+        if bySource, let known = try await item(importedFrom: request.path) { return (.alreadyThere(known), nil) }
         let hashes = try ImportPreview.hashes(of: request)
         guard let primary = hashes.first else { return (.wouldImport, hashes) }
         if let same = try await item(withSHA256: primary) { return (.alreadyThere(same), hashes) }

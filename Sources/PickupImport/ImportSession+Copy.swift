@@ -101,7 +101,7 @@ extension ImportSession {
             }
             keys.append(try ImportSession.sourceKey(path))
         }
-        if let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
+        if !options.rehash, let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
         if let adopted = try await adopt(request, paths: paths, keys: keys) { return .reused(adopted) }
 
         let copier = FileCopier(folder: destination)

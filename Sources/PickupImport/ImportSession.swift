@@ -12,12 +12,20 @@ public struct ImportOptions: Sendable {
     public var thumbnails: ImportThumbnails?
     /// Where in the library new items go.
     public var layout: ImportLayout
+    /// Read every source again and compare it by content (SHA-256), even one the catalog knows
+    /// by its path, size and modification time: for bytes that changed with neither (a card's
+    /// bit rot, an edit that kept the time).
+    public var rehash: Bool
 
-    /// Options: `concurrency` items copied at once, thumbnails when asked for, the layout.
-    public init(concurrency: Int = 2, thumbnails: ImportThumbnails? = nil, layout: ImportLayout = .flat) {
+    /// Options: `concurrency` items copied at once, thumbnails when asked for, the layout;
+    /// sources the catalog knows by path, size and time are not read again unless `rehash`.
+    public init(
+        concurrency: Int = 2, thumbnails: ImportThumbnails? = nil, layout: ImportLayout = .flat, rehash: Bool = false
+    ) {
         self.concurrency = max(1, concurrency)
         self.thumbnails = thumbnails
         self.layout = layout
+        self.rehash = rehash
     }
 }
 
@@ -121,7 +129,8 @@ public final class ImportSession: Sendable {
             // What the library already holds, known by source (path, size, modification time), in
             // one call: reused without being read.
             let known =
-                (try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })) ?? [:]
+                options.rehash
+                ? [:] : (try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })) ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
             let space = self.spacePlan(requests, sizes: sizes, known: known)
             for (index, error) in space.refused {

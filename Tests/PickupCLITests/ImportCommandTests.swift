@@ -204,6 +204,31 @@ struct ImportCommandTests {
         #expect(items.map { $0["status"] as? String } == ["imported", "alreadyThere"])
     }
 
+    @Test("--rehash reads a source the library knows by path, size and time: a byte changed behind both is found")
+    func rehash() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try add(.jpegEXIF, "b.jpg", to: folder)
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        #expect(try pickup("import", card, "--into", library, "--quiet").status == 0)
+        // One byte of the photo's data changed, its size and modification time kept.
+        let photo = card + "/DCIM/b.jpg"
+        let changed = try Shell.run(
+            "cp -p \"$F\" \"$F.ref\" && printf 'Z' | dd of=\"$F\" bs=1 seek=2000 conv=notrunc 2>/dev/null "
+                + "&& touch -r \"$F.ref\" \"$F\" && rm \"$F.ref\"", environment: ["F": photo])
+        #expect(changed.status == 0, "\(changed.errorText)")
+        let trusting = try pickup("import", card, "--into", library)
+        #expect(trusting.outputText.contains("0 imported, 1 already there"), "\(trusting.outputText)")
+        let dry = try pickup("import", card, "--into", library, "--rehash", "--dry-run")
+        #expect(dry.outputText.contains("Dry run: 1 item would be imported"), "\(dry.outputText)")
+        let read = try pickup("import", card, "--into", library, "--rehash")
+        #expect(read.outputText.contains("1 imported, 0 already there"), "\(read.outputText)")
+        // Unchanged since, --rehash reads it again and finds it there, by content.
+        let again = try pickup("import", card, "--into", library, "--rehash")
+        #expect(again.outputText.contains("0 imported, 1 already there"), "\(again.outputText)")
+    }
+
     @Test(
         "two sources holding the same Live Photo store it once: the second is already there, its movie not stored again"
     )

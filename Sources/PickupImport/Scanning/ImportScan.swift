@@ -19,6 +19,8 @@ public struct ImportScan: Sendable {
         public var order = ImportOrder.selected
         /// At most this many items (0: no limit).
         public var limit = 0
+        /// Probe every file again, even one the catalog knows by its source (``ImportOptions/rehash``).
+        public var rehash = false
         /// Sources that came from a list (`--files-from`): a file there is taken as one found in a
         /// folder, left alone when it is not media, where a file named itself must be media.
         public var listed: Set<String> = []
@@ -26,8 +28,9 @@ public struct ImportScan: Sendable {
         /// Options: links not followed, every file taken, every kind, in the order given.
         public init(
             followLinks: Bool = false, selection: FileSelection = .everything, filter: MediaFilter? = nil,
-            order: ImportOrder = .selected, limit: Int = 0, listed: Set<String> = []
+            order: ImportOrder = .selected, limit: Int = 0, listed: Set<String> = [], rehash: Bool = false
         ) {
+            self.rehash = rehash
             self.followLinks = followLinks
             self.selection = selection
             self.filter = filter
@@ -86,7 +89,7 @@ public struct ImportScan: Sendable {
         // left alone, not failures; a file named itself must be media.
         let named = Set(sources).subtracting(options.listed)
         var probed: [(path: String, info: MediaInfo)] = []
-        for (path, result) in zip(files, await facts(of: files, knownTo: catalog)) {
+        for (path, result) in zip(files, await facts(of: files, knownTo: options.rehash ? nil : catalog)) {
             switch result {
             case .success(let info): probed.append((path, info))
             case .failure(let error)

@@ -102,6 +102,13 @@ struct ImportCommand: JobCommand {
                 + "write nothing (the library folder is not even made)."))
     var dryRun = false
 
+    @Flag(
+        name: .customLong("rehash"),
+        help: ArgumentHelp(
+            "Read every source again and compare it by SHA-256, even one the library knows by its path, size "
+                + "and time (a changed byte that kept both is then found); slower."))
+    var rehash = false
+
     @OptionGroup var progress: ProgressOptions
 
     @OptionGroup var files: FileListOptions
@@ -125,6 +132,8 @@ struct ImportJob: CommandJob {
     let thumbnails: PixelSize?
     let progress: ProgressOptions
     let dryRun: Bool
+    /// `--rehash`: every source read and compared by content.
+    let rehash: Bool
     let layout: ImportLayout
 
     init(_ command: ImportCommand) throws(ValidationError) {
@@ -178,6 +187,7 @@ struct ImportJob: CommandJob {
         followLinks = command.followLinks
         progress = command.progress
         dryRun = command.dryRun
+        rehash = command.rehash
         guard let layout = ImportLayout(rawValue: command.layout) else {
             throw ValidationError(
                 "--layout takes flat or date, not '\(command.layout)'"
@@ -197,7 +207,8 @@ struct ImportJob: CommandJob {
         if !dryRun {
             do {
                 session = try ImportSession(
-                    destination: destination, options: ImportOptions(concurrency: parallel, layout: layout))
+                    destination: destination,
+                    options: ImportOptions(concurrency: parallel, layout: layout, rehash: rehash))
             } catch {
                 Console.error(Text.clean("pickup import: " + error.description))
                 return ExitStatus.someFailed
@@ -208,7 +219,7 @@ struct ImportJob: CommandJob {
             sources, into: library, catalog: session?.catalog,
             options: ImportScan.Options(
                 followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit,
-                listed: listed))
+                listed: listed, rehash: rehash))
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan
