@@ -133,18 +133,21 @@ public struct FileListOptions: ParsableArguments, Sendable {
         if !null, paths.contains(where: { $0.contains("\0") }) {
             throw ValidationError("\(source) holds NUL bytes: add -0 to read a NUL-terminated list")
         }
+        // A path as a folder is named, trailing slashes dropped (`photos/` is `photos`; `/` stays).
+        func trimmed(_ path: String) -> Substring {
+            var folder = Substring(path)
+            while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+            return folder
+        }
         var holders: Set<Substring> = []  // every folder some listed path is below
         for path in paths {
-            var end = path.endIndex
-            while let slash = path[..<end].lastIndex(of: "/") {
-                holders.insert(path[..<slash])
+            let own = trimmed(path)
+            var end = own.endIndex
+            while let slash = own[..<end].lastIndex(of: "/") {
+                holders.insert(own[..<slash])
                 end = slash
             }
         }
-        return paths.filter { path in
-            var folder = Substring(path)
-            while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
-            return !holders.contains(folder)
-        }
+        return paths.filter { !holders.contains(trimmed($0)) }
     }
 }

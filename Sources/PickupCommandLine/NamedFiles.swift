@@ -1,5 +1,6 @@
 import ArgumentParser
 import PickupImport
+import PickupStore
 
 /// The files a command's arguments name, for the commands that take folders with
 /// `-r/--recursive` (thumb, export): files as they are; each folder's files below it that the
@@ -23,12 +24,18 @@ public struct NamedFiles {
         _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String,
         selection: FileSelection = .everything, listed: Set<String> = []
     ) throws(ValidationError) {
+        // Each file once, however many arguments lead to it (a folder and a file in it).
+        var given: Set<FileIdentity> = []
+        func isNew(_ identity: FileIdentity?) -> Bool {
+            guard let identity else { return true }
+            return given.insert(identity).inserted
+        }
         for argument in arguments {
             guard FileWalker.isFolder(argument) else {
                 if listed.contains(argument), selection.takes(argument), !takes(argument) {
                     leftAlone.append((argument, other))
                 } else if selection.takes(argument) {
-                    files.append(argument)
+                    if isNew(FileStatus(path: argument)?.identity) { files.append(argument) }
                 } else {
                     leftAlone.append((argument, FileListOptions.notTaken))
                 }
@@ -37,7 +44,7 @@ public struct NamedFiles {
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
             for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
-                case .file(let path, _) where takes(path): files.append(path)
+                case .file(let path, let identity) where takes(path): if isNew(identity) { files.append(path) }
                 case .file(let path, _): leftAlone.append((path, other))
                 case .leftAlone(let path, let reason): leftAlone.append((path, reason))
                 case .notSelected: break  // only a file named itself, never one found in a folder

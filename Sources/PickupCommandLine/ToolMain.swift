@@ -17,7 +17,7 @@ public enum ToolMain {
         }
         // `pickup help prob`: swift-argument-parser prints the tool's help and exits 0; a word
         // that names no command is a mistake, said as one (with the nearest command).
-        if arguments.first == "help", arguments.count > 1,
+        if arguments.first == "help", arguments.count > 1, arguments[1] != "help",
             !arguments.dropFirst().contains(where: { $0.hasPrefix("-") }),
             let unknown = UnknownOptions.first(in: Array(arguments.dropFirst()), root: root), unknown.isCommand
         {

@@ -111,12 +111,31 @@ struct ArgumentSlipTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/L"))
     }
 
+    @Test(
+        "S3 without credentials is a usage mistake (exit 2) that names every place they are looked for; nothing is sent"
+    )
+    func s3WithoutCredentials() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLI.run(
+            [
+                "upload", try Fixtures.path(.jpegPlain), "--to", "s3://bucket/photos/", "--journal",
+                folder + "/j.sqlite",
+            ],
+            environment: ["HOME": folder, "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_PROFILE": ""])
+        #expect(result.status == 2, "\(result.errorText)")
+        #expect(result.errorText.contains("no S3 credentials: set AWS_ACCESS_KEY_ID"), "\(result.errorText)")
+        #expect(result.errorText.contains("~/.aws/credentials") && result.errorText.contains("--credentials FILE"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/j.sqlite"), "no journal made for a mistake")
+    }
+
     @Test("'pickup' alone is a usage mistake; --version is listed and answers after a command too")
     func bareToolAndVersion() throws {
         let bare = try CLI.run([])
         #expect(bare.status == 2)
         #expect(bare.errorText.contains("USAGE: pickup [--version] <subcommand>"))
         #expect(bare.errorText.contains("name a command"))
+        #expect(try CLI.run(["help", "help"]).status == 0, "help of help is help")
         let help = try CLI.run(["--help"])
         #expect(help.outputText.contains("--version"))
         let version = try CLI.run(["probe", "--version"])

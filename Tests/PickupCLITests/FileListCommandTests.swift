@@ -104,6 +104,17 @@ struct FileListCommandTests {
             "cd '\(card)' && find . -print0 | '\(CLI.tool)' import . --files-from - -0 --into '\(folder.path)/M' --dry-run"
         )
         #expect(dry.errorText.contains("left alone 1 file (not a photo or video): ./note.txt\n"), "\(dry.errorText)")
+        // A folder listed with a trailing slash (ls -dp, */) is a folder all the same.
+        let slashed = try Shell.run("printf '%s\\n' '\(card)/sub/' | '\(CLI.tool)' probe - --json")
+        #expect(
+            try probedPaths(slashed) == [card + "/sub/B.jpg", card + "/sub/two\nlines.jpg"], "\(slashed.outputText)")
+        // Across arguments too: a folder and a file in it give the file once, for every command.
+        let thumbs = try pickup(
+            "thumb", "-r", card + "/sub", card + "/sub/B.jpg", "-o", folder.path + "/t/", "--dry-run")
+        #expect(thumbs.outputText.components(separatedBy: "B.jpg").count == 2, "\(thumbs.outputText)")
+        let sends = try pickup(
+            "upload", "-r", card + "/sub", card + "/sub/B.jpg", "--to", "tus+http://127.0.0.1:9/files/", "--dry-run")
+        #expect(sends.outputText.contains("2 files ("), "\(sends.outputText)")
         // A folder listed alone still stands for what is in it.
         let alone = try Shell.run("printf '%s\\n' '\(card)/sub' | '\(CLI.tool)' probe - --json")
         #expect(try probedPaths(alone) == [card + "/sub/B.jpg", card + "/sub/two\nlines.jpg"])

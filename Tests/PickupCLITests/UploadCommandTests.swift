@@ -630,6 +630,27 @@ struct UploadCommandTests {
         #expect(run.outputText.contains(".jpg +3 more"), "\(run.outputText)")
     }
 
+    @Test("uploads resume to an S3 store that cannot be reached stops after one upload's retries, all paused")
+    func resumeStopsAtADeadStore() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try photos(6, in: folder + "/photos")
+        let port = FreePort.pick(in: 20_000...29_999)
+        let keys = folder + "/keys"
+        try Data("AWS_ACCESS_KEY_ID=test\nAWS_SECRET_ACCESS_KEY=secret\n".utf8).write(to: URL(fileURLWithPath: keys))
+        let first = try CLI.run([
+            "upload", "-r", folder + "/photos", "--to", "s3://bucket/roll/", "--endpoint", "http://127.0.0.1:\(port)",
+            "--credentials", keys, "--parallel", "3", "--retries", "1", "--journal", folder + "/j.sqlite",
+        ])
+        #expect(first.errorText.contains("pickup upload: stopped"), "\(first.errorText)")
+        // Each S3 upload has a key of its own; they go to one store, and stop together there.
+        let resumed = try CLI.run([
+            "uploads", "resume", "--journal", folder + "/j.sqlite", "--retries", "1", "--credentials", keys,
+        ])
+        #expect(resumed.errorText.contains("pickup uploads: stopped"), "\(resumed.errorText)")
+        #expect(!resumed.errorText.contains("not started"), "resumed uploads began before: \(resumed.errorText)")
+    }
+
     @Test("an endpoint that cannot be reached stops a 1,000-file run after one file's retries, within a minute")
     func unreachableEndpointStopsTheRun() throws {
         let folder = try scratch()

@@ -160,13 +160,15 @@ enum UploadRunner {
     /// `leftAlone`: files in the folders named that are not photos or videos, not sent.
     /// `before`: the bytes each upload (by journal id) had confirmed before this run, which
     /// count neither in the bytes sent nor in the rate.
+    /// `resumed`: the uploads come from the journal (`uploads resume`): each began in an earlier
+    /// run, so one paused before it went on again is paused, not "not started".
     static func closing(
         _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0,
-        before: [String: Int64] = [:]
+        before: [String: Int64] = [:], resumed: Bool = false
     ) -> String {
         let done = items.filter { $0.state == .done }
         // Paused before they began (a stop, a Ctrl-C): not started, as the stop line says.
-        let notStarted = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        let notStarted = resumed ? 0 : items.filter { $0.state == .paused && $0.uploadID == nil }.count
         let paused = items.filter { $0.state == .paused }.count - notStarted
         let failed = items.count - done.count - paused - notStarted
         // Every byte the server confirmed, paused uploads' too (a Ctrl-C after 17 MB says 17 MB).
@@ -199,10 +201,11 @@ enum UploadRunner {
     /// (a `stopped` line with `--json`).
     static func stopped(
         _ error: UploadError, items: [UploadQueue.Item], json: Bool, journal: String? = nil,
-        command: String = "pickup upload"
+        command: String = "pickup upload", resumed: Bool = false
     ) {
-        let begun = items.filter { $0.state == .paused && $0.uploadID != nil }.count
-        let left = items.filter { $0.state == .paused && $0.uploadID == nil }.count
+        // Uploads resumed from the journal all began in an earlier run (see `closing`).
+        let begun = items.filter { $0.state == .paused && (resumed || $0.uploadID != nil) }.count
+        let left = items.filter { $0.state == .paused && !resumed && $0.uploadID == nil }.count
         // The uploads that used their retries on it: failed, and resumed as the paused ones are.
         let failed = items.filter {
             if case .failed(let error) = $0.state { return error.unreachable } else { return false }

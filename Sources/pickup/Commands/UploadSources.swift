@@ -117,6 +117,9 @@ extension UploadJob {
                 throw ValidationError("cannot read the library \(library): \(error)")
             }
         }
+        // Each file once, however many arguments lead to it (a folder and a file in it, a list).
+        var given: Set<FileIdentity> = []
+        paths = paths.filter { file in file.expected.map { given.insert($0).inserted } ?? true }
         return (paths, unreadable, leftAlone, notTaken)
     }
 }

@@ -309,7 +309,7 @@ struct UploadsJob: CommandJob {
             // As upload sends them: 8 at once, and when they all go to one place, a place that
             // cannot be reached stops the run after one upload's retries (the rest stay paused).
             var targets: Set<String> = []
-            for id in ids { targets.insert((try? await journal.record(id: id))?.target ?? id) }
+            for id in ids { targets.insert(UploadsJob.server(of: try? await journal.record(id: id)) ?? id) }
             let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: targets.count == 1)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let triesOf = tries
@@ -323,10 +323,12 @@ struct UploadsJob: CommandJob {
             interrupted.stop()
             if !json {
                 Console.out(
-                    UploadRunner.closing(items, alreadyThere: 0, failedEarly: false, since: began, before: before))
+                    UploadRunner.closing(
+                        items, alreadyThere: 0, failedEarly: false, since: began, before: before, resumed: true))
             }
             if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
-                UploadRunner.stopped(error, items: items, json: json, journal: named, command: "pickup uploads")
+                UploadRunner.stopped(
+                    error, items: items, json: json, journal: named, command: "pickup uploads", resumed: true)
             }
             if interrupted.fired { return 130 }
             // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes
@@ -370,5 +372,20 @@ struct UploadsJob: CommandJob {
         let list = "pickup uploads list" + (journalNamed ? " --journal " + Text.shellQuoted(journalPath) : "")
         Console.error(Text.clean("pickup uploads: no upload '\(id)' in \(journalPath). Run '\(list)' to see them."))
         return ExitStatus.someFailed
+    }
+}
+
+extension UploadsJob {
+    /// The server an upload goes to (scheme, host and port; an S3 bucket's endpoint): uploads
+    /// to one server are stopped together when it cannot be reached. Nil when not known.
+    static func server(of record: UploadRecord?) -> String? {
+        let url: URL
+        switch record?.destination {
+        case .tus(let endpoint): url = endpoint
+        case .s3(let location), .s3Presigned(let location): url = location.endpoint
+        case .form(let target): url = target.url
+        case nil: return nil
+        }
+        return "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? 0)"
     }
 }
