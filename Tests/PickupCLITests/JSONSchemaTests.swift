@@ -63,9 +63,14 @@ struct JSONSchemaTests {
         #expect(probe == ["media", "livePhotoPair", "leftAlone", "error"])
 
         let dry = try CLI.run(["import", card, "--into", library, "--dry-run", "--json"])
+        // A copy of one photo beside the card: its line says `sameAs`.
+        try FileManager.default.createDirectory(atPath: folder + "/copy", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: card + "/DCIM/IMG_0003.JPG", toPath: folder + "/copy/IMG_0003.JPG")
+        let copied = try CLI.run(["import", card, folder + "/copy", "--into", library, "--dry-run", "--json"])
+        #expect(copied.outputText.contains("\"sameAs\":"), "\(copied.outputText)")
         let imported = try CLI.run(["import", card, "--into", library, "--json"])
         let again = try CLI.run(["import", card, "--into", library, "--json"])
-        #expect(try check("import", [dry, imported, again]) == ["dryRun", "item", "leftAlone", "error"])
+        #expect(try check("import", [dry, copied, imported, again]) == ["dryRun", "item", "leftAlone", "error"])
 
         let items = try CLI.jsonLines(try CLI.run(["library", library, "list", "--json"]))
         let id = try #require(items.first?["id"] as? String)
