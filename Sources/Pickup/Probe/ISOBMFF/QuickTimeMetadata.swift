@@ -100,8 +100,7 @@ extension MovieMetadata {
                 continue
             }
             if box.type == "TAGS" || box.type == "PENT", box.payloadSize >= 24, box.payloadSize <= 65_536 {
-                var payload = try reader.payload(of: box)
-                metadata.merge(pentaxTags(payload.rest(), type: box.type.description))
+                metadata.merge(pentaxTags(try reader.payload(of: box), type: box.type))
                 continue
             }
             let name = box.type.description
@@ -122,17 +121,16 @@ extension MovieMetadata {
     /// movie: the make, 24 bytes from the start, which must read "PENTAX DIGITAL CAMERA"), and
     /// `PENT` (the make, the model at 0x1A and the date at 0x71, 24 bytes each). Little-endian
     /// numbers follow, which the probe does not need.
-    static func pentaxTags(_ payload: [UInt8], type: String) -> MovieMetadata {
+    static func pentaxTags(_ payload: ByteReader, type: FourCC) -> MovieMetadata {
         var metadata = MovieMetadata()
+        // A 24-byte text field, up to its first NUL; nil past the payload's end.
         func text(_ offset: Int) -> String? {
-            guard offset + 24 <= payload.count else { return nil }
-            let field = payload[offset..<offset + 24].prefix { $0 != 0 }
-            return String(decoding: field, as: UTF8.self)
+            var field = payload
+            guard (try? field.seek(to: offset)) != nil, field.remaining >= 24 else { return nil }
+            return field.cString(limit: 24)
         }
         if type == "TAGS" {
-            guard payload.starts(with: Array("PENTAX DIGITAL CAMERA\0".utf8)), let make = text(0) else {
-                return metadata
-            }
+            guard let make = text(0), make == "PENTAX DIGITAL CAMERA" else { return metadata }
             metadata.set(key: "©mak", text: make)
             return metadata
         }
