@@ -99,6 +99,9 @@ extension ImportCatalog {
             """
         static let itemWithSHA256 = "SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+        /// A source path that now holds other bytes: no longer another item's source.
+        static let forgetSource =
+            "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
 
         static let all: [(String, String)] = [
             ("allItems", allItems(duration: true)), ("itemByID", itemByID(duration: true)),
@@ -106,7 +109,7 @@ extension ImportCatalog {
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256),
-            ("knowsStoredName", knowsStoredName),
+            ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource),
         ]
     }
     static let cores = ProcessInfo.processInfo.activeProcessorCount

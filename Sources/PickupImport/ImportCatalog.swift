@@ -189,9 +189,7 @@ public actor ImportCatalog {
                 let source = sources[file.role]
                 // A source path that now holds other bytes is no longer another item's source.
                 if let source {
-                    try withStatement(
-                        "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
-                    ) { try $0.run([.text(source.path), .text(item.id)]) }
+                    try withStatement(Query.forgetSource) { try $0.run([.text(source.path), .text(item.id)]) }
                 }
                 try insertFile.run([
                     .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
