@@ -83,20 +83,16 @@ public struct FileListOptions: ParsableArguments, Sendable {
         }
         var paths: [String] = []
         var listed: Set<String> = []
+        func take(_ found: [String]) {
+            paths += found
+            listed.formUnion(found)
+        }
         for argument in arguments {
-            if argument == "-" {
-                let found = try list(input(), from: "standard input")
-                paths += found
-                listed.formUnion(found)
-            } else {
-                paths.append(argument)
-            }
+            if argument == "-" { take(try list(input(), from: "standard input")) } else { paths.append(argument) }
         }
         if let filesFrom {
             if filesFrom == "-" {
-                let found = try list(input(), from: "standard input")
-                paths += found
-                listed.formUnion(found)
+                take(try list(input(), from: "standard input"))
             } else {
                 var isFolder: ObjCBool = false
                 if FileManager.default.fileExists(atPath: filesFrom, isDirectory: &isFolder), isFolder.boolValue {
@@ -109,9 +105,7 @@ public struct FileListOptions: ParsableArguments, Sendable {
                         FileManager.default.fileExists(atPath: filesFrom) ? "it may not be read" : "no such file"
                     throw ValidationError("cannot read the list of files \(filesFrom): \(reason); check the path")
                 }
-                let found = try list(data, from: filesFrom)
-                paths += found
-                listed.formUnion(found)
+                take(try list(data, from: filesFrom))
             }
         }
         return (paths, listed)

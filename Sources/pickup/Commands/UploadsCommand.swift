@@ -232,6 +232,8 @@ struct UploadsJob: CommandJob {
             var before: [String: Int64] = [:]
             // The tries each has: its first run's, unless --retries gives others.
             var tries: [String: Int] = [:]
+            // The servers they go to (`server(of:)`): one alone, and the run stops when it cannot be reached.
+            var servers: Set<String> = []
             if let id {
                 guard let record = try? await journal.record(id: id) else { return notFound(id) }
                 if record.state == .done {
@@ -254,6 +256,7 @@ struct UploadsJob: CommandJob {
                 ids = [record.id]
                 before[record.id] = record.offset
                 tries[record.id] = record.maxAttempts
+                servers.insert(UploadsJob.server(of: record) ?? record.id)
             } else {
                 let unfinished = (try? await journal.unfinished()) ?? []
                 // A credential belongs to the server it was given for: with one set, each upload is
@@ -289,6 +292,7 @@ struct UploadsJob: CommandJob {
                 for record in unfinished {
                     before[record.id] = record.offset
                     tries[record.id] = record.maxAttempts
+                    if !left.contains(record.id) { servers.insert(UploadsJob.server(of: record) ?? record.id) }
                 }
                 if ids.isEmpty, !hopeless.isEmpty { return ExitStatus.someFailed }
                 if ids.isEmpty {
@@ -308,9 +312,7 @@ struct UploadsJob: CommandJob {
             let began = Date()
             // As upload sends them: 8 at once, and when they all go to one place, a place that
             // cannot be reached stops the run after one upload's retries (the rest stay paused).
-            var targets: Set<String> = []
-            for id in ids { targets.insert(UploadsJob.server(of: try? await journal.record(id: id)) ?? id) }
-            let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: targets.count == 1)
+            let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: servers.count == 1)
             for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
             let triesOf = tries
             let work = Task {
@@ -378,9 +380,9 @@ struct UploadsJob: CommandJob {
 extension UploadsJob {
     /// The server an upload goes to (scheme, host and port; an S3 bucket's endpoint): uploads
     /// to one server are stopped together when it cannot be reached. Nil when not known.
-    static func server(of record: UploadRecord?) -> String? {
+    static func server(of record: UploadRecord) -> String? {
         let url: URL
-        switch record?.destination {
+        switch record.destination {
         case .tus(let endpoint): url = endpoint
         case .s3(let location), .s3Presigned(let location): url = location.endpoint
         case .form(let target): url = target.url
