@@ -36,6 +36,12 @@ public struct UploadOptions: Sendable {
     /// SHA-256); larger ones as multipart uploads. 8 MiB by default, as `aws s3 cp`; 0: always
     /// multipart.
     public var multipartThreshold: Int64 = 8 << 20
+    /// Connections all of an uploader's uploads use at once, at the most, each upload's own
+    /// counted: an S3 part beyond a file's first in flight takes only one no other upload
+    /// uses, so a large video and many photos share the link (the video sends fewer parts
+    /// at once while photos go). An upload's own connection is never refused: how many go
+    /// at once is the queue's `concurrency`. 8 by default, `pickup upload`'s `--parallel`.
+    public var connectionLimit = 8
     /// The clock retries wait on (a test's own, so that nothing sleeps).
     public var clock: any UploadClock = SystemUploadClock()
     /// Numbers in 0..<1 for the backoff's jitter (a test's own, so that delays are known).
@@ -74,6 +80,8 @@ public final class Uploader: Sendable {
     /// What each tus endpoint said it supports (`OPTIONS`), asked once for all the uploads
     /// there: a folder of photos costs one round trip less per file.
     let tusCapabilities = LockedValue<[String: TusCapabilities]>([:])
+    /// The connections its uploads share (`UploadOptions.connectionLimit`).
+    package let connections: ConnectionBudget
 
     /// An uploader that records in `journal`, with S3 credentials or a signer when S3 destinations are used.
     public init(
@@ -84,6 +92,7 @@ public final class Uploader: Sendable {
         self.options = options
         self.s3Credentials = s3Credentials
         self.s3Signer = s3Signer
+        connections = ConnectionBudget(limit: options.connectionLimit)
     }
 
     /// Starts uploading a file; the task reports what happens and ends with the final record
@@ -222,6 +231,8 @@ public final class Uploader: Sendable {
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         let driver = UploadDriver(journal: journal, options: options)
+        connections.enter()
+        defer { connections.leave() }
         if let problem = HeaderCheck.problem(options.headers) {
             // Not sent, not retried: the header cannot go on the wire as it is.
             var failed = record
@@ -251,7 +262,9 @@ public final class Uploader: Sendable {
                 events?.yield(.finished(failed))
                 return failed
             }
-            var steps = S3Steps(location: location, authorization: authorization, source: source, options: options)
+            var steps = S3Steps(
+                location: location, authorization: authorization, source: source, options: options,
+                connections: connections)
             return await driver.run(record, steps: &steps, events: events)
         }
     }

@@ -5,6 +5,8 @@ import Foundation
 /// multipart upload: start it, list the parts the store holds, send the missing ones
 /// (streamed from the file, `partConcurrency` of them in flight at once, a new one starting
 /// as soon as one arrives, as `aws s3 cp` does), and complete with what the store lists.
+/// Parts beyond the first in flight take only connections no other upload uses
+/// (`ConnectionBudget`), so a large video shares the link with the photos beside it.
 struct S3Steps: UploadSteps {
     let location: S3Location
     let authorization: S3Authorization
@@ -13,6 +15,8 @@ struct S3Steps: UploadSteps {
     let partSize: Int64
     let count: Int
     private let client: S3Client
+    /// The connections this upload's parts hold beyond its own.
+    private let connections: PartConnections
     /// The parts the store holds, by number.
     private var held: [Int: S3Part] = [:]
     /// The parts on their way, by number: the request sending each, and its serial.
@@ -36,7 +40,11 @@ struct S3Steps: UploadSteps {
         let result: Result<S3Part, UploadError>
     }
 
-    init(location: S3Location, authorization: S3Authorization, source: SourceFile, options: UploadOptions) {
+    init(
+        location: S3Location, authorization: S3Authorization, source: SourceFile, options: UploadOptions,
+        connections: ConnectionBudget
+    ) {
+        self.connections = PartConnections(budget: connections)
         self.location = location
         self.authorization = authorization
         self.source = source
@@ -80,7 +88,9 @@ struct S3Steps: UploadSteps {
             return record.size
         }
         guard let uploadID = record.remote else { throw UploadError(.gone, "the upload has not started on the store") }
-        let window = max(1, options.partConcurrency)
+        let missing = max(0, count - held.count - flying.count)
+        let window = connections.parts(
+            flying: flying.count, window: max(1, options.partConcurrency), left: missing)
         for number in 1...count where held[number] == nil && flying[number] == nil && flying.count < window {
             launch(number, of: uploadID, size: record.size)
         }
@@ -89,6 +99,7 @@ struct S3Steps: UploadSteps {
             // A request let go of by `land()` may still report: only the current one counts.
             guard flying[arrival.number]?.serial == arrival.serial else { continue }
             flying[arrival.number] = nil
+            connections.settle(flying: flying.count)
             switch arrival.result {
             case .success(let part):
                 held[part.number] = part
@@ -132,6 +143,7 @@ struct S3Steps: UploadSteps {
     private mutating func land() {
         for flight in flying.values { flight.task.cancel() }
         flying = [:]
+        connections.settle(flying: 0)
     }
 
     /// Completes with what the store lists, so that its ETags and ours cannot disagree.

@@ -132,7 +132,7 @@ struct UploadCommand: JobCommand {
     @Option(
         name: [.customLong("part-concurrency")],
         help: ArgumentHelp(
-            "S3: parts of one file in flight at once (1 to 64), a new one as soon as one arrives, as aws s3 cp does.",
+            "S3: parts of one file in flight at once (1 to 64), a new one as soon as one arrives, as aws s3 cp does; beyond the first, only on connections other files leave free.",
             valueName: "N"))
     var partConcurrency = 4
 

@@ -169,6 +169,8 @@ struct UploadJob: CommandJob {
             chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
             transport: transport, partConcurrency: partConcurrency)
         options.multipartThreshold = multipartThreshold
+        // As many connections as files in flight; a video alone still sends its parts side by side.
+        options.connectionLimit = max(parallel, partConcurrency)
         do {
             uploader = Uploader(
                 journal: try UploadJournal(path: journalPath), options: options,
