@@ -91,6 +91,7 @@ public actor UploadQueue {
     public nonisolated var updates: AsyncStream<Item> { feed.stream() }
     private nonisolated let feed = EventFeed<Item>(latestBy: { $0.id })
     private var items: [Int: Item] = [:]
+    private var tally = QueueTally()
     private var jobs: [Int: Job] = [:]
     private var tasks: [Int: Task<Void, Never>] = [:]
     /// What a running upload's cancellation means: pause or cancel.
@@ -210,7 +211,7 @@ public actor UploadQueue {
 
     /// Waits until no upload is waiting or running, and returns every item.
     public func waitUntilSettled() async -> [Item] {
-        if !items.values.allSatisfy({ $0.state.isSettled }) {
+        if !tally.isIdle {
             await withCheckedContinuation { waiters.append($0) }
         }
         return all()
@@ -319,12 +320,9 @@ public actor UploadQueue {
     // MARK: Running
 
     private func startWaiting() {
-        let running = items.values.filter { $0.state == .uploading }.count
-        let waiting = items.values.filter { $0.state == .waiting }.sorted { $0.id < $1.id }
-        for item in waiting.prefix(max(0, concurrency - running)) {
-            guard let job = jobs[item.id] else { continue }
-            update(item.id) { $0.state = .uploading }
-            let id = item.id
+        for id in tally.next(concurrency - tally.uploading) {
+            guard let job = jobs[id] else { continue }
+            update(id) { $0.state = .uploading }
             let uploader = self.uploader
             let hold = self.hold
             tasks[id] = Task {
@@ -427,12 +425,13 @@ public actor UploadQueue {
     }
 
     private func publish(_ item: Item) {
+        tally.change(item.id, from: items[item.id]?.state, to: item.state)
         items[item.id] = item
         feed.yield(item)
     }
 
     private func settleIfIdle() {
-        guard items.values.allSatisfy({ $0.state.isSettled }) else { return }
+        guard tally.isIdle else { return }
         let waiting = waiters
         waiters = []
         for waiter in waiting { waiter.resume() }
