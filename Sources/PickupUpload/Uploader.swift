@@ -36,11 +36,12 @@ public struct UploadOptions: Sendable {
     /// SHA-256); larger ones as multipart uploads. 8 MiB by default, as `aws s3 cp`; 0: always
     /// multipart.
     public var multipartThreshold: Int64 = 8 << 20
-    /// Connections all of an uploader's uploads use at once, at the most, each upload's own
-    /// counted: an S3 part beyond a file's first in flight takes only one no other upload
-    /// uses, so a large video and many photos share the link (the video sends fewer parts
-    /// at once while photos go). An upload's own connection is never refused: how many go
-    /// at once is the queue's `concurrency`. 8 by default, `pickup upload`'s `--parallel`.
+    /// A budget for S3 parts beyond a file's first: each upload in flight counts one (an
+    /// upload waiting out a retry too), and an extra part in flight takes one only while the
+    /// count is below this, so a large video and many photos share the link (the video sends
+    /// fewer parts at once while photos go). Not a ceiling: an upload's own connection is
+    /// never refused, and how many go at once is the queue's `concurrency`. 8 by default,
+    /// `pickup upload`'s `--parallel`.
     public var connectionLimit = 8
     /// The clock retries wait on (a test's own, so that nothing sleeps).
     public var clock: any UploadClock = SystemUploadClock()

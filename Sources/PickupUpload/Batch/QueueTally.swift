@@ -1,6 +1,8 @@
 /// Which of a queue's items wait and how many are being sent, kept as their states change, so
-/// that starting the next upload or asking whether the queue is idle does not look at every
-/// item: a folder of 4,000 photos once cost 4,000 × 4,000 looks (and sorts) of whole items.
+/// that starting the next upload or asking whether the queue is idle does not filter and sort
+/// every item (whole structs) each time. Finding the next one still looks at every waiting
+/// id (`Set.min`), so the cost per upload grows with the waiting ones, in integers only;
+/// a sorted list would remove that too.
 struct QueueTally {
     /// The items waiting for their turn, by queue number.
     private(set) var waiting: Set<Int> = []
