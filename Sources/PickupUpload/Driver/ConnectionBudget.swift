@@ -3,13 +3,14 @@ import Pickup
 /// The connections an uploader's uploads share. Every upload being sent holds one (its
 /// requests go one after another); an S3 upload's further parts in flight each take one
 /// more, but only one no other upload is using. So one large video alone sends its parts
-/// side by side, and when photos start beside it they get their connections as its parts
-/// arrive (within one part's time): the video falls back to fewer parts in flight and the
-/// photos never wait behind it. An upload's own connection is never refused: how many
-/// files go at once is the queue's choice (`--parallel`); the budget only decides the parts
-/// beyond each one's first.
+/// side by side, and when photos start beside it the video falls back to fewer parts in
+/// flight as its parts arrive (within one part's time), leaving the connections to them.
+/// An upload's own connection is never refused: how many files go at once is the queue's
+/// choice (`--parallel`), so the count can pass the limit; the budget only decides the
+/// parts beyond each one's first.
 package final class ConnectionBudget: Sendable {
-    /// Connections in use at once, at the most, counting each upload's own.
+    /// The count (each upload's own connection and every extra part's) below which an extra
+    /// part may take a connection. Not a ceiling: uploads' own connections can pass it.
     package let limit: Int
     private let inUse = LockedValue(0)
 
