@@ -57,7 +57,13 @@ public struct LibraryVerifier: Sendable {
         public var isClean: Bool { findings.isEmpty }
     }
 
-    /// Reads every stored file; `progress(bytesRead, totalBytes)` as it goes.
+    /// Files read at once. A disk answers several reads in flight faster than the same reads
+    /// one after another (a library larger than the page cache is read from the disk), and
+    /// two cores hash twice the bytes.
+    static let readers = 4
+
+    /// Reads every stored file, a few at a time; `progress(bytesRead, totalBytes)` as it goes
+    /// (from the readers' threads, one call at a time). The findings come in the catalog's order.
     public func verify(
         progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }
     ) async throws(ImportError)
@@ -68,52 +74,99 @@ public struct LibraryVerifier: Sendable {
         return try await ImportSession.onThread { () throws(ImportError) -> Report in
             var report = Report()
             report.items = items.count
-            let total = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
-            var known: Set<String> = []
-            for item in items {
-                for file in item.files {
-                    report.files += 1
-                    known.insert(file.name)
-                    guard (try? ImportCatalog.checkName(file.name)) != nil else {
-                        report.findings.append(
-                            Finding(
-                                itemID: item.id, name: file.name, problem: .outsideLibrary,
-                                detail: "the catalog names a file outside the library; it was not read"))
-                        continue
-                    }
-                    let before = report.bytesRead
-                    let result = FileHash.sha256(ofFileAt: folder + "/" + file.name) { progress(before + $0, total) }
-                    switch result {
-                    case .success(let found):
-                        report.bytesRead += found.size
-                        if found.size != file.size || found.sha256 != file.sha256 {
-                            report.findings.append(
-                                Finding(
-                                    itemID: item.id, name: file.name, problem: .damaged,
-                                    detail: found.size != file.size
-                                        ? "\(found.size) bytes, the catalog records \(file.size)"
-                                        : "its SHA-256 is \(found.sha256), the catalog records \(file.sha256)"))
-                        }
-                    case .failure(.system(let code)) where code == ENOENT:
-                        report.findings.append(
-                            Finding(itemID: item.id, name: file.name, problem: .missing, detail: "no such file"))
-                    case .failure(.system(let code)):
-                        report.findings.append(
-                            Finding(
-                                itemID: item.id, name: file.name, problem: .unreadable,
-                                detail: String(cString: strerror(code))))
-                    case .failure(.notRegular):
-                        report.findings.append(
-                            Finding(
-                                itemID: item.id, name: file.name, problem: .damaged, detail: "not a regular file"))
-                    }
-                }
-            }
+            let files = items.flatMap { item in item.files.map { (itemID: item.id, file: $0) } }
+            report.files = files.count
+            let total = files.reduce(Int64(0)) { $0 + $1.file.size }
+            let checks = LibraryVerifier.check(files, in: folder, total: total, progress: progress)
+            report.bytesRead = checks.bytesRead
+            report.findings = checks.findings
+            let known = Set(files.map(\.file.name))
             for name in LibraryVerifier.storedNames(in: folder) where !known.contains(name) {
                 report.findings.append(
                     Finding(itemID: nil, name: name, problem: .unknown, detail: "not in the catalog"))
             }
             return report
+        }
+    }
+
+    /// Reads and checks `files` on `readers` threads, each taking the next file not yet taken
+    /// (neighbours in the catalog lie near each other on the disk); the findings in `files`' order.
+    private static func check(
+        _ files: [(itemID: String, file: StoredFile)], in folder: String, total: Int64,
+        progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) -> (bytesRead: Int64, findings: [Finding]) {
+        let state = LockedValue(
+            (next: 0, bytesRead: Int64(0), shown: Int64(0), findings: [(position: Int, finding: Finding)]()))
+        let done = DispatchSemaphore(value: 0)
+        let readers = min(LibraryVerifier.readers, max(1, files.count))
+        for _ in 0..<readers {
+            // Threads of their own: each blocks on the disk, and a pool might run fewer at once.
+            let reader = Thread {
+                while true {
+                    let position: Int? = state.withValue { state in
+                        guard state.next < files.count else { return nil }
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard let position else { break }
+                    let (itemID, file) = files[position]
+                    var counted: Int64 = 0
+                    let finding = LibraryVerifier.check(file, of: itemID, in: folder) { read in
+                        let step = read - counted
+                        counted = read
+                        state.withValue { state in
+                            state.shown += step
+                            progress(state.shown, total)
+                        }
+                    }
+                    state.withValue { state in
+                        state.bytesRead += finding.bytesRead
+                        if let problem = finding.problem { state.findings.append((position, problem)) }
+                    }
+                }
+                done.signal()
+            }
+            reader.start()
+        }
+        for _ in 0..<readers { done.wait() }
+        let result = state.current
+        return (result.bytesRead, result.findings.sorted { $0.position < $1.position }.map(\.finding))
+    }
+
+    /// One stored file read and compared with what the catalog records: the bytes read, and
+    /// what is wrong, if anything.
+    private static func check(
+        _ file: StoredFile, of itemID: String, in folder: String, progress: (Int64) -> Void
+    ) -> (bytesRead: Int64, problem: Finding?) {
+        guard (try? ImportCatalog.checkName(file.name)) != nil else {
+            return (
+                0,
+                Finding(
+                    itemID: itemID, name: file.name, problem: .outsideLibrary,
+                    detail: "the catalog names a file outside the library; it was not read")
+            )
+        }
+        func finding(_ problem: Problem, _ detail: String) -> Finding {
+            Finding(itemID: itemID, name: file.name, problem: problem, detail: detail)
+        }
+        switch FileHash.sha256(ofFileAt: folder + "/" + file.name, progress: progress) {
+        case .success(let found):
+            if found.size != file.size {
+                return (found.size, finding(.damaged, "\(found.size) bytes, the catalog records \(file.size)"))
+            }
+            if found.sha256 != file.sha256 {
+                return (
+                    found.size,
+                    finding(.damaged, "its SHA-256 is \(found.sha256), the catalog records \(file.sha256)")
+                )
+            }
+            return (found.size, nil)
+        case .failure(.system(let code)) where code == ENOENT:
+            return (0, finding(.missing, "no such file"))
+        case .failure(.system(let code)):
+            return (0, finding(.unreadable, String(cString: strerror(code))))
+        case .failure(.notRegular):
+            return (0, finding(.damaged, "not a regular file"))
         }
     }
 

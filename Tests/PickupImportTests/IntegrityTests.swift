@@ -154,6 +154,41 @@ struct IntegrityTests {
         #expect(names.sorted() == ["IMG_0001.JPG", "IMG_0002.MP4"], "restored in place, no second copy")
     }
 
+    @Test("verify reads on several threads: every problem found once, in the catalog's order, the bytes counted")
+    func verifyFindsEachProblemInOrder() async throws {
+        let scratch = try Scratch()
+        let seed = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.jpegEXIF)))
+        // More photos than readers, each unique (bytes after the JPEG's end).
+        let photos = try (0..<24).map { number in
+            try scratch.write(Array(seed) + Array(repeating: UInt8(number), count: 64), as: "IMG_\(1000 + number).JPG")
+        }
+        let session = try ImportSession(destination: scratch.library)
+        #expect(await session.run(try requests(photos)).compactMap(\.item).count == photos.count)
+        let items = try await session.catalog.items()
+        let files = items.compactMap(\.primary)
+        #expect(files.count == photos.count)
+        // Three problems spread over the catalog: missing, cut short, same size but other bytes.
+        unlink(session.path(of: files[3]))
+        #expect(truncate(session.path(of: files[11]), 100) == 0)
+        var changed = try Data(contentsOf: session.url(of: files[19]))
+        changed[changed.count - 1] ^= 0xFF
+        try changed.write(to: session.url(of: files[19]))
+        let shown = LockedValue<[Int64]>([])
+        let report = try await LibraryVerifier(folder: session.destination, catalog: session.catalog).verify {
+            read, _ in shown.withValue { $0.append(read) }
+        }
+        #expect(report.items == photos.count && report.files == photos.count)
+        #expect(report.findings.map(\.name) == [files[3].name, files[11].name, files[19].name])
+        #expect(report.findings.map(\.problem) == [.missing, .damaged, .damaged])
+        #expect(report.findings[1].detail.hasPrefix("100 bytes"))
+        #expect(report.findings[2].detail.hasPrefix("its SHA-256 is"))
+        let whole = files.reduce(Int64(0)) { $0 + $1.size }
+        #expect(report.bytesRead == whole - files[3].size - files[11].size + 100)
+        let progress = shown.current
+        #expect(progress == progress.sorted(), "the bytes shown never go back")
+        #expect(progress.last == report.bytesRead)
+    }
+
     @Test("an emptied catalog: importing again records the files already there instead of copying them twice")
     func emptiedCatalog() async throws {
         let scratch = try Scratch()
