@@ -74,6 +74,49 @@ extension FastTier {
             }
             #expect(uploader.connections.used == 0, "every connection given back")
         }
+
+        @Test("a video whose upload fails or is cancelled with parts in flight gives back every connection")
+        func givenBackOnFailureAndCancel() async throws {
+            let s3 = S3FastTests()
+            let video = try s3.file(40 << 20)
+            defer { unlink(video) }
+            // Refused for good ("AccessDenied", 403: not retried) at the third request, the
+            // second part, while the others fly.
+            let refusing = try s3.store(failing: [3: InMemoryS3Server.Failure(status: 403, code: "AccessDenied")])
+            let failing = try s3.uploader(refusing, maxAttempts: 2)
+            let failed = await failing.start(path: video, to: .s3(s3.location(refusing, "movie.mov"))).result()
+            #expect(failed.state == .failed)
+            #expect(failing.connections.used == 0, "the failed upload keeps no connection")
+
+            // Cancelled while 4 parts are on a slow wire.
+            let store = try s3.store()
+            let options = UploadOptions(
+                chunkSize: 5 << 20, maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02,
+                transport: SlowTransport(store: store), partConcurrency: 4)
+            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "pickup-budget-\(UUID()).sqlite")
+            defer { try? FileManager.default.removeItem(at: journal) }
+            let uploader = Uploader(
+                journal: try UploadJournal(path: journal.path), options: options,
+                s3Credentials: S3FastTests.credentials)
+            let task = uploader.start(path: video, to: .s3(s3.location(store, "movie.mov")))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(uploader.connections.used > 1, "parts in flight hold connections beyond the upload's own")
+            task.cancel()
+            let cancelled = await task.result()
+            #expect(cancelled.state != .done, "cancelled before its 8 parts of 200 ms could arrive")
+            #expect(uploader.connections.used == 0, "the cancelled upload keeps no connection")
+        }
+    }
+}
+
+/// Passes every request to the in-memory store after 200 ms on the wire.
+private struct SlowTransport: HTTPTransport {
+    let store: InMemoryS3Server
+
+    func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        try? await Task.sleep(for: .milliseconds(200))
+        return try await store.send(request, limits: limits)
     }
 }
 
