@@ -70,6 +70,18 @@ extension ImportSession {
         return try await catalog.record(item, sources: ImportSession.sources(keys, request)) ?? item
     }
 
+    /// With `rehash`: the item the library holds, all its files there, with the bytes of the
+    /// request's primary file — found by reading the source alone, so what is already there
+    /// costs a read and no write. Nil when none (or the source cannot be read: the copy says why).
+    func heldByContent(_ request: ImportRequest) async throws(ImportError) -> ImportedItem? {
+        guard let primary = request.parts.first?.path else { return nil }
+        let sha256 = try await ImportSession.onThread { () throws(ImportError) -> String? in
+            try? FileHash.sha256(ofFileAt: primary).get().sha256
+        }
+        guard let sha256 else { return nil }
+        return try await catalog.item(withSHA256: sha256)
+    }
+
     /// The item a request becomes with these stored files; its id is the first 12 hex digits of
     /// the primary file's SHA-256.
     static func item(_ request: ImportRequest, files: [StoredFile], sha256: String) -> ImportedItem {
@@ -102,6 +114,7 @@ extension ImportSession {
             keys.append(try ImportSession.sourceKey(path))
         }
         if !options.rehash, let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
+        if options.rehash, let same = try await heldByContent(request) { return .reused(same) }
         if let adopted = try await adopt(request, paths: paths, keys: keys) { return .reused(adopted) }
 
         let copier = FileCopier(folder: destination)

@@ -189,6 +189,28 @@ struct IntegrityTests {
         #expect(progress.last == report.bytesRead)
     }
 
+    @Test("--rehash over a library that holds everything reads each source and writes nothing")
+    func rehashWritesNothingForWhatIsThere() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG")
+        let movie = try scratch.add(.mp4Faststart, as: "IMG_0002.MP4")
+        let first = try ImportSession(destination: scratch.library)
+        #expect(await first.run(try requests([photo, movie])).compactMap(\.item).count == 2)
+        let session = try ImportSession(destination: scratch.library, options: ImportOptions(rehash: true))
+        let run = session.start(try requests([photo, movie]))
+        var copies = 0
+        for await event in run.events { if case .started = event { copies += 1 } }
+        let results = await run.results()
+        #expect(results.allSatisfy { if case .reused = $0 { return true } else { return false } }, "\(results)")
+        #expect(copies == 0, "nothing copied to find it there: the sources' SHA-256 found the items")
+        // A byte changed behind the same size: read, found different, copied.
+        var changed = try Data(contentsOf: URL(fileURLWithPath: photo))
+        changed[changed.count - 1] ^= 0x01
+        try changed.write(to: URL(fileURLWithPath: photo))
+        let again = await session.run(try requests([photo]))
+        if case .imported = again.first {} else { Issue.record("expected imported, got \(again)") }
+    }
+
     @Test("an emptied catalog: importing again records the files already there instead of copying them twice")
     func emptiedCatalog() async throws {
         let scratch = try Scratch()
