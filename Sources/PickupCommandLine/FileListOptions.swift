@@ -56,6 +56,12 @@ public struct FileListOptions: ParsableArguments, Sendable {
             + "\(count == 1 ? "was" : "were") not taken by the --include/--exclude patterns"
     }
 
+    /// Throws `missing` (what to name, in the command's words) when neither an argument nor
+    /// `--files-from` names a path: for the commands that need at least one.
+    public func requirePaths(_ arguments: [String], _ missing: String) throws(ValidationError) {
+        guard !arguments.isEmpty || filesFrom != nil else { throw ValidationError(missing) }
+    }
+
     /// Which files of the folders are taken.
     public var selection: FileSelection { FileSelection(include: include, exclude: exclude) }
 

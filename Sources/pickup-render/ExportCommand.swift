@@ -34,9 +34,8 @@ struct ExportJob: CommandJob {
     let progress: ProgressOptions
 
     init(_ command: ExportArguments) throws(ValidationError) {
-        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
-            throw ValidationError("name a video to export (or, with --recursive, a folder of them)")
-        }
+        try command.files.requirePaths(
+            command.arguments, "name a video to export (or, with --recursive, a folder of them)")
         try OutputCheck.utf8(command.output, option: "-o")
         // Folders with --recursive: the videos in them; other files are left alone.
         let sources = try command.files.sources(command.arguments)

@@ -34,9 +34,7 @@ struct ThumbJob: CommandJob {
     let dryRun: Bool
 
     init(_ command: ThumbArguments) throws(ValidationError) {
-        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
-            throw ValidationError("name at least one photo or video")
-        }
+        try command.files.requirePaths(command.arguments, "name at least one photo or video")
         try OutputCheck.utf8(command.output, option: "-o")
         guard let size = PixelSize(parsing: command.size ?? "320x320"), size.pixels <= 64_000_000 else {
             throw ValidationError("--size takes WxH, like 320x240")

@@ -137,9 +137,7 @@ struct ImportJob: CommandJob {
     let layout: ImportLayout
 
     init(_ command: ImportCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
-            throw ValidationError("name at least one file or folder to import")
-        }
+        try command.files.requirePaths(command.arguments, "name at least one file or folder to import")
         guard let destination = command.into else {
             throw ValidationError("say where to import with --into DIR")
         }

@@ -100,9 +100,7 @@ struct ProbeJob: CommandJob {
     let columns: ProbeColumns?
 
     init(_ command: ProbeCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty || command.files.filesFrom != nil else {
-            throw ValidationError("name at least one file or folder to probe")
-        }
+        try command.files.requirePaths(command.arguments, "name at least one file or folder to probe")
         (paths, listed) = try command.files.sources(command.arguments)
         selection = command.files.selection
         recursive = command.recursive

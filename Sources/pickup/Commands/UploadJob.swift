@@ -43,9 +43,7 @@ struct UploadJob: CommandJob {
     let progress: ProgressOptions
 
     init(_ command: UploadCommand) throws(ValidationError) {
-        guard !command.arguments.isEmpty || command.fileList.filesFrom != nil else {
-            throw ValidationError("name at least one file to upload")
-        }
+        try command.fileList.requirePaths(command.arguments, "name at least one file to upload")
         guard let text = command.to else {
             throw ValidationError("say where to upload with --to tus+http(s)://HOST/PATH")
         }
