@@ -100,7 +100,12 @@ extension FastTier {
                 journal: try UploadJournal(path: journal.path), options: options,
                 s3Credentials: S3FastTests.credentials)
             let task = uploader.start(path: video, to: .s3(s3.location(store, "movie.mov")))
-            try await Task.sleep(for: .milliseconds(300))
+            // Polled, not slept for: on a loaded machine reading the first parts can take longer
+            // than any fixed pause.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while uploader.connections.used <= 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
             #expect(uploader.connections.used > 1, "parts in flight hold connections beyond the upload's own")
             task.cancel()
             let cancelled = await task.result()
