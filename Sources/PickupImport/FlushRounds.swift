@@ -19,9 +19,10 @@ import PickupStore
 /// next import of its source puts it back) — never a name or a record for bytes that are not
 /// on the disk, and never an item reported imported that is not all there.
 ///
-/// A round starts as soon as one is asked for and none is running; whoever asks while one
-/// runs waits for the next, which starts when it ends (a round that began before their
-/// writes may not hold them). So with eight photos in flight, about one flush serves eight.
+/// A round starts a millisecond after one is asked for, when none is running, and flushes for
+/// all who asked by then; whoever asks while one flushes waits for the next, which starts when
+/// it ends (a round that began before their writes may not hold them). So with eight photos in
+/// flight, about one flush serves eight.
 ///
 /// Only where `syncfs` is known to write every file and folder of a local file system to the
 /// disk and to say when a write failed: Linux 5.8 or later, on ext4, XFS or Btrfs (tmpfs has no
@@ -85,10 +86,24 @@ actor FlushRounds {
         if code != 0 { throw ImportError.writing(folder, errno: code) }
     }
 
-    /// Starts a round for everyone waiting, unless one is running.
+    /// How long a round waits for more items to ask before it flushes. Where copies are
+    /// quick (photos in the page cache) items ask one after another, and without the pause
+    /// nearly every one paid a whole flush of its own (1,000 photos: about 1,400 rounds).
+    static let gathering: Duration = .milliseconds(1)
+
+    /// Starts a round for everyone waiting, unless one is running: after `gathering`, for all
+    /// who asked by then.
     private func startRound() {
         guard !running, !waiting.isEmpty else { return }
         running = true
+        Task {
+            try? await Task.sleep(for: FlushRounds.gathering)
+            self.flushWaiting()
+        }
+    }
+
+    /// The round's flush, for everyone waiting now.
+    private func flushWaiting() {
         let round = waiting
         waiting = []
         let descriptor = descriptor

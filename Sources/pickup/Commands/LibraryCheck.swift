@@ -89,13 +89,19 @@ struct LibraryCheck {
         return object
     }
 
+    /// A JSON line's start for a finding: its type, then which item, file and problem.
+    private static func object(_ type: String, _ finding: LibraryVerifier.Finding) -> JSONObject {
+        var object = JSONObject()
+        object.add("type", type)
+        object.add("item", finding.itemID as String?)
+        object.add("name", finding.name)
+        object.add("problem", finding.problem.rawValue)
+        return object
+    }
+
     private func line(_ finding: LibraryVerifier.Finding) -> String {
         if json {
-            var object = JSONObject()
-            object.add("type", "finding")
-            object.add("item", finding.itemID as String?)
-            object.add("name", finding.name)
-            object.add("problem", finding.problem.rawValue)
+            var object = LibraryCheck.object("finding", finding)
             object.add("detail", finding.detail)
             return object.text + "\n"
         }
@@ -106,11 +112,7 @@ struct LibraryCheck {
     private func line(_ outcome: LibraryRepair.Outcome) -> String {
         let finding = outcome.finding
         if json {
-            var object = JSONObject()
-            object.add("type", "repair")
-            object.add("item", finding.itemID as String?)
-            object.add("name", finding.name)
-            object.add("problem", finding.problem.rawValue)
+            var object = LibraryCheck.object("repair", finding)
             object.add("repaired", outcome.repaired)
             object.add("source", outcome.source)
             object.add("detail", outcome.detail)
