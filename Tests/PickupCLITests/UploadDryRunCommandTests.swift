@@ -55,4 +55,34 @@ struct UploadDryRunCommandTests {
             ], "\(json)")
         #expect(!FileManager.default.fileExists(atPath: journal))
     }
+
+    @Test("two files that would take one key: the dry run and the upload refuse both, say how to name them apart")
+    func keyCollision() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-cli-upload-collide-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for card in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + card, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/" + card + "/IMG_0001.JPG")
+        }
+        let journal = folder + "/j.sqlite"
+        let environment = ["AWS_ACCESS_KEY_ID": "key", "AWS_SECRET_ACCESS_KEY": "secret", "HOME": folder]
+        for dryRun in [true, false] {
+            // Nobody listens on port 9: the refusal comes before any request.
+            let result = try CLI.run(
+                [
+                    "upload", folder + "/a/IMG_0001.JPG", folder + "/b/IMG_0001.JPG", "--to", "s3://photos/trip/",
+                    "--endpoint", "http://127.0.0.1:9", "--journal", journal,
+                ] + (dryRun ? ["--dry-run"] : []), environment: environment)
+            #expect(result.status == 2, "\(result.errorText)")
+            #expect(
+                result.errorText.contains(
+                    "would all be stored as trip/IMG_0001.JPG, one over the other; nothing was sent"),
+                "\(result.errorText)")
+            #expect(result.errorText.contains("--key '{date}/{name}'"), "\(result.errorText)")
+            #expect(!result.errorText.contains("retry"), "\(result.errorText)")
+        }
+    }
 }

@@ -46,15 +46,7 @@ extension UploadJob {
         let known = Dictionary(
             resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
         )
-        let batch: UploadBatch
-        do {
-            batch = try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
-        } catch {
-            Console.error(
-                "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key); "
-                    + "name them apart with --key (for example --key '{date}/{name}')")
-            return ExitStatus.usage
-        }
+        guard let batch = batch(files, known: known) else { return ExitStatus.usage }
         // A copy made to send (--export, --strip-location) is named after its source; none is made here.
         let copy =
             preset.map { " (exported with \($0.rawValue) first)" }

@@ -226,17 +226,7 @@ struct UploadJob: CommandJob {
                 madeFrom: made[file.path])
         }
         // Every destination decided, and two sources never on one key, before anything is sent.
-        var batch: UploadBatch
-        do {
-            batch = try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
-        } catch {
-            Console.error(
-                "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key), "
-                    + "one over the other; nothing was sent. Name them apart with --key (for example "
-                    + "--key '{date}/{name}' or --key '{id}-{name}')"
-                    + (error.more > 0 ? " (\(error.more) more keys collide)" : ""))
-            return ExitStatus.usage
-        }
+        guard var batch = batch(files, known: known) else { return ExitStatus.usage }
         let began = Date()
         // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
         let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
@@ -324,6 +314,21 @@ struct UploadJob: CommandJob {
     }
 
     /// Where the batch goes: the target named with --to, with the S3 store and key template.
+    /// The batch of these files to the target, or nil when two would be stored under one key
+    /// (said on stderr, with how to name them apart).
+    func batch(_ files: [UploadBatch.File], known: [String: String]) -> UploadBatch? {
+        do {
+            return try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
+        } catch {
+            Console.error(
+                "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key), "
+                    + "one over the other; nothing was sent. Name them apart with --key (for example "
+                    + "--key '{date}/{name}' or --key '{id}-{name}')"
+                    + (error.more > 0 ? " (\(error.more) more keys collide)" : ""))
+            return nil
+        }
+    }
+
     var batchTarget: UploadBatch.Target {
         switch target {
         case .tus(let url):
