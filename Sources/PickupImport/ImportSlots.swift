@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+    private let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#elseif canImport(Darwin)
+    import Darwin
+    private let openFilesResource = RLIMIT_NOFILE
+#endif
+
 /// Which items of an import may start copying now.
 ///
 /// Each copy in flight holds two buffers of its file's size, up to a chunk
@@ -5,9 +13,11 @@
 /// budget: large files copy `concurrency` at a time, as asked, and small ones
 /// — a folder of photos, where the time goes to opening, flushing and naming
 /// files rather than to moving bytes — more at once, as many as fit in that
-/// memory: up to four times `concurrency`, or up to 32 where small items share
-/// their flushes (`FlushRounds`: the more wait together, the fewer flushes), and
-/// never fewer than `concurrency`.
+/// memory: up to four times `concurrency` (at most 32), or up to 96 where small
+/// items share their flushes (`FlushRounds`: the more wait together, the fewer
+/// flushes; 10,000 photos of 70 KB took 6.45 s at 32 and 4.98 s at 96), and never
+/// fewer than `concurrency`. Each copy in flight holds a few descriptors, so the 96
+/// shrink where the process may open fewer than 512 files.
 /// Items start in selection order; one always may, whatever its size.
 struct ImportSlots {
     private let costs: [Int]
@@ -24,8 +34,23 @@ struct ImportSlots {
         self.skipping = skipping
         costs = fileSizes.map { 2 * FileCopier.bufferSize(for: $0.max() ?? 0) }
         budget = concurrency * 2 * FileCopier.chunkSize
-        // Each copy in flight holds a few descriptors: at most 32 of them, unless asked for more.
-        maxItems = max(concurrency, sharedFlushes ? 32 : min(concurrency * 4, 32))
+        // Each copy in flight holds a few descriptors: at most 32 of them (96 sharing flushes),
+        // unless asked for more.
+        maxItems = max(concurrency, sharedFlushes ? ImportSlots.sharingFlushes() : min(concurrency * 4, 32))
+    }
+
+    /// How many small items may be in flight where they share flushes: 96, or a quarter of the
+    /// descriptors the process may open beyond 128 (the catalog's, the walk's, the runtime's),
+    /// never fewer than 32.
+    static func sharingFlushes(openFilesLimit: Int = ImportSlots.openFilesLimit()) -> Int {
+        min(96, max(32, (openFilesLimit - 128) / 4))
+    }
+
+    /// The process's soft limit on open files (`RLIMIT_NOFILE`); 256 when it cannot be read.
+    private static func openFilesLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(openFilesResource, &limit) == 0 else { return 256 }
+        return Int(clamping: limit.rlim_cur)  // unlimited (all ones) clamps to Int.max
     }
 
     /// The next item to start, if one may start now.
