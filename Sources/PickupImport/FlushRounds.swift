@@ -124,7 +124,12 @@ actor FlushRounds {
     private func ended(_ round: [CheckedContinuation<Int32, Never>], code: Int32) {
         if failure == 0 { failure = code }
         for continuation in round { continuation.resume(returning: failure) }
-        running = false
-        startRound()
+        // Whoever asked during this round has waited for it: the next round flushes for them
+        // now, without gathering again.
+        if waiting.isEmpty {
+            running = false
+        } else {
+            flushWaiting()
+        }
     }
 }

@@ -47,7 +47,7 @@ struct ImportSlots {
     }
 
     /// The process's soft limit on open files (`RLIMIT_NOFILE`); 256 when it cannot be read.
-    private static func openFilesLimit() -> Int {
+    static func openFilesLimit() -> Int {
         var limit = rlimit()
         guard getrlimit(openFilesResource, &limit) == 0 else { return 256 }
         return Int(clamping: limit.rlim_cur)  // unlimited (all ones) clamps to Int.max

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PickupImport
@@ -33,6 +34,15 @@ struct ImportSlotsTests {
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 256) == 32)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 64) == 32)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: Int.max) == 96)
+        #if os(Linux)
+            // This process's own limit, as the kernel states it: read through getrlimit, not the
+            // fallback of 256.
+            let limits = (try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8)) ?? ""
+            let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
+            let soft = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first
+            let stated = soft.flatMap { Int($0) } ?? (soft == "unlimited" ? Int.max : -1)
+            #expect(ImportSlots.openFilesLimit() == stated, "\(line)")
+        #endif
     }
 
     @Test("large files copy --parallel at a time, within the memory of that many chunks; one always may")

@@ -313,7 +313,6 @@ struct UploadJob: CommandJob {
         }
     }
 
-    /// Where the batch goes: the target named with --to, with the S3 store and key template.
     /// The batch of these files to the target, or nil when two would be stored under one key
     /// (said on stderr, with how to name them apart).
     func batch(_ files: [UploadBatch.File], known: [String: String]) -> UploadBatch? {
@@ -329,6 +328,7 @@ struct UploadJob: CommandJob {
         }
     }
 
+    /// Where the batch goes: the target named with --to, with the S3 store and key template.
     var batchTarget: UploadBatch.Target {
         switch target {
         case .tus(let url):
