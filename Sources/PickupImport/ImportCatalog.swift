@@ -133,22 +133,7 @@ public actor ImportCatalog {
     public func record(
         _ item: ImportedItem, sources: [StoredFile.Role: SourceKey], syncing: Bool = true
     ) throws(ImportError) -> ImportedItem? {
-        for file in item.files { try ImportCatalog.checkName(file.name) }
-        let infoJSON = String(decoding: (try? JSONEncoder().encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
-        // The check and the insert are one immediate transaction: it holds the write lock, so
-        // two processes importing the same content at once cannot both record it.
-        let write = { () throws -> ImportedItem? in
-            try self.database.transaction { () throws -> ImportedItem? in
-                if let primary = item.primary, let existing = try self.item(withSHA256: primary.sha256) {
-                    return existing
-                }
-                try self.insert(item, sources: sources, infoJSON: infoJSON)
-                return nil
-            }
-        }
-        return try catalogCall { () throws -> ImportedItem? in
-            syncing ? try write() : try database.withoutWaitingForDisk(write)
-        }
+        try record([(item, sources)], syncing: syncing).first ?? nil
     }
 
     /// Records many items at once, in one transaction, without the checks `record` makes (for
@@ -166,7 +151,7 @@ public actor ImportCatalog {
     }
 
     /// Writes an item's rows (replacing an item of the same id), inside the caller's transaction.
-    private func insert(
+    func insert(
         _ item: ImportedItem, sources: [StoredFile.Role: SourceKey], infoJSON: String
     ) throws {
         try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(item.id)]) }
@@ -353,7 +338,7 @@ public actor ImportCatalog {
 
     /// Whether every stored file of the item is there with its recorded size (a cheap check;
     /// `LibraryVerifier` reads the bytes).
-    private func filesIntact(_ item: ImportedItem) -> Bool {
+    func filesIntact(_ item: ImportedItem) -> Bool {
         item.files.allSatisfy { file in
             (try? ImportCatalog.checkName(file.name)) != nil
                 && FileStatus(path: folder + "/" + file.name).map { $0.kind == .regular && $0.size == file.size }
@@ -363,7 +348,7 @@ public actor ImportCatalog {
 
     /// Runs `body` with the statement for `sql` (prepared on first use, then kept), and resets
     /// it after: a statement left mid-way would keep an old snapshot of the catalog.
-    private func withStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+    func withStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
         let statement: SQLiteStatement
         if let kept = prepared[sql] {
             statement = kept
@@ -387,7 +372,7 @@ public actor ImportCatalog {
         return plans
     }
 
-    private func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
+    func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
         do {
             return try body()
         } catch let error as ImportError {
@@ -419,7 +404,7 @@ extension ImportCatalog {
 
     /// Runs `body`'s reads in one read transaction: one lock and one snapshot for a whole
     /// run's lookups, not one a query.
-    private func reading<T>(_ body: () throws(ImportError) -> T) throws(ImportError) -> T {
+    func reading<T>(_ body: () throws(ImportError) -> T) throws(ImportError) -> T {
         try catalogCall { try database.execute("BEGIN") }
         do {
             let result = try body()

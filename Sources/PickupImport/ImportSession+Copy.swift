@@ -97,104 +97,72 @@ extension ImportSession {
         Dictionary(zip(request.parts.map(\.role), keys), uniquingKeysWith: { first, _ in first })
     }
 
-    func copyItem(
-        _ request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation, flag: CancellationFlag,
-        order: CommitOrder
-    ) async throws -> Copied {
-        guard !flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
+    /// Copies an item in: reused when the library holds it (by source, content or files already
+    /// there), else copied to temporaries, flushed, and named and recorded once its turn comes
+    /// (`CommitOrder`): with the other small items of its round where they share flushes
+    /// (`ImportRun.Context.commits`), on its own otherwise. The flag says whether what it ended
+    /// as is on the disk already (a round flushed it).
+    func copyItem(_ request: ImportRequest, index: Int, run: ImportRun.Context) async throws -> (Copied, onDisk: Bool) {
+        guard !run.flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
         for path in paths {
-            guard let real = ImportSession.realPath(path) else {
-                throw ImportError.reading(path, errno: errno)
-            }
-            if real.hasPrefix(destination + "/") {
+            let key = try ImportSession.sourceKey(path)
+            if key.path.hasPrefix(destination + "/") {
                 throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
             }
-            keys.append(try ImportSession.sourceKey(path))
+            keys.append(key)
         }
-        if !options.rehash, let existing = try await catalog.item(from: keys[0]) { return .reused(existing) }
-        if options.rehash, let same = try await heldByContent(request) { return .reused(same) }
-        if let adopted = try await adopt(request, paths: paths, keys: keys) { return .reused(adopted) }
+        if !options.rehash, let existing = try await catalog.item(from: keys[0]) { return (.reused(existing), false) }
+        if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
+        if let adopted = try await adopt(request, paths: paths, keys: keys) { return (.reused(adopted), false) }
 
         let copier = FileCopier(folder: destination)
         // New files are named in the layout's subfolder (made now), from temporaries made in the
         // library folder: one file system, so a link moves them.
         let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
         if !subfolder.isEmpty { try library.makeFolders(for: subfolder + "x") }
-        let placer = subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + subfolder.dropLast())
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
         // Small files share their flushes with the other items in flight; large ones flush alone.
-        let rounds = keys.allSatisfy { $0.size <= FlushRounds.largestFile } ? self.rounds : nil
+        let commits = keys.allSatisfy { $0.size <= FlushRounds.largestFile } ? run.commits : nil
+        let events = run.events
         events.yield(.started(index: index, name: request.name, bytes: total))
         var copies: [FileCopier.Copied] = []
-        var usedUp = 0  // copies before this one were placed or discarded
-        var placed: [String] = []
         do {
             var before: Int64 = 0
             for path in paths {
                 let offset = before
+                let flag = run.flag
                 let copy = try await ImportSession.onThread { () throws(ImportError) in
                     try copier.copyToTemporary(
-                        path, expected: request.expected[path], flushing: rounds == nil,
+                        path, expected: request.expected[path], flushing: commits == nil,
                         progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
                         shouldStop: { flag.isSet })
                 }
                 copies.append(copy)
                 before += copy.size
             }
-            // The bytes on the disk before any name points to them.
-            try await rounds?.flush()
-            await order.waitForTurn(index, sha256: copies[0].sha256)
-            if let same = try await catalog.item(withSHA256: copies[0].sha256) {
-                for copy in copies { copy.temporary.discard() }
-                usedUp = copies.count
-                return .reused(same)
-            }
-            // In the catalog with a missing or damaged file: the same bytes go back to the names
-            // the catalog records (each checked to lie inside the library).
-            if let recorded = try await catalog.recordedItem(withSHA256: copies[0].sha256),
-                recorded.files.count == copies.count,
-                zip(recorded.files, copies).allSatisfy({ $0.sha256 == $1.sha256 })
-            {
-                for file in recorded.files { try ImportCatalog.checkName(file.name) }
-                for (file, copy) in zip(recorded.files, copies) {
-                    try library.makeFolders(for: file.name)
-                    try copier.replace(copy.temporary, named: file.name)
-                    usedUp += 1
-                }
-                return .restored(recorded)
-            }
-            var files: [StoredFile] = []
-            for (position, copy) in copies.enumerated() {
-                let name =
-                    subfolder
-                    + (try placer.place(
-                        copy.temporary, as: ImportSession.fileName(paths[position]), syncing: rounds == nil))
-                usedUp += 1
-                placed.append(name)
-                files.append(
-                    StoredFile(
-                        role: request.parts[position].role, name: name, originalPath: paths[position],
-                        size: copy.size, sha256: copy.sha256, method: copy.method,
-                        duration: request.duration(of: request.parts[position].role)))
-            }
-            let item = ImportSession.item(request, files: files, sha256: copies[0].sha256)
-            if let existing = try await catalog.record(
-                item, sources: ImportSession.sources(keys, request), syncing: rounds == nil)
-            {
-                // Never a file the catalog names: another process may have adopted this very copy.
-                for name in placed where !existing.files.contains(where: { $0.name == name }) {
-                    unlink(destination + "/" + name)
-                }
-                return .reused(existing)
-            }
-            return .imported(item)
         } catch {
-            // Nothing half-done stays: temporaries and placed files go; the catalog was not touched.
-            for copy in copies[usedUp...] { copy.temporary.discard() }
-            for name in placed { unlink(destination + "/" + name) }
+            for copy in copies { copy.temporary.discard() }
             throw error
         }
+        // The bytes on the disk before any name points to them.
+        if let rounds, commits != nil {
+            do {
+                try await rounds.flush()
+            } catch {
+                for copy in copies { copy.temporary.discard() }
+                throw error
+            }
+        }
+        await run.order.waitForTurn(index, sha256: copies[0].sha256)
+        let made = Made(request: request, keys: keys, copies: copies, subfolder: subfolder)
+        if let commits {
+            switch await commits.submit(made) {
+            case .success(let copied): return (copied, true)
+            case .failure(let error): throw error
+            }
+        }
+        return (try await nameAndRecord(made), false)
     }
 }

@@ -144,14 +144,19 @@ public final class ImportSession: Sendable {
                 sizes: sizes.map { $0.first ?? 0 },
                 names: requests.map { request in request.parts.map { ImportSession.fileName($0.path) } })
             for index in space.refused.keys { await order.finished(index) }
+            // Small items are named, recorded and flushed in rounds where flushes are shared.
+            let commits = rounds.map { flushes in
+                BatchRounds<Made, Result<Copied, ImportError>> { [self] round in
+                    await self.commitRound(round, flushes: flushes)
+                }
+            }
+            let context = ImportRun.Context(events: continuation, flag: flag, order: order, commits: commits)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
                         (
                             index,
-                            await self.importItem(
-                                requests[index], index: index, known: known[index], events: continuation, flag: flag,
-                                order: order)
+                            await self.importItem(requests[index], index: index, known: known[index], run: context)
                         )
                     }
                 }
@@ -164,8 +169,7 @@ public final class ImportSession: Sendable {
                             (
                                 index,
                                 await self.importItem(
-                                    requests[index], index: index, known: known[index], events: continuation,
-                                    flag: flag, order: order)
+                                    requests[index], index: index, known: known[index], run: context)
                             )
                         }
                     }
@@ -215,39 +219,39 @@ public final class ImportSession: Sendable {
 
     /// `known`: the item the catalog held from this very source when the run began.
     private func importItem(
-        _ request: ImportRequest, index: Int, known: ImportedItem?, events: AsyncStream<ImportEvent>.Continuation,
-        flag: CancellationFlag, order: CommitOrder
+        _ request: ImportRequest, index: Int, known: ImportedItem?, run: ImportRun.Context
     ) async -> ImportResult {
-        if let known, !flag.isSet {
-            await order.finished(index)
-            return .reused(await withThumbnail(known, index: index, events: events))
+        if let known, !run.flag.isSet {
+            await run.order.finished(index)
+            return .reused(await withThumbnail(known, index: index, events: run.events))
         }
-        let result = await outcome(of: request, index: index, events: events, flag: flag, order: order)
-        await order.finished(index)
+        let result = await outcome(of: request, index: index, run: run)
+        await run.order.finished(index)
         return result
     }
 
     /// How one item ends: copied (once more if its source changed meanwhile), reused or restored.
-    private func outcome(
-        of request: ImportRequest, index: Int, events: AsyncStream<ImportEvent>.Continuation,
-        flag: CancellationFlag, order: CommitOrder
-    ) async -> ImportResult {
+    private func outcome(of request: ImportRequest, index: Int, run: ImportRun.Context) async -> ImportResult {
         do {
-            let copied: Copied
+            var copied: (item: Copied, onDisk: Bool)
             do {
-                copied = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+                copied = try await copyItem(request, index: index, run: run)
             } catch let error as ImportError where error.code == .sourceChanged {
                 // Once more: a file that was still being written may be finished now.
-                copied = try await copyItem(request, index: index, events: events, flag: flag, order: order)
+                copied = try await copyItem(request, index: index, run: run)
             }
             // Where small items share their flushes, whatever the item ended as (copied, or the
-            // same as one just named and recorded) is on the disk before it is reported. A flush
-            // that fails here fails an item whose files and record stay: the next import finds
-            // it there (`reused`), and `library verify` reads its bytes. An item with a larger
-            // file was copied, named and recorded with its own flushes (as was any it reuses,
-            // being of the same bytes), so it waits for no round.
-            if copied.item.files.allSatisfy({ $0.size <= FlushRounds.largestFile }) { try await rounds?.flush() }
-            switch copied {
+            // same as one just named and recorded) is on the disk before it is reported: its
+            // round flushed it, or (reused without a copy) a flush now does. A flush that fails
+            // fails an item whose files and record stay: the next import finds it there
+            // (`reused`), and `library verify` reads its bytes. An item with a larger file was
+            // copied, named and recorded with its own flushes (as was any it reuses, being of
+            // the same bytes), so it waits for no round.
+            if !copied.onDisk, copied.item.item.files.allSatisfy({ $0.size <= FlushRounds.largestFile }) {
+                try await rounds?.flush()
+            }
+            let events = run.events
+            switch copied.item {
             case .imported(let item): return .imported(await withThumbnail(item, index: index, events: events))
             case .reused(let item): return .reused(await withThumbnail(item, index: index, events: events))
             case .restored(let item): return .restored(await withThumbnail(item, index: index, events: events))
@@ -335,6 +339,15 @@ public final class ImportRun: Sendable {
     private let feed: EventFeed<ImportEvent>
     private let task: Task<[ImportResult], Never>
     private let flag: CancellationFlag
+
+    /// What every item of a run shares: where its events go, the cancel flag, the commit
+    /// order, and (where flushes are shared) the rounds its small items are named in.
+    struct Context: Sendable {
+        let events: AsyncStream<ImportEvent>.Continuation
+        let flag: CancellationFlag
+        let order: CommitOrder
+        let commits: BatchRounds<ImportSession.Made, Result<ImportSession.Copied, ImportError>>?
+    }
 
     init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
         self.feed = feed

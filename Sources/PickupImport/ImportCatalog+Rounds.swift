@@ -1,0 +1,66 @@
+import Foundation
+import Pickup
+import PickupStore
+
+/// The catalog's work for many items at once: what it records with each content, read in one
+/// snapshot, and new items recorded in one transaction. A round of small photos (`CommitRounds`)
+/// costs the catalog two calls and one commit, not four calls and a commit a photo.
+extension ImportCatalog {
+    /// What the catalog records with some content: the item whose primary file has it, and
+    /// whether all its files are there with their recorded sizes.
+    struct Recorded: Sendable {
+        /// The item, as the catalog records it.
+        var item: ImportedItem
+        /// Whether every stored file of it is there (else a copy of the same bytes restores it).
+        var intact: Bool
+    }
+
+    /// What the catalog records with each of these contents (SHA-256 of a primary file), by
+    /// content; one read snapshot for them all.
+    func recorded(withSHA256 hashes: [String]) throws(ImportError) -> [String: Recorded] {
+        try reading { () throws(ImportError) -> [String: Recorded] in
+            var found: [String: Recorded] = [:]
+            for hash in Set(hashes) {
+                guard let item = try recordedItem(withSHA256: hash) else { continue }
+                found[hash] = Recorded(item: item, intact: filesIntact(item))
+            }
+            return found
+        }
+    }
+
+    /// Records new items whose files are already in place, in one transaction: each unless an
+    /// item with the same content is already there with all its files, which is then given in
+    /// its place (nil: recorded). The checks and the inserts hold the write lock together, so
+    /// two imports of the same content at once cannot both record it. `syncing` false: the
+    /// commit does not wait for the disk; the caller flushes the file system before it counts
+    /// on the records (`FlushRounds`).
+    func record(
+        _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], syncing: Bool
+    ) throws(ImportError) -> [ImportedItem?] {
+        guard !entries.isEmpty else { return [] }
+        for (item, _) in entries {
+            for file in item.files { try ImportCatalog.checkName(file.name) }
+        }
+        let encoder = JSONEncoder()
+        let infos = entries.map { item, _ in
+            String(decoding: (try? encoder.encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
+        }
+        let write = { () throws -> [ImportedItem?] in
+            try self.database.transaction { () throws -> [ImportedItem?] in
+                var existing: [ImportedItem?] = []
+                for ((item, sources), infoJSON) in zip(entries, infos) {
+                    if let primary = item.primary, let found = try self.item(withSHA256: primary.sha256) {
+                        existing.append(found)
+                        continue
+                    }
+                    try self.insert(item, sources: sources, infoJSON: infoJSON)
+                    existing.append(nil)
+                }
+                return existing
+            }
+        }
+        return try catalogCall { () throws -> [ImportedItem?] in
+            syncing ? try write() : try database.withoutWaitingForDisk(write)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import PickupImport
+
+/// `BatchRounds`: callers who arrive while a round runs are served together by the next one.
+@Suite("batch rounds")
+struct BatchRoundsTests {
+    /// Holds a round's work until opened.
+    actor Gate {
+        private var open = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private(set) var entered = 0
+
+        func pass() async {
+            entered += 1
+            if open { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func release() {
+            open = true
+            for continuation in waiting { continuation.resume() }
+            waiting = []
+        }
+    }
+
+    @Test("a caller alone is served at once, in a round of its own")
+    func alone() async {
+        let rounds = BatchRounds<Int, Int> { inputs in inputs.map { $0 * 2 } }
+        #expect(await rounds.submit(21) == 42)
+        #expect(await rounds.submit(5) == 10)
+        #expect(await rounds.rounds == 2)
+        #expect(await rounds.largestRound == 1)
+    }
+
+    @Test("callers who arrive during a round share the next one, each given its own output")
+    func sharing() async throws {
+        let gate = Gate()
+        let rounds = BatchRounds<Int, String> { inputs in
+            await gate.pass()
+            return inputs.map { "item \($0)" }
+        }
+        async let first = rounds.submit(0)
+        // The first round is running (held at the gate) before the others ask.
+        while await gate.entered == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let later = Task {
+            await withTaskGroup(of: (Int, String).self) { group in
+                for input in 1...5 { group.addTask { (input, await rounds.submit(input)) } }
+                var outputs: [Int: String] = [:]
+                for await (input, output) in group { outputs[input] = output }
+                return outputs
+            }
+        }
+        // All five are queued behind the running round before it is let go.
+        while await rounds.waitingCount < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        await gate.release()
+        #expect(await first == "item 0")
+        let outputs = await later.value
+        #expect(outputs == [1: "item 1", 2: "item 2", 3: "item 3", 4: "item 4", 5: "item 5"])
+        #expect(await rounds.rounds == 2, "one round for the first caller, one for the five")
+        #expect(await rounds.largestRound == 5)
+    }
+}
