@@ -98,7 +98,7 @@ extension ImportSession {
     }
 
     /// Copies an item in: reused when the library holds it (by source, content or files already
-    /// there), else copied to temporaries, flushed, and named and recorded once its turn comes
+    /// there), else copied to temporaries, then flushed, named and recorded once its turn comes
     /// (`CommitOrder`): with the other small items of its round where they share flushes
     /// (`ImportRun.Context.commits`), on its own otherwise. The flag says whether what it ended
     /// as is on the disk already (a round flushed it).
@@ -113,7 +113,9 @@ extension ImportSession {
             }
             keys.append(key)
         }
-        if !options.rehash, let existing = try await catalog.item(from: keys[0]) { return (.reused(existing), false) }
+        if !options.rehash, !run.sourcesLookedUp, let existing = try await catalog.item(from: keys[0]) {
+            return (.reused(existing), false)
+        }
         if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
         if let adopted = try await adopt(request, paths: paths, keys: keys) { return (.reused(adopted), false) }
 
@@ -145,15 +147,6 @@ extension ImportSession {
         } catch {
             for copy in copies { copy.temporary.discard() }
             throw error
-        }
-        // The bytes on the disk before any name points to them.
-        if let rounds, commits != nil {
-            do {
-                try await rounds.flush()
-            } catch {
-                for copy in copies { copy.temporary.discard() }
-                throw error
-            }
         }
         await run.order.waitForTurn(index, sha256: copies[0].sha256)
         let made = Made(request: request, keys: keys, copies: copies, subfolder: subfolder)

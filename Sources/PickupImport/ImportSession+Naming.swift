@@ -59,15 +59,18 @@ extension ImportSession {
         }
     }
 
-    /// A round of small items: one catalog read for all, their names, one transaction for all
-    /// their records, then one flush for all, so that each is on the disk before it is reported.
-    /// One result an item, in their order. A failure of the read or the transaction fails the
-    /// items it served, each undone (temporaries dropped, names unlinked); a flush that fails
-    /// fails them all, their files and records staying (the next import finds them there, and
-    /// `library verify` reads their bytes).
+    /// A round of small items: one flush for all their copies' bytes, one catalog read, their
+    /// names, one transaction for all their records, then one flush for all, so that each is on
+    /// the disk before it is reported. One result an item, in their order. A failure of the
+    /// first flush, the read or the transaction fails the items it served, each undone
+    /// (temporaries dropped, names unlinked); a last flush that fails fails them all, their
+    /// files and records staying (the next import finds them there, and `library verify` reads
+    /// their bytes).
     func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
         let recorded: [String: ImportCatalog.Recorded]
         do {
+            // The copies' bytes on the disk before any name points to them.
+            try await flushes.flush()
             recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
         } catch {
             for made in round { for copy in made.copies { copy.temporary.discard() } }

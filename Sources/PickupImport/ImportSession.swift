@@ -128,9 +128,10 @@ public final class ImportSession: Sendable {
             var results = [ImportResult?](repeating: nil, count: requests.count)
             // What the library already holds, known by source (path, size, modification time), in
             // one call: reused without being read.
-            let known =
+            let lookup =
                 options.rehash
-                ? [:] : (try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })) ?? [:]
+                ? nil : try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })
+            let known = lookup ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
             let space = self.spacePlan(requests, sizes: sizes, known: known)
             for (index, error) in space.refused {
@@ -150,7 +151,8 @@ public final class ImportSession: Sendable {
                     await self.commitRound(round, flushes: flushes)
                 }
             }
-            let context = ImportRun.Context(events: continuation, flag: flag, order: order, commits: commits)
+            let context = ImportRun.Context(
+                events: continuation, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
@@ -347,6 +349,10 @@ public final class ImportRun: Sendable {
         let flag: CancellationFlag
         let order: CommitOrder
         let commits: BatchRounds<ImportSession.Made, Result<ImportSession.Copied, ImportError>>?
+        /// Whether the catalog was asked, as the run began, which sources it already holds: an
+        /// item then is not asked about again before it is copied (what another process records
+        /// meanwhile is found by content after the copy).
+        let sourcesLookedUp: Bool
     }
 
     init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
