@@ -3,8 +3,9 @@ import Pickup
 import PickupStore
 
 /// The catalog's work for many items at once: what it records with each content, read in one
-/// snapshot, and new items recorded in one transaction. A round of small photos (`CommitRounds`)
-/// costs the catalog two calls and one commit, not four calls and a commit a photo.
+/// snapshot, and new items recorded in one transaction. A round of small photos
+/// (`ImportSession.commitRound`, run by `BatchRounds`) costs the catalog two calls and one
+/// commit, not three calls and a commit a photo.
 extension ImportCatalog {
     /// What the catalog records with some content: the item whose primary file has it, and
     /// whether all its files are there with their recorded sizes.
@@ -30,8 +31,9 @@ extension ImportCatalog {
 
     /// Records new items whose files are already in place, in one transaction: each unless an
     /// item with the same content is already there with all its files, which is then given in
-    /// its place (nil: recorded). The checks and the inserts hold the write lock together, so
-    /// two imports of the same content at once cannot both record it. `syncing` false: the
+    /// its place (nil: recorded). The checks and the inserts are one immediate transaction: it
+    /// holds the write lock, so two imports (two processes, too) of the same content at once
+    /// cannot both record it. `syncing` false: the
     /// commit does not wait for the disk; the caller flushes the file system before it counts
     /// on the records (`FlushRounds`).
     func record(

@@ -13,7 +13,7 @@ import PickupStore
 /// file is missing, otherwise copied to temporaries and placed under readable names.
 extension ImportSession {
     /// How `copyItem` ended, when it did not fail.
-    enum Copied {
+    enum Copied: Sendable {
         /// Copied and recorded.
         case imported(ImportedItem)
         /// The destination already held the item: nothing copied.
@@ -107,8 +107,9 @@ extension ImportSession {
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
         for path in paths {
-            let key = try ImportSession.sourceKey(path)
-            if key.path.hasPrefix(destination + "/") {
+            guard let real = ImportSession.realPath(path) else { throw ImportError.reading(path, errno: errno) }
+            let key = try ImportSession.sourceKey(path, resolved: real)
+            if real.hasPrefix(destination + "/") {
                 throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
             }
             keys.append(key)

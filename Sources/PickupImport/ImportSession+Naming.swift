@@ -7,14 +7,15 @@ import Pickup
     import Darwin
 #endif
 
-/// How an item's copies get their names and their record, once their bytes are on the disk and
-/// its turn has come: reused when the catalog holds the same content with all its files,
+/// How an item's copies get their names and their record, once they are made and its turn has
+/// come (their bytes flushed first): reused when the catalog holds the same content with all its files,
 /// restored when it holds it with a file missing, otherwise named and recorded. Alone for a
 /// large item (or where flushes are not shared), each step waiting for the disk; in rounds for
 /// small ones, where a round's items are looked up in one read, recorded in one transaction and
 /// flushed together.
 extension ImportSession {
-    /// An item's copies, made and flushed, waiting for their names.
+    /// An item's copies, made (flushed already when each flushed alone; else by its round's
+    /// first step), waiting for their names.
     struct Made: Sendable {
         var request: ImportRequest
         /// Where each file came from, by position (the primary first).
@@ -62,10 +63,11 @@ extension ImportSession {
     /// A round of small items: one flush for all their copies' bytes, one catalog read, their
     /// names, one transaction for all their records, then one flush for all, so that each is on
     /// the disk before it is reported. One result an item, in their order. A failure of the
-    /// first flush, the read or the transaction fails the items it served, each undone
-    /// (temporaries dropped, names unlinked); a last flush that fails fails them all, their
-    /// files and records staying (the next import finds them there, and `library verify` reads
-    /// their bytes).
+    /// first flush or the read fails the whole round, and the transaction's the items it was to
+    /// record (a full disk or a damaged catalog would fail each of them alone too), each undone:
+    /// temporaries dropped, names unlinked. A last flush that fails fails every item not failed
+    /// already, their files and records staying (the next import finds them there, and `library
+    /// verify` reads their bytes).
     func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
         let recorded: [String: ImportCatalog.Recorded]
         do {
@@ -89,12 +91,16 @@ extension ImportSession {
                 }
             }
         } catch {
-            settled = round.map { _ in .failure(error) }  // never: the work above does not throw
+            // Never: the work above does not throw. Were it to, nothing would be named: drop all.
+            for made in round { for copy in made.copies { copy.temporary.discard() } }
+            return round.map { _ in .failure(error) }
         }
-        var results: [Result<Copied, ImportError>?] = settled.map { outcome in
+        // Named items are given their results when recorded; until then, what they would be if
+        // the transaction failed.
+        var results: [Result<Copied, ImportError>] = settled.map { outcome in
             switch outcome {
             case .success(.done(let copied)): return .success(copied)
-            case .success(.named): return nil
+            case .success(.named(let item, _)): return .success(.imported(item))
             case .failure(let error): return .failure(error)
             }
         }
@@ -118,9 +124,13 @@ extension ImportSession {
         do {
             try await flushes.flush()
         } catch {
-            return round.map { _ in .failure(error) }
+            // Those that failed already keep their own reason.
+            return results.map { result in
+                if case .failure = result { return result }
+                return .failure(error)
+            }
         }
-        return results.map { $0 ?? .failure(ImportError(.cancelled, "the import was cancelled")) }
+        return results
     }
 
     /// Names an item's copies, given what the catalog records with their content: dropped when

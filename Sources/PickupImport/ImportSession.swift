@@ -235,7 +235,7 @@ public final class ImportSession: Sendable {
     /// How one item ends: copied (once more if its source changed meanwhile), reused or restored.
     private func outcome(of request: ImportRequest, index: Int, run: ImportRun.Context) async -> ImportResult {
         do {
-            var copied: (item: Copied, onDisk: Bool)
+            let copied: (item: Copied, onDisk: Bool)
             do {
                 copied = try await copyItem(request, index: index, run: run)
             } catch let error as ImportError where error.code == .sourceChanged {
@@ -324,9 +324,10 @@ public final class ImportSession: Sendable {
 
     static func size(of path: String) -> Int64 { FileStatus(path: path)?.size ?? 0 }
 
-    static func sourceKey(_ path: String) throws(ImportError) -> ImportCatalog.SourceKey {
+    static func sourceKey(_ path: String, resolved: String? = nil) throws(ImportError) -> ImportCatalog.SourceKey {
         guard let status = FileStatus(path: path) else { throw ImportError.reading(path, errno: errno) }
-        return ImportCatalog.SourceKey(path: realPath(path) ?? path, size: status.size, modified: status.modified)
+        return ImportCatalog.SourceKey(
+            path: resolved ?? realPath(path) ?? path, size: status.size, modified: status.modified)
     }
 
     static func realPath(_ path: String) -> String? { LibraryFolder.resolve(path) }

@@ -3,7 +3,7 @@ import Testing
 @testable import PickupImport
 
 /// `BatchRounds`: callers who arrive while a round runs are served together by the next one.
-@Suite("batch rounds")
+@Suite("batch rounds", .timeLimit(.minutes(1)))
 struct BatchRoundsTests {
     /// Holds a round's work until opened.
     actor Gate {
