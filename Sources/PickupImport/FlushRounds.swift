@@ -19,10 +19,11 @@ import PickupStore
 /// next import of its source puts it back) — never a name or a record for bytes that are not
 /// on the disk, and never an item reported imported that is not all there.
 ///
-/// A round starts a millisecond after one is asked for, when none is running, and flushes for
-/// all who asked by then; whoever asks while one flushes waits for the next, which starts when
-/// it ends (a round that began before their writes may not hold them). So with eight photos in
-/// flight, about one flush serves eight.
+/// A round starts a millisecond after one is asked for, when none is running (at once for a
+/// caller that speaks for many: an import's round of photos), and flushes for all who asked by
+/// then; whoever asks while one flushes waits for the next, which starts when it ends (a round
+/// that began before their writes may not hold them). So with eight photos in flight, about one
+/// flush serves eight.
 ///
 /// Only where `syncfs` is known to write every file and folder of a local file system to the
 /// disk and to say when a write failed: Linux 5.8 or later, on ext4, XFS or Btrfs (tmpfs has no
@@ -77,11 +78,12 @@ actor FlushRounds {
     }
 
     /// Returns once everything written before the call is on the disk; throws what the disk
-    /// reported when a write failed.
-    func flush() async throws(ImportError) {
+    /// reported when a write failed. `gathering` false: a caller that already speaks for many
+    /// (a round of `ImportSession.commitRound`) starts a flush at once when none is running.
+    func flush(gathering: Bool = true) async throws(ImportError) {
         let code = await withCheckedContinuation { continuation in
             waiting.append(continuation)
-            startRound()
+            startRound(gathering: gathering)
         }
         if code != 0 { throw ImportError.writing(folder, errno: code) }
     }
@@ -91,11 +93,12 @@ actor FlushRounds {
     /// nearly every one paid a whole flush of its own (1,000 photos: about 1,400 rounds).
     static let gathering: Duration = .milliseconds(1)
 
-    /// Starts a round for everyone waiting, unless one is running: after `gathering`, for all
-    /// who asked by then.
-    private func startRound() {
+    /// Starts a round for everyone waiting, unless one is running: after `gathering` (or at
+    /// once), for all who asked by then.
+    private func startRound(gathering: Bool) {
         guard !running, !waiting.isEmpty else { return }
         running = true
+        guard gathering else { return flushWaiting() }
         Task {
             try? await Task.sleep(for: FlushRounds.gathering)
             self.flushWaiting()

@@ -72,7 +72,7 @@ extension ImportSession {
         let recorded: [String: ImportCatalog.Recorded]
         do {
             // The copies' bytes on the disk before any name points to them.
-            try await flushes.flush()
+            try await flushes.flush(gathering: false)
             recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
         } catch {
             for made in round { for copy in made.copies { copy.temporary.discard() } }
@@ -122,7 +122,7 @@ extension ImportSession {
             }
         }
         do {
-            try await flushes.flush()
+            try await flushes.flush(gathering: false)
         } catch {
             // Those that failed already keep their own reason.
             return results.map { result in
