@@ -19,8 +19,8 @@ import PickupStore
 /// next import of its source puts it back) — never a name or a record for bytes that are not
 /// on the disk, and never an item reported imported that is not all there.
 ///
-/// A round starts a millisecond after one is asked for, when none is running (at once for a
-/// caller that speaks for many: an import's round of photos), and flushes for all who asked by
+/// A round starts a millisecond after one is asked for, when none is running (without that
+/// pause for a caller that speaks for many: an import's round of photos), and flushes for all who asked by
 /// then; whoever asks while one flushes waits for the next, which starts when it ends (a round
 /// that began before their writes may not hold them). So with eight photos in flight, about one
 /// flush serves eight.

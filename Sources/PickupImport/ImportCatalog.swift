@@ -128,8 +128,9 @@ public actor ImportCatalog {
     /// unless an item with the same content is already there (whose files all
     /// exist): then nothing is written and that item is returned. The check and
     /// the insert are one immediate transaction, holding the write lock, so two
-    /// imports (two processes, too) of the same content at once cannot both record it. `syncing` false: the commit does not wait for the
-    /// disk; the caller flushes the file system before it counts on the record (`FlushRounds`).
+    /// imports (two processes, too) of the same content at once cannot both record
+    /// it. `syncing` false: the commit does not wait for the disk; the caller
+    /// flushes the file system before it counts on the record (`FlushRounds`).
     public func record(
         _ item: ImportedItem, sources: [StoredFile.Role: SourceKey], syncing: Bool = true
     ) throws(ImportError) -> ImportedItem? {

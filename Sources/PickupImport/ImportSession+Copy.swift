@@ -16,7 +16,8 @@ extension ImportSession {
     enum Copied: Sendable {
         /// Copied and recorded.
         case imported(ImportedItem)
-        /// The destination already held the item: nothing copied.
+        /// The destination already held the item: nothing of this copy kept (a copy made before
+        /// its content was known to be there is dropped).
         case reused(ImportedItem)
         /// The catalog held the item but a file of it was missing or damaged; the copy put it back.
         case restored(ImportedItem)

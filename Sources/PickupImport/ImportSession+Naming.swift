@@ -112,6 +112,9 @@ extension ImportSession {
             let existing = try await catalog.record(
                 named.map { ($0.item, ImportSession.sources(round[$0.position].keys, round[$0.position].request)) },
                 syncing: false)
+            // One answer an entry is `record`'s promise; a named item left without one would be
+            // reported imported unrecorded.
+            precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")
             for (entry, existing) in zip(named, existing) {
                 results[entry.position] = .success(ended(entry.item, instead: existing, names: entry.names))
             }

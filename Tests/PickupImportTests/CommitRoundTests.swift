@@ -20,7 +20,8 @@ private var sharedFlushesHere: Bool {
 /// `ImportSession.commitRound`: a round of small photos named, recorded and flushed together,
 /// driven directly, so that what one round holds is chosen, not left to timing.
 @Suite(
-    "import commit rounds", .enabled(if: sharedFlushesHere, "the temporary folder shares no flushes"))
+    "import commit rounds", .enabled(if: sharedFlushesHere, "the temporary folder shares no flushes"),
+    .timeLimit(.minutes(1)))
 struct CommitRoundTests {
     typealias Scratch = ImportSessionTests.Scratch
 
