@@ -20,10 +20,10 @@ import PickupStore
 /// on the disk, and never an item reported imported that is not all there.
 ///
 /// A round starts a millisecond after one is asked for, when none is running (without that
-/// pause for a caller that speaks for many: an import's round of photos), and flushes for all who asked by
-/// then; whoever asks while one flushes waits for the next, which starts when it ends (a round
-/// that began before their writes may not hold them). So with eight photos in flight, about one
-/// flush serves eight.
+/// pause for a caller that speaks for many: an import's round of photos), and flushes for all
+/// who asked by then; whoever asks while one flushes waits for the next, which starts when it
+/// ends (a round that began before their writes may not hold them). So with eight photos in
+/// flight, about one flush serves eight.
 ///
 /// Only where `syncfs` is known to write every file and folder of a local file system to the
 /// disk and to say when a write failed: Linux 5.8 or later, on ext4, XFS or Btrfs (tmpfs has no

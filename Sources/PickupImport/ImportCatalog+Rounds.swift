@@ -14,6 +14,10 @@ extension ImportCatalog {
         var item: ImportedItem
         /// Whether every stored file of it is there (else a copy of the same bytes restores it).
         var intact: Bool
+
+        /// Whether files of these contents (SHA-256, by position, the primary first) are the
+        /// item's own, and so can put back the files of it that are missing or damaged.
+        func restored(by hashes: [String]) -> Bool { item.files.map(\.sha256) == hashes }
     }
 
     /// What the catalog records with each of these contents (SHA-256 of a primary file), by
@@ -33,9 +37,8 @@ extension ImportCatalog {
     /// item with the same content is already there with all its files, which is then given in
     /// its place (nil: recorded). The checks and the inserts are one immediate transaction: it
     /// holds the write lock, so two imports (two processes, too) of the same content at once
-    /// cannot both record it. `syncing` false: the
-    /// commit does not wait for the disk; the caller flushes the file system before it counts
-    /// on the records (`FlushRounds`).
+    /// cannot both record it. `syncing` false: the commit does not wait for the disk; the caller
+    /// flushes the file system before it counts on the records (`FlushRounds`).
     func record(
         _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], syncing: Bool
     ) throws(ImportError) -> [ImportedItem?] {

@@ -88,11 +88,9 @@ extension ImportCatalog {
         if bySource, let known = try await item(importedFrom: request.path) { return (.alreadyThere(known), nil) }
         let hashes = try ImportPreview.hashes(of: request)
         guard let primary = hashes.first else { return (.wouldImport, hashes) }
-        if let same = try await item(withSHA256: primary) { return (.alreadyThere(same), hashes) }
-        if let recorded = try await recordedItem(withSHA256: primary),
-            recorded.files.map(\.sha256) == hashes
-        {
-            return (.wouldRestore(recorded), hashes)
+        if let recorded = try await recorded(withSHA256: [primary])[primary] {
+            if recorded.intact { return (.alreadyThere(recorded.item), hashes) }
+            if recorded.restored(by: hashes) { return (.wouldRestore(recorded.item), hashes) }
         }
         return (.wouldImport, hashes)
     }

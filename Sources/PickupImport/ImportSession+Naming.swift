@@ -8,11 +8,11 @@ import Pickup
 #endif
 
 /// How an item's copies get their names and their record, once they are made and its turn has
-/// come (their bytes flushed first): reused when the catalog holds the same content with all its files,
-/// restored when it holds it with a file missing, otherwise named and recorded. Alone for a
-/// large item (or where flushes are not shared), each step waiting for the disk; in rounds for
-/// small ones, where a round's items are looked up in one read, recorded in one transaction and
-/// flushed together.
+/// come (their bytes flushed first): reused when the catalog holds the same content with all
+/// its files, restored when it holds it with a file missing, otherwise named and recorded.
+/// Alone for a large item (or where flushes are not shared), each step waiting for the disk;
+/// in rounds for small ones, where a round's items are looked up in one read, recorded in one
+/// transaction and flushed together.
 extension ImportSession {
     /// An item's copies, made (flushed already when each flushed alone; else by its round's
     /// first step), waiting for their names.
@@ -27,6 +27,9 @@ extension ImportSession {
         /// The content of the primary file: what the catalog knows the item by.
         var sha256: String { copies[0].sha256 }
     }
+
+    /// The rounds small items are named, recorded and flushed in (`commitRound`).
+    typealias CommitRounds = BatchRounds<Made, Result<Copied, ImportError>>
 
     /// What naming an item's copies came to.
     enum Settled: Sendable {
@@ -95,18 +98,16 @@ extension ImportSession {
             for made in round { for copy in made.copies { copy.temporary.discard() } }
             return round.map { _ in .failure(error) }
         }
-        // Named items are given their results when recorded; until then, what they would be if
-        // the transaction failed.
-        var results: [Result<Copied, ImportError>] = settled.map { outcome in
-            switch outcome {
-            case .success(.done(let copied)): return .success(copied)
-            case .success(.named(let item, _)): return .success(.imported(item))
-            case .failure(let error): return .failure(error)
-            }
-        }
+        var results: [Result<Copied, ImportError>] = []
         var named: [(position: Int, item: ImportedItem, names: [String])] = []
         for (position, outcome) in settled.enumerated() {
-            if case .success(.named(let item, let names)) = outcome { named.append((position, item, names)) }
+            switch outcome {
+            case .success(.done(let copied)): results.append(.success(copied))
+            case .success(.named(let item, let names)):
+                results.append(.success(.imported(item)))  // replaced below, once the transaction says
+                named.append((position, item, names))
+            case .failure(let error): results.append(.failure(error))
+            }
         }
         do {
             let existing = try await catalog.record(
@@ -152,9 +153,7 @@ extension ImportSession {
         do throws(ImportError) {
             // In the catalog with a missing or damaged file: the same bytes go back to the names
             // the catalog records (each checked to lie inside the library).
-            if let recorded, recorded.item.files.count == copies.count,
-                zip(recorded.item.files, copies).allSatisfy({ $0.sha256 == $1.sha256 })
-            {
+            if let recorded, recorded.restored(by: copies.map(\.sha256)) {
                 for file in recorded.item.files { try ImportCatalog.checkName(file.name) }
                 for (file, copy) in zip(recorded.item.files, copies) {
                     try library.makeFolders(for: file.name)

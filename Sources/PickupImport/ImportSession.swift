@@ -147,7 +147,7 @@ public final class ImportSession: Sendable {
             for index in space.refused.keys { await order.finished(index) }
             // Small items are named, recorded and flushed in rounds where flushes are shared.
             let commits = rounds.map { flushes in
-                BatchRounds<Made, Result<Copied, ImportError>> { [self] round in
+                CommitRounds { [self] round in
                     await self.commitRound(round, flushes: flushes)
                 }
             }
@@ -349,7 +349,7 @@ public final class ImportRun: Sendable {
         let events: AsyncStream<ImportEvent>.Continuation
         let flag: CancellationFlag
         let order: CommitOrder
-        let commits: BatchRounds<ImportSession.Made, Result<ImportSession.Copied, ImportError>>?
+        let commits: ImportSession.CommitRounds?
         /// Whether the catalog was asked, as the run began, which sources it already holds: an
         /// item then is not asked about again before it is copied (what another process records
         /// meanwhile is found by content after the copy).
