@@ -103,7 +103,7 @@ extension ImportCatalog {
         static let forgetSource =
             "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
 
-        static let all: [(String, String)] = [
+        static let all: [(name: String, sql: String)] = [
             ("allItems", allItems(duration: true)), ("itemByID", itemByID(duration: true)),
             ("idsWithPrefix", idsWithPrefix),
             ("idsFromPrefix", idsFromPrefix),

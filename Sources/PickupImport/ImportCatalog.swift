@@ -363,23 +363,12 @@ public actor ImportCatalog {
 
     /// How SQLite runs each of the catalog's queries (`EXPLAIN QUERY PLAN`), one line a step.
     func queryPlans() throws -> [String: [String]] {
-        var plans: [String: [String]] = [:]
-        for (name, sql) in Query.all {
-            let statement = try database.prepare("EXPLAIN QUERY PLAN " + sql)
-            var lines: [String] = []
-            while try statement.step() { lines.append(statement.text(3) ?? "") }
-            plans[name] = lines
-        }
-        return plans
+        try database.queryPlans(Query.all)
     }
 
     func catalogCall<T>(_ body: () throws -> T) throws(ImportError) -> T {
-        do {
-            return try body()
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportCatalog.explain(error, opening: false, path: folder + "/.pickup/catalog.sqlite")
+        try SQLiteDatabase.mapping(body) { error in
+            ImportCatalog.explain(error, opening: false, path: folder + "/.pickup/catalog.sqlite")
         }
     }
 }

@@ -160,6 +160,33 @@ public final class SQLiteDatabase {
         return result
     }
 
+    /// How SQLite runs each of `queries` (name, SQL) by `EXPLAIN QUERY PLAN`, one line a step:
+    /// what a store's scale tests read to see that an index serves every lookup.
+    public func queryPlans(_ queries: [(name: String, sql: String)]) throws(SQLiteError) -> [String: [String]] {
+        var plans: [String: [String]] = [:]
+        for (name, sql) in queries {
+            let statement = try prepare("EXPLAIN QUERY PLAN " + sql)
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.text(3) ?? "") }
+            plans[name] = lines
+        }
+        return plans
+    }
+
+    /// Runs `body`, passing on a failure of the store's own error type as it is and giving any
+    /// other (SQLite's, mostly) to `explain`: the one wrapper the catalog and the journal share.
+    public static func mapping<T, Failure: Error>(
+        _ body: () throws -> T, explain: (any Error) -> Failure
+    ) throws(Failure) -> T {
+        do {
+            return try body()
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw explain(error)
+        }
+    }
+
     /// Runs `body` in one immediate transaction: all of it lands, or none.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")

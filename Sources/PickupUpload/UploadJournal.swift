@@ -364,30 +364,16 @@ public actor UploadJournal {
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.
     func queryPlans() throws(UploadError) -> [String: [String]] {
         try call {
-            var plans: [String: [String]] = [:]
-            let queries = [
+            try database.queryPlans([
                 ("finished", UploadJournal.select + " WHERE " + UploadJournal.finishedCondition),
                 ("byID", UploadJournal.select + " WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1"),
                 ("save", "UPDATE uploads SET offset = 1 WHERE id = ?1"),
-            ]
-            for (name, sql) in queries {
-                let statement = try database.prepare("EXPLAIN QUERY PLAN " + sql)
-                var lines: [String] = []
-                while try statement.step() { lines.append(statement.text(3) ?? "") }
-                plans[name] = lines
-            }
-            return plans
+            ])
         }
     }
 
     func call<T>(_ body: () throws -> T) throws(UploadError) -> T {
-        do {
-            return try body()
-        } catch let error as UploadError {
-            throw error
-        } catch {
-            throw UploadJournal.explain(error, path: path)
-        }
+        try SQLiteDatabase.mapping(body) { UploadJournal.explain($0, path: path) }
     }
 
     /// A journal failure, told by its cause (full disk, permission, busy, damaged).
