@@ -63,26 +63,18 @@ struct ByteReader {
         return littleEndian ? (c << 16 | b << 8 | a) : (a << 16 | b << 8 | c)
     }
 
-    mutating func u32() throws(ProbeError) -> UInt32 {
-        try need(4)
-        defer { position += 4 }
-        var value: UInt32 = 0
-        if littleEndian {
-            for i in (0..<4).reversed() { value = value << 8 | UInt32(bytes[position + i]) }
-        } else {
-            for i in 0..<4 { value = value << 8 | UInt32(bytes[position + i]) }
-        }
-        return value
-    }
+    mutating func u32() throws(ProbeError) -> UInt32 { try unsigned() }
 
-    mutating func u64() throws(ProbeError) -> UInt64 {
-        try need(8)
-        defer { position += 8 }
-        var value: UInt64 = 0
-        if littleEndian {
-            for i in (0..<8).reversed() { value = value << 8 | UInt64(bytes[position + i]) }
-        } else {
-            for i in 0..<8 { value = value << 8 | UInt64(bytes[position + i]) }
+    mutating func u64() throws(ProbeError) -> UInt64 { try unsigned() }
+
+    /// An unsigned integer as wide as `T`, in the reader's byte order.
+    private mutating func unsigned<T: FixedWidthInteger & UnsignedInteger>() throws(ProbeError) -> T {
+        let width = T.bitWidth / 8
+        try need(width)
+        defer { position += width }
+        var value: T = 0
+        for i in 0..<width {
+            value = value << 8 | T(bytes[position + (littleEndian ? width - 1 - i : i)])
         }
         return value
     }

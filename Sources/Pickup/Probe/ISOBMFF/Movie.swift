@@ -33,21 +33,10 @@ struct Movie {
 
     private mutating func readMovieHeader(_ payload: ByteReader) throws(ProbeError) {
         var r = payload
-        let version = try r.u8()
-        try r.skip(3)
-        let created: UInt64
-        if version == 1 {
-            created = try r.u64()
-            try r.skip(8)
-            timescale = try r.u32()
-            duration = try r.u64()
-        } else {
-            created = UInt64(try r.u32())
-            try r.skip(4)
-            timescale = try r.u32()
-            let value = try r.u32()
-            duration = value == .max ? 0 : UInt64(value)
-        }
+        let header = try TimedHeader(&r)
+        let created = header.created
+        timescale = header.field
+        duration = try header.duration(&r)
         // Seconds since 1904-01-01 UTC; 0 means "not set".
         let since1970 = Int64(clamping: created) - 2_082_844_800
         if created != 0, since1970 > 0, since1970 < 253_402_300_800 {

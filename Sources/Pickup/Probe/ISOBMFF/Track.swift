@@ -84,17 +84,10 @@ extension Track {
 
     private mutating func readTrackHeader(_ payload: ByteReader) throws(ProbeError) {
         var r = payload
-        let version = try r.u8()
-        try r.skip(3)
-        if version == 1 {
-            try r.skip(16)
-            id = try r.u32()
-            try r.skip(4 + 8)
-        } else {
-            try r.skip(8)
-            id = try r.u32()
-            try r.skip(4 + 4)
-        }
+        let header = try TimedHeader(&r)
+        id = header.field
+        try r.skip(4)
+        _ = try header.duration(&r)
         try r.skip(8 + 2 + 2 + 2 + 2)
         let a = try r.i32(), b = try r.i32()
         try r.skip(4)
@@ -104,18 +97,9 @@ extension Track {
 
     private mutating func readMediaHeader(_ payload: ByteReader) throws(ProbeError) {
         var r = payload
-        let version = try r.u8()
-        try r.skip(3)
-        if version == 1 {
-            try r.skip(16)
-            timescale = try r.u32()
-            mediaDuration = try r.u64()
-        } else {
-            try r.skip(8)
-            timescale = try r.u32()
-            let duration = try r.u32()
-            mediaDuration = duration == .max ? 0 : UInt64(duration)
-        }
+        let header = try TimedHeader(&r)
+        timescale = header.field
+        mediaDuration = try header.duration(&r)
     }
 
     /// The presentation length an edit list gives, in the movie's timescale.
