@@ -5,15 +5,15 @@ import Pickup
 /// small filter graph (resample, convert, frames of the encoder's size). One
 /// owner for each C pointer, freed in `deinit`.
 final class AudioConverter {
-    private var decoder: UnsafeMutablePointer<AVCodecContext>?
+    private(set) var decoder: UnsafeMutablePointer<AVCodecContext>?
     private(set) var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
-    private let frame: Frame
+    let frame: Frame
     private let filtered: Frame
     /// The encoder's packets, one at a time.
-    private let encoded: Packet
+    let encoded: Packet
     private let inputTimeBase: AVRational
     static let sampleRate: Int32 = 48_000
 
@@ -95,38 +95,29 @@ final class AudioConverter {
         av_buffersink_set_frame_size(sink, UInt32(max(1, encoder.pointee.frame_size)))
     }
 
-    /// Decodes `packet` (nil: the end), drops what lies before `offset` or after `end` (input time base),
-    /// and passes each encoded packet to `write`.
-    func convert(
-        _ packet: UnsafeMutablePointer<AVPacket>?, offset: Int64, end: Int64? = nil,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError) {
+    /// Resamples the decoded `frame` (stamped `stamp`, `offset` the start kept) through the
+    /// filter and encodes what comes out.
+    func encode(stamp: Int64, offset: Int64, write: PacketWriter) throws(RenderError) {
         guard let decoder, let encoder else { return }
-        try receiveFrames(decoding: packet, with: decoder, into: frame, from: offset, to: end) {
-            (stamp: Int64) throws(RenderError) in
-            if stamp != pickup_nopts() {
-                frame.pointer.pointee.pts = av_rescale_q(
-                    stamp - offset, inputTimeBase, AVRational(num: 1, den: decoder.pointee.sample_rate))
-            }
-            guard av_buffersrc_add_frame(source, frame.pointer) >= 0 else {
-                throw RenderError(.damaged, "the audio could not be converted")
-            }
-            try drain(encoder, write: write)
+        if stamp != pickup_nopts() {
+            frame.pointer.pointee.pts = av_rescale_q(
+                stamp - offset, inputTimeBase, AVRational(num: 1, den: decoder.pointee.sample_rate))
         }
-        if packet == nil {
-            // The end of the input: flushing the filter fails only if it was never fed, and
-            // draining then finds nothing.
-            _ = av_buffersrc_add_frame(source, nil)
-            try drain(encoder, write: write)
-            avcodec_send_frame(encoder, nil)
-            try receivePackets(from: encoder, into: encoded, write: write)
+        guard av_buffersrc_add_frame(source, frame.pointer) >= 0 else {
+            throw RenderError(.damaged, "the audio could not be converted")
         }
+        try drain(encoder, write: write)
     }
 
-    private func drain(
-        _ encoder: UnsafeMutablePointer<AVCodecContext>,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError) {
+    /// The end of the input: flushing the filter fails only if it was never fed, and draining
+    /// then finds nothing.
+    func flushBeforeEncoder(write: PacketWriter) throws(RenderError) {
+        guard let encoder else { return }
+        _ = av_buffersrc_add_frame(source, nil)
+        try drain(encoder, write: write)
+    }
+
+    private func drain(_ encoder: UnsafeMutablePointer<AVCodecContext>, write: PacketWriter) throws(RenderError) {
         while av_buffersink_get_frame(sink, filtered.pointer) >= 0 {
             let sent = avcodec_send_frame(encoder, filtered.pointer)
             av_frame_unref(filtered.pointer)

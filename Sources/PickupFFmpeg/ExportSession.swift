@@ -70,13 +70,13 @@ final class ExportSession {
         if videoIndex >= 0, let stream = context.pointee.streams[Int(videoIndex)],
             pickup_is_attached_picture(stream) == 0
         {
-            routes.append(try addVideo(stream, index: videoIndex, globalHeader: globalHeader))
+            routes.append(try addStream(stream, index: videoIndex, video: true, globalHeader: globalHeader))
         } else {
             throw RenderError(.noPicture, "the file has no video", path: inputPath)
         }
         let audioIndex = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         if audioIndex >= 0, let stream = context.pointee.streams[Int(audioIndex)], plan.audio != nil {
-            routes.append(try addAudio(stream, index: audioIndex, globalHeader: globalHeader))
+            routes.append(try addStream(stream, index: audioIndex, video: false, globalHeader: globalHeader))
         }
         copyMetadata(from: context.pointee.metadata, to: &out.pointee.metadata)
         // Times below zero stay so: a copied video cut inside a GOP keeps the packets from the
@@ -101,59 +101,55 @@ final class ExportSession {
 
     // MARK: Streams
 
-    private func addVideo(
-        _ stream: UnsafeMutablePointer<AVStream>, index: Int32, globalHeader: Bool
+    /// Adds the output stream that `stream` (video when `video`) goes to: encoded again when the
+    /// plan says so, its packets copied otherwise.
+    private func addStream(
+        _ stream: UnsafeMutablePointer<AVStream>, index: Int32, video: Bool, globalHeader: Bool
     ) throws(RenderError) -> Route {
         guard let output, let created = avformat_new_stream(output, nil) else {
-            throw RenderError(.unsupported, "cannot add a video stream")
+            throw RenderError(.unsupported, "cannot add \(video ? "a video" : "an audio") stream")
         }
         var route = Route(
-            inputIndex: index, outputIndex: created.pointee.index, video: true, inputTimeBase: stream.pointee.time_base)
-        switch plan.video {
-        case .encode(let codec, let size, let quality, let maxBitRate):
-            let converter = try VideoConverter(
-                stream: stream, codec: codec, size: size, quality: quality, maxBitRate: maxBitRate, bitRate: bitRate,
-                globalHeader: globalHeader, limits: limits)
-            guard let encoder = converter.encoder else { throw RenderError(.unsupported, "no video encoder") }
-            avcodec_parameters_from_context(created.pointee.codecpar, encoder)
+            inputIndex: index, outputIndex: created.pointee.index, video: video, inputTimeBase: stream.pointee.time_base
+        )
+        let parameters = created.pointee.codecpar
+        if let converter = try makeConverter(for: stream, video: video, globalHeader: globalHeader) {
+            guard let encoder = converter.encoder else {
+                throw RenderError(.unsupported, "no \(video ? "video" : "audio") encoder")
+            }
+            avcodec_parameters_from_context(parameters, encoder)
             created.pointee.time_base = encoder.pointee.time_base
-            if codec == .hevc { created.pointee.codecpar.pointee.codec_tag = ExportSession.hvc1 }
+            if video, parameters?.pointee.codec_id == AV_CODEC_ID_HEVC {
+                parameters?.pointee.codec_tag = ExportSession.hvc1
+            }
             route.converter = converter
-        default:
-            avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
+        } else {
+            avcodec_parameters_copy(parameters, stream.pointee.codecpar)
             let isHEVC = stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC
-            created.pointee.codecpar.pointee.codec_tag = isHEVC ? ExportSession.hvc1 : 0
+            parameters?.pointee.codec_tag = video && isHEVC ? ExportSession.hvc1 : 0
             created.pointee.time_base = stream.pointee.time_base
         }
-        created.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
-        // The rotation stays as the source has it (AVFoundation's preferredTransform).
-        pickup_copy_display_matrix(stream, created)
+        if video {
+            created.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
+            // The rotation stays as the source has it (AVFoundation's preferredTransform).
+            pickup_copy_display_matrix(stream, created)
+        }
         copyMetadata(from: stream.pointee.metadata, to: &created.pointee.metadata)
         return route
     }
 
-    private func addAudio(
-        _ stream: UnsafeMutablePointer<AVStream>, index: Int32, globalHeader: Bool
-    ) throws(RenderError) -> Route {
-        guard let output, let created = avformat_new_stream(output, nil) else {
-            throw RenderError(.unsupported, "cannot add an audio stream")
+    /// The converter the plan asks for `stream`, or nil when its packets are copied.
+    private func makeConverter(
+        for stream: UnsafeMutablePointer<AVStream>, video: Bool, globalHeader: Bool
+    ) throws(RenderError) -> (any StreamConverter)? {
+        if video {
+            guard case .encode(let codec, let size, let quality, let maxBitRate) = plan.video else { return nil }
+            return try VideoConverter(
+                stream: stream, codec: codec, size: size, quality: quality, maxBitRate: maxBitRate, bitRate: bitRate,
+                globalHeader: globalHeader, limits: limits)
         }
-        var route = Route(
-            inputIndex: index, outputIndex: created.pointee.index, video: false, inputTimeBase: stream.pointee.time_base
-        )
-        if case .encode(let bitRate) = plan.audio {
-            let converter = try AudioConverter(stream: stream, bitRate: bitRate, globalHeader: globalHeader)
-            guard let encoder = converter.encoder else { throw RenderError(.unsupported, "no audio encoder") }
-            avcodec_parameters_from_context(created.pointee.codecpar, encoder)
-            created.pointee.time_base = encoder.pointee.time_base
-            route.converter = converter
-        } else {
-            avcodec_parameters_copy(created.pointee.codecpar, stream.pointee.codecpar)
-            created.pointee.codecpar.pointee.codec_tag = 0
-            created.pointee.time_base = stream.pointee.time_base
-        }
-        copyMetadata(from: stream.pointee.metadata, to: &created.pointee.metadata)
-        return route
+        guard case .encode(let bitRate) = plan.audio else { return nil }
+        return try AudioConverter(stream: stream, bitRate: bitRate, globalHeader: globalHeader)
     }
 
     static let hvc1: UInt32 = 0x68 | 0x76 << 8 | 0x63 << 16 | 0x31 << 24  // "hvc1": what Apple's players want
@@ -274,20 +270,42 @@ final class ExportSession {
 
 /// A stream decoded and encoded again on its way out: video (`VideoConverter`) or audio (`AudioConverter`).
 protocol StreamConverter: AnyObject {
+    /// The input's decoder (nil only once it is closed).
+    var decoder: UnsafeMutablePointer<AVCodecContext>? { get }
+    /// The encoder whose packets it hands out (nil only once it is closed).
+    var encoder: UnsafeMutablePointer<AVCodecContext>? { get }
+    /// Where each decoded frame is put.
+    var frame: Frame { get }
+    /// The encoder's packets, one at a time.
+    var encoded: Packet { get }
+    /// Takes the decoded `frame`, stamped `stamp` (the input's time base; `offset` is where
+    /// the kept range starts), on its way to the encoder.
+    func encode(stamp: Int64, offset: Int64, write: PacketWriter) throws(RenderError)
+    /// At the end of the input: sends on what waits between the decoder and the encoder.
+    func flushBeforeEncoder(write: PacketWriter) throws(RenderError)
+}
+
+extension StreamConverter {
     /// The time base of the packets it hands out (its encoder's).
-    var timeBase: AVRational { get }
+    var timeBase: AVRational { encoder?.pointee.time_base ?? AVRational(num: 1, den: 1) }
+
     /// Decodes `packet` (nil: the end), keeps what lies in `offset..<end` (input time base),
-    /// and hands each encoded packet to `write`.
+    /// and hands each encoded packet to `write`; at the end, flushes the encoder.
     func convert(
-        _ packet: UnsafeMutablePointer<AVPacket>?, offset: Int64, end: Int64?,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError)
+        _ packet: UnsafeMutablePointer<AVPacket>?, offset: Int64, end: Int64? = nil, write: PacketWriter
+    ) throws(RenderError) {
+        guard let decoder, let encoder else { return }
+        try receiveFrames(decoding: packet, with: decoder, into: frame, from: offset, to: end) {
+            (stamp: Int64) throws(RenderError) in
+            try encode(stamp: stamp, offset: offset, write: write)
+        }
+        guard packet == nil else { return }
+        try flushBeforeEncoder(write: write)
+        avcodec_send_frame(encoder, nil)
+        try receivePackets(from: encoder, into: encoded, write: write)
+    }
 }
 
-extension VideoConverter: StreamConverter {
-    var timeBase: AVRational { encoder?.pointee.time_base ?? AVRational(num: 1, den: 1) }
-}
+extension VideoConverter: StreamConverter {}
 
-extension AudioConverter: StreamConverter {
-    var timeBase: AVRational { encoder?.pointee.time_base ?? AVRational(num: 1, den: 1) }
-}
+extension AudioConverter: StreamConverter {}

@@ -67,10 +67,12 @@ func receiveFrames(
     }
 }
 
+/// What takes each encoded packet from a converter: the muxer's writer, in an export.
+typealias PacketWriter = (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
+
 /// Hands every packet the encoder has ready to `write`, reusing `packet`.
 func receivePackets(
-    from encoder: UnsafeMutablePointer<AVCodecContext>, into packet: Packet,
-    write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
+    from encoder: UnsafeMutablePointer<AVCodecContext>, into packet: Packet, write: PacketWriter
 ) throws(RenderError) {
     while avcodec_receive_packet(encoder, packet.pointer) == 0 {
         defer { av_packet_unref(packet.pointer) }

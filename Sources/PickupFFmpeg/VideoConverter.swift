@@ -4,13 +4,13 @@ import Pickup
 /// Decodes a video stream, scales it, and encodes it with x264 or x265. One
 /// owner for each C pointer, freed in `deinit`.
 final class VideoConverter {
-    private var decoder: UnsafeMutablePointer<AVCodecContext>?
+    private(set) var decoder: UnsafeMutablePointer<AVCodecContext>?
     private(set) var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var scaler: OpaquePointer?
-    private let frame: Frame
+    let frame: Frame
     private let scaled: Frame
     /// The encoder's packets, one at a time.
-    private let encoded: Packet
+    let encoded: Packet
     private let size: PixelSize
 
     /// `bitRate` set: aim at that average (a size limit); otherwise constant quality capped at `maxBitRate`.
@@ -86,28 +86,20 @@ final class VideoConverter {
         avcodec_free_context(&encoder)
     }
 
-    /// Decodes `packet` (nil: the end), drops frames before `offset` or after `end` (input time base),
-    /// and passes each encoded packet to `write`.
-    func convert(
-        _ packet: UnsafeMutablePointer<AVPacket>?, offset: Int64, end: Int64? = nil,
-        write: (UnsafeMutablePointer<AVPacket>) throws(RenderError) -> Void
-    ) throws(RenderError) {
-        guard let decoder, let encoder else { return }
-        try receiveFrames(decoding: packet, with: decoder, into: frame, from: offset, to: end) {
-            (stamp: Int64) throws(RenderError) in
-            try scale(frame.pointer)
-            scaled.pointer.pointee.pts = stamp == pickup_nopts() ? pickup_nopts() : stamp - offset
-            scaled.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-            guard avcodec_send_frame(encoder, scaled.pointer) >= 0 else {
-                throw RenderError(.damaged, "the encoder refused a frame")
-            }
-            try receivePackets(from: encoder, into: encoded, write: write)
+    /// Scales the decoded `frame` (stamped `stamp`, `offset` the start kept) and encodes it.
+    func encode(stamp: Int64, offset: Int64, write: PacketWriter) throws(RenderError) {
+        guard let encoder else { return }
+        try scale(frame.pointer)
+        scaled.pointer.pointee.pts = stamp == pickup_nopts() ? pickup_nopts() : stamp - offset
+        scaled.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        guard avcodec_send_frame(encoder, scaled.pointer) >= 0 else {
+            throw RenderError(.damaged, "the encoder refused a frame")
         }
-        if packet == nil {
-            avcodec_send_frame(encoder, nil)
-            try receivePackets(from: encoder, into: encoded, write: write)
-        }
+        try receivePackets(from: encoder, into: encoded, write: write)
     }
+
+    /// Nothing waits before the encoder: frames go to it as they are scaled.
+    func flushBeforeEncoder(write: PacketWriter) throws(RenderError) {}
 
     private func scale(_ source: UnsafeMutablePointer<AVFrame>) throws(RenderError) {
         scaler = sws_getCachedContext(
