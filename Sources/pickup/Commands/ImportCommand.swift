@@ -119,30 +119,23 @@ struct ImportCommand: JobCommand {
 /// What the command does, from its checked arguments.
 struct ImportJob: CommandJob {
     let sources: [String]
-    /// The sources that came from a list (`--files-from`, `-`): taken as found in a folder.
-    let listed: Set<String>
-    let selection: FileSelection
     let destination: String
-    let filter: MediaFilter?
-    let limit: Int
-    let order: ImportOrder
-    let parallel: Int
+    /// What is taken from the sources, and in what order (the walk, the filter, the limit).
+    let scanning: ImportScan.Options
+    /// How the library takes it (items at once, the layout, `--rehash`).
+    let importing: ImportOptions
     let json: Bool
-    let followLinks: Bool
     let thumbnails: PixelSize?
     let progress: ProgressOptions
     let dryRun: Bool
-    /// `--rehash`: every source read and compared by content.
-    let rehash: Bool
-    let layout: ImportLayout
 
     init(_ command: ImportCommand) throws(ValidationError) {
         try command.files.requirePaths(command.arguments, "name at least one file or folder to import")
         guard let destination = command.into else {
             throw ValidationError("say where to import with --into DIR")
         }
-        (sources, listed) = try command.files.sources(command.arguments)
-        selection = command.files.selection
+        let (sources, listed) = try command.files.sources(command.arguments)
+        self.sources = sources
         try OutputCheck.utf8(destination, option: "--into")
         self.destination = destination
         var filters: [MediaFilter] = []
@@ -156,18 +149,16 @@ struct ImportJob: CommandJob {
                     error.description.replacingOccurrences(of: "'\(error.name)';", with: "'\(error.name)'\(guess);"))
             }
         }
-        filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
+        let filter = filters.isEmpty ? nil : (filters.count == 1 ? filters[0] : .all(of: filters))
         let limit = command.limit
         guard limit >= 0 else {
             throw ValidationError("--limit takes a whole number, 0 or more")
         }
-        self.limit = limit
         guard let order = ImportOrder(rawValue: command.order) else {
             throw ValidationError(
                 "--order takes selected, newest, oldest or name, not '\(command.order)'"
                     + UnknownOptions.guess(command.order, among: ImportOrder.allCases.map(\.rawValue)))
         }
-        self.order = order
         if let text = command.thumbnails {
             guard let size = PixelSize(parsing: text), size.pixels <= 16_000_000 else {
                 throw ValidationError("--thumbnails takes WxH, like 256x256")
@@ -180,18 +171,18 @@ struct ImportJob: CommandJob {
         guard (1...64).contains(parallel) else {
             throw ValidationError("--parallel takes a whole number from 1 to 64")
         }
-        self.parallel = parallel
         json = command.json
-        followLinks = command.followLinks
         progress = command.progress
         dryRun = command.dryRun
-        rehash = command.rehash
         guard let layout = ImportLayout(rawValue: command.layout) else {
             throw ValidationError(
                 "--layout takes flat or date, not '\(command.layout)'"
                     + UnknownOptions.guess(command.layout, among: ImportLayout.allCases.map(\.rawValue)))
         }
-        self.layout = layout
+        scanning = ImportScan.Options(
+            followLinks: command.followLinks, selection: command.files.selection, filter: filter, order: order,
+            limit: limit, listed: listed, rehash: command.rehash)
+        importing = ImportOptions(concurrency: parallel, layout: layout, rehash: command.rehash)
     }
 
     func run() async -> Int32 {
@@ -204,20 +195,14 @@ struct ImportJob: CommandJob {
         var session: ImportSession?
         if !dryRun {
             do {
-                session = try ImportSession(
-                    destination: destination,
-                    options: ImportOptions(concurrency: parallel, layout: layout, rehash: rehash))
+                session = try ImportSession(destination: destination, options: importing)
             } catch {
                 Console.error(Text.clean("pickup import: " + error.description))
                 return ExitStatus.someFailed
             }
         }
         let library = session?.library ?? LibraryFolder(existing: destination)
-        let scan = await ImportScan.scan(
-            sources, into: library, catalog: session?.catalog,
-            options: ImportScan.Options(
-                followLinks: followLinks, selection: selection, filter: filter, order: order, limit: limit,
-                listed: listed, rehash: rehash))
+        let scan = await ImportScan.scan(sources, into: library, catalog: session?.catalog, options: scanning)
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan

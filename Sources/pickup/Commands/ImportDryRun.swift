@@ -18,7 +18,7 @@ extension ImportJob {
         var output = ""
         // What the import would find: this very file, the same content under another name, or
         // the same content as a file imported earlier in this run.
-        let previews = await ImportPreview.run(plan.requests, catalog: catalog, rehash: rehash)
+        let previews = await ImportPreview.run(plan.requests, catalog: catalog, rehash: importing.rehash)
         for (request, answer) in zip(plan.requests, previews) {
             let paths = request.parts.map(\.path)
             let size = paths.reduce(Int64(0)) { $0 + (FileStatus(path: $1)?.size ?? 0) }

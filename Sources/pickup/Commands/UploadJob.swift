@@ -20,8 +20,9 @@ struct UploadJob: CommandJob {
     let parallel: Int
     let keyTemplate: RemoteKey
     let caFile: String?
-    let chunkSize: Int
-    let multipartThreshold: Int64
+    /// How each upload is sent (chunks, retries, stall timeout, headers, parts), as the flags
+    /// say; the transport is added when the job runs.
+    let options: UploadOptions
     let journalPath: String
     /// The journal as the person named it (`--journal`), nil for the default.
     let journalNamed: String?
@@ -31,11 +32,7 @@ struct UploadJob: CommandJob {
     let stripLocation: Bool
     let field: String
     let formFields: [FormField]
-    let headers: [String: String]
     let recursive: Bool
-    let retries: Int
-    let timeout: Double
-    let partConcurrency: Int
     let force: Bool
     let check: Bool
     /// Says what would be sent where; sends nothing, touches no journal.
@@ -98,12 +95,10 @@ struct UploadJob: CommandJob {
         case .success(let template): keyTemplate = template
         case .failure(let error): throw ValidationError(error.message)
         }
-        chunkSize = Int(megabytes * 1_048_576)
         let threshold = command.multipartThreshold.value
         guard threshold >= 0, threshold <= 5_120 else {
             throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
         }
-        multipartThreshold = Int64(threshold * 1_048_576)
         try OutputCheck.utf8(command.shared.journal, option: "--journal")
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         journalNamed = command.shared.journal
@@ -131,8 +126,6 @@ struct UploadJob: CommandJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        let headers = try UploadHeaders.headers(flags: command.header)
-        self.headers = headers
         recursive = command.recursive
         force = command.force
         check = command.check
@@ -142,17 +135,21 @@ struct UploadJob: CommandJob {
         guard (0...100).contains(retries) else {
             throw ValidationError("--retries takes a whole number from 0 to 100")
         }
-        self.retries = retries
         let timeout = command.timeout.value
         guard timeout >= 1, timeout <= 3600 else {
             throw ValidationError("--timeout takes seconds from 1 to 3600")
         }
-        self.timeout = timeout
         let parts = command.partConcurrency
         guard (1...64).contains(parts) else {
             throw ValidationError("--part-concurrency takes a whole number from 1 to 64")
         }
-        partConcurrency = parts
+        var options = UploadOptions(
+            chunkSize: Int(megabytes * 1_048_576), maxAttempts: retries + 1, stallTimeout: timeout,
+            headers: try UploadHeaders.headers(flags: command.header), partConcurrency: parts)
+        options.multipartThreshold = Int64(threshold * 1_048_576)
+        // As many connections as files in flight; a video alone still sends its parts side by side.
+        options.connectionLimit = max(parallel, parts)
+        self.options = options
     }
 
     func run() async -> Int32 {
@@ -163,12 +160,8 @@ struct UploadJob: CommandJob {
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
         if dryRun { return await planOnly() }
         let uploader: Uploader
-        var options = UploadOptions(
-            chunkSize: chunkSize, maxAttempts: retries + 1, stallTimeout: timeout, headers: headers,
-            transport: transport, partConcurrency: partConcurrency)
-        options.multipartThreshold = multipartThreshold
-        // As many connections as files in flight; a video alone still sends its parts side by side.
-        options.connectionLimit = max(parallel, partConcurrency)
+        var options = options
+        options.transport = transport
         do {
             uploader = Uploader(
                 journal: try UploadJournal(path: journalPath), options: options,
@@ -251,7 +244,7 @@ struct UploadJob: CommandJob {
         }
         let work = Task {
             await UploadRunner.run(
-                queue, json: json, progress: progress, sources: made, tries: retries + 1,
+                queue, json: json, progress: progress, sources: made, tries: options.maxAttempts,
                 journal: journalNamed)
         }
         let interrupted = InterruptWatch {
