@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Pickup
 
 #if canImport(Glibc)
     import Glibc
@@ -10,28 +11,21 @@ import Foundation
 /// Turns Ctrl-C into a call, once; afterwards Ctrl-C works as usual again.
 public final class InterruptWatch {
     private let source: DispatchSourceSignal
-    private let flag = Flag()
-
     /// `fired` is written on the signal queue and read after the run: a lock guards it.
-    private final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
-    }
+    private let flag = LockedValue(false)
 
     public init(_ action: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let flag = self.flag
         source.setEventHandler {
-            flag.set()
+            flag.withValue { $0 = true }
             action()
         }
         source.resume()
     }
 
-    public var fired: Bool { flag.isSet }
+    public var fired: Bool { flag.current }
 
     public func stop() {
         source.cancel()

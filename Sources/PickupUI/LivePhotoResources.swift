@@ -120,45 +120,43 @@
 
     /// Appends Photos' pieces to an open file; a failed write is remembered, not retried.
     ///
-    /// `@unchecked Sendable` is safe: Photos calls the data handler on one serial queue
-    /// (`PHAssetResourceManager.h:38`), and `failed` and the descriptor are guarded by `lock`.
-    final class PieceWriter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var descriptor: Int32
-        private var failed = false
+    /// Photos calls the data handler on one serial queue (`PHAssetResourceManager.h:38`); the
+    /// descriptor and whether a write failed are kept under a lock all the same, for `close()`.
+    final class PieceWriter: Sendable {
+        private struct State {
+            var descriptor: Int32
+            var failed = false
+        }
+        private let state: LockedValue<State>
 
-        init(descriptor: Int32) { self.descriptor = descriptor }
+        init(descriptor: Int32) { state = LockedValue(State(descriptor: descriptor)) }
 
         /// Whether a piece could not be written.
-        var hasFailed: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return failed
-        }
+        var hasFailed: Bool { state.current.failed }
 
         func append(_ data: Data) {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !failed, descriptor >= 0 else { return }
-            data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count, let base = bytes.baseAddress {
-                    let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    if written <= 0 {
-                        failed = true
-                        return
+            state.withValue { state in
+                guard !state.failed, state.descriptor >= 0 else { return }
+                data.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count, let base = bytes.baseAddress {
+                        let written = Darwin.write(state.descriptor, base + offset, bytes.count - offset)
+                        if written < 0, errno == EINTR { continue }
+                        if written <= 0 {
+                            state.failed = true
+                            return
+                        }
+                        offset += written
                     }
-                    offset += written
                 }
             }
         }
 
         func close() {
-            lock.lock()
-            defer { lock.unlock() }
-            if descriptor >= 0 { _ = Darwin.close(descriptor) }
-            descriptor = -1
+            state.withValue { state in
+                if state.descriptor >= 0 { _ = Darwin.close(state.descriptor) }
+                state.descriptor = -1
+            }
         }
     }
 #endif

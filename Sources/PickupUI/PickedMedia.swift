@@ -9,33 +9,28 @@
     /// library (`PickupStorage.standard`: Application Support, excluded from iCloud backup),
     /// opened when the first item arrives; `use(_:)` sets another at launch.
     ///
-    /// `@unchecked Sendable` is safe: `session` is only read and written under `lock`.
-    ///
     /// ```swift
     /// // at launch: the standard library, or one of the app's own
     /// PickedMediaStore.shared.use(try ImportSession.library())
     /// ```
-    public final class PickedMediaStore: @unchecked Sendable {
+    public final class PickedMediaStore: Sendable {
         /// The one store, used by the pickers and the loader.
         public static let shared = PickedMediaStore()
-        private let lock = NSLock()
-        private var session: ImportSession?
+        private let session = LockedValue<ImportSession?>(nil)
 
         /// Sets the library picked files are imported into.
         public func use(_ session: ImportSession) {
-            lock.lock()
-            self.session = session
-            lock.unlock()
+            self.session.withValue { $0 = session }
         }
 
         /// The library in use, opened now (the standard one) when none was set.
         public func library() throws(ImportError) -> ImportSession {
-            lock.lock()
-            defer { lock.unlock() }
-            if let session { return session }
-            let opened = try ImportSession.library()
-            session = opened
-            return opened
+            try session.withValue { (session: inout ImportSession?) throws(ImportError) -> ImportSession in
+                if let session { return session }
+                let opened = try ImportSession.library()
+                session = opened
+                return opened
+            }
         }
 
         /// An importer into this store's library, for the loader and the pickers.

@@ -13,8 +13,10 @@ package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     /// A lock around a first value.
     package init(_ value: Value) { self.value = value }
 
-    /// Runs `body` with the value, holding the lock; what `body` returns is handed out.
-    package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    /// Runs `body` with the value, holding the lock; what `body` returns or throws is handed out.
+    package func withValue<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -314,16 +314,14 @@
 
     /// The session's delegate: each task's events to its exchange; no redirect followed.
     ///
-    /// `@unchecked Sendable` is safe: `exchanges` is only touched under `lock`.
-    final class TaskDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var exchanges: [Int: Exchange] = [:]
+    final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        private let exchanges = LockedValue<[Int: Exchange]>([:])
 
         func add(_ task: URLSessionTask, _ exchange: Exchange) {
-            lock.withLock { exchanges[task.taskIdentifier] = exchange }
+            exchanges.withValue { $0[task.taskIdentifier] = exchange }
         }
 
-        private func exchange(_ task: URLSessionTask) -> Exchange? { lock.withLock { exchanges[task.taskIdentifier] } }
+        private func exchange(_ task: URLSessionTask) -> Exchange? { exchanges.withValue { $0[task.taskIdentifier] } }
 
         func urlSession(
             _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
@@ -344,7 +342,7 @@
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+            let exchange = exchanges.withValue { $0.removeValue(forKey: task.taskIdentifier) }
             exchange?.finish(task.response, error, host: task.originalRequest?.url?.host ?? "the server")
         }
 
