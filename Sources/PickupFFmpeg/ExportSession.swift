@@ -145,11 +145,12 @@ final class ExportSession {
         if video {
             guard case .encode(let codec, let size, let quality, let maxBitRate) = plan.video else { return nil }
             return try VideoConverter(
-                stream: stream, codec: codec, size: size, quality: quality, maxBitRate: maxBitRate, bitRate: bitRate,
+                stream: stream, codec: codec, size: size, quality: quality, maxBitRate: maxBitRate,
+                bitRate: self.bitRate,
                 globalHeader: globalHeader, limits: limits)
         }
-        guard case .encode(let bitRate) = plan.audio else { return nil }
-        return try AudioConverter(stream: stream, bitRate: bitRate, globalHeader: globalHeader)
+        guard case .encode(let audioBitRate) = plan.audio else { return nil }
+        return try AudioConverter(stream: stream, bitRate: audioBitRate, globalHeader: globalHeader)
     }
 
     static let hvc1: UInt32 = 0x68 | 0x76 << 8 | 0x63 << 16 | 0x31 << 24  // "hvc1": what Apple's players want

@@ -173,8 +173,9 @@ public final class SQLiteDatabase {
         return plans
     }
 
-    /// Runs `body`, passing on a failure of the store's own error type as it is and giving any
-    /// other (SQLite's, mostly) to `explain`: the one wrapper the catalog and the journal share.
+    /// Runs `body`, passing on a failure already of type `Failure` (the caller's own error, such
+    /// as the catalog's `ImportError`) as it is, and giving any other (SQLite's, mostly) to
+    /// `explain`: the one wrapper the catalog and the journal share.
     public static func mapping<T, Failure: Error>(
         _ body: () throws -> T, explain: (any Error) -> Failure
     ) throws(Failure) -> T {

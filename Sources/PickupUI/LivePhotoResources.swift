@@ -120,8 +120,9 @@
 
     /// Appends Photos' pieces to an open file; a failed write is remembered, not retried.
     ///
-    /// Photos calls the data handler on one serial queue (`PHAssetResourceManager.h:38`); the
-    /// descriptor and whether a write failed are kept under a lock all the same, for `close()`.
+    /// Photos calls the data handler on one serial queue (`PHAssetResourceManager.h`, line 38 in
+    /// the 26.2 SDK, 37 in 17.4); the descriptor and whether a write failed are kept under a lock
+    /// all the same, for `close()`, which can run beside it after a cancel.
     final class PieceWriter: Sendable {
         private struct State {
             var descriptor: Int32

@@ -313,7 +313,6 @@
     }
 
     /// The session's delegate: each task's events to its exchange; no redirect followed.
-    ///
     final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let exchanges = LockedValue<[Int: Exchange]>([:])
 
