@@ -7,10 +7,7 @@ import Testing
 @Suite("argument slips, end to end")
 struct ArgumentSlipTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-slips-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-slips")
         return folder
     }
 
@@ -22,7 +19,7 @@ struct ArgumentSlipTests {
     @Test("a glob that expands to a file named -dash.jpg is an error suggesting '--', not the help and exit 0")
     func dashFileFromAGlob() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/-dash.jpg")
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: folder + "/b.jpg")
         for command in ["probe", "thumb"] {
@@ -99,7 +96,7 @@ struct ArgumentSlipTests {
     @Test("a negative number after an option reaches the option, which says what it takes")
     func negativeValues() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let limit = try CLI.run(["import", try Fixtures.path(.jpegPlain), "--into", folder + "/L", "--limit", "-1"])
         #expect(limit.status == 2)
         #expect(!limit.errorText.contains("Missing value"), "\(limit.errorText)")
@@ -116,7 +113,7 @@ struct ArgumentSlipTests {
     )
     func s3WithoutCredentials() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run(
             [
                 "upload", try Fixtures.path(.jpegPlain), "--to", "s3://bucket/photos/", "--journal",

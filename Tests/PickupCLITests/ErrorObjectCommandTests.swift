@@ -19,11 +19,8 @@ struct ErrorObjectCommandTests {
 
     @Test("a cut-short movie: probe, thumb and export give the same code, offset, element and hint")
     func sameDamageSameError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-errors-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-errors")
+        defer { Temporary.remove(folder) }
         let bytes = try Fixtures.bytes(.mp4Large)
         let cut = folder + "/cut.mp4"
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cut))

@@ -19,11 +19,8 @@ struct ExportTimingCommandTests {
 
     @Test("--trim past the end of the video is refused, naming its duration; nothing is written")
     func trimPastTheEnd() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-trim-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-trim")
+        defer { Temporary.remove(folder) }
         let video = try Fixtures.path(.mp4Large)
         let probed = try CLI.jsonLines(try CLI.run(["probe", video, "--json"]))
         let seconds = try #require(probed.first?["duration"] as? Double)
@@ -46,11 +43,8 @@ struct ExportTimingCommandTests {
         "--trim START- keeps the rest of the video, --trim=-END its start; reversed, empty and open-both ranges are named"
     )
     func openAndReversedRanges() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-trim-open-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-trim-open")
+        defer { Temporary.remove(folder) }
         let video = try Fixtures.path(.mp4Large)
         let source = try timing(video).duration
         // From 1 s to the end, and the first second: each as long as it says, by ffprobe.
@@ -80,11 +74,8 @@ struct ExportTimingCommandTests {
 
     @Test("an encoded export (x264 with B-frames) starts at zero and lasts exactly as long as its source")
     func encodedDurationEqualsSource() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-timing-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-timing")
+        defer { Temporary.remove(folder) }
         let source = folder + "/clip.mp4"
         let made = try Shell.run(
             "ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30:duration=1 -c:v libx264 -pix_fmt yuv420p "

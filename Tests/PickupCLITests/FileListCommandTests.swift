@@ -10,8 +10,7 @@ struct FileListCommandTests {
 
     /// card/A.JPG, card/sub/B.jpg, card/sub/two⏎lines.jpg (a name with a newline), card/note.txt.
     func card() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-list-\(UUID().uuidString)")
+        let folder = Temporary.url("cli-list")
         let card = folder.appendingPathComponent("card")
         try FileManager.default.createDirectory(
             at: card.appendingPathComponent("sub"), withIntermediateDirectories: true)
@@ -34,7 +33,7 @@ struct FileListCommandTests {
     @Test("--include takes files by name in either case; --exclude leaves a folder out")
     func patterns() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let jpegs = try pickup("probe", "-r", card, "--include", "*.jpg", "--json")
         #expect(jpegs.status == 0, "note.txt is not taken, so nothing fails")
@@ -64,7 +63,7 @@ struct FileListCommandTests {
     @Test("find -print0 | pickup probe --files-from - -0 reads names with newlines; lines work without -0")
     func nulList() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let nul = try Shell.run(
             "find '\(card)' -name '*.jpg' -print0 | '\(CLI.tool)' probe --files-from - -0 --json")
@@ -83,7 +82,7 @@ struct FileListCommandTests {
     )
     func wholeFindOutput() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let probed = try Shell.run("cd '\(card)' && find . -print0 | '\(CLI.tool)' probe --files-from - -0")
         #expect(probed.status == 0, "\(probed.errorText)")
@@ -131,7 +130,7 @@ struct FileListCommandTests {
     @Test("misuse: -0 with no list, standard input twice, a list that is not there, NULs without -0")
     func misuse() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let alone = try pickup("probe", "-0", card + "/A.JPG")
         #expect(alone.status == 2 && alone.errorText.contains("-0 reads a list of paths"))
@@ -149,7 +148,7 @@ struct FileListCommandTests {
     @Test("import takes a list and patterns; its dry run agrees; thumb and export take them too")
     func importAndRender() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let library = folder.appendingPathComponent("Library").path
         let dry = try pickup("import", card, "--into", library, "--exclude", "sub/*", "--dry-run")
@@ -190,7 +189,7 @@ struct FileListCommandTests {
     @Test("upload's patterns take a photo's .AAE with it, dated as the photo; what they leave out is counted")
     func uploadEditsAndCounts() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let card = folder.appendingPathComponent("card").path
         let edits = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#
         try Data(edits.utf8).write(to: URL(fileURLWithPath: card + "/A.AAE"))

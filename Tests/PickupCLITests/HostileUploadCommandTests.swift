@@ -7,9 +7,8 @@ import Testing
 struct HostileUploadCommandTests {
     /// Runs `pickup` under /usr/bin/time; the result and its peak memory in MB.
     func measured(_ arguments: [String], environment: [String: String] = [:]) throws -> (Shell.Result, Double) {
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-time-\(UUID().uuidString)")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: report) }
+        let report = Temporary.path("time")
+        defer { Temporary.remove(report) }
         let result = try Shell.execute(
             "/usr/bin/time", ["-f", "%M", "-o", report, CLI.tool] + arguments, environment: environment)
         let kilobytes =
@@ -21,12 +20,8 @@ struct HostileUploadCommandTests {
     func endlessAnswers(https: Bool) throws {
         let certificate = https ? try TestCertificate.make() : nil
         let server = try HostileServer(certificate: certificate)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-hostile-\(UUID().uuidString)"
-        )
-        .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("hostile")
+        defer { Temporary.remove(folder) }
         for behaviour in ["endless", "endless-chunked"] {
             var arguments = [
                 "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.url(behaviour).absoluteString,
@@ -45,10 +40,8 @@ struct HostileUploadCommandTests {
     func privateAuthority() throws {
         let certificate = try TestCertificate.make()
         let server = try HostileServer(certificate: certificate)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-ca-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder + "/certs", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("ca", inside: "certs")
+        defer { Temporary.remove(folder) }
         try FileManager.default.copyItem(atPath: certificate.certificate, toPath: folder + "/certs/test.pem")
         let arguments = [
             "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.url("tus-big-offset").absoluteString,
@@ -69,10 +62,8 @@ struct HostileUploadCommandTests {
     @Test("a file swapped for a link to a secret while an earlier file uploads is not sent")
     func swappedAfterTheWalk() throws {
         let server = try HostileServer()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-swap-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder + "/up", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("swap", inside: "up")
+        defer { Temporary.remove(folder) }
         // Named as photos: a folder's walk sends media only (and what is named as media).
         try Data("first file".utf8).write(to: URL(fileURLWithPath: folder + "/up/a.jpg"))
         try Data("second file".utf8).write(to: URL(fileURLWithPath: folder + "/up/b2.jpg"))

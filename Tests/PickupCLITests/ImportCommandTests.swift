@@ -9,8 +9,7 @@ struct ImportCommandTests {
     func jsonLines(_ result: Shell.Result) throws -> [[String: Any]] { try CLI.jsonLines(result) }
 
     func scratch() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-import-\(UUID().uuidString)")
+        let folder = Temporary.url("cli-import")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("card/DCIM"), withIntermediateDirectories: true)
         return folder
@@ -39,7 +38,7 @@ struct ImportCommandTests {
     @Test("a card imports into a library; a cut movie fails alone; files that are not media are left alone")
     func importCard() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegEXIF, "IMG_0001.JPG", to: folder)
         try add(.movAppleKeys, "IMG_0002.MOV", to: folder)
         try add(.gifAnimated, "IMG_0003.GIF", to: folder)
@@ -98,7 +97,7 @@ struct ImportCommandTests {
     @Test("filter, order and limit choose what is imported")
     func choosing() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.mp4AndroidLocation, "a.mp4", to: folder)  // 2022
         try add(.jpegEXIF, "b.jpg", to: folder)  // 2024-05-06 10:20:30 -03:00 = 13:20:30 UTC
         try add(.movAppleKeys, "c.mov", to: folder)  // 2024-05-06 10:20:30 +09:30 = 00:50:30 UTC: earlier
@@ -125,7 +124,7 @@ struct ImportCommandTests {
     @Test("import --dry-run says what would be imported, what is already there and what is left alone; writes nothing")
     func dryRun() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.mp4AndroidLocation, "a.mp4", to: folder)
         try add(.jpegEXIF, "b.jpg", to: folder)
         try Data("<plist/>".utf8).write(to: folder.appendingPathComponent("card/DCIM/b.AAE"))
@@ -155,7 +154,7 @@ struct ImportCommandTests {
     )
     func dryRunByContent() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegEXIF, "b.jpg", to: folder)
         try add(.mp4AndroidLocation, "a.mp4", to: folder)
         let library = folder.appendingPathComponent("Library").path
@@ -185,7 +184,7 @@ struct ImportCommandTests {
     @Test("import --dry-run of two sources with the same bytes counts one new item, as the import then does")
     func dryRunSameBytesTwice() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegEXIF, "b.jpg", to: folder)
         try FileManager.default.copyItem(
             at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("backup"))
@@ -207,7 +206,7 @@ struct ImportCommandTests {
     @Test("--rehash reads a source the library knows by path, size and time: a byte changed behind both is found")
     func rehash() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegEXIF, "b.jpg", to: folder)
         let card = folder.appendingPathComponent("card").path
         let library = folder.appendingPathComponent("Library").path
@@ -234,7 +233,7 @@ struct ImportCommandTests {
     )
     func sameLivePhotoTwice() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         var tiff = TIFFBuilder()
         tiff.exif = [
             (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
@@ -265,7 +264,7 @@ struct ImportCommandTests {
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
     func namedAsMedia() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegPlain, "good.jpg", to: folder)
         try Data("not a photo".utf8).write(to: folder.appendingPathComponent("card/DCIM/broken.jpg"))
         try Data("a note".utf8).write(to: folder.appendingPathComponent("card/DCIM/notes.txt"))
@@ -284,7 +283,7 @@ struct ImportCommandTests {
     @Test("the import table has a SOURCE column: two sources of one stored copy read apart")
     func sourceColumn() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         for name in ["a", "b"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("card/\(name)"), withIntermediateDirectories: true)
@@ -303,7 +302,7 @@ struct ImportCommandTests {
     @Test("import --layout date: YYYY/MM/ by the date taken, undated/ without one; verified, reused, restored, removed")
     func dateLayout() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.mp4AndroidLocation, "a.mp4", to: folder)  // taken 2022
         try add(.jpegEXIF, "b.jpg", to: folder)  // taken 2024-05-06
         try add(.jpegPlain, "c.jpg", to: folder)  // no date
@@ -336,7 +335,7 @@ struct ImportCommandTests {
     @Test("library list --sort taken|size|name; library show aligns its keys and values")
     func librarySortAndShow() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.mp4AndroidLocation, "a.mp4", to: folder)  // taken 2022
         try add(.jpegEXIF, "b.jpg", to: folder)  // 2024-05-06 13:20:30 UTC
         try add(.movAppleKeys, "c.mov", to: folder)  // 2024-05-06 00:50:30 UTC
@@ -373,7 +372,7 @@ struct ImportCommandTests {
     @Test("Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files")
     func interrupt() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         // Large but valid movies: a real MP4 followed by a 300 MB 'free' box (sparse on disk).
         let movie = try Fixtures.bytes(.mp4Large)
         for number in 0..<4 {
@@ -405,7 +404,7 @@ struct ImportCommandTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "watches the copy through /proc"))
     func killed() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         // A valid movie of 1 GB, sparse on disk: a real MP4, then a 'free' box to the end.
         let movie = try Fixtures.bytes(.mp4Large)
         let path = folder.appendingPathComponent("card/DCIM/big.mp4").path
@@ -436,7 +435,7 @@ struct ImportCommandTests {
     @Test("on a terminal, a progress bar; elsewhere, one line per item")
     func progressBar() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.mp4Large, "clip.mp4", to: folder)
         try add(.jpegPlain, "photo.jpg", to: folder)
         let card = folder.appendingPathComponent("card").path
@@ -472,7 +471,7 @@ struct ImportCommandTests {
         .enabled(if: getuid() == 0, "needs root to run the tool as another user"))
     func permissionDenied() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         try add(.jpegPlain, "open.jpg", to: folder)
         try add(.gifAnimated, "secret.gif", to: folder)
         let secret = folder.appendingPathComponent("card/DCIM/secret.gif").path

@@ -10,10 +10,7 @@ struct IntegrityCommandTests {
     }
 
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-integrity-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder + "/src", withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-integrity", inside: "src")
         return folder
     }
 
@@ -33,7 +30,7 @@ struct IntegrityCommandTests {
     @Test("two sources that would land on one S3 key are refused before anything is sent")
     func remoteKeysNeverCollide() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/a/IMG_0004.JPG")
         try copy(.jpegPlain, to: folder + "/b/IMG_0004.JPG")
         let refused = try pickup(
@@ -55,7 +52,7 @@ struct IntegrityCommandTests {
     @Test("library verify finds missing, damaged and unknown files; upload --library refuses changed bytes")
     func catalogAndDiskAgree() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         try copy(.jpegPlain, to: folder + "/src/IMG_0002.JPG")
         try copy(.pngRGBA, to: folder + "/src/IMG_0003.PNG")
@@ -107,7 +104,7 @@ struct IntegrityCommandTests {
     @Test("read-only commands create nothing; a library on a read-only mount lists")
     func readOnlyCommandsChangeNothing() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let missing = folder + "/nonexistent/dir/j.sqlite"
         // A journal named with --journal that is not there (a typo, say) is said, exit 1; nothing is made.
         let list = try pickup("uploads", "list", "--journal", missing)
@@ -144,7 +141,7 @@ struct IntegrityCommandTests {
     @Test("a catalog that names a file outside the library is refused; user text is never a SQL pattern")
     func catalogNamesAreChecked() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         let library = folder + "/Library"
         #expect(try pickup("import", folder + "/src", "--into", library).status == 0)
@@ -172,7 +169,7 @@ struct IntegrityCommandTests {
     @Test("a FIFO named on the command line is refused at once by import, probe and upload")
     func fifosAreRefused() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let fifo = folder + "/src/pipe.mov"
         #expect(mkfifo(fifo, 0o644) == 0)
         for arguments in [
@@ -190,7 +187,7 @@ struct IntegrityCommandTests {
     @Test("a folder walk stays inside the folder named: a link to / is left alone")
     func walksStayInside() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         try copy(.jpegPlain, to: folder + "/elsewhere/OUT.JPG")
         try FileManager.default.createSymbolicLink(atPath: folder + "/src/rootlink", withDestinationPath: "/")
@@ -214,7 +211,7 @@ struct IntegrityCommandTests {
     @Test("two imports into one library at once: no item twice, nothing lost, catalog and disk agree")
     func concurrentImports() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let original = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.jpegPlain)))
         for index in 0..<120 {
             var bytes = original
@@ -246,7 +243,7 @@ struct IntegrityCommandTests {
     @Test("verify killed with SIGKILL changes nothing: the next verify is clean")
     func verifyKilled() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.mp4Large, to: folder + "/src/BIG.MP4")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/src/BIG.MP4"))
         try handle.seekToEnd()

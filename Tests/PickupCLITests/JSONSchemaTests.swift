@@ -13,8 +13,7 @@ struct JSONSchemaTests {
 
     init() throws {
         folder =
-            FileManager.default.temporaryDirectory.appendingPathComponent("pickup-schema-\(UUID().uuidString)")
-            .path
+            Temporary.path("schema")
         try FileManager.default.createDirectory(atPath: folder + "/card/DCIM", withIntermediateDirectories: true)
     }
 
@@ -41,7 +40,7 @@ struct JSONSchemaTests {
 
     @Test("probe, import, library, thumb, export, upload and uploads: every line fits its schema")
     func everyOutput() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try add(.movAppleKeys, "IMG_0002.MOV")
         var heif = HEIFBuilder()
         var tiff = TIFFBuilder()

@@ -8,10 +8,7 @@ struct LibraryCommandTests {
     func pickup(_ arguments: String...) throws -> Shell.Result { try CLI.run(arguments) }
 
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-library-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder + "/src", withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-library", inside: "src")
         return folder
     }
 
@@ -41,7 +38,7 @@ struct LibraryCommandTests {
     @Test("repair copies damaged and missing files again from their sources, SHA-256 checked; says what it cannot")
     func repairRestoresFromSources() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         try copy(.jpegPlain, to: folder + "/src/IMG_0002.JPG")
         try copy(.pngRGBA, to: folder + "/src/IMG_0003.PNG")
@@ -102,7 +99,7 @@ struct LibraryCommandTests {
     @Test("verify finds unknown files in every folder, a date layout's or not")
     func verifyFindsUnknownFilesAnywhere() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         let library = folder + "/Library"
         #expect(try pickup("import", folder + "/src", "--into", library, "--layout", "date", "--quiet").status == 0)
@@ -125,7 +122,7 @@ struct LibraryCommandTests {
     @Test("list --sort taken orders dates without a zone among the others, and shows a TAKEN column")
     func sortTakenReadsZonelessDates() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // Imported in name order; taken: c first (no zone), a (a zone), then b (no zone); d undated.
         try jpeg(folder + "/src/a.jpg", taken: "2020:06:01 12:00:00", offset: "+02:00", color: "red")
         try jpeg(folder + "/src/b.jpg", taken: "2021:01:01 08:00:00", color: "blue")
@@ -145,7 +142,7 @@ struct LibraryCommandTests {
     @Test("usage slips are noticed: the folder after the action, an id prefix that fits several items")
     func slipsAreNoticed() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let swapped = try pickup("library", "list", folder)
         #expect(swapped.status == 2)
         #expect(swapped.errorText.contains("'pickup library \(folder) list'"), "\(swapped.errorText)")
@@ -169,7 +166,7 @@ struct LibraryCommandTests {
     @Test("remove: --dry-run removes nothing; on a terminal it asks first, --yes does not")
     func removeAsksFirst() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         let library = folder + "/Library"
         #expect(try pickup("import", folder + "/src", "--into", library, "--quiet").status == 0)

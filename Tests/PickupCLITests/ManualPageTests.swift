@@ -14,11 +14,8 @@ struct ManualPageTests {
             if: FileManager.default.isExecutableFile(atPath: generator),
             "generate-manual-tool is built by scripts/docs.sh (swift package plugin generate-manual)"))
     func manualPage() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-man-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-man")
+        defer { Temporary.remove(folder) }
         let made = try Shell.execute(ManualPageTests.generator, [CLI.tool, "--output-directory", folder])
         #expect(made.status == 0, "\(made.errorText)")
         let page = try String(contentsOfFile: folder + "/pickup.1", encoding: .utf8)

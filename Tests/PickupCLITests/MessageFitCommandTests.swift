@@ -7,17 +7,14 @@ import Testing
 @Suite("hints that fit their case")
 struct MessageFitCommandTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-hints-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-hints")
         return folder
     }
 
     @Test("an empty file is said to be empty once, in probe and thumb")
     func emptyOnce() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         #expect(FileManager.default.createFile(atPath: folder + "/empty.mp4", contents: nil))
         for arguments in [["probe", folder + "/empty.mp4"], ["thumb", folder + "/empty.mp4", "-o", folder + "/t/"]] {
             let result = try CLI.run(arguments)
@@ -31,7 +28,7 @@ struct MessageFitCommandTests {
     @Test("an output that exists: --force or another name, not the folder's space and permissions")
     func existingOutput() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let photo = try Fixtures.path(.jpegPlain)
         #expect(try CLI.run(["thumb", photo, "-o", folder + "/t.jpg"]).status == 0)
         let again = try CLI.run(["thumb", photo, "-o", folder + "/t.jpg"])
@@ -43,7 +40,7 @@ struct MessageFitCommandTests {
     @Test("a FIFO is never read, not 'check that the file exists'; a text file is not media, not 'convert it'")
     func fifoAndText() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         #expect(mkfifo(folder + "/pipe.mov", 0o644) == 0)
         for arguments in [["probe", folder + "/pipe.mov"], ["thumb", folder + "/pipe.mov", "-o", folder + "/t/"]] {
             let result = try CLI.run(arguments)
@@ -63,7 +60,7 @@ struct MessageFitCommandTests {
     @Test("a thumbnail smaller than the box asked for says so: pictures are not enlarged")
     func smallerThanAsked() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let photo = folder + "/wide.jpg"
         let made = try Shell.run(
             "ffmpeg -v error -y -f lavfi -i testsrc2=size=600x315 -frames:v 1 \"$OUT\"", environment: ["OUT": photo])

@@ -9,10 +9,7 @@ import Testing
 struct NonUTF8NameCommandTests {
     /// A folder holding card/caf\xE9.jpg and card/f\xEAte.mp4 (Latin-1 é and ê), made by the shell.
     func card() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-latin1-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-latin1", inside: "card")
         let made = try Shell.run(
             #"cp "$PHOTO" "$DIR/card/caf"$'\xe9'".jpg" && cp "$MOVIE" "$DIR/card/f"$'\xea'"te.mp4""#,
             environment: [
@@ -30,7 +27,7 @@ struct NonUTF8NameCommandTests {
     @Test("probe reads them named, found in a folder and listed; tables and JSON show the byte as \\xE9")
     func probe() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let named = try pickup(in: folder, "probe card/caf*.jpg card/f*te.mp4")
         #expect(named.status == 0, "\(named.errorText)")
         #expect(named.outputText.contains(#"card/caf\xE9.jpg"#) && named.outputText.contains(#"card/f\xEAte.mp4"#))
@@ -53,7 +50,7 @@ struct NonUTF8NameCommandTests {
     )
     func outputsRefused() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         for command in [
             "import card --into lib$(printf '\\351')", "thumb card/caf*.jpg -o t$(printf '\\351').jpg",
             "export card/f*te.mp4 --preset passthrough -o e$(printf '\\351').mp4",
@@ -71,7 +68,7 @@ struct NonUTF8NameCommandTests {
     @Test("import stores them under UTF-8 names (Latin-1 read), finds them again, verifies and repairs from them")
     func importAndRepair() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let first = try pickup(in: folder, "import card --into lib --json")
         #expect(first.status == 0, "\(first.errorText)")
         #expect(first.outputText.contains(#""name":"café.jpg""#), "\(first.outputText)")
@@ -92,7 +89,7 @@ struct NonUTF8NameCommandTests {
     @Test("thumb, export and upload name what they make in UTF-8; the upload's bytes are the file's")
     func renderAndUpload() throws {
         let folder = try card()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let thumbs = try pickup(in: folder, "thumb card/* -o thumbs/")
         #expect(thumbs.status == 0, "\(thumbs.errorText)")
         #expect(

@@ -6,10 +6,7 @@ import Testing
 @Suite("probe accuracy against exiftool and ffprobe, end to end")
 struct ProbeAccuracyCommandTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-accuracy-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-accuracy")
         return folder
     }
 
@@ -35,7 +32,7 @@ struct ProbeAccuracyCommandTests {
         ])
     func textDates(_ tags: [String]) throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/photo.jpg"
         try make(Self.jpeg, path)
         let tagged = try Shell.execute("/usr/bin/exiftool", ["-q", "-overwrite_original"] + tags + [path])
@@ -51,7 +48,7 @@ struct ProbeAccuracyCommandTests {
     @Test("EXIF's date wins over XMP's when both are there")
     func exifFirst() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/photo.jpg"
         try make(
             Self.jpeg + " && exiftool -q -overwrite_original \"-EXIF:DateTimeOriginal=2020:02:03 04:05:06\" "
@@ -64,7 +61,7 @@ struct ProbeAccuracyCommandTests {
         arguments: ["rgb24", "uyvy422", "yuyv422"])  // stored as 'raw ', '2vuy', 'yuvs'
     func rawCodecNames(_ pixels: String) throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/raw.mov"
         try make(
             "ffmpeg -v error -y -f lavfi -i testsrc2=size=64x48:rate=10:duration=0.3 -f lavfi -i sine=d=0.3 "
@@ -86,7 +83,7 @@ struct ProbeAccuracyCommandTests {
         arguments: ["UserData:ContentCreateDate", "ItemList:ContentCreateDate"])
     func movieDateWithZone(_ tag: String) throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/clip.mp4"
         // mvhd says 08:20:30 UTC; the tag says the same moment at +02:00, as the camera's clock showed it.
         try make(

@@ -10,7 +10,7 @@ struct ProbeCommandTests {
 
     /// A folder with copies of fixtures under the given names.
     func folder(_ files: [(Fixture, String)], extra: [(String, [UInt8])] = []) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cli-\(UUID().uuidString)")
+        let folder = Temporary.url("cli")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (fixture, name) in files {
             try FileManager.default.copyItem(
@@ -33,7 +33,7 @@ struct ProbeCommandTests {
     @Test("--json: one object a file with the manifest's field names")
     func json() throws {
         let folder = try folder([(.movAppleKeys, "IMG_0001.MOV"), (.jpegEXIF, "photo.jpg")])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let result = try pickup("probe", "--json", folder.path)
         #expect(result.status == 0)
         let lines = try jsonLines(result)
@@ -56,7 +56,7 @@ struct ProbeCommandTests {
         let folder = try folder(
             [(.jpegPlain, "a.jpg"), (.gifAnimated, "c.gif")],
             extra: [("b.mov", Array("not a movie at all\n".utf8)), ("d.mp4", [])])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let result = try pickup("probe", "--json", folder.path)
         #expect(result.status == 1)
         let lines = try jsonLines(result)
@@ -79,7 +79,7 @@ struct ProbeCommandTests {
     func table() throws {
         // A Live Photo: a HEIC still whose EXIF carries the movie's content identifier.
         let folder = try folder([(.movAppleKeys, "IMG_0002.MOV"), (.gifAnimated, "loop.gif")])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let still = folder.appendingPathComponent("IMG_0002.HEIC")
         var heif = HEIFBuilder()
         var tiff = TIFFBuilder()
@@ -112,7 +112,7 @@ struct ProbeCommandTests {
     @Test("folders: direct files by default, everything below with --recursive, symlink loops walked once")
     func recursion() throws {
         let folder = try folder([(.jpegPlain, "top.jpg")])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let nested = folder.appendingPathComponent("DCIM/100APPLE")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -134,7 +134,7 @@ struct ProbeCommandTests {
     func sidecarsAndSubfolders() throws {
         let edit = Array("<?xml version=\"1.0\"?><plist><dict/></plist>\n".utf8)
         let folder = try folder([(.jpegPlain, "IMG_0001.JPG")], extra: [("IMG_0001.AAE", edit)])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let table = try pickup("probe", folder.path)
         #expect(table.status == 0, "\(table.errorText)")
         #expect(table.outputText.contains("2 files: 1 probed, 1 left alone (not photos or videos), 0 failed."))
@@ -145,7 +145,7 @@ struct ProbeCommandTests {
         #expect(try pickup("probe", folder.appendingPathComponent("IMG_0001.AAE").path).status == 1)
 
         let card = try self.folder([])
-        defer { try? FileManager.default.removeItem(at: card) }
+        defer { Temporary.remove(card) }
         try FileManager.default.createDirectory(
             at: card.appendingPathComponent("100APPLE"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -159,7 +159,7 @@ struct ProbeCommandTests {
     func awkwardNames() throws {
         let name = "trip \"day 1\"\nclip.mp4"
         let folder = try folder([(.mp4Faststart, name)])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let lines = try jsonLines(try pickup("probe", "--json", folder.appendingPathComponent(name).path))
         #expect((lines.first?["path"] as? String)?.hasSuffix(name) == true)
         // A table row stays one row: the newline (and an escape that would drive the terminal) is

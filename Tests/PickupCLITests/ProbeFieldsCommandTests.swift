@@ -7,11 +7,8 @@ import Testing
 struct ProbeFieldsCommandTests {
     @Test("CSV and TSV give a header of the fields asked and a row a file, quoted as RFC 4180 says")
     func fieldsAndFormats() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-fields-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-fields")
+        defer { Temporary.remove(folder) }
         let photo = folder + "/a, \"b\".jpg"
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
         let movie = try Fixtures.path(.movAppleKeys)

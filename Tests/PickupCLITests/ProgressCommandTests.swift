@@ -27,11 +27,8 @@ struct ProgressCommandTests {
 
     @Test("an import of several large files at once: the bar says bytes of all, and never goes back")
     func importBar() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-bar-\(UUID().uuidString)"
-        )
-        .path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = Temporary.path("cli-bar")
+        defer { Temporary.remove(folder) }
         try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
         try movies(6, megabytes: 48, in: folder + "/card")
         let command = "'\(CLI.tool)' import '\(folder)/card' --into '\(folder)/Library' --parallel 3"

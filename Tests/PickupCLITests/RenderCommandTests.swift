@@ -6,10 +6,7 @@ import Testing
 @Suite("pickup thumb and export, end to end", .serialized)
 struct RenderCommandTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-render-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-render")
         return folder
     }
 
@@ -23,7 +20,7 @@ struct RenderCommandTests {
     @Test("thumb: upright images named after their files, -o for one, strips, JSON, errors per file")
     func thumb() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let portrait = try Fixtures.path(.mp4PortraitStored)
         let one = try CLI.run([
             "thumb", portrait, "--size", "90x160", "--fit", "--format", "png", "-o", folder + "/p.png",
@@ -68,7 +65,7 @@ struct RenderCommandTests {
     @Test("thumb and export never write over an input, and replace an existing output only with --force")
     func outputsNeverClobber() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let photo = folder + "/self.jpg"
         let movie = folder + "/self.mp4"
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
@@ -102,7 +99,7 @@ struct RenderCommandTests {
     @Test("an output's name says its format, or is refused; same-named inputs never depend on argument order")
     func outputNames() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let photo = try Fixtures.path(.jpegPlain)
         #expect(try CLI.run(["thumb", photo, "-o", folder + "/t.png"]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/t.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -148,7 +145,7 @@ struct RenderCommandTests {
     @Test("thumb takes folders with --recursive: their photos and videos, other files left alone")
     func thumbFolders() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try FileManager.default.createDirectory(
             atPath: folder + "/card/DCIM/100APPLE", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/card/DCIM/a.jpg")
@@ -218,7 +215,7 @@ struct RenderCommandTests {
     @Test("stderr stays quiet: no FFmpeg log lines ([swscaler @ 0x…] deprecated pixel format) from full-range sources")
     func quietStandardError() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // Full-range (JPEG-style) pixel formats are what swscale warns about as deprecated.
         let video = try Fixtures.ffmpeg(
             "-f lavfi -i testsrc=size=640x360:rate=10 -t 1 -pix_fmt yuvj420p -c:v libx264", as: "mp4")
@@ -233,7 +230,7 @@ struct RenderCommandTests {
     @Test("export: plan printed, output written, trim and size parsed, misuse exits 2, audio fails with 1")
     func export() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run([
             "export", try Fixtures.path(.movAppleKeys), "--preset", "640x480", "--compatible", "--strip-location",
             "--trim", "0:00.2-0:00.8", "-o", folder + "/out.mp4", "--json",
@@ -263,7 +260,7 @@ struct RenderCommandTests {
     @Test("import --thumbnails makes and records one per item; library show lists it")
     func importThumbnails() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run([
             "import", try Fixtures.path(.mp4PortraitStored), try Fixtures.path(.jpegOrientation6), "--into",
             folder + "/lib", "--thumbnails", "64x64", "--json",
@@ -285,7 +282,7 @@ struct RenderCommandTests {
     func uploadExported() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let audio = try Fixtures.path(.m4aAudio)
         let result = try CLI.run([
             "upload", try Fixtures.path(.movAppleKeys), try Fixtures.path(.jpegEXIF), try Fixtures.path(.heicGPS),
@@ -321,7 +318,7 @@ struct RenderCommandTests {
     func uploadLivePhotoStripped() throws {
         let server = try SeaweedServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)

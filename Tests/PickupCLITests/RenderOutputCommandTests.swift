@@ -8,17 +8,14 @@ import Testing
 @Suite("thumb and export outputs, end to end")
 struct RenderOutputCommandTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-outputs-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-outputs")
         return folder
     }
 
     @Test("thumb of several files, or a strip, to -o one.jpg is an error, as for export; no folder is made")
     func severalImagesToOneName() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let many = try CLI.run([
             "thumb", try Fixtures.path(.jpegPlain), try Fixtures.path(.jpegEXIF), "-o", folder + "/one.jpg",
         ])
@@ -40,7 +37,7 @@ struct RenderOutputCommandTests {
     @Test("export without a terminal: a remux done at once prints its plan and its result, no percentages")
     func quietQuickExport() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run([
             "export", try Fixtures.path(.mp4BlackStart), "--preset", "passthrough", "-o", folder + "/out.mp4",
         ])
@@ -53,7 +50,7 @@ struct RenderOutputCommandTests {
     @Test("a 250-byte file name gives thumbnails and exports under shortened names, not 'File name too long'")
     func longNamesAreShortened() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let stem = String(repeating: "é", count: 60) + String(repeating: "x", count: 126)  // 246 bytes
         let photo = folder + "/" + stem + ".jpg"
         let video = folder + "/" + stem + ".mp4"
@@ -79,7 +76,7 @@ struct RenderOutputCommandTests {
     @Test("inputs of one name in folders of one name get thumbnails named with hashes of one length")
     func sameNamesSameHashLength() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // Enough same-named folders that some hash has fewer than six hex digits (one in 16 does;
         // none of 100 only once in 600 runs).
         var inputs: [String] = []
@@ -102,7 +99,7 @@ struct RenderOutputCommandTests {
     @Test("export --dry-run prints the plan the export would follow, and writes nothing, not even its folder")
     func exportDryRun() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let video = try Fixtures.path(.mp4BlackStart)
         let out = folder + "/out/"
         let dry = try CLI.run(["export", video, "--preset", "640x480", "-o", out, "--dry-run", "--json"])

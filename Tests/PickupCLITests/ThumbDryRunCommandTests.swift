@@ -7,11 +7,8 @@ import Testing
 struct ThumbDryRunCommandTests {
     @Test("each image that would be written is named, with its source; no folder is made; an image there fails")
     func dryRun() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-thumb-dry-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-thumb-dry")
+        defer { Temporary.remove(folder) }
         let photo = try Fixtures.path(.jpegPlain)
         let video = try Fixtures.path(.mp4BlackStart)
         let thumbs = folder + "/thumbs"

@@ -26,10 +26,7 @@ struct UploadCommandTests {
     }
 
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-upload-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-upload")
         return folder
     }
 
@@ -37,7 +34,7 @@ struct UploadCommandTests {
     func upload() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let movie = try Fixtures.path(.movAppleKeys)
         let photo = try Fixtures.path(.heic)
         let result = try CLI.run([
@@ -93,7 +90,7 @@ struct UploadCommandTests {
     func missingFileInABatch() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let photo = try Fixtures.path(.heic)
         let result = try CLI.run([
             "upload", photo, folder + "/nosuch.jpg", "--to", "tus+" + server.endpoint.absoluteString, "--journal",
@@ -109,7 +106,7 @@ struct UploadCommandTests {
     func runAgainByRelativePath() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try FileManager.default.copyItem(atPath: try Fixtures.path(.heic), toPath: folder + "/a.heic")
         let command = "cd \"$D\" && \"$TOOL\" upload a.heic --to \"$TO\" --journal j.sqlite --json"
         let environment = ["D": folder, "TOOL": CLI.tool, "TO": "tus+" + server.endpoint.absoluteString]
@@ -129,7 +126,7 @@ struct UploadCommandTests {
     func form() throws {
         let server = try FormServer(token: "tok-123")
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // A photo with an iPhone's edits beside it: the item's stored .AAE goes with it.
         try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
         let photo = folder + "/card/IMG_0001.JPG"
@@ -169,7 +166,7 @@ struct UploadCommandTests {
     func absolutePathInJournal() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         #expect(try Shell.run("head -c 4096 /dev/urandom > \"$F\"", environment: ["F": folder + "/a.bin"]).status == 0)
         let journal = folder + "/j.sqlite"
         let sent = try Shell.run(
@@ -188,7 +185,7 @@ struct UploadCommandTests {
     func killed() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // 96 MB of random bytes in 384 requests: seconds of work, killed after one.
         let big = try randomFile(megabytes: 96, in: folder)
         let journal = folder + "/j.sqlite"
@@ -242,7 +239,7 @@ struct UploadCommandTests {
     func rerunContinues() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let big = try randomFile(megabytes: 96, in: folder)
         let journal = folder + "/j.sqlite"
         let to = "tus+" + server.endpoint.absoluteString
@@ -295,7 +292,7 @@ struct UploadCommandTests {
     func s3ResumeWithCredentials() throws {
         let server = try SeaweedServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)
@@ -336,7 +333,7 @@ struct UploadCommandTests {
     func checkAndSpelling() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let photo = try Fixtures.path(.jpegPlain)
         let endpoint = server.endpoint.absoluteString
@@ -373,7 +370,7 @@ struct UploadCommandTests {
     func resumeLeavesOutRefused() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let wrong = server.endpoint.absoluteString.replacingOccurrences(of: "/files", with: "/nothing-here")
         let failed = try CLI.run([
@@ -399,7 +396,7 @@ struct UploadCommandTests {
     @Test("resume gives an upload the tries its first run's --retries gave it, or those its own --retries gives")
     func resumeKeepsRetries() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         // Nobody listens on port 9: each try fails at once, and each retry is a --json line.
         let first = try CLI.run([
@@ -430,7 +427,7 @@ struct UploadCommandTests {
     func cancel() throws {
         let server = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let done = try CLI.run([
             "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.endpoint.absoluteString, "--journal",
@@ -473,7 +470,7 @@ struct UploadCommandTests {
     func s3() throws {
         let server = try SeaweedServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(server.accessKey)\nAWS_SECRET_ACCESS_KEY=\(server.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)
@@ -501,7 +498,7 @@ struct UploadCommandTests {
     func recursiveToS3WithAWSProfile() throws {
         let server = try SeaweedServer()
         let home = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { Temporary.remove(home) }
         try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
         try """
         [default]
@@ -560,7 +557,7 @@ struct UploadCommandTests {
         let form = try FormServer(token: "tok-456")
         let tus = try TusServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let photo = try Fixtures.path(.jpegPlain)
         let sent = try CLI.run([
@@ -618,7 +615,7 @@ struct UploadCommandTests {
     @Test("on a terminal, the bar names one file sending and how many more are in flight beside it")
     func barSaysHowManyInFlight() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try photos(4, in: folder + "/photos")
         // Four at once against a port that refuses: all four are sending (retrying) together.
         let port = FreePort.pick(in: 20_000...29_999)
@@ -633,7 +630,7 @@ struct UploadCommandTests {
     @Test("uploads resume to an S3 store that cannot be reached stops after one upload's retries, all paused")
     func resumeStopsAtADeadStore() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try photos(6, in: folder + "/photos")
         let port = FreePort.pick(in: 20_000...29_999)
         let keys = folder + "/keys"
@@ -654,7 +651,7 @@ struct UploadCommandTests {
     @Test("an endpoint that cannot be reached stops a 1,000-file run after one file's retries, within a minute")
     func unreachableEndpointStopsTheRun() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         try photos(1_000, in: folder + "/photos")
         let port = FreePort.pick(in: 20_000...29_999)
         let started = Date()

@@ -7,10 +7,8 @@ import Testing
 struct UploadDryRunCommandTests {
     @Test("each file and its S3 key are listed; nothing is sent and the journal is neither made nor changed")
     func dryRun() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-upload-dry-\(UUID().uuidString)"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = Temporary.path("cli-upload-dry")
+        defer { Temporary.remove(folder) }
         let card = folder + "/DCIM"
         try FileManager.default.createDirectory(atPath: card + "/100APPLE", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: card + "/IMG_0001.JPG")
@@ -58,10 +56,8 @@ struct UploadDryRunCommandTests {
 
     @Test("two files that would take one key: the dry run and the upload refuse both, say how to name them apart")
     func keyCollision() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-upload-collide-\(UUID().uuidString)"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = Temporary.path("cli-upload-collide")
+        defer { Temporary.remove(folder) }
         for card in ["a", "b"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + card, withIntermediateDirectories: true)
             try FileManager.default.copyItem(

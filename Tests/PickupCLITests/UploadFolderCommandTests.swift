@@ -10,10 +10,8 @@ struct UploadFolderCommandTests {
     )
     func onlyMediaFromAFolder() throws {
         let server = try TusServer()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-upload-folder-\(UUID().uuidString)"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = Temporary.path("cli-upload-folder")
+        defer { Temporary.remove(folder) }
         let card = folder + "/DCIM"
         try FileManager.default.createDirectory(atPath: card + "/100APPLE", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: card + "/IMG_0001.JPG")

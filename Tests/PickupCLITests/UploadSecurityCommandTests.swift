@@ -10,10 +10,7 @@ struct UploadSecurityCommandTests {
     static let secret = "SUPERSECRET-TOKEN"
 
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-secure-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-secure")
         return folder
     }
 
@@ -34,7 +31,7 @@ struct UploadSecurityCommandTests {
     func controlCharacters(flags: [String], environment: [String: String], named: String) throws {
         let server = try HostileServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         for json in [false, true] {
             let result = try CLI.run(
                 [
@@ -60,7 +57,7 @@ struct UploadSecurityCommandTests {
     @Test("uploads resume checks the environment's headers the same way")
     func resumeChecksHeaders() throws {
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run(
             ["uploads", "resume", "abc", "--journal", folder + "/j.sqlite"],
             environment: ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer \(Self.secret)\r\n"])
@@ -72,7 +69,7 @@ struct UploadSecurityCommandTests {
     func headersFromAFileAndTheEnvironment() throws {
         let server = try HostileServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         // Saved with CR LF line ends, as an editor on Windows does: the line ends are not the value.
         try "# for the photo server\r\nAuthorization: Bearer from-file\r\nX-Trace: 1\r\n".write(
             toFile: folder + "/headers.txt", atomically: true, encoding: .utf8)
@@ -109,7 +106,7 @@ struct UploadSecurityCommandTests {
         let first = try HostileServer()
         let second = try HostileServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let ids = try twoFailedUploads(first, second, journal: journal)
         let before = (first.requests().count, second.requests().count)
@@ -136,7 +133,7 @@ struct UploadSecurityCommandTests {
     func journalPermissions() throws {
         let server = try HostileServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let result = try CLI.run([
             "upload", try Fixtures.path(.jpegPlain), "--to", server.url("refused").absoluteString, "--retries", "0",
             "--journal", folder + "/state/pickup/j.sqlite",
@@ -164,7 +161,7 @@ struct UploadSecurityCommandTests {
     func listShowsTheDestinationUsed() throws {
         let server = try HostileServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let upload = try CLI.run([
             "upload", try Fixtures.path(.jpegPlain), "--to", server.url("refused").absoluteString, "--retries", "0",

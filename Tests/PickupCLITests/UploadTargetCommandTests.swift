@@ -6,10 +6,7 @@ import Testing
 @Suite("upload targets, end to end", .serialized)
 struct UploadTargetCommandTests {
     func scratch() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-target-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("cli-target")
         return folder
     }
 
@@ -19,7 +16,7 @@ struct UploadTargetCommandTests {
         let form = try FormServer()
         let s3 = try SeaweedServer()
         let folder = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let photo = try Fixtures.path(.jpegPlain)
         func upper(_ url: URL) -> String {

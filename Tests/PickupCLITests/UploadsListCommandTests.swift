@@ -7,11 +7,8 @@ import Testing
 struct UploadsListCommandTests {
     @Test("a header row names the fields; --state keeps the uploads in those states and says of how many")
     func stateFilterAndHeader() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-uploads-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-uploads")
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         // Nobody listens on port 9: the upload fails at once and stays in the journal as failed.
         let failed = try CLI.run([
@@ -50,11 +47,8 @@ struct UploadsListCommandTests {
     @Test("each upload shows where the file is on the server: a tus upload's URL, in the table and --json")
     func serverURL() throws {
         let server = try TusServer()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-uploads-url-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-uploads-url")
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let sent = try CLI.run([
             "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.endpoint.absoluteString, "--journal",

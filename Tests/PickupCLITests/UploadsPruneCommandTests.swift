@@ -8,11 +8,8 @@ struct UploadsPruneCommandTests {
     @Test("done and cancelled records are removed (--dry-run lists them only); failed ones stay; --older-than")
     func prune() throws {
         let server = try TusServer()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-cli-prune-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("cli-prune")
+        defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
         let done = try CLI.run([
             "upload", try Fixtures.path(.jpegPlain), "--to", "tus+" + server.endpoint.absoluteString, "--journal",

@@ -49,7 +49,7 @@ struct ExactFrameTests {
         arguments: [0.0, 0.5, 1.0, 1.92, 1.96, 2.2, 3.0, 3.84, 4.5, 5.8])
     func exactFrame(_ seconds: Double) async throws {
         let path = try Fixtures.ffmpeg(Self.recipe, as: "mp4")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let request = ThumbnailRequest(
             size: PixelSize(width: 320, height: 240), mode: .fit, format: .png, time: .seconds(seconds),
             tolerance: .exact)
@@ -63,7 +63,7 @@ struct ExactFrameTests {
     @Test("a strip in one pass gives ffmpeg's frame at each of its times")
     func exactStrip() async throws {
         let path = try Fixtures.ffmpeg(Self.recipe, as: "mp4")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let request = ThumbnailRequest(
             size: PixelSize(width: 320, height: 240), mode: .fit, format: .png, tolerance: .exact)
         let strip = try await renderer.strip(of: path, count: 12, request)

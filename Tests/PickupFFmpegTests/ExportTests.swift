@@ -11,7 +11,7 @@ struct ExportTests {
     let exporter = FFmpegExporter()
 
     func output(_ name: String = "out.mp4") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-export-\(UUID().uuidString)")
+        let folder = Temporary.url("export")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name).path
     }
@@ -79,7 +79,7 @@ struct ExportTests {
                 + "-metadata comment=At-12-Elm-Street -metadata description=Home -metadata album_artist=Roe-Family "
                 + "-metadata creation_time=2026-05-06T10:20:30Z -metadata:s:v:0 handler_name=VideoHandler",
             as: "mp4")
-        defer { try? FileManager.default.removeItem(atPath: source) }
+        defer { Temporary.remove(source) }
         let out = try output()
         _ = try await exporter.export(source, to: out, ExportOptions(preset: .passthrough, stripLocation: true))
         let tags = try Shell.run(
@@ -174,7 +174,7 @@ struct ExportTests {
         let oneKeyframe = try Fixtures.ffmpeg(
             "-f lavfi -i testsrc=size=320x240:rate=25 -t 4 -c:v libx264 "
                 + "-x264-params keyint=1000:min-keyint=1000:scenecut=0", as: "mp4")
-        defer { try? FileManager.default.removeItem(atPath: oneKeyframe) }
+        defer { Temporary.remove(oneKeyframe) }
         let cut = try output()
         _ = try await exporter.export(oneKeyframe, to: cut, ExportOptions(preset: .passthrough, trim: 1...2))
         let cutDuration = try facts(cut).duration ?? 0
@@ -211,10 +211,10 @@ struct ExportTests {
         await #expect(throws: RenderError.self) {
             try await exporter.export(try Fixtures.path(.m4aAudio), to: out, ExportOptions(preset: .medium))
         }
-        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cut-\(UUID().uuidString).mp4")
+        let cut = Temporary.url("cut", suffix: ".mp4")
         let bytes = try Fixtures.bytes(.mp4MoovAtEnd)
         try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
-        defer { try? FileManager.default.removeItem(at: cut) }
+        defer { Temporary.remove(cut) }
         await #expect(throws: RenderError.self) {
             try await exporter.export(cut.path, to: out, ExportOptions(preset: .medium))
         }
@@ -236,9 +236,9 @@ struct ExportTests {
     @Test(
         "a file that cannot be probed fails the same way for thumbnails and exports: unreadable, unsupported, damaged")
     func probeFailures() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bad-\(UUID().uuidString)")
+        let folder = Temporary.url("bad")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let text = folder.appendingPathComponent("notes.mp4")
         try Data("shopping list: milk, eggs\n".utf8).write(to: text)
         let cut = folder.appendingPathComponent("cut.mp4")

@@ -11,11 +11,9 @@ struct DecodedPicture {
     let pixels: [UInt8]
 
     init(_ image: RenderedImage) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-thumb-\(UUID().uuidString).\(image.format.fileExtension)"
-        ).path
+        let path = Temporary.path("thumb", suffix: ".\(image.format.fileExtension)")
         try Data(image.data).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let probe = try Shell.run(
             "ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 \"$F\"",
             environment: ["F": path])
@@ -60,7 +58,7 @@ struct ThumbnailTests {
     func sizeFromTheBitstream(_ codec: String, _ container: String, _ width: Int, _ height: Int) async throws {
         let path = try Fixtures.ffmpeg(
             "-f lavfi -i testsrc=size=\(width)x\(height):rate=10 -t 1 -c:v \(codec)", as: container)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let image = try await renderer.thumbnail(
             of: path, ThumbnailRequest(size: PixelSize(width: 1000, height: 1000), mode: .fit))
         let decoded = try DecodedPicture(image)
@@ -72,7 +70,7 @@ struct ThumbnailTests {
         let path = try Fixtures.ffmpeg(
             "-f lavfi -i testsrc=size=320x240:rate=25 -t 10 -c:v libx264 "
                 + "-x264-params keyint=1000:min-keyint=1000:scenecut=0", as: "mp4")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let strip = try await renderer.strip(
             of: path, count: 5, ThumbnailRequest(size: PixelSize(width: 160, height: 120)))
         let times = strip.compactMap(\.time)
@@ -98,7 +96,7 @@ struct ThumbnailTests {
         let path = try Fixtures.ffmpeg(
             "-f lavfi -i testsrc2=size=96x64:rate=10:duration=1,format=yuva420p -c:v libwebp_anim -lossless 0 "
                 + "-loop 0", as: "webp")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let alpha = try await renderer.thumbnail(
             of: path, ThumbnailRequest(size: PixelSize(width: 96, height: 64), mode: .fit, format: .png))
         #expect(alpha.size == PixelSize(width: 96, height: 64))
@@ -212,10 +210,10 @@ struct ThumbnailTests {
             #expect(error.code == .tooLarge && error.description.contains("1280x720"))
         }
         // A video cut in half: moov at the end is gone, so it is damaged, not a crash.
-        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-cut-\(UUID().uuidString).mp4")
+        let cut = Temporary.url("cut", suffix: ".mp4")
         let bytes = try Fixtures.bytes(.mp4MoovAtEnd)
         try Data(bytes.prefix(bytes.count / 2)).write(to: cut)
-        defer { try? FileManager.default.removeItem(at: cut) }
+        defer { Temporary.remove(cut) }
         do {
             _ = try await renderer.thumbnail(of: cut.path, request)
             Issue.record("a cut file has no moov")

@@ -1,6 +1,7 @@
 import Foundation
 import PickupImport
 import PickupStore
+import PickupTestSupport
 import Testing
 
 /// Catalogs made by earlier versions open and migrate; one made by a newer version is refused.
@@ -9,8 +10,7 @@ struct CatalogMigrationTests {
     /// A library whose catalog is `Stores/catalog-v1.sqlite`: made by `pickup import` of a 2.0 KB
     /// JPEG (a.jpg) and a one-second MP4 (b.mp4) before versions were counted (user_version 1).
     func libraryFromVersion1() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-migrate-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder + "/.pickup", withIntermediateDirectories: true)
+        let folder = try Temporary.folder("migrate", inside: ".pickup")
         let stored = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "Stores/catalog-v1.sqlite")
         try FileManager.default.copyItem(atPath: stored.path, toPath: folder + "/.pickup/catalog.sqlite")
@@ -24,7 +24,7 @@ struct CatalogMigrationTests {
     @Test("a catalog of version 1 opens, is migrated to the newest version, and keeps its items")
     func version1() async throws {
         let folder = try libraryFromVersion1()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         #expect(try version(folder + "/.pickup/catalog.sqlite") == 1)
         let catalog = try ImportCatalog(folder: folder)
         let items = try await catalog.items()
@@ -39,7 +39,7 @@ struct CatalogMigrationTests {
     @Test("a catalog of version 3 (no durations yet), opened only to read, lists its items unchanged")
     func version3ReadOnly() async throws {
         let folder = try libraryFromVersion1()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/.pickup/catalog.sqlite"
         _ = try await ImportCatalog(folder: folder).items()
         // What the previous version left: version 3, its files without a duration column.
@@ -55,7 +55,7 @@ struct CatalogMigrationTests {
     @Test("a catalog made by a newer version is refused, saying to update, and left as it is")
     func newer() throws {
         let folder = try libraryFromVersion1()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder + "/.pickup/catalog.sqlite"
         try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
         let error = #expect(throws: ImportError.self) { try ImportCatalog(folder: folder) }

@@ -17,9 +17,7 @@ struct ImportSessionTests {
         var library: String { root + "/library" }
 
         init() throws {
-            root =
-                FileManager.default.temporaryDirectory.appendingPathComponent("pickup-import-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: root + "/sources", withIntermediateDirectories: true)
+            root = try Temporary.folder("import", inside: "sources")
         }
 
         deinit { try? FileManager.default.removeItem(atPath: root) }

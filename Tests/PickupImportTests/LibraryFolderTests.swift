@@ -1,5 +1,6 @@
 import Foundation
 import PickupImport
+import PickupTestSupport
 import Testing
 
 /// The library folder: made when missing, resolved, and a judge of what lies inside it.
@@ -7,9 +8,8 @@ import Testing
 struct LibraryFolderTests {
     @Test("opening makes the folder and its parents, resolves links, and knows what is inside")
     func opening() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-folder-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratch = Temporary.url("folder")
+        defer { Temporary.remove(scratch) }
         let library = try LibraryFolder(opening: scratch.path + "/a/b/Library")
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: library.path, isDirectory: &isFolder) && isFolder.boolValue)
@@ -32,9 +32,8 @@ struct LibraryFolderTests {
 
     @Test("a folder that cannot be made says where")
     func cannotMake() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-folder-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratch = Temporary.url("folder")
+        defer { Temporary.remove(scratch) }
         try Data([1]).write(to: scratch)  // a file where a folder should be
         #expect(throws: ImportError.self) { try LibraryFolder(opening: scratch.path + "/Library") }
     }

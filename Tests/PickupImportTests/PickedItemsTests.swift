@@ -17,8 +17,7 @@ struct PickedItemsTests {
 
         init() throws {
             root =
-                FileManager.default.temporaryDirectory.appendingPathComponent("pickup-picking-\(UUID().uuidString)")
-                .path
+                Temporary.path("picking")
             session = try ImportSession(destination: root + "/library")
             inbox = PickedFileInbox(folder: root + "/inbox")
         }

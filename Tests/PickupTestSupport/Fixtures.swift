@@ -206,9 +206,7 @@ public enum Fixtures {
     /// A media file made now by `ffmpeg -v error ARGUMENTS OUT` for one test (not cached): its
     /// path, in a new temporary file named `*.EXTENSION`; the test removes it.
     public static func ffmpeg(_ arguments: String, as fileExtension: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-made-\(UUID().uuidString).\(fileExtension)"
-        ).path
+        let path = Temporary.path("made", suffix: ".\(fileExtension)")
         let made = try Shell.run("ffmpeg -v error \(arguments) \"$OUT\"", environment: ["OUT": path])
         guard made.status == 0 else {
             throw FixtureError(message: "ffmpeg \(arguments) failed: \(made.errorText)")
@@ -227,7 +225,7 @@ public enum Fixtures {
         let scratch = folder.appendingPathComponent(
             "scratch-\(ProcessInfo.processInfo.processIdentifier)-\(fixture.rawValue)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        defer { Temporary.remove(scratch) }
         let temporary = scratch.appendingPathComponent(fixture.rawValue)
         let result = try Shell.run(fixture.recipe, environment: ["OUT": temporary.path, "DIR": scratch.path])
         guard result.status == 0, FileManager.default.fileExists(atPath: temporary.path) else {
@@ -287,10 +285,9 @@ public enum Shell {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         // Standard error goes to a file, so neither pipe can fill up and block the process.
-        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-stderr-\(UUID().uuidString)")
+        let errorURL = Temporary.url("stderr")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorURL) }
+        defer { Temporary.remove(errorURL) }
         let errorHandle = try FileHandle(forWritingTo: errorURL)
         process.standardOutput = out
         process.standardError = errorHandle

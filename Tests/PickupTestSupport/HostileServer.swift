@@ -19,8 +19,7 @@ public final class HostileServer: Sendable {
         https = certificate != nil
         port = FreePort.pick(in: 50_000...59_999)
         log =
-            FileManager.default.temporaryDirectory.appendingPathComponent("pickup-hostile-\(UUID().uuidString).log")
-            .path
+            Temporary.path("hostile", suffix: ".log")
         let python = LocalServer.projectRoot.appendingPathComponent(".build/python/bin/python").path
         let process = Process()
         process.executableURL = URL(
@@ -70,9 +69,7 @@ public struct TestCertificate: Sendable {
     public let key: String
 
     public static func make(names: String = "IP:127.0.0.1,IP:127.0.0.2") throws -> TestCertificate {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tls-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Temporary.folder("tls")
         let made = try Shell.run(
             "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
                 + "-addext subjectAltName=$NAMES -keyout \"$F/key.pem\" -out \"$F/cert.pem\"",

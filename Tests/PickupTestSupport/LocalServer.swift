@@ -47,7 +47,7 @@ public final class FormServer: Sendable {
 
     /// `fail`: answer 503 to that many uploads first; `token`: want `Authorization: Bearer token`.
     public init(fail: Int = 0, token: String? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-form-\(UUID().uuidString)").path
+        folder = Temporary.path("form")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
         guard let url = URL(string: "http://127.0.0.1:\(port)/upload") else {

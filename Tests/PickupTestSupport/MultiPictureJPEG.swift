@@ -13,9 +13,9 @@ public enum MultiPictureJPEG {
 
     /// The file's bytes.
     public static func make() throws -> [UInt8] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-mpf-\(UUID().uuidString)")
+        let folder = Temporary.url("mpf")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let ff = "ffmpeg -hide_banner -loglevel error -y"
         let tags = "-Make=\(camera) \"-OwnerName=\(owner)\" -GPSLatitudeRef=N"
         let made = try Shell.run(

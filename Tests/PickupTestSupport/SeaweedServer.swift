@@ -15,7 +15,7 @@ public final class SeaweedServer: @unchecked Sendable {
     private let process: Process
 
     public init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3-\(UUID().uuidString)").path
+        folder = Temporary.path("s3")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // SeaweedFS takes each HTTP port and its gRPC twin 10,000 above.
         let base = FreePort.pick(

@@ -31,7 +31,7 @@ public final class TusServer: @unchecked Sendable {
     public init(_ kind: Kind = .tuspyserver, certificate: TestCertificate? = nil) throws {
         self.kind = kind
         self.certificate = certificate
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-tus-\(UUID().uuidString)").path
+        folder = Temporary.path("tus")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
         guard let endpoint = URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)/files") else {

@@ -23,8 +23,8 @@ struct AppleProjectTests {
 
     @Test("a project that names a missing file fails the check")
     func brokenProjectFails() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let copy = Temporary.url("demo")
+        defer { Temporary.remove(copy) }
         try FileManager.default.copyItem(
             at: AppleProjectTests.root.appendingPathComponent("Examples/PickupDemo"), to: copy)
         try FileManager.default.removeItem(at: copy.appendingPathComponent("PickupDemoApp.swift"))

@@ -13,10 +13,9 @@ struct CameraRecordTests {
 
     /// Writes `bytes` to a file and returns exiftool's `-s -n` lines for `tags`.
     func exiftool(_ bytes: [UInt8], suffix: String, _ tags: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-records-\(UUID().uuidString).\(suffix)")
+        let path = Temporary.url("records", suffix: ".\(suffix)")
         try Data(bytes).write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
+        defer { Temporary.remove(path) }
         return try Shell.run("exiftool -s -n \(tags) \"$F\"", environment: ["F": path.path]).outputText
     }
 

@@ -7,10 +7,9 @@ import Testing
 @Suite("HEIF privacy")
 struct HEIFPrivacyTests {
     func exiftool(_ bytes: [UInt8], _ arguments: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-strip-\(UUID().uuidString).heic")
+        let path = Temporary.url("strip", suffix: ".heic")
         try Data(bytes).write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
+        defer { Temporary.remove(path) }
         return try Shell.run("exiftool -a -G1 -s \(arguments) \"$F\"", environment: ["F": path.path]).outputText
     }
 
@@ -41,9 +40,9 @@ struct HEIFPrivacyTests {
 
     @Test("every XMP packet goes, not only one that names a place: creator, rights and description too")
     func xmpWithoutAPlace() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-xmp-\(UUID().uuidString).heic")
+        let path = Temporary.url("xmp", suffix: ".heic")
         try FileManager.default.copyItem(atPath: try Fixtures.path(.heic), toPath: path.path)
-        defer { try? FileManager.default.removeItem(at: path) }
+        defer { Temporary.remove(path) }
         let tagged = try Shell.run(
             "exiftool -q -overwrite_original -XMP-dc:Creator=Jane-Roe -XMP-dc:Rights=Jane-Roe-2026 "
                 + "-XMP-dc:Description=Our-house \"$F\"", environment: ["F": path.path])

@@ -30,10 +30,9 @@ struct HostileInputTests {
 
     @Test("text named like a movie")
     func text() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-hostile-\(UUID().uuidString)")
+        let folder = Temporary.url("hostile")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let path = folder.appendingPathComponent("movie.mov").path
         try Data("This is a text file that merely ends in .mov\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: ProbeError.self) { try probe.probe(path: path) }

@@ -23,10 +23,9 @@ struct JPEGPrivacyTests {
         }
         #expect(scan(stripped) == scan(original))
         // exiftool, reading it independently, finds no GPS at all.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-strip-\(UUID().uuidString).jpg")
+        let path = Temporary.url("strip", suffix: ".jpg")
         try Data(stripped).write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
+        defer { Temporary.remove(path) }
         let tags = try Shell.run("exiftool -s -GPS:all -Make -Orientation -n \"$F\"", environment: ["F": path.path])
         #expect(!tags.outputText.contains("GPS") && !tags.outputText.contains("Make"))
         #expect(tags.outputText.contains("Orientation") && tags.outputText.contains("8"))
@@ -35,9 +34,9 @@ struct JPEGPrivacyTests {
     @Test("an MPF second image, a C2PA segment and a motion-photo trailer leave nothing of place, owner or camera")
     func multiPicture() throws {
         let original = try MultiPictureJPEG.make()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-strip-\(UUID().uuidString)")
+        let folder = Temporary.url("strip")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Temporary.remove(folder) }
         let before = folder.appendingPathComponent("before.jpg")
         let after = folder.appendingPathComponent("after.jpg")
         try Data(original).write(to: before)

@@ -9,7 +9,7 @@ struct PhotoPrivacyTests {
     /// The fixture with a place added (EXIF GPS where the format has EXIF, and an XMP city), as bytes.
     func withPlace(_ fixture: Fixture, _ suffix: String) throws -> [UInt8] {
         let path = try scratchFile(suffix)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         try FileManager.default.copyItem(atPath: try Fixtures.path(fixture), toPath: path)
         let exif =
             suffix == "gif" ? "" : "-GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E"
@@ -23,15 +23,14 @@ struct PhotoPrivacyTests {
     }
 
     func scratchFile(_ suffix: String) throws -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("pickup-privacy-\(UUID().uuidString).\(suffix)")
-            .path
+        Temporary.path("privacy", suffix: ".\(suffix)")
     }
 
     /// What exiftool reads, and the MD5 of the decoded picture (ffmpeg).
     func read(_ bytes: [UInt8], _ suffix: String) throws -> (tags: String, pixels: String) {
         let path = try scratchFile(suffix)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let tags = try Shell.run("exiftool -a -G1 -s \"$F\"", environment: ["F": path]).outputText
         let pixels = try Shell.run(
             "ffmpeg -hide_banner -loglevel error -i \"$F\" -frames:v 1 -f md5 -", environment: ["F": path])
@@ -74,7 +73,7 @@ struct PhotoPrivacyTests {
         let frames = { (bytes: [UInt8]) throws -> String in
             let path = try scratchFile("gif")
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             return try Shell.run(
                 "ffmpeg -hide_banner -loglevel error -i \"$F\" -f framemd5 -", environment: ["F": path]
             ).outputText

@@ -43,9 +43,9 @@ struct TIFFProbeTests {
     func contentDecides() throws {
         var tiff = TIFFBuilder()
         tiff.ifd0 = Self.image(width: 20, height: 10)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-\(UUID().uuidString).jpg").path
+        let path = Temporary.path("test", suffix: ".jpg")
         try Data(tiff.build()).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         #expect(try probe.probe(path: path).container == .tiff)
     }
 

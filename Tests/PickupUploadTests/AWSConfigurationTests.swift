@@ -1,13 +1,12 @@
 import Foundation
+import PickupTestSupport
 import PickupUpload
 import Testing
 
 @Suite("S3 settings found as the AWS CLI finds them")
 struct AWSConfigurationTests {
     func home(credentials: String, config: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-aws-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder + "/.aws", withIntermediateDirectories: true)
+        let folder = try Temporary.folder("aws", inside: ".aws")
         try credentials.write(toFile: folder + "/.aws/credentials", atomically: true, encoding: .utf8)
         try config.write(toFile: folder + "/.aws/config", atomically: true, encoding: .utf8)
         return folder
@@ -19,7 +18,7 @@ struct AWSConfigurationTests {
                 + "aws_access_key_id=C\naws_secret_access_key=D\naws_session_token = T\n",
             config: "[default]\nregion = us-west-2\n\n[profile work]\nregion = eu-central-1\ns3 =\n"
                 + "  endpoint_url = http://127.0.0.1:8333\n")
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { Temporary.remove(home) }
         let work = AWSConfiguration.load(environment: ["HOME": home, "AWS_PROFILE": "work"])
         #expect(work.credentials?.accessKey == "C" && work.credentials?.secretKey == "D")
         #expect(work.credentials?.sessionToken == "T")
@@ -34,7 +33,7 @@ struct AWSConfigurationTests {
         let home = try home(
             credentials: "[default]\naws_access_key_id = A\naws_secret_access_key = B\n",
             config: "[default]\nregion = us-west-2\n")
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { Temporary.remove(home) }
         let found = AWSConfiguration.load(environment: [
             "HOME": home, "AWS_ACCESS_KEY_ID": "E", "AWS_SECRET_ACCESS_KEY": "F", "AWS_REGION": "ap-south-1",
             "AWS_ENDPOINT_URL": "http://127.0.0.1:9000",

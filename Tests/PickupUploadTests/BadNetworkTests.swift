@@ -30,7 +30,7 @@ struct BadNetworkTests {
         let chunk = 256 << 10
         let proxy = try CuttingProxy(to: server.port, cuts: 20, gap: 150_000...450_000)
         let path = try UploadTestFiles.random(megabytes: 8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         // A cut lands inside the next chunk when its gap is under a chunk (about 37% of them), and
         // the checksum server keeps nothing of a cut chunk: 12 tries in a row make an unlucky run
         // of cuts (0.37^12) too rare to fail the test; 6 failed about one CI run in twenty.
@@ -68,7 +68,7 @@ struct BadNetworkTests {
         let chunk = 256 << 10
         let proxy = try CuttingProxy(to: server.port, cuts: 10, gap: 150_000...450_000)
         let path = try UploadTestFiles.random(megabytes: 4)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let transport = AsyncHTTPTransport(caFile: certificate.certificate)
         let options = UploadOptions(
             chunkSize: chunk, maxAttempts: 12, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 5, transport: transport)
@@ -94,7 +94,7 @@ struct BadNetworkTests {
         // Past the first chunk's 128 KiB and the requests before it: inside the second chunk's body.
         let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let options = UploadOptions(
             chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, transport: transport.make())
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
@@ -117,7 +117,7 @@ struct BadNetworkTests {
         let server = try TusServer(.tuswsgi)
         let proxy = try CuttingProxy(to: server.port, cuts: 0, gap: 1...1, corruptAt: 200_000)
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         var options = UploadOptions(
             chunkSize: 128 << 10, maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, transport: transport.make())
         options.tusChecksums = false
@@ -135,7 +135,7 @@ struct BadNetworkTests {
         let server = try SeaweedServer()
         let proxy = try CuttingProxy(to: server.s3Port, cuts: 5, gap: 2_000_000...6_000_000)
         let path = try UploadTestFiles.random(megabytes: 24)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let options = UploadOptions(
             chunkSize: 5 << 20, maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.05, stallTimeout: 3,

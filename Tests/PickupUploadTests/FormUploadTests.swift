@@ -10,7 +10,7 @@ struct FormUploadTests {
     func post() async throws {
         let server = try FormServer()
         let path = try UploadTestFiles.random(megabytes: 3)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(journal: try UploadTestFiles.journal())
         let target = FormTarget(
             url: server.url, field: "media", fields: [FormField(name: "album", value: "trip \"2026\"")])
@@ -28,7 +28,7 @@ struct FormUploadTests {
     func resumedFormKeepsItsFields() async throws {
         let server = try FormServer()
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let journal = try UploadTestFiles.journal()
         // Nobody listens on port 9: the first try fails and the upload waits in the journal.
         let away = FormTarget(
@@ -50,7 +50,7 @@ struct FormUploadTests {
     func retried() async throws {
         let server = try FormServer(fail: 2)
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
         let task = uploader.start(path: path, to: .form(FormTarget(url: server.url)))
@@ -68,7 +68,7 @@ struct FormUploadTests {
     func authorization() async throws {
         let server = try FormServer(token: "s3cret-token")
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let journal = try UploadTestFiles.journal()
         let wrong = Uploader(journal: journal, options: UploadOptions(headers: ["Authorization": "Bearer nope"]))
         let refused = await wrong.upload(path: path, to: .form(FormTarget(url: server.url)))
@@ -190,7 +190,7 @@ struct UploadModelTests {
     func model() async throws {
         let server = try TusServer()
         let path = try UploadTestFiles.random(megabytes: 2)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 256 << 10))
         let queue = UploadQueue(uploader: uploader, concurrency: 1)
         let model = UploadQueueModel(queue: queue)

@@ -148,7 +148,7 @@ struct HostileServerTests {
         let setting = try Setting(https: false, transport: transport)
         let uploader = try setting.uploader(attempts: 3)
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let task = uploader.start(path: path, to: .tus(endpoint: setting.server.url("tus-rewind")))
         let record = await task.result()
         let events = task.events
@@ -162,7 +162,7 @@ struct HostileServerTests {
     func drippingOffsets(wire: Wire) async throws {
         let setting = try Setting(wire)
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         for attempts in [1, 3] {
             let started = setting.server.requests().count
             let record = try await upload(.tus, "tus-drip", in: setting, file: path, attempts: attempts)
@@ -234,7 +234,7 @@ struct HostileServerTests {
     func partsInASlidingWindow(transport: Transport) async throws {
         let setting = try Setting(https: false, transport: transport)
         let path = try UploadTestFiles.random(megabytes: 30)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(
@@ -288,7 +288,7 @@ struct HostileServerTests {
         megabytes: Int, to behaviour: String, stall: Double, in setting: Setting
     ) async throws -> (UploadRecord, Double) {
         let path = try UploadTestFiles.random(megabytes: megabytes)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(),
             options: UploadOptions(
@@ -412,7 +412,7 @@ struct SecretQueryTests {
         let journal = try UploadTestFiles.journal()
         let endpoint = try #require(URL(string: server.endpoint.absoluteString + "?token=hunter2"))
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let uploader = Uploader(journal: journal, options: UploadOptions(chunkSize: 256 << 10))
         let task = uploader.start(path: path, to: .tus(endpoint: endpoint))
         for await event in task.events {

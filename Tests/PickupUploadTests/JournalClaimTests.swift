@@ -7,9 +7,7 @@ import Testing
 @Suite("The journal: one process sends an upload at a time")
 struct JournalClaimTests {
     func journal() throws -> (UploadJournal, String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-claims-\(UUID().uuidString)/uploads.sqlite"
-        ).path
+        let path = Temporary.path("claims", suffix: "/uploads.sqlite")
         return (try UploadJournal(path: path), path)
     }
 

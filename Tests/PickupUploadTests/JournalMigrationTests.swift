@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import PickupUpload
 import Testing
 
@@ -9,7 +10,7 @@ struct JournalMigrationTests {
     /// `Stores/journal-v1.sqlite`: made by `pickup upload a.jpg` to a form nobody answered,
     /// before versions were counted (user_version 1): one failed upload, uunzak9tx4.
     func journalFromVersion1() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-migrate-\(UUID()).sqlite").path
+        let path = Temporary.path("migrate", suffix: ".sqlite")
         let stored = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "Stores/journal-v1.sqlite")
         try FileManager.default.copyItem(atPath: stored.path, toPath: path)
@@ -52,7 +53,7 @@ struct JournalMigrationTests {
 struct JournalHomeTests {
     @Test("a path under the home is kept as ~/…, and read back under the new home after the container moved")
     func containerMoved() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-home-\(UUID()).sqlite").path
+        let path = Temporary.path("home", suffix: ".sqlite")
         defer { unlink(path) }
         let old = "/var/mobile/Containers/Data/Application/OLD-UUID"
         let before = try UploadJournal(path: path, home: old)

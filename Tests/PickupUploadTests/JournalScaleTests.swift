@@ -12,9 +12,7 @@ struct JournalScaleTests {
     /// A journal of `count` finished uploads of `size`-byte files to one tus endpoint (as a
     /// folder of small photos makes), each with its SHA-256.
     static func journal(_ count: Int, size: Int64 = 2_048) async throws -> (UploadJournal, String, [String]) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-journal-scale-\(UUID().uuidString)/uploads.sqlite"
-        ).path
+        let path = Temporary.path("journal-scale", suffix: "/uploads.sqlite")
         let journal = try UploadJournal(path: path)
         var hashes: [(id: String, sha256: String)] = []
         for number in 0..<count {

@@ -22,7 +22,7 @@ struct S3UploadTests {
     func multipart() async throws {
         let server = try SeaweedServer()
         let path = try UploadTestFiles.random(megabytes: 12)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20),
@@ -40,7 +40,7 @@ struct S3UploadTests {
     func smallFileInOnePut() async throws {
         let server = try SeaweedServer()
         let path = try UploadTestFiles.random(megabytes: 1)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), s3Credentials: credentials)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "small.bin")
@@ -62,10 +62,9 @@ struct S3UploadTests {
     @Test("an empty file goes in one PUT too")
     func emptyFileInOnePut() async throws {
         let server = try SeaweedServer()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-empty-\(UUID().uuidString)")
-            .path
+        let path = Temporary.path("empty")
         try Data().write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
         let uploader = Uploader(journal: try UploadTestFiles.journal(), s3Credentials: credentials)
         let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "empty.bin")
@@ -78,11 +77,9 @@ struct S3UploadTests {
     func resume() async throws {
         let server = try SeaweedServer()
         let path = try UploadTestFiles.random(megabytes: 16)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
-        let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-s3-j-\(UUID().uuidString).sqlite"
-        ).path
+        let journalPath = Temporary.path("s3-j", suffix: ".sqlite")
         // One part at a time, so that the cancel lands between parts.
         let first = Uploader(
             journal: try UploadJournal(path: journalPath),
@@ -150,7 +147,7 @@ struct S3UploadTests {
     func presigned() async throws {
         let server = try SeaweedServer()
         let path = try UploadTestFiles.random(megabytes: 12)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Temporary.remove(path) }
         let backend = Backend(S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey))
         let uploader = Uploader(
             journal: try UploadTestFiles.journal(), options: UploadOptions(chunkSize: 5 << 20), s3Signer: backend)

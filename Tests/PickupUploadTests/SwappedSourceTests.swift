@@ -11,10 +11,8 @@ import Testing
 struct SwappedSourceTests {
     @Test("a file swapped for a link, or for another file, is refused before a byte is read", arguments: [true, false])
     func swapped(forLink: Bool) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-swap-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try Temporary.folder("swap")
+        defer { Temporary.remove(folder) }
         let path = folder + "/b2.txt"
         let secret = folder + "/id_rsa"
         try Data("holiday notes".utf8).write(to: URL(fileURLWithPath: path))

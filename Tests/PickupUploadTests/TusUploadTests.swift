@@ -59,9 +59,7 @@ struct TusUploadTests {
     func resume() async throws {
         let server = try TusServer()
         let path = try Fixtures.path(.mp4Large)
-        let journalPath = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-journal-\(UUID().uuidString).sqlite"
-        ).path
+        let journalPath = Temporary.path("journal", suffix: ".sqlite")
         let first = Uploader(
             journal: try UploadJournal(path: journalPath), options: UploadOptions(chunkSize: 128 << 10))
         let task = first.start(path: path, to: .tus(endpoint: server.endpoint))

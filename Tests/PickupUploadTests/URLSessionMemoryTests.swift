@@ -26,10 +26,9 @@
         @Test("a 1 GB form through URLSessionTransport peaks under 64 MB, the whole process")
         func peak() throws {
             let server = try FormServer()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-mem-\(UUID().uuidString)")
+            let folder = Temporary.url("mem")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            defer { Temporary.remove(folder) }
             // 1 GiB of zeros, sparse on disk: what is read and sent is 1 GiB all the same.
             let path = folder.appendingPathComponent("big.mp4").path
             #expect(FileManager.default.createFile(atPath: path, contents: nil))

@@ -31,7 +31,7 @@
         func tus() async throws {
             let server = try TusServer()
             let path = try UploadTestFiles.random(megabytes: 20)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options(chunk: 4 << 20))
             let record = await uploader.upload(path: path, to: .tus(endpoint: server.endpoint))
             #expect(record.state == .done, "\(record.why)")
@@ -43,7 +43,7 @@
         func largeForm() async throws {
             let server = try FormServer()
             let path = try UploadTestFiles.random(megabytes: 40)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options())
             let before = try temporaryBodies()
             let target = FormTarget(url: server.url, field: "media", fields: [FormField(name: "album", value: "trip")])
@@ -73,7 +73,7 @@
         func s3() async throws {
             let server = try SeaweedServer()
             let path = try UploadTestFiles.random(megabytes: 12)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             let uploader = Uploader(
                 journal: try UploadTestFiles.journal(), options: options(chunk: 5 << 20, threshold: 0),
                 s3Credentials: S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey))
@@ -141,7 +141,7 @@
         func tusRestart() async throws {
             let server = try TusServer()
             let path = try UploadTestFiles.random(megabytes: 8)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             let journalPath = UploadTestFiles.journalPath()
             let stopped: UploadRecord
             do {
@@ -173,7 +173,7 @@
         func s3Restart() async throws {
             let server = try SeaweedServer()
             let path = try UploadTestFiles.random(megabytes: 16)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { Temporary.remove(path) }
             let credentials = S3Credentials(accessKey: server.accessKey, secretKey: server.secretKey)
             let location = S3Location(endpoint: server.endpoint, bucket: server.bucket, key: "restarted.bin")
             let journalPath = UploadTestFiles.journalPath()

@@ -23,17 +23,14 @@ enum UploadTestFiles {
 
     static func journalPath() -> String {
         _ = transport
-        return FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-journal-\(UUID().uuidString).sqlite"
-        ).path
+        return Temporary.path("journal", suffix: ".sqlite")
     }
 
     static func journal() throws -> UploadJournal { try UploadJournal(path: journalPath()) }
 
     /// A file of `megabytes` random MiB in the temporary folder; the caller removes it.
     static func random(megabytes: Int) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-up-\(UUID().uuidString).bin")
-            .path
+        let path = Temporary.path("up", suffix: ".bin")
         let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
         defer { try? random.close() }
         try random.readData(ofLength: megabytes << 20).write(to: URL(fileURLWithPath: path))

@@ -1,6 +1,7 @@
 import Foundation
 import Pickup
 import PickupImport
+import PickupTestSupport
 
 /// A picked item that behaves as Apple documents `PhotosPickerItem` and `NSItemProvider`, for
 /// the loading decisions' tests. Each behaviour names the header line it models (iPhoneOS 26.2
@@ -73,7 +74,7 @@ struct FakePickedItem: PickedItemSource {
         try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
         let handedOver = system.appendingPathComponent((file as NSString).lastPathComponent).path
         try FileManager.default.copyItem(atPath: file, toPath: handedOver)
-        defer { try? FileManager.default.removeItem(at: system) }
+        defer { Temporary.remove(system) }
         return try inbox.take(handedOver, contentType: contentType)
     }
 

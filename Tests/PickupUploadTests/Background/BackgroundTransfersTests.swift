@@ -50,7 +50,7 @@ struct BackgroundTransfersTests {
         let uploader = Uploader(
             journal: try UploadJournal(path: journal),
             options: UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport))
-        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-outbox-\(UUID())").path
+        let outbox = Temporary.path("outbox")
         let box = TransfersBox()
         let session = system.session(BackgroundTransfersTests.identifier) { completion in
             // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
@@ -77,11 +77,11 @@ struct BackgroundTransfersTests {
     }
 
     func journalPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-\(UUID()).sqlite").path
+        Temporary.path("bg", suffix: ".sqlite")
     }
 
     func file(bytes: Int) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-\(UUID()).bin").path
+        let path = Temporary.path("bg", suffix: ".bin")
         try Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }).write(
             to: URL(fileURLWithPath: path))
         return path
@@ -90,7 +90,7 @@ struct BackgroundTransfersTests {
     @Test(
         "a 1 GB tus upload is one task: the whole file in one PATCH from the file itself, no copy; done when answered")
     func oneTaskForOneGigabyte() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-bg-1g-\(UUID()).bin").path
+        let path = Temporary.path("bg-1g", suffix: ".bin")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { unlink(path) }
         #expect(truncate(path, 1 << 30) == 0)  // sparse: no gigabyte written to disk

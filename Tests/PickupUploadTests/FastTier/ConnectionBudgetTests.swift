@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import Testing
 
 @testable import PickupUpload
@@ -43,9 +44,8 @@ extension FastTier {
                 chunkSize: 5 << 20, maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02, transport: transport,
                 partConcurrency: 4)
             options.connectionLimit = 8
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-budget-\(UUID()).sqlite")
-            defer { try? FileManager.default.removeItem(at: journal) }
+            let journal = Temporary.url("budget", suffix: ".sqlite")
+            defer { Temporary.remove(journal) }
             let uploader = Uploader(
                 journal: try UploadJournal(path: journal.path), options: options,
                 s3Credentials: S3FastTests.credentials)
@@ -93,9 +93,8 @@ extension FastTier {
             let options = UploadOptions(
                 chunkSize: 5 << 20, maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02,
                 transport: SlowTransport(store: store), partConcurrency: 4)
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-budget-\(UUID()).sqlite")
-            defer { try? FileManager.default.removeItem(at: journal) }
+            let journal = Temporary.url("budget", suffix: ".sqlite")
+            defer { Temporary.remove(journal) }
             let uploader = Uploader(
                 journal: try UploadJournal(path: journal.path), options: options,
                 s3Credentials: S3FastTests.credentials)

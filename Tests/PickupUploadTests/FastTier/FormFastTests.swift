@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import PickupUpload
 import Testing
 
@@ -10,7 +11,7 @@ extension FastTier {
     struct FormFastTests {
         /// A file of `bytes` bytes of a known pattern named `name` in a fresh temporary folder.
         func file(_ bytes: Int, named name: String = "clip.bin") throws -> String {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-formfast-\(UUID())")
+            let folder = Temporary.url("formfast")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = folder.appendingPathComponent(name).path
             try Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }).write(to: URL(fileURLWithPath: path))
@@ -29,10 +30,7 @@ extension FastTier {
         func uploader(_ server: InMemoryFormServer, headers: [String: String] = [:]) throws -> Uploader {
             Uploader(
                 journal: try UploadJournal(
-                    path: FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "pickup-formfast-\(UUID()).sqlite"
-                    )
-                    .path),
+                    path: Temporary.path("formfast", suffix: ".sqlite")),
                 options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02, headers: headers, transport: server))
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PickupTestSupport
 import PickupUpload
 import Testing
 
@@ -8,15 +9,13 @@ extension FastTier {
     @Suite("observers: every one sees every event")
     struct ObserverTests {
         func file() throws -> String {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-observe-\(UUID()).bin")
-                .path
+            let path = Temporary.path("observe", suffix: ".bin")
             try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: path))
             return path
         }
 
         func uploader(_ server: InMemoryTusServer) throws -> Uploader {
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-observe-\(UUID()).sqlite")
+            let journal = Temporary.url("observe", suffix: ".sqlite")
             return Uploader(
                 journal: try UploadJournal(path: journal.path),
                 options: UploadOptions(chunkSize: 64 << 10, transport: server))
@@ -87,8 +86,7 @@ extension FastTier {
             defer { unlink(path) }
             // The second PATCH is cut and there is one try: the upload fails with its journal id.
             let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-observe-\(UUID()).sqlite")
+            let journal = Temporary.url("observe", suffix: ".sqlite")
             let uploader = Uploader(
                 journal: try UploadJournal(path: journal.path),
                 options: UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server))

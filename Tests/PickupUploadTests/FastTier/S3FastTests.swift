@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import PickupUpload
 import Testing
 
@@ -13,7 +14,7 @@ extension FastTier {
 
         /// A file of `bytes` bytes of a known pattern in the temporary folder; the caller removes it.
         func file(_ bytes: Int) throws -> String {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3fast-\(UUID()).bin").path
+            let path = Temporary.path("s3fast", suffix: ".bin")
             // A block of a prime length, repeated: no two 5 MiB parts alike, and quick to make.
             var block = Data(count: min(bytes, 65_521))
             block.withUnsafeMutableBytes { buffer in
@@ -40,7 +41,7 @@ extension FastTier {
         ) throws -> Uploader {
             let path =
                 journal
-                ?? FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3fast-\(UUID()).sqlite").path
+                ?? Temporary.path("s3fast", suffix: ".sqlite")
             return Uploader(
                 journal: try UploadJournal(path: path),
                 options: UploadOptions(
@@ -96,10 +97,7 @@ extension FastTier {
             defer { unlink(path) }
             // One part at a time: 1 starts the upload, 2 sends part 1, 3 (part 2) is cut.
             let store = try store(cutting: [3])
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "pickup-s3fast-\(UUID()).sqlite"
-            )
-            .path
+            let journal = Temporary.path("s3fast", suffix: ".sqlite")
             let failed = try await uploader(store, journal: journal, maxAttempts: 1, partConcurrency: 1)
                 .upload(path: path, to: .s3(location(store, "resumed.bin")))
             #expect(failed.state == .failed)
@@ -180,8 +178,7 @@ extension FastTier {
             let wrong = S3Credentials(accessKey: "AKIDFAST", secretKey: "not-the-secret", region: "eu-west-3")
             let uploader = Uploader(
                 journal: try UploadJournal(
-                    path: FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3f-\(UUID()).sqlite")
-                        .path),
+                    path: Temporary.path("s3f", suffix: ".sqlite")),
                 options: UploadOptions(transport: store), s3Credentials: wrong)
             let record = await uploader.upload(path: path, to: .s3(location(store, "x.bin")))
             #expect(record.error?.code == .unauthorized)
@@ -302,8 +299,7 @@ extension FastTier {
             let store = try store()
             let uploader = Uploader(
                 journal: try UploadJournal(
-                    path: FileManager.default.temporaryDirectory.appendingPathComponent("pickup-s3f-\(UUID()).sqlite")
-                        .path),
+                    path: Temporary.path("s3f", suffix: ".sqlite")),
                 options: UploadOptions(transport: Corrupting(store: store)), s3Credentials: S3FastTests.credentials)
             let record = await uploader.upload(path: path, to: .s3(location(store, "bent.bin")))
             #expect(record.state == .failed)

@@ -1,5 +1,6 @@
 import Foundation
 import PickupStore
+import PickupTestSupport
 import PickupUpload
 import Testing
 
@@ -10,9 +11,7 @@ extension FastTier {
     struct UploadBatchTests {
         func files(_ count: Int) throws -> [String] {
             try (0..<count).map { index in
-                let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pickup-batch-\(UUID().uuidString)-\(index).bin"
-                ).path
+                let path = Temporary.path("batch", suffix: "-\(index).bin")
                 try Data((0..<(70_000 + index * 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }).write(
                     to: URL(fileURLWithPath: path))
                 return path
@@ -36,8 +35,7 @@ extension FastTier {
         /// Sends `paths` once through a server that cuts its 4th request (the second PATCH), with
         /// one try: the upload fails holding its first chunk. The journal's path and the record.
         func failedMidFile(_ paths: [String], server: InMemoryTusServer) async throws -> (String, UploadRecord) {
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-                .path
+            let journal = Temporary.path("batch", suffix: ".sqlite")
             let once = Uploader(
                 journal: try UploadJournal(path: journal),
                 options: UploadOptions(chunkSize: 16 << 10, maxAttempts: 1, transport: server))
@@ -55,8 +53,7 @@ extension FastTier {
             let paths = try files(3)
             defer { for path in paths { unlink(path) } }
             let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-                .path
+            let journal = Temporary.path("batch", suffix: ".sqlite")
             let uploader = try uploader(server, journal: journal)
             let queue = UploadQueue(uploader: uploader, concurrency: 2)
             var first = try batch(paths, to: .tus(server.endpoint))
@@ -92,8 +89,7 @@ extension FastTier {
             defer { unlink(paths[0]) }
             // Request 4 is the second PATCH (OPTIONS, POST, PATCH, PATCH): the server has one chunk.
             let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
-            let journal = FileManager.default.temporaryDirectory.appendingPathComponent("pickup-batch-\(UUID()).sqlite")
-                .path
+            let journal = Temporary.path("batch", suffix: ".sqlite")
             let uploader = try uploader(server, journal: journal)
             let queue = UploadQueue(uploader: uploader)
             var batch = try batch(paths, to: .tus(server.endpoint))
