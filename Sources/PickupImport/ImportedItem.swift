@@ -60,7 +60,8 @@ public struct StoredFile: Sendable, Hashable, Codable {
     public var bytesWritten: Int64 { method == .copied ? size : 0 }
 }
 
-/// A thumbnail the destination holds for an item, in `.pickup/thumbnails/`.
+/// A thumbnail the destination holds for an item, in `.pickup/thumbnails/`: made by the library
+/// (`ImportSession.thumbnail(for:using:)`), read by the app.
 public struct ItemThumbnail: Sendable, Hashable, Codable {
     /// The file's path inside the destination folder.
     public var name: String
@@ -68,11 +69,4 @@ public struct ItemThumbnail: Sendable, Hashable, Codable {
     public var width: Int
     /// Height in pixels.
     public var height: Int
-
-    /// A thumbnail stored under `name`, of `width` × `height` pixels.
-    public init(name: String, width: Int, height: Int) {
-        self.name = name
-        self.width = width
-        self.height = height
-    }
 }

@@ -4,17 +4,15 @@
     import CSQLite
 #endif
 
-/// A failed SQLite call: what Pickup was doing, SQLite's code and message.
+/// A failed SQLite call: what Pickup was doing, SQLite's code and message. Made only here,
+/// where SQLite is called.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's result code (`SQLITE_FULL`, ...).
     public let code: Int32
+    /// SQLite's own message.
     public let message: String
+    /// What Pickup was doing ("preparing SELECT ...").
     public let action: String
-
-    public init(code: Int32, message: String, action: String) {
-        self.code = code
-        self.message = message
-        self.action = action
-    }
 
     /// What kind of failure it is, so that callers tell a damaged database from a full disk,
     /// a refused permission or a busy one.
