@@ -167,10 +167,7 @@ struct ImportJob: CommandJob {
         } else {
             thumbnails = nil
         }
-        let parallel = command.parallel
-        guard (1...64).contains(parallel) else {
-            throw ValidationError("--parallel takes a whole number from 1 to 64")
-        }
+        let parallel = try OptionRange.whole(command.parallel, 1...64, flag: "--parallel")
         json = command.json
         progress = command.progress
         dryRun = command.dryRun

@@ -80,14 +80,9 @@ struct UploadJob: CommandJob {
                     + "\(aws.profile) profile of ~/.aws/credentials (AWS_PROFILE or --profile picks another), "
                     + "or pass --credentials FILE")
         }
-        let parallel = command.parallel
-        guard (1...32).contains(parallel) else {
-            throw ValidationError("--parallel takes a whole number from 1 to 32")
-        }
-        let megabytes = command.chunkSize.value
-        guard megabytes >= 0.0625, megabytes <= 1024 else {
-            throw ValidationError("--chunk-size takes megabytes from 0.0625 to 1024")
-        }
+        let parallel = try OptionRange.whole(command.parallel, 1...32, flag: "--parallel")
+        let megabytes = try OptionRange.number(
+            command.chunkSize.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes")
         (files, listed) = try command.fileList.sources(command.arguments)
         selection = command.fileList.selection
         self.parallel = parallel
@@ -95,10 +90,9 @@ struct UploadJob: CommandJob {
         case .success(let template): keyTemplate = template
         case .failure(let error): throw ValidationError(error.message)
         }
-        let threshold = command.multipartThreshold.value
-        guard threshold >= 0, threshold <= 5_120 else {
-            throw ValidationError("--multipart-threshold takes megabytes from 0 to 5120 (S3's largest PUT: 5 GiB)")
-        }
+        let threshold = try OptionRange.number(
+            command.multipartThreshold.value, 0...5_120, flag: "--multipart-threshold", unit: "megabytes",
+            why: "S3's largest PUT: 5 GiB")
         try OutputCheck.utf8(command.shared.journal, option: "--journal")
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         journalNamed = command.shared.journal
@@ -131,18 +125,9 @@ struct UploadJob: CommandJob {
         check = command.check
         dryRun = command.dryRun
         progress = command.progress
-        let retries = command.retries
-        guard (0...100).contains(retries) else {
-            throw ValidationError("--retries takes a whole number from 0 to 100")
-        }
-        let timeout = command.timeout.value
-        guard timeout >= 1, timeout <= 3600 else {
-            throw ValidationError("--timeout takes seconds from 1 to 3600")
-        }
-        let parts = command.partConcurrency
-        guard (1...64).contains(parts) else {
-            throw ValidationError("--part-concurrency takes a whole number from 1 to 64")
-        }
+        let retries = try OptionRange.whole(command.retries, 0...100, flag: "--retries")
+        let timeout = try OptionRange.number(command.timeout.value, 1...3600, flag: "--timeout", unit: "seconds")
+        let parts = try OptionRange.whole(command.partConcurrency, 1...64, flag: "--part-concurrency")
         var options = UploadOptions(
             chunkSize: Int(megabytes * 1_048_576), maxAttempts: retries + 1, stallTimeout: timeout,
             headers: try UploadHeaders.headers(flags: command.header), partConcurrency: parts)

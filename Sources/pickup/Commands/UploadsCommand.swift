@@ -78,9 +78,7 @@ struct UploadsCommand: AsyncParsableCommand {
         @OptionGroup var progress: ProgressOptions
 
         func job() throws -> UploadsJob {
-            if let retries, !(0...100).contains(retries) {
-                throw ValidationError("--retries takes a whole number from 0 to 100")
-            }
+            if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
             return try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
         }
     }
