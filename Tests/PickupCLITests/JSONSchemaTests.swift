@@ -12,8 +12,7 @@ struct JSONSchemaTests {
     let folder: String
 
     init() throws {
-        folder =
-            Temporary.path("schema")
+        folder = Temporary.path("schema")
         try FileManager.default.createDirectory(atPath: folder + "/card/DCIM", withIntermediateDirectories: true)
     }
 

@@ -16,8 +16,7 @@ struct PickedItemsTests {
         let inbox: PickedFileInbox
 
         init() throws {
-            root =
-                Temporary.path("picking")
+            root = Temporary.path("picking")
             session = try ImportSession(destination: root + "/library")
             inbox = PickedFileInbox(folder: root + "/inbox")
         }

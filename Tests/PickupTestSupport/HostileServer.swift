@@ -18,8 +18,7 @@ public final class HostileServer: Sendable {
         self.host = host
         https = certificate != nil
         port = FreePort.pick(in: 50_000...59_999)
-        log =
-            Temporary.path("hostile", suffix: ".log")
+        log = Temporary.path("hostile", suffix: ".log")
         let python = LocalServer.projectRoot.appendingPathComponent(".build/python/bin/python").path
         let process = Process()
         process.executableURL = URL(

@@ -43,7 +43,7 @@ struct TIFFProbeTests {
     func contentDecides() throws {
         var tiff = TIFFBuilder()
         tiff.ifd0 = Self.image(width: 20, height: 10)
-        let path = Temporary.path("test", suffix: ".jpg")
+        let path = Temporary.path("tiff-named-jpg", suffix: ".jpg")
         try Data(tiff.build()).write(to: URL(fileURLWithPath: path))
         defer { Temporary.remove(path) }
         #expect(try probe.probe(path: path).container == .tiff)
