@@ -72,18 +72,13 @@ extension ImportSession {
     /// already, their files and records staying (the next import finds them there, and `library
     /// verify` reads their bytes).
     func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
-        let recorded: [String: ImportCatalog.Recorded]
+        let settled: [Result<Settled, ImportError>]
         do {
             // The copies' bytes on the disk before any name points to them.
             try await flushes.flush(gathering: false)
-            recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
-        } catch {
-            for made in round { for copy in made.copies { copy.temporary.discard() } }
-            return round.map { _ in .failure(error) }
-        }
-        // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative pool.
-        let settled: [Result<Settled, ImportError>]
-        do {
+            let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
+            // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
+            // pool. Each item's failure is its own result; the work itself does not throw.
             settled = try await ImportSession.onThread { [self] in
                 round.map { made -> Result<Settled, ImportError> in
                     do throws(ImportError) {
@@ -94,7 +89,7 @@ extension ImportSession {
                 }
             }
         } catch {
-            // Never: the work above does not throw. Were it to, nothing would be named: drop all.
+            // Nothing named yet: every copy dropped, every item failed.
             for made in round { for copy in made.copies { copy.temporary.discard() } }
             return round.map { _ in .failure(error) }
         }
