@@ -8,10 +8,20 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+// Whether /proc/self/fd can be used: 0 not yet asked, 1 yes, 2 no. Asked once
+// a process (a small photo's copy should not pay for it again); atomic, so
+// threads copying at once may each ask first and agree.
+static int proc_fd_usable = 0;
+
 int pickup_open_unnamed(const char *folder, int mode) {
     // Naming the file later goes through /proc/self/fd (linkat with
     // AT_EMPTY_PATH needs a capability): without /proc, no unnamed files.
-    if (access("/proc/self/fd", X_OK) != 0) {
+    int usable = __atomic_load_n(&proc_fd_usable, __ATOMIC_RELAXED);
+    if (usable == 0) {
+        usable = access("/proc/self/fd", X_OK) == 0 ? 1 : 2;
+        __atomic_store_n(&proc_fd_usable, usable, __ATOMIC_RELAXED);
+    }
+    if (usable != 1) {
         errno = ENOSYS;
         return -1;
     }

@@ -25,6 +25,14 @@ struct FileCopier {
     static let newPrefix = ".pickup-new-"
 
     let folder: String
+    /// The folder's volume and file system, when the caller looked them up once for many copies.
+    let facts: FileSystemFacts.Destination?
+
+    /// A copier into `folder`; `facts`: its volume and file system, when already known.
+    init(folder: String, facts: FileSystemFacts.Destination? = nil) {
+        self.folder = folder
+        self.facts = facts
+    }
 
     struct Copied: Sendable {
         let temporary: TemporaryFile
@@ -58,7 +66,7 @@ struct FileCopier {
                 "this is no longer the file found when its folder was read (it was replaced, by a link or another "
                     + "file); it is not imported", path: source)
         }
-        let plan = FileSystemFacts.Destination(folder: folder).plan(source: before)
+        let plan = (facts ?? FileSystemFacts.Destination(folder: folder)).plan(source: before)
         #if canImport(Darwin)
             if plan.method == .cloned,
                 let cloned = try cloneToTemporary(input, source: source, before: before, progress: progress)
@@ -194,8 +202,9 @@ struct FileCopier {
         progress: (Int64) -> Void, shouldStop: () -> Bool
     ) throws(ImportError) -> (Int64, String, inKernel: Bool) {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
-        // A file that fits in one gets buffers of its size.
-        let pipeline = HashPipeline(chunkSize: FileCopier.bufferSize(for: size))
+        // A file that fits in one gets one buffer of its size, hashed on this thread.
+        let bufferSize = FileCopier.bufferSize(for: size)
+        let pipeline = HashPipeline(chunkSize: bufferSize, overlapped: Int64(bufferSize) < size)
         var copied: Int64 = 0
         var slot = 0
         // In-kernel copies pay where they become reflinks or server-side copies;

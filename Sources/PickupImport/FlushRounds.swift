@@ -93,6 +93,9 @@ actor FlushRounds {
     /// nearly every one paid a whole flush of its own (1,000 photos: about 1,400 rounds).
     static let gathering: Duration = .milliseconds(1)
 
+    /// Where flushes run (one at a time, as rounds do).
+    private static let queue = DispatchQueue(label: "pickup.import.flush", qos: .userInitiated)
+
     /// Starts a round for everyone waiting, unless one is running: after `gathering` (or at
     /// once), for all who asked by then.
     private func startRound(gathering: Bool) {
@@ -110,8 +113,9 @@ actor FlushRounds {
         let round = waiting
         waiting = []
         let descriptor = descriptor
-        // On a thread of its own: the flush blocks for as long as the disk takes.
-        DispatchQueue.global(qos: .userInitiated).async {
+        // On a thread of its own: the flush blocks for as long as the disk takes. A serial queue
+        // of its own, not the global one, where copies queue by the dozen ahead of it.
+        FlushRounds.queue.async {
             let code = FlushRounds.syncAll(descriptor)
             Task { await self.ended(round, code: code) }
         }

@@ -409,7 +409,15 @@ extension ImportCatalog {
     /// The items already imported from these files (each as `item(importedFrom:)` finds it),
     /// by path: one call for a whole run. Files that cannot be read are left out.
     public func items(importedFrom paths: [String]) throws(ImportError) -> [String: ImportedItem] {
-        let keys = paths.map { try? ImportSession.sourceKey($0) }
+        try items(importedFrom: paths, resolved: nil)
+    }
+
+    /// As `items(importedFrom:)`; `resolved`: each path with its links resolved, when the caller
+    /// looked them up already (a scan does, to leave the library's own files out).
+    func items(importedFrom paths: [String], resolved: [String?]?) throws(ImportError) -> [String: ImportedItem] {
+        let keys = paths.indices.map { index in
+            try? ImportSession.sourceKey(paths[index], resolved: resolved?[index])
+        }
         var found: [String: ImportedItem] = [:]
         for (index, item) in try items(from: keys) { found[paths[index]] = item }
         return found

@@ -107,8 +107,11 @@ extension ImportSession {
         guard !run.flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
-        for path in paths {
-            guard let real = ImportSession.realPath(path) else { throw ImportError.reading(path, errno: errno) }
+        for (position, path) in paths.enumerated() {
+            let known = position == 0 && index < run.resolvedPrimaries.count ? run.resolvedPrimaries[index] : nil
+            guard let real = known ?? ImportSession.realPath(path) else {
+                throw ImportError.reading(path, errno: errno)
+            }
             let key = try ImportSession.sourceKey(path, resolved: real)
             if real.hasPrefix(destination + "/") {
                 throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
@@ -121,7 +124,7 @@ extension ImportSession {
         if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
         if let adopted = try await adopt(request, paths: paths, keys: keys) { return (.reused(adopted), false) }
 
-        let copier = FileCopier(folder: destination)
+        let copier = FileCopier(folder: destination, facts: facts)
         // New files are named in the layout's subfolder (made now), from temporaries made in the
         // library folder: one file system, so a link moves them.
         let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""

@@ -79,7 +79,7 @@ extension ImportSession {
             let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
             // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
             // pool. Each item's failure is its own result; the work itself does not throw.
-            settled = try await ImportSession.onThread { [self] in
+            settled = try await ImportSession.onThread(queue: ImportSession.roundsQueue) { [self] in
                 round.map { made -> Result<Settled, ImportError> in
                     do throws(ImportError) {
                         return .success(try settle(made, recorded: recorded[made.sha256], syncing: false))

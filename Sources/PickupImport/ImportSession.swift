@@ -94,6 +94,8 @@ public final class ImportSession: Sendable {
     public let options: ImportOptions
     /// Shared flushes for small copies, where the library's file system allows them.
     let rounds: FlushRounds?
+    /// The library's volume and file system, looked up once for every copy into it.
+    let facts: FileSystemFacts.Destination
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -102,6 +104,7 @@ public final class ImportSession: Sendable {
         self.options = options
         catalog = try ImportCatalog(folder: library.path)
         rounds = FlushRounds(folder: library.path)
+        facts = FileSystemFacts.Destination(folder: library.path)
     }
 
     /// Where a stored file of this destination is, as an absolute path.
@@ -112,31 +115,33 @@ public final class ImportSession: Sendable {
 
     /// Starts importing; follow `events`, then await `results()`.
     public func start(_ requests: [ImportRequest]) -> ImportRun {
-        let (events, continuation) = AsyncStream<ImportEvent>.makeStream(bufferingPolicy: .unbounded)
+        // The session's events go straight to every observer of the run, in one order (the
+        // feed hands each on under its lock, from whichever thread sends it).
         let feed = EventFeed<ImportEvent>()
-        // The session's events, handed on to every observer of the run, in order.
-        let relay = Task {
-            for await event in events { feed.yield(event) }
-            feed.finish()
-        }
         let flag = CancellationFlag()
         let task = Task { [self] in
-            // Each request's files' sizes: the primary first, then a Live Photo's movie, the edits.
-            let sizes = requests.map { request in request.parts.map { ImportSession.size(of: $0.path) } }
+            // Each request's files, looked at once: the primary first, then a Live Photo's movie,
+            // the edits.
+            let statuses = requests.map { request in request.parts.map { FileStatus(path: $0.path) } }
+            let sizes = statuses.map { parts in parts.map { $0?.size ?? 0 } }
             let total = sizes.reduce(Int64(0)) { $0 + $1.reduce(0, +) }
-            continuation.yield(.planned(items: requests.count, bytes: total))
+            feed.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
             // What the library already holds, known by source (path, size, modification time), in
-            // one call: reused without being read.
-            let lookup =
+            // one call: reused without being read. Each primary's resolved path serves its copy too.
+            let primaries: [ImportCatalog.SourceKey?] =
                 options.rehash
-                ? nil : try? await catalog.items(from: requests.map { try? ImportSession.sourceKey($0.path) })
+                ? []
+                : zip(requests, statuses).map { request, parts in
+                    parts.first.flatMap { $0 }.map { ImportSession.sourceKey(request.path, status: $0) }
+                }
+            let lookup = options.rehash ? nil : try? await catalog.items(from: primaries)
             let known = lookup ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
-            let space = self.spacePlan(requests, sizes: sizes, known: known)
+            let space = self.spacePlan(requests, statuses: statuses, known: known)
             for (index, error) in space.refused {
                 results[index] = .failed(error)
-                continuation.yield(.finished(index: index, result: .failed(error)))
+                feed.yield(.finished(index: index, result: .failed(error)))
             }
             var slots = ImportSlots(
                 fileSizes: sizes, concurrency: options.concurrency, skipping: Set(space.refused.keys),
@@ -152,7 +157,8 @@ public final class ImportSession: Sendable {
                 }
             }
             let context = ImportRun.Context(
-                events: continuation, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil)
+                events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
+                resolvedPrimaries: lookup == nil ? [] : primaries.map { $0?.path })
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
@@ -165,7 +171,7 @@ public final class ImportSession: Sendable {
                 for await (index, result) in group {
                     slots.finished(index)
                     results[index] = result
-                    continuation.yield(.finished(index: index, result: result))
+                    feed.yield(.finished(index: index, result: result))
                     while let index = slots.startNext() {
                         group.addTask {
                             (
@@ -181,9 +187,8 @@ public final class ImportSession: Sendable {
                 results.map { $0 ?? .failed(ImportError(.cancelled, "the import was cancelled")) })
             let imported = final.filter { if case .imported = $0 { return true } else { return false } }.count
             let reused = final.filter { if case .reused = $0 { return true } else { return false } }.count
-            continuation.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
-            continuation.finish()
-            await relay.value
+            feed.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
+            feed.finish()
             return final
         }
         return ImportRun(feed: feed, task: task, flag: flag)
@@ -268,7 +273,7 @@ public final class ImportSession: Sendable {
     /// The item with a thumbnail, made now if asked for and missing. A thumbnail that cannot
     /// be made is reported and the item kept without one.
     private func withThumbnail(
-        _ item: ImportedItem, index: Int, events: AsyncStream<ImportEvent>.Continuation
+        _ item: ImportedItem, index: Int, events: EventFeed<ImportEvent>
     ) async -> ImportedItem {
         guard let thumbnails = options.thumbnails else { return item }
         do {
@@ -295,15 +300,21 @@ public final class ImportSession: Sendable {
         return updated
     }
 
-    /// Runs blocking file work on a thread of its own, off Swift's cooperative pool.
+    /// Where a round's naming runs: a serial queue of its own. The global queue's threads are
+    /// few (about one a core) and copies queue there by the dozen, so a round waiting behind them
+    /// held up every item in it; a serial queue gets a thread of its own when it has work.
+    static let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
+
+    /// Runs blocking file work on a thread of its own, off Swift's cooperative pool (on `queue`
+    /// when given, else on the global queue).
     static func onThread<T: Sendable>(
-        _ work: @escaping @Sendable () throws(ImportError) -> T
+        queue: DispatchQueue? = nil, _ work: @escaping @Sendable () throws(ImportError) -> T
     ) async throws(ImportError)
         -> T
     {
         // No typed-throws `Result.init`/`get`: they are newer than the iOS 17.4 SDK's standard library.
         let result: Result<T, ImportError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            (queue ?? DispatchQueue.global(qos: .userInitiated)).async {
                 do throws(ImportError) {
                     continuation.resume(returning: .success(try work()))
                 } catch {
@@ -322,12 +333,14 @@ public final class ImportSession: Sendable {
         SystemPath.readable(path.split(separator: "/").last.map(String.init) ?? path)
     }
 
-    static func size(of path: String) -> Int64 { FileStatus(path: path)?.size ?? 0 }
-
     static func sourceKey(_ path: String, resolved: String? = nil) throws(ImportError) -> ImportCatalog.SourceKey {
         guard let status = FileStatus(path: path) else { throw ImportError.reading(path, errno: errno) }
-        return ImportCatalog.SourceKey(
-            path: resolved ?? realPath(path) ?? path, size: status.size, modified: status.modified)
+        return sourceKey(path, status: status, resolved: resolved)
+    }
+
+    /// The key of a source whose status was just read (and, when known, its resolved path).
+    static func sourceKey(_ path: String, status: FileStatus, resolved: String? = nil) -> ImportCatalog.SourceKey {
+        ImportCatalog.SourceKey(path: resolved ?? realPath(path) ?? path, size: status.size, modified: status.modified)
     }
 
     static func realPath(_ path: String) -> String? { LibraryFolder.resolve(path) }
@@ -346,7 +359,7 @@ public final class ImportRun: Sendable {
     /// What every item of a run shares: where its events go, the cancel flag, the commit
     /// order, and (where flushes are shared) the rounds its small items are named in.
     struct Context: Sendable {
-        let events: AsyncStream<ImportEvent>.Continuation
+        let events: EventFeed<ImportEvent>
         let flag: CancellationFlag
         let order: CommitOrder
         let commits: ImportSession.CommitRounds?
@@ -354,6 +367,9 @@ public final class ImportRun: Sendable {
         /// item then is not asked about again before it is copied (what another process records
         /// meanwhile is found by content after the copy).
         let sourcesLookedUp: Bool
+        /// Each request's primary file with its links resolved, as the lookup found it (empty when
+        /// there was none): its copy does not resolve it again.
+        let resolvedPrimaries: [String?]
     }
 
     init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {

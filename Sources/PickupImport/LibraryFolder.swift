@@ -45,8 +45,11 @@ public struct LibraryFolder: Sendable, Hashable {
     /// imported into it again.
     public func contains(_ other: String) -> Bool {
         guard let resolved = LibraryFolder.resolve(other) else { return false }
-        return resolved.hasPrefix(path + "/")
+        return contains(resolved: resolved)
     }
+
+    /// Whether a path whose links are already resolved lies inside this folder.
+    func contains(resolved: String) -> Bool { resolved.hasPrefix(path + "/") }
 
     /// Makes the folders a stored name lies in (`2024/05/` of `2024/05/IMG_0001.HEIC`), each
     /// made durable in its parent; nothing for a name in the folder itself.

@@ -54,16 +54,14 @@ struct SpacePlan {
 extension ImportSession {
     /// The space plan for these requests: what each would write, against the free space.
     /// `known`: the items the library holds already, by request (they need nothing).
-    func spacePlan(_ requests: [ImportRequest], sizes: [[Int64]], known: [Int: ImportedItem]) -> SpacePlan {
+    func spacePlan(_ requests: [ImportRequest], statuses: [[FileStatus?]], known: [Int: ImportedItem]) -> SpacePlan {
         var needs: [Int64] = []
-        let facts = FileSystemFacts.Destination(folder: destination)
-        for (index, (request, fileSizes)) in zip(requests, sizes).enumerated() {
+        for (index, parts) in statuses.enumerated() {
             let held = known[index] != nil
             // A clone or a reflink takes no new blocks.
-            let paths = request.parts.map(\.path)
-            let need = zip(paths, fileSizes).reduce(Int64(0)) { total, file in
-                let plan = facts.plan(source: FileStatus(path: file.0))
-                return total + SpacePlan.blocks(plan.newBytes(forFileOf: file.1))
+            let need = parts.reduce(Int64(0)) { total, status in
+                let plan = facts.plan(source: status)
+                return total + SpacePlan.blocks(plan.newBytes(forFileOf: status?.size ?? 0))
             }
             needs.append(held ? 0 : need)
         }

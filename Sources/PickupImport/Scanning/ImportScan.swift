@@ -63,6 +63,7 @@ public struct ImportScan: Sendable {
         var scan = ImportScan(plan: ImportPlan(files: []))
         var files: [String] = []
         var found: [String: FileIdentity] = [:]  // which file each path led to when the walk saw it
+        var resolved: [String?] = []  // each file's path with its links resolved, looked up once
         // An iPhone's edits go with the photo they edit: patterns that take the photo
         // (`--include '*.heic'`) take its .AAE too, unless an exclude names it (the walk's rule).
         let editsAdded =
@@ -72,8 +73,10 @@ public struct ImportScan: Sendable {
         for entry in walker.expand(sources) {
             switch entry {
             case .file(let path, let identity):
-                if library.contains(path) { continue }
+                let real = LibraryFolder.resolve(path)
+                if let real, library.contains(resolved: real) { continue }
                 files.append(path)
+                resolved.append(real)
                 found[path] = identity
             case .problem(let path, let message):
                 scan.failures.append((path, ImportError(.sourceUnreadable, message, path: path)))
@@ -89,7 +92,8 @@ public struct ImportScan: Sendable {
         // left alone, not failures; a file named itself must be media.
         let named = Set(sources).subtracting(options.listed)
         var probed: [(path: String, info: MediaInfo)] = []
-        for (path, result) in zip(files, await facts(of: files, knownTo: options.rehash ? nil : catalog)) {
+        let probes = await facts(of: files, resolved: resolved, knownTo: options.rehash ? nil : catalog)
+        for (path, result) in zip(files, probes) {
             switch result {
             case .success(let info): probed.append((path, info))
             case .failure(let error)
@@ -116,9 +120,12 @@ public struct ImportScan: Sendable {
     /// What each file is: for a file the catalog already holds (the same path, size and
     /// modification time, its stored files intact) the facts the catalog recorded, without
     /// reading it again; the others probed.
-    static func facts(of files: [String], knownTo catalog: ImportCatalog?) async -> [Result<MediaInfo, ProbeError>] {
+    /// `resolved`: each file's path with its links resolved, when already looked up.
+    static func facts(
+        of files: [String], resolved: [String?]? = nil, knownTo catalog: ImportCatalog?
+    ) async -> [Result<MediaInfo, ProbeError>] {
         var known: [Int: MediaInfo] = [:]
-        if let catalog, let found = try? await catalog.items(importedFrom: files) {
+        if let catalog, let found = try? await catalog.items(importedFrom: files, resolved: resolved) {
             for (index, path) in files.enumerated() { if let item = found[path] { known[index] = item.info } }
         }
         let unknown = files.indices.filter { known[$0] == nil }
