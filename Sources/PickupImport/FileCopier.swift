@@ -204,7 +204,8 @@ struct FileCopier {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
         // A file that fits in one gets one buffer of its size, hashed on this thread.
         let bufferSize = FileCopier.bufferSize(for: size)
-        let pipeline = HashPipeline(chunkSize: bufferSize, overlapped: Int64(bufferSize) < size)
+        let pipeline = HashPipeline(
+            chunkSize: bufferSize, overlapped: FileCopier.copyMemory(for: size) > bufferSize)
         var copied: Int64 = 0
         var slot = 0
         // In-kernel copies pay where they become reflinks or server-side copies;
@@ -241,6 +242,13 @@ struct FileCopier {
             slot = 1 - slot
         }
         return (copied, pipeline.finish(), inKernel && copied > 0)
+    }
+
+    /// The memory a copy of a file of `size` bytes holds: one buffer where the file fits in it
+    /// (hashed on the copying thread), two where hashing overlaps the copy (`HashPipeline`).
+    static func copyMemory(for size: Int64) -> Int {
+        let buffer = bufferSize(for: size)
+        return Int64(buffer) < size ? 2 * buffer : buffer
     }
 
     /// The copy buffers' size for a file of `size` bytes: the file rounded up to

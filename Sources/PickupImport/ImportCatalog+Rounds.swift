@@ -7,6 +7,11 @@ import PickupStore
 /// (`ImportSession.commitRound`, run by `BatchRounds`) costs the catalog two calls and one
 /// commit, not three calls and a commit a photo.
 extension ImportCatalog {
+    /// An item's facts as the catalog keeps them: JSON (`{}` should they not encode).
+    static func factsJSON(_ info: MediaInfo) -> String {
+        String(decoding: (try? JSONEncoder().encode(info)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
     /// What the catalog records with some content: the item whose primary file has it, and
     /// whether all its files are there with their recorded sizes.
     struct Recorded: Sendable {
@@ -39,17 +44,16 @@ extension ImportCatalog {
     /// holds the write lock, so two imports (two processes, too) of the same content at once
     /// cannot both record it. `syncing` false: the commit does not wait for the disk; the caller
     /// flushes the file system before it counts on the records (`FlushRounds`).
+    /// `infos`: each item's facts as the catalog keeps them (`factsJSON`), when encoded already,
+    /// off the round's path (in the item's own task, while other items copy).
     func record(
-        _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], syncing: Bool
+        _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], infos known: [String]? = nil, syncing: Bool
     ) throws(ImportError) -> [ImportedItem?] {
         guard !entries.isEmpty else { return [] }
         for (item, _) in entries {
             for file in item.files { try ImportCatalog.checkName(file.name) }
         }
-        let encoder = JSONEncoder()
-        let infos = entries.map { item, _ in
-            String(decoding: (try? encoder.encode(item.info)) ?? Data("{}".utf8), as: UTF8.self)
-        }
+        let infos = known ?? entries.map { item, _ in ImportCatalog.factsJSON(item.info) }
         let write = { () throws -> [ImportedItem?] in
             try self.database.transaction { () throws -> [ImportedItem?] in
                 var existing: [ImportedItem?] = []

@@ -154,7 +154,9 @@ extension ImportSession {
             throw error
         }
         await run.order.waitForTurn(index, sha256: copies[0].sha256)
-        let made = Made(request: request, keys: keys, copies: copies, subfolder: subfolder)
+        let made = Made(
+            request: request, keys: keys, copies: copies, subfolder: subfolder,
+            infoJSON: ImportCatalog.factsJSON(request.info))
         if let commits {
             switch await commits.submit(made) {
             case .success(let copied): return (copied, true)

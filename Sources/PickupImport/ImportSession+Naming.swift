@@ -23,6 +23,9 @@ extension ImportSession {
         var copies: [FileCopier.Copied]
         /// The layout's subfolder for the item (`2024/05/`), or empty.
         var subfolder: String
+        /// The item's facts as the catalog keeps them (`ImportCatalog.factsJSON`), encoded before
+        /// its round, which records many items one after another.
+        var infoJSON: String
 
         /// The content of the primary file: what the catalog knows the item by.
         var sha256: String { copies[0].sha256 }
@@ -107,7 +110,7 @@ extension ImportSession {
         do {
             let existing = try await catalog.record(
                 named.map { ($0.item, ImportSession.sources(round[$0.position].keys, round[$0.position].request)) },
-                syncing: false)
+                infos: named.map { round[$0.position].infoJSON }, syncing: false)
             // One answer an entry is `record`'s promise; a named item left without one would be
             // reported imported unrecorded.
             precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")

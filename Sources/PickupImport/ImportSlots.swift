@@ -8,16 +8,17 @@
 
 /// Which items of an import may start copying now.
 ///
-/// Each copy in flight holds two buffers of its file's size, up to a chunk
-/// (`FileCopier.bufferSize`). The memory of `concurrency` large copies is the
-/// budget: large files copy `concurrency` at a time, as asked, and small ones
-/// — a folder of photos, where the time goes to opening, flushing and naming
-/// files rather than to moving bytes — more at once, as many as fit in that
-/// memory: up to four times `concurrency` (at most 32), or up to 96 where small
-/// items share their flushes (`FlushRounds`: the more wait together, the fewer
-/// flushes; 10,000 photos of 70 KB took 6.45 s at 32 and 4.98 s at 96), and never
-/// fewer than `concurrency`. Each copy in flight holds a few descriptors, so the 96
-/// shrink where the process may open fewer than 512 files.
+/// Each copy in flight holds its buffers (`FileCopier.copyMemory`: one of its file's size
+/// for a file that fits in a chunk, else two chunks). The memory of `concurrency` large
+/// copies is the budget: large files copy `concurrency` at a time, as asked, and small ones
+/// — a folder of photos, where the time goes to opening, flushing and naming files rather
+/// than to moving bytes — more at once, as many as fit in that memory: up to four times
+/// `concurrency` (at most 32), or up to 256 where small items share their flushes
+/// (`FlushRounds`: the more wait together, the larger each round and the fewer its fixed
+/// costs an item; 10,000 photos of 70 KB took 6.45 s at 32 and 4.98 s at 96, and 10,000 of
+/// 36 KB 2.78 s at 96 and 2.47 s at 256), and never fewer than `concurrency`. Each copy in
+/// flight holds a few descriptors, so the 256 shrink where the process may open fewer than
+/// 1,152 files.
 /// Items start in selection order; one always may, whatever its size.
 struct ImportSlots {
     private let costs: [Int]
@@ -32,18 +33,18 @@ struct ImportSlots {
     /// items that never start (already failed); `sharedFlushes`: whether small items share flushes.
     init(fileSizes: [[Int64]], concurrency: Int, skipping: Set<Int> = [], sharedFlushes: Bool = false) {
         self.skipping = skipping
-        costs = fileSizes.map { 2 * FileCopier.bufferSize(for: $0.max() ?? 0) }
+        costs = fileSizes.map { FileCopier.copyMemory(for: $0.max() ?? 0) }
         budget = concurrency * 2 * FileCopier.chunkSize
-        // Each copy in flight holds a few descriptors: at most 32 of them (96 sharing flushes),
+        // Each copy in flight holds a few descriptors: at most 32 of them (256 sharing flushes),
         // unless asked for more.
         maxItems = max(concurrency, sharedFlushes ? ImportSlots.sharingFlushes() : min(concurrency * 4, 32))
     }
 
-    /// How many small items may be in flight where they share flushes: 96, or a quarter of the
+    /// How many small items may be in flight where they share flushes: 256, or a quarter of the
     /// descriptors the process may open beyond 128 (the catalog's, the walk's, the runtime's),
     /// never fewer than 32.
     static func sharingFlushes(openFilesLimit: Int = ImportSlots.openFilesLimit()) -> Int {
-        min(96, max(32, (openFilesLimit - 128) / 4))
+        min(256, max(32, (openFilesLimit - 128) / 4))
     }
 
     /// The process's soft limit on open files (`RLIMIT_NOFILE`); 256 when it cannot be read.

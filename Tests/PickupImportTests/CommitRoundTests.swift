@@ -33,7 +33,8 @@ struct CommitRoundTests {
             let copy = try FileCopier(folder: session.destination).copyToTemporary(
                 path, flushing: false, progress: { _ in }, shouldStop: { false })
             return ImportSession.Made(
-                request: request, keys: [try ImportSession.sourceKey(path)], copies: [copy], subfolder: "")
+                request: request, keys: [try ImportSession.sourceKey(path)], copies: [copy], subfolder: "",
+                infoJSON: ImportCatalog.factsJSON(request.info))
         }
     }
 

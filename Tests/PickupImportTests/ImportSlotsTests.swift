@@ -13,7 +13,7 @@ struct ImportSlotsTests {
         return count
     }
 
-    @Test("small photos: 96 at once where they share flushes, 8 where each flushes alone; one more as one ends")
+    @Test("small photos: 256 at once where they share flushes, 8 where each flushes alone; one more as one ends")
     func smallItems() {
         let photos = [[Int64]](repeating: [36 << 10], count: 300)
         var shared = ImportSlots(fileSizes: photos, concurrency: 2, sharedFlushes: true)
@@ -26,14 +26,15 @@ struct ImportSlotsTests {
         #expect(started(&alone) == 8, "four times --parallel")
     }
 
-    @Test("the share of descriptors: 96 with room, fewer under a low open-files limit, never under 32")
+    @Test("the share of descriptors: 256 with room, fewer under a low open-files limit, never under 32")
     func descriptorLimit() {
-        #expect(ImportSlots.sharingFlushes(openFilesLimit: 20_000) == 96)
+        #expect(ImportSlots.sharingFlushes(openFilesLimit: 20_000) == 256)
+        #expect(ImportSlots.sharingFlushes(openFilesLimit: 1024) == 224)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 512) == 96)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 300) == 43)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 256) == 32)
         #expect(ImportSlots.sharingFlushes(openFilesLimit: 64) == 32)
-        #expect(ImportSlots.sharingFlushes(openFilesLimit: Int.max) == 96)
+        #expect(ImportSlots.sharingFlushes(openFilesLimit: Int.max) == 256)
         #if os(Linux)
             // This process's own limit, as the kernel states it: read through getrlimit, not the
             // fallback of 256.
