@@ -69,7 +69,8 @@ struct ImportCommand: JobCommand {
     @Option(
         name: [.customLong("parallel")],
         help: ArgumentHelp(
-            "Large items copied at once, 1 to 64; small ones, more within the same memory (up to 256).", valueName: "N"))
+            "Large items copied at once, 1 to 64; small ones, more within the same memory (up to 256).", valueName: "N")
+    )
     var parallel = 2
 
     @Option(
