@@ -1,5 +1,6 @@
 import CPickupSystem
 import Dispatch
+import Pickup
 import PickupStore
 
 #if canImport(Glibc)
@@ -23,7 +24,10 @@ import PickupStore
 /// pause for a caller that speaks for many: an import's round of photos), and flushes for all
 /// who asked by then; whoever asks while one flushes waits for the next, which starts when it
 /// ends (a round that began before their writes may not hold them). So with eight photos in
-/// flight, about one flush serves eight.
+/// flight, about one flush serves eight. A caller that knows its writes ended before a flush
+/// began (`ticket()`, read once they ended) waits only for that flush: the one running, or
+/// none when it has ended; so a round of photos copied while the round before it was being
+/// recorded shares that round's last flush instead of waiting for a flush of its own after it.
 ///
 /// Only where `syncfs` is known to write every file and folder of a local file system to the
 /// disk and to say when a write failed: Linux 5.8 or later, on ext4, XFS or Btrfs (tmpfs has no
@@ -41,7 +45,15 @@ actor FlushRounds {
     private let folder: String
     private let descriptor: Int32
     private var running = false
+    /// Those waiting for the next flush.
     private var waiting: [CheckedContinuation<Int32, Never>] = []
+    /// Those waiting for the flush now running (their writes ended before it began).
+    private var joined: [CheckedContinuation<Int32, Never>] = []
+    /// How many flushes have begun, each numbered from 1 as it begins.
+    private let begun = LockedValue(0)
+    /// The number of the flush now running (0: none), and of the last one that ended.
+    private var flushing = 0
+    private var lastEnded = 0
     /// The first failure a round met (errno), kept for every later round.
     private var failure: Int32 = 0
 
@@ -81,9 +93,27 @@ actor FlushRounds {
     /// reported when a write failed. `gathering` false: a caller that already speaks for many
     /// (a round of `ImportSession.commitRound`) starts a flush at once when none is running.
     func flush(gathering: Bool = true) async throws(ImportError) {
+        try await flush(after: nil, gathering: gathering)
+    }
+
+    /// A mark to read once some writes have ended: any flush that begins after it holds them.
+    nonisolated func ticket() -> Int { begun.withValue { $0 } }
+
+    /// Returns once the writes that ended before `ticket` was read are on the disk: at once when
+    /// a flush that began after it has ended, when that flush ends if it is running, else as
+    /// `flush(gathering:)` does. Nil: everything written before the call.
+    func flush(after ticket: Int?, gathering: Bool = true) async throws(ImportError) {
+        if let ticket, lastEnded > ticket {
+            if failure != 0 { throw ImportError.writing(folder, errno: failure) }
+            return
+        }
         let code = await withCheckedContinuation { continuation in
-            waiting.append(continuation)
-            startRound(gathering: gathering)
+            if let ticket, flushing > ticket {
+                joined.append(continuation)
+            } else {
+                waiting.append(continuation)
+                startRound(gathering: gathering)
+            }
         }
         if code != 0 { throw ImportError.writing(folder, errno: code) }
     }
@@ -112,6 +142,10 @@ actor FlushRounds {
     private func flushWaiting() {
         let round = waiting
         waiting = []
+        flushing = begun.withValue { count in
+            count += 1
+            return count
+        }
         let descriptor = descriptor
         // On a thread of its own: the flush blocks for as long as the disk takes. A serial queue
         // of its own, not the global one, where copies queue by the dozen ahead of it.
@@ -130,7 +164,10 @@ actor FlushRounds {
 
     private func ended(_ round: [CheckedContinuation<Int32, Never>], code: Int32) {
         if failure == 0 { failure = code }
-        for continuation in round { continuation.resume(returning: failure) }
+        lastEnded = flushing
+        flushing = 0
+        for continuation in round + joined { continuation.resume(returning: failure) }
+        joined = []
         // Whoever asked during this round has waited for it: the next round flushes for them
         // now, without gathering again.
         if waiting.isEmpty {

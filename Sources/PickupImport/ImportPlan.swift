@@ -27,14 +27,19 @@ public struct ImportPlan: Sendable {
                 unique.append(file)
             }
         }
-        let pairs = LivePhotoPairing.pairs(in: unique.map { (item: $0.path, info: $0.info) })
+        // Only Live Photos' stills and movies can pair (a camera roll of plain photos copies none
+        // of its facts for it).
+        let halves = unique.filter { $0.info.livePhotoRole != nil }
+        let pairs = LivePhotoPairing.pairs(in: halves.map { (item: $0.path, info: $0.info) })
         let movieOf = Dictionary(pairs.map { ($0.still, $0.movie) }, uniquingKeysWith: { first, _ in first })
-        let infoOf = Dictionary(unique.map { ($0.path, $0.info) }, uniquingKeysWith: { first, _ in first })
         let pairedMovies = Set(pairs.map(\.movie))
+        let movieDuration = Dictionary(
+            halves.filter { pairedMovies.contains($0.path) }.map { ($0.path, $0.info.duration) },
+            uniquingKeysWith: { first, _ in first })
         var requests: [ImportRequest] = []
         for file in unique where !pairedMovies.contains(file.path) {
             var request = ImportRequest(path: file.path, info: file.info, livePhotoMovie: movieOf[file.path])
-            request.livePhotoMovieDuration = request.livePhotoMovie.flatMap { infoOf[$0]?.duration }
+            request.livePhotoMovieDuration = request.livePhotoMovie.flatMap { movieDuration[$0] ?? nil }
             if let filter, !filter.matches(request.info) { continue }
             requests.append(request)
         }
@@ -63,6 +68,7 @@ public struct ImportPlan: Sendable {
     }
 
     static func sort(_ requests: [ImportRequest], by order: ImportOrder) -> [ImportRequest] {
+        if order == .selected { return requests }
         let indexed = Array(requests.enumerated())
         func date(_ request: ImportRequest) -> Int? {
             guard let date = request.info.creationDate else { return nil }

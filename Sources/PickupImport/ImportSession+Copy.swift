@@ -153,10 +153,12 @@ extension ImportSession {
             for copy in copies { copy.temporary.discard() }
             throw error
         }
+        // Their bytes are written: any shared flush begun from now on holds them.
+        let ticket = rounds?.ticket()
         await run.order.waitForTurn(index, sha256: copies[0].sha256)
         let made = Made(
             request: request, keys: keys, copies: copies, subfolder: subfolder,
-            infoJSON: ImportCatalog.factsJSON(request.info))
+            infoJSON: ImportCatalog.factsJSON(request.info), flushTicket: ticket)
         if let commits {
             switch await commits.submit(made) {
             case .success(let copied): return (copied, true)

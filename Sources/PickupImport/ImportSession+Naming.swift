@@ -26,13 +26,13 @@ extension ImportSession {
         /// The item's facts as the catalog keeps them (`ImportCatalog.factsJSON`), encoded before
         /// its round, which records many items one after another.
         var infoJSON: String
+        /// Read from the shared flushes once the copies were written (`FlushRounds.ticket()`):
+        /// a flush begun after it holds their bytes. Nil: any flush from now on.
+        var flushTicket: Int? = nil
 
         /// The content of the primary file: what the catalog knows the item by.
         var sha256: String { copies[0].sha256 }
     }
-
-    /// The rounds small items are named, recorded and flushed in (`commitRound`).
-    typealias CommitRounds = BatchRounds<Made, Result<Copied, ImportError>>
 
     /// What naming an item's copies came to.
     enum Settled: Sendable {
@@ -64,75 +64,6 @@ extension ImportSession {
             }
             return ended(item, instead: existing, names: names)
         }
-    }
-
-    /// A round of small items: one flush for all their copies' bytes, one catalog read, their
-    /// names, one transaction for all their records, then one flush for all, so that each is on
-    /// the disk before it is reported. One result an item, in their order. A failure of the
-    /// first flush or the read fails the whole round, and the transaction's the items it was to
-    /// record (a full disk or a damaged catalog would fail each of them alone too), each undone:
-    /// temporaries dropped, names unlinked. A last flush that fails fails every item not failed
-    /// already, their files and records staying (the next import finds them there, and `library
-    /// verify` reads their bytes).
-    func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
-        let settled: [Result<Settled, ImportError>]
-        do {
-            // The copies' bytes on the disk before any name points to them.
-            try await flushes.flush(gathering: false)
-            let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
-            // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
-            // pool. Each item's failure is its own result; the work itself does not throw.
-            settled = try await ImportSession.onThread(queue: ImportSession.roundsQueue) { [self] in
-                round.map { made -> Result<Settled, ImportError> in
-                    do throws(ImportError) {
-                        return .success(try settle(made, recorded: recorded[made.sha256], syncing: false))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            }
-        } catch {
-            // Nothing named yet: every copy dropped, every item failed.
-            for made in round { for copy in made.copies { copy.temporary.discard() } }
-            return round.map { _ in .failure(error) }
-        }
-        var results: [Result<Copied, ImportError>] = []
-        var named: [(position: Int, item: ImportedItem, names: [String])] = []
-        for (position, outcome) in settled.enumerated() {
-            switch outcome {
-            case .success(.done(let copied)): results.append(.success(copied))
-            case .success(.named(let item, let names)):
-                results.append(.success(.imported(item)))  // replaced below, once the transaction says
-                named.append((position, item, names))
-            case .failure(let error): results.append(.failure(error))
-            }
-        }
-        do {
-            let existing = try await catalog.record(
-                named.map { ($0.item, ImportSession.sources(round[$0.position].keys, round[$0.position].request)) },
-                infos: named.map { round[$0.position].infoJSON }, syncing: false)
-            // One answer an entry is `record`'s promise; a named item left without one would be
-            // reported imported unrecorded.
-            precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")
-            for (entry, existing) in zip(named, existing) {
-                results[entry.position] = .success(ended(entry.item, instead: existing, names: entry.names))
-            }
-        } catch {
-            for entry in named {
-                for name in entry.names { unlink(destination + "/" + name) }
-                results[entry.position] = .failure(error)
-            }
-        }
-        do {
-            try await flushes.flush(gathering: false)
-        } catch {
-            // Those that failed already keep their own reason.
-            return results.map { result in
-                if case .failure = result { return result }
-                return .failure(error)
-            }
-        }
-        return results
     }
 
     /// Names an item's copies, given what the catalog records with their content: dropped when

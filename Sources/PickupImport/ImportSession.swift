@@ -151,11 +151,7 @@ public final class ImportSession: Sendable {
                 names: requests.map { request in request.parts.map { ImportSession.fileName($0.path) } })
             for index in space.refused.keys { await order.finished(index) }
             // Small items are named, recorded and flushed in rounds where flushes are shared.
-            let commits = rounds.map { flushes in
-                CommitRounds { [self] round in
-                    await self.commitRound(round, flushes: flushes)
-                }
-            }
+            let commits = rounds.map { CommitRounds(session: self, flushes: $0) }
             let context = ImportRun.Context(
                 events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
                 resolvedPrimaries: lookup == nil ? [] : primaries.map { $0?.path })

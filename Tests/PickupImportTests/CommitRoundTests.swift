@@ -38,6 +38,21 @@ struct CommitRoundTests {
         }
     }
 
+    @Test("copies written before a flush began are held by it: their round starts no flush of its own")
+    func ticketsShareAFlush() async throws {
+        let scratch = try Scratch()
+        let session = try ImportSession(destination: scratch.library)
+        let flushes = try #require(session.rounds)
+        let written = flushes.ticket()  // a round's copies ended here
+        try await flushes.flush(gathering: false)  // the round before it: its last flush
+        let begun = flushes.ticket()
+        #expect(begun == written + 1)
+        try await flushes.flush(after: written, gathering: false)
+        #expect(flushes.ticket() == begun, "the flush that ended holds them: none began")
+        try await flushes.flush(after: begun, gathering: false)
+        #expect(flushes.ticket() == begun + 1, "writes that ended after the last flush began wait for a new one")
+    }
+
     @Test("two copies of one photo in one round: the first imported, the second that item, its own name undone")
     func sameContentInOneRound() async throws {
         let scratch = try Scratch()

@@ -1,0 +1,148 @@
+import Foundation
+import Pickup
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Small items named and recorded in rounds, in two stages that overlap: while one round's
+/// items are recorded and flushed, the next round's are flushed and named. Each stage is a
+/// `BatchRounds` of its own, so each runs one round at a time, in the order items reach it:
+/// names are given in the order the items' turns came (`CommitOrder`), and records follow
+/// them. An item is reported only after both.
+extension ImportSession {
+    /// The two stages small items pass through where flushes are shared.
+    struct CommitRounds: Sendable {
+        /// Their bytes flushed, the catalog read, their names given (`nameRound`).
+        let naming: BatchRounds<Made, Result<Named, ImportError>>
+        /// Their records written in one transaction, then everything flushed (`recordRound`).
+        let recording: BatchRounds<Named, Result<Copied, ImportError>>
+
+        init(session: ImportSession, flushes: FlushRounds) {
+            naming = BatchRounds { round in await session.nameRound(round, flushes: flushes) }
+            recording = BatchRounds { round in await session.recordRound(round, flushes: flushes) }
+        }
+
+        /// How one item's copies end: named in one round, recorded and flushed in the next stage's.
+        func submit(_ made: Made) async -> Result<Copied, ImportError> {
+            switch await naming.submit(made) {
+            case .success(let named): return await recording.submit(named)
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    /// An item after its round's naming: what is left to record.
+    enum Named: Sendable {
+        /// Nothing to record (reused, the copies dropped, or restored under its recorded names):
+        /// only flushed with the round it reaches.
+        case done(Copied)
+        /// Named; to be recorded with where its files came from, and its names unlinked if it is not.
+        case named(ImportedItem, names: [String], sources: [StoredFile.Role: ImportCatalog.SourceKey], infoJSON: String)
+    }
+
+    /// A round of small items, both stages one after the other (as `CommitRounds` runs them,
+    /// without the overlap): one result an item, in their order.
+    func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
+        let named = await nameRound(round, flushes: flushes)
+        var results: [Result<Copied, ImportError>?] = named.map { result in
+            if case .failure(let error) = result { return .failure(error) }
+            return nil
+        }
+        let passed = named.compactMap { try? $0.get() }
+        var recorded = await recordRound(passed, flushes: flushes).makeIterator()
+        for index in results.indices where results[index] == nil { results[index] = recorded.next() }
+        return results.map { $0 ?? .failure(ImportError(.cancelled, "not recorded")) }
+    }
+
+    /// A round's first stage: one flush for all their copies' bytes, one catalog read, their
+    /// names. One result an item, in their order. A failure of the flush or the read fails the
+    /// whole round, each item undone (temporaries dropped); an item whose naming fails is undone
+    /// alone (its names unlinked).
+    func nameRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Named, ImportError>] {
+        let settled: [Result<Settled, ImportError>]
+        do {
+            // The copies' bytes on the disk before any name points to them: a flush begun after
+            // the last of them was written (the last round's, when they were all written before it).
+            let tickets = round.map(\.flushTicket)
+            let ticket = tickets.contains(nil) ? nil : tickets.compactMap { $0 }.max()
+            try await flushes.flush(after: ticket, gathering: false)
+            let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
+            // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
+            // pool. Each item's failure is its own result; the work itself does not throw.
+            settled = try await ImportSession.onThread(queue: ImportSession.roundsQueue) { [self] in
+                round.map { made -> Result<Settled, ImportError> in
+                    do throws(ImportError) {
+                        return .success(try settle(made, recorded: recorded[made.sha256], syncing: false))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        } catch {
+            // Nothing named yet: every copy dropped, every item failed.
+            for made in round { for copy in made.copies { copy.temporary.discard() } }
+            return round.map { _ in .failure(error) }
+        }
+        return zip(round, settled).map { made, outcome in
+            switch outcome {
+            case .success(.done(let copied)): return .success(.done(copied))
+            case .success(.named(let item, let names)):
+                return .success(
+                    .named(
+                        item, names: names, sources: ImportSession.sources(made.keys, made.request),
+                        infoJSON: made.infoJSON))
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    /// A round's second stage: one transaction for the records of all its named items, then one
+    /// flush for all, so that each is on the disk before it is reported. One result an item, in
+    /// their order. A transaction that fails fails the items it was to record (a full disk or a
+    /// damaged catalog would fail each alone too), their names unlinked. A flush that fails
+    /// fails every item not failed already, their files and records staying (the next import
+    /// finds them there, and `library verify` reads their bytes).
+    func recordRound(_ round: [Named], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
+        var results: [Result<Copied, ImportError>] = []
+        var named: [(position: Int, item: ImportedItem, names: [String])] = []
+        var entries: [(ImportedItem, [StoredFile.Role: ImportCatalog.SourceKey])] = []
+        var infos: [String] = []
+        for (position, outcome) in round.enumerated() {
+            switch outcome {
+            case .done(let copied): results.append(.success(copied))
+            case .named(let item, let names, let sources, let infoJSON):
+                results.append(.success(.imported(item)))  // replaced below, once the transaction says
+                named.append((position, item, names))
+                entries.append((item, sources))
+                infos.append(infoJSON)
+            }
+        }
+        do {
+            let existing = try await catalog.record(entries, infos: infos, syncing: false)
+            // One answer an entry is `record`'s promise; a named item left without one would be
+            // reported imported unrecorded.
+            precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")
+            for (entry, existing) in zip(named, existing) {
+                results[entry.position] = .success(ended(entry.item, instead: existing, names: entry.names))
+            }
+        } catch {
+            for entry in named {
+                for name in entry.names { unlink(destination + "/" + name) }
+                results[entry.position] = .failure(error)
+            }
+        }
+        do {
+            try await flushes.flush(gathering: false)
+        } catch {
+            // Those that failed already keep their own reason.
+            return results.map { result in
+                if case .failure = result { return result }
+                return .failure(error)
+            }
+        }
+        return results
+    }
+}
