@@ -91,7 +91,8 @@ actor FlushRounds {
 
     /// Returns once everything written before the call is on the disk; throws what the disk
     /// reported when a write failed. `gathering` false: a caller that already speaks for many
-    /// (a round of `ImportSession.commitRound`) starts a flush at once when none is running.
+    /// (a round of `ImportSession.nameRound` or `recordRound`) starts a flush at once when none
+    /// is running.
     func flush(gathering: Bool = true) async throws(ImportError) {
         try await flush(after: nil, gathering: gathering)
     }
@@ -123,8 +124,9 @@ actor FlushRounds {
     /// nearly every one paid a whole flush of its own (1,000 photos: about 1,400 rounds).
     static let gathering: Duration = .milliseconds(1)
 
-    /// Where flushes run (one at a time, as rounds do).
-    private static let queue = DispatchQueue(label: "pickup.import.flush", qos: .userInitiated)
+    /// Where this library's flushes run, one at a time (another library's flushes do not wait
+    /// for them).
+    private let queue = DispatchQueue(label: "pickup.import.flush", qos: .userInitiated)
 
     /// Starts a round for everyone waiting, unless one is running: after `gathering` (or at
     /// once), for all who asked by then.
@@ -149,7 +151,7 @@ actor FlushRounds {
         let descriptor = descriptor
         // On a thread of its own: the flush blocks for as long as the disk takes. A serial queue
         // of its own, not the global one, where copies queue by the dozen ahead of it.
-        FlushRounds.queue.async {
+        queue.async {
             let code = FlushRounds.syncAll(descriptor)
             Task { await self.ended(round, code: code) }
         }

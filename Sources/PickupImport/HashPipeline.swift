@@ -3,12 +3,12 @@ import PickupStore
 
 /// Hashes chunks on a thread of its own while the copying thread fills the
 /// next buffer: copying and hashing overlap, so a chunk costs the longer of
-/// the two, not their sum. Two buffers take turns; memory is two chunks.
+/// the two, not their sum. Two buffers take turns; memory is two of them.
 ///
-/// A file that fits in one chunk has nothing to overlap: it is hashed on the
+/// A file that fits in one buffer has nothing to overlap: it is hashed on the
 /// copying thread, in one buffer (`overlapped` false), which spares a small
 /// photo two hand-overs between threads and a second buffer. A file that grows
-/// past its chunk while it is copied is still hashed whole, only without the overlap.
+/// past its buffer while it is copied is still hashed whole, only without the overlap.
 ///
 /// `@unchecked Sendable` is safe: each buffer is used by one thread at a time,
 /// handed over by its semaphore (`acquire` waits until the hash thread is done

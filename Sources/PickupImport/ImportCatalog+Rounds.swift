@@ -4,8 +4,8 @@ import PickupStore
 
 /// The catalog's work for many items at once: what it records with each content, read in one
 /// snapshot, and new items recorded in one transaction. A round of small photos
-/// (`ImportSession.commitRound`, run by `BatchRounds`) costs the catalog two calls and one
-/// commit, not three calls and a commit a photo.
+/// (`ImportSession.nameRound`, then `recordRound`, each run by `BatchRounds`) costs the
+/// catalog two calls and one commit, not three calls and a commit a photo.
 extension ImportCatalog {
     /// An item's facts as the catalog keeps them: JSON (`{}` should they not encode).
     static func factsJSON(_ info: MediaInfo) -> String {
@@ -54,6 +54,8 @@ extension ImportCatalog {
             for file in item.files { try ImportCatalog.checkName(file.name) }
         }
         let infos = known ?? entries.map { item, _ in ImportCatalog.factsJSON(item.info) }
+        // One text an entry is the caller's promise; a short list would leave items unrecorded.
+        precondition(infos.count == entries.count, "\(infos.count) facts for \(entries.count) items")
         let write = { () throws -> [ImportedItem?] in
             try self.database.transaction { () throws -> [ImportedItem?] in
                 var existing: [ImportedItem?] = []

@@ -45,7 +45,9 @@ extension ImportSession {
             for attempt in 1...20 {
                 let candidate = subfolder + name.variant(attempt)
                 guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
+                // A name this session just gave, its item not yet recorded, is that item's.
                 guard status.kind == .regular, status.size == keys[position].size,
+                    !unrecorded.withValue({ $0.contains(candidate) }),
                     try await !catalog.knows(storedName: candidate)
                 else { continue }
                 let stored = destination + "/" + candidate
@@ -155,10 +157,12 @@ extension ImportSession {
         }
         // Their bytes are written: any shared flush begun from now on holds them.
         let ticket = rounds?.ticket()
+        // Encoded here, while it waits its turn, where a round would encode many in a row.
+        let infoJSON = commits == nil ? nil : ImportCatalog.factsJSON(request.info)
         await run.order.waitForTurn(index, sha256: copies[0].sha256)
         let made = Made(
-            request: request, keys: keys, copies: copies, subfolder: subfolder,
-            infoJSON: ImportCatalog.factsJSON(request.info), flushTicket: ticket)
+            request: request, keys: keys, copies: copies, subfolder: subfolder, infoJSON: infoJSON,
+            flushTicket: ticket)
         if let commits {
             switch await commits.submit(made) {
             case .success(let copied): return (copied, true)

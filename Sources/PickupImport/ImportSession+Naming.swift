@@ -24,8 +24,8 @@ extension ImportSession {
         /// The layout's subfolder for the item (`2024/05/`), or empty.
         var subfolder: String
         /// The item's facts as the catalog keeps them (`ImportCatalog.factsJSON`), encoded before
-        /// its round, which records many items one after another.
-        var infoJSON: String
+        /// its round, which records many items one after another (nil: encoded when recorded).
+        var infoJSON: String?
         /// Read from the shared flushes once the copies were written (`FlushRounds.ticket()`):
         /// a flush begun after it holds their bytes. Nil: any flush from now on.
         var flushTicket: Int? = nil
@@ -54,6 +54,7 @@ extension ImportSession {
         switch try settle(made, recorded: recorded, syncing: true) {
         case .done(let copied): return copied
         case .named(let item, let names):
+            defer { recordedNames(names) }
             let existing: ImportedItem?
             do {
                 existing = try await catalog.record(
@@ -100,6 +101,7 @@ extension ImportSession {
                 let name =
                     made.subfolder
                     + (try placer.place(copy.temporary, as: ImportSession.fileName(path), syncing: syncing))
+                unrecorded.withValue { _ = $0.insert(name) }
                 usedUp += 1
                 placed.append(name)
                 files.append(
@@ -112,8 +114,16 @@ extension ImportSession {
         } catch {
             for copy in copies[usedUp...] { copy.temporary.discard() }
             for name in placed { unlink(destination + "/" + name) }
+            recordedNames(placed)
             throw error
         }
+    }
+
+    /// Names of this session's that the catalog now records, or that were unlinked: another
+    /// item may adopt a file under them again (`adopt`).
+    func recordedNames(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        unrecorded.withValue { for name in names { $0.remove(name) } }
     }
 
     /// What a named item came to: imported, or — when the catalog already held its content

@@ -72,7 +72,7 @@ extension ImportSession {
             let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
             // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
             // pool. Each item's failure is its own result; the work itself does not throw.
-            settled = try await ImportSession.onThread(queue: ImportSession.roundsQueue) { [self] in
+            settled = try await ImportSession.onThread(queue: roundsQueue) { [self] in
                 round.map { made -> Result<Settled, ImportError> in
                     do throws(ImportError) {
                         return .success(try settle(made, recorded: recorded[made.sha256], syncing: false))
@@ -93,7 +93,7 @@ extension ImportSession {
                 return .success(
                     .named(
                         item, names: names, sources: ImportSession.sources(made.keys, made.request),
-                        infoJSON: made.infoJSON))
+                        infoJSON: made.infoJSON ?? ImportCatalog.factsJSON(made.request.info)))
             case .failure(let error): return .failure(error)
             }
         }
@@ -134,6 +134,8 @@ extension ImportSession {
                 results[entry.position] = .failure(error)
             }
         }
+        // Recorded, or unlinked: no longer this session's names in waiting.
+        recordedNames(named.flatMap(\.names))
         do {
             try await flushes.flush(gathering: false)
         } catch {

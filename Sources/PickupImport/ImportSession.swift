@@ -5,8 +5,8 @@ import PickupStore
 /// How an import runs.
 public struct ImportOptions: Sendable {
     /// How many items copy at the same time. Small files (under 4 MB) may copy up to four
-    /// times as many at once (at most 32, unless this is more), within the copy-buffer
-    /// memory of this many large ones.
+    /// times as many at once (at most 32, unless this is more; up to 256 where they share
+    /// their flushes, on Linux), within the copy-buffer memory of this many large ones.
     public var concurrency: Int
     /// Make a thumbnail of each item (kept in `.pickup/thumbnails/`, recorded in the catalog).
     public var thumbnails: ImportThumbnails?
@@ -70,7 +70,8 @@ public struct ImportThumbnails: Sendable {
 ///
 /// Every copy goes to a temporary file in the destination (unnamed on Linux,
 /// hidden elsewhere), is hashed (SHA-256) while it is copied, written past the
-/// page cache where it can be, `fsync`ed, and only then linked to a readable
+/// page cache where it can be, flushed to the disk (`fsync`; on Linux, small
+/// files share one `syncfs` of many), and only then linked to a readable
 /// name that never overwrites anything (`IMG_0001.HEIC`, `IMG_0001 2.HEIC`).
 /// A Live Photo's still and movie are one item. An item already imported —
 /// the same source file, or the same content — is reused, not copied again.
@@ -96,6 +97,14 @@ public final class ImportSession: Sendable {
     let rounds: FlushRounds?
     /// The library's volume and file system, looked up once for every copy into it.
     let facts: FileSystemFacts.Destination
+    /// Names this session gave that the catalog does not record yet (their items wait for their
+    /// transaction): not another item's files to adopt.
+    let unrecorded = LockedValue<Set<String>>([])
+    /// Where this session's rounds name their items: a serial queue of its own. The global
+    /// queue's threads are few (about one a core) and copies queue there by the dozen, so a
+    /// round waiting behind them held up every item in it; a serial queue gets a thread of its
+    /// own when it has work.
+    let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -129,12 +138,13 @@ public final class ImportSession: Sendable {
             var results = [ImportResult?](repeating: nil, count: requests.count)
             // What the library already holds, known by source (path, size, modification time), in
             // one call: reused without being read. Each primary's resolved path serves its copy too.
-            let primaries: [ImportCatalog.SourceKey?] =
-                options.rehash
-                ? []
-                : zip(requests, statuses).map { request, parts in
-                    parts.first.flatMap { $0 }.map { ImportSession.sourceKey(request.path, status: $0) }
+            let resolved = options.rehash ? [] : requests.map { ImportSession.realPath($0.path) }
+            let primaries: [ImportCatalog.SourceKey?] = zip(requests, zip(statuses, resolved)).map {
+                request, found in
+                found.0.first.flatMap { $0 }.map {
+                    ImportSession.sourceKey(request.path, status: $0, resolved: found.1 ?? request.path)
                 }
+            }
             let lookup = options.rehash ? nil : try? await catalog.items(from: primaries)
             let known = lookup ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
@@ -154,7 +164,7 @@ public final class ImportSession: Sendable {
             let commits = rounds.map { CommitRounds(session: self, flushes: $0) }
             let context = ImportRun.Context(
                 events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
-                resolvedPrimaries: lookup == nil ? [] : primaries.map { $0?.path })
+                resolvedPrimaries: lookup == nil ? [] : resolved)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
@@ -296,11 +306,6 @@ public final class ImportSession: Sendable {
         return updated
     }
 
-    /// Where a round's naming runs: a serial queue of its own. The global queue's threads are
-    /// few (about one a core) and copies queue there by the dozen, so a round waiting behind them
-    /// held up every item in it; a serial queue gets a thread of its own when it has work.
-    static let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
-
     /// Runs blocking file work on a thread of its own, off Swift's cooperative pool (on `queue`
     /// when given, else on the global queue).
     static func onThread<T: Sendable>(
@@ -363,8 +368,8 @@ public final class ImportRun: Sendable {
         /// item then is not asked about again before it is copied (what another process records
         /// meanwhile is found by content after the copy).
         let sourcesLookedUp: Bool
-        /// Each request's primary file with its links resolved, as the lookup found it (empty when
-        /// there was none): its copy does not resolve it again.
+        /// Each request's primary file with its links resolved, as the lookup found it (nil where
+        /// it could not; empty when there was no lookup): its copy does not resolve it again.
         let resolvedPrimaries: [String?]
     }
 
