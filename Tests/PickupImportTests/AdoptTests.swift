@@ -7,10 +7,7 @@ import Testing
 
 /// `ImportSession.adopt`: files the library folder holds under a source's name, with its bytes,
 /// that the catalog does not know (a catalog emptied or lost), recorded instead of copied again.
-@Suite("import adopts what the library folder holds")
-struct AdoptTests {
-    typealias Scratch = ImportSessionTests.Scratch
-
+extension ImportSessionTests {
     @Test("a name this session just gave, its item not yet recorded, is not adopted; once recorded or undone it may be")
     func unrecordedNames() async throws {
         let scratch = try Scratch()
