@@ -99,6 +99,8 @@ extension ImportCatalog {
             """
         static let itemWithSHA256 = "SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+        /// The first id on the primary key: one row read, whatever the library's size.
+        static let holdsItems = "SELECT 1 FROM items WHERE id >= '' LIMIT 1"
         /// A source path that now holds other bytes: no longer another item's source.
         static let forgetSource =
             "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
@@ -109,7 +111,7 @@ extension ImportCatalog {
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256),
-            ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource),
+            ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource), ("holdsItems", holdsItems),
         ]
     }
     static let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -380,6 +380,16 @@ extension ImportCatalog {
         try item(from: try ImportSession.sourceKey(path))
     }
 
+    /// Whether the catalog records any item at all (a new library's does not: nothing to look up).
+    func holdsItems() throws(ImportError) -> Bool {
+        try catalogCall {
+            try withStatement(Query.holdsItems) { statement in
+                try statement.bind([])
+                return try statement.step()
+            }
+        }
+    }
+
     /// The items already imported from these sources (each as `item(from:)` finds it), by
     /// position: one call for a whole run.
     func items(from sources: [SourceKey?]) throws(ImportError) -> [Int: ImportedItem] {
@@ -415,6 +425,7 @@ extension ImportCatalog {
     /// As `items(importedFrom:)`; `resolved`: each path with its links resolved, when the caller
     /// looked them up already (a scan does, to leave the library's own files out).
     func items(importedFrom paths: [String], resolved: [String?]?) throws(ImportError) -> [String: ImportedItem] {
+        guard try holdsItems() else { return [:] }
         let keys = paths.indices.map { index in
             try? ImportSession.sourceKey(paths[index], resolved: resolved?[index])
         }

@@ -138,14 +138,16 @@ public final class ImportSession: Sendable {
             var results = [ImportResult?](repeating: nil, count: requests.count)
             // What the library already holds, known by source (path, size, modification time), in
             // one call: reused without being read. Each primary's resolved path serves its copy too.
-            let resolved = options.rehash ? [] : requests.map { ImportSession.realPath($0.path) }
+            // A library with no item yet holds none of them: nothing to resolve or look up.
+            let empty = options.rehash ? false : (try? await catalog.holdsItems()) == false
+            let resolved = options.rehash || empty ? [] : requests.map { ImportSession.realPath($0.path) }
             let primaries: [ImportCatalog.SourceKey?] = zip(requests, zip(statuses, resolved)).map {
                 request, found in
                 found.0.first.flatMap { $0 }.map {
                     ImportSession.sourceKey(request.path, status: $0, resolved: found.1 ?? request.path)
                 }
             }
-            let lookup = options.rehash ? nil : try? await catalog.items(from: primaries)
+            let lookup = options.rehash ? nil : empty ? [:] : try? await catalog.items(from: primaries)
             let known = lookup ?? [:]
             // What does not fit on the disk fails before anything is copied, in selection order.
             let space = self.spacePlan(requests, statuses: statuses, known: known)
