@@ -124,8 +124,8 @@ actor FlushRounds {
     /// nearly every one paid a whole flush of its own (1,000 photos: about 1,400 rounds).
     static let gathering: Duration = .milliseconds(1)
 
-    /// Where this library's flushes run, one at a time (another library's flushes do not wait
-    /// for them).
+    /// Where these rounds' flushes run, one at a time (one `FlushRounds` a session: another
+    /// session's flushes do not wait for them).
     private let queue = DispatchQueue(label: "pickup.import.flush", qos: .userInitiated)
 
     /// Starts a round for everyone waiting, unless one is running: after `gathering` (or at

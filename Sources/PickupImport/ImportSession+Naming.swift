@@ -98,12 +98,13 @@ extension ImportSession {
             var files: [StoredFile] = []
             for (position, copy) in copies.enumerated() {
                 let path = request.parts[position].path
-                let name =
-                    made.subfolder
-                    + (try placer.place(copy.temporary, as: ImportSession.fileName(path), syncing: syncing))
+                let given = try placer.place(copy.temporary, as: ImportSession.fileName(path), syncing: false)
+                let name = made.subfolder + given
+                // Known as in waiting before the folder's flush, while another item could see the name.
                 unrecorded.withValue { _ = $0.insert(name) }
                 usedUp += 1
                 placed.append(name)
+                if syncing { placer.syncFolder() }
                 files.append(
                     StoredFile(
                         role: request.parts[position].role, name: name, originalPath: path, size: copy.size,

@@ -366,9 +366,9 @@ public final class ImportRun: Sendable {
         let flag: CancellationFlag
         let order: CommitOrder
         let commits: ImportSession.CommitRounds?
-        /// Whether the catalog was asked, as the run began, which sources it already holds: an
-        /// item then is not asked about again before it is copied (what another process records
-        /// meanwhile is found by content after the copy).
+        /// Whether the catalog was asked, as the run began, which sources it already holds (or
+        /// said it holds no item at all): an item then is not asked about again before it is
+        /// copied (what another process records meanwhile is found by content after the copy).
         let sourcesLookedUp: Bool
         /// Each request's primary file with its links resolved, as the lookup found it (nil where
         /// it could not; empty when there was no lookup): its copy does not resolve it again.
