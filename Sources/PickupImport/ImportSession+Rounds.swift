@@ -43,20 +43,6 @@ extension ImportSession {
         case named(ImportedItem, names: [String], sources: [StoredFile.Role: ImportCatalog.SourceKey], infoJSON: String)
     }
 
-    /// A round of small items, both stages one after the other (as `CommitRounds` runs them,
-    /// without the overlap): one result an item, in their order.
-    func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
-        let named = await nameRound(round, flushes: flushes)
-        var results: [Result<Copied, ImportError>?] = named.map { result in
-            if case .failure(let error) = result { return .failure(error) }
-            return nil
-        }
-        let passed = named.compactMap { try? $0.get() }
-        var recorded = await recordRound(passed, flushes: flushes).makeIterator()
-        for index in results.indices where results[index] == nil { results[index] = recorded.next() }
-        return results.map { $0 ?? .failure(ImportError(.cancelled, "not recorded")) }
-    }
-
     /// A round's first stage: one flush for all their copies' bytes, one catalog read, their
     /// names. One result an item, in their order. A failure of the flush or the read fails the
     /// whole round, each item undone (temporaries dropped); an item whose naming fails is undone

@@ -17,8 +17,9 @@ private var sharedFlushesHere: Bool {
     return session.rounds != nil
 }
 
-/// `ImportSession.commitRound`: a round of small photos named, recorded and flushed together,
-/// driven directly, so that what one round holds is chosen, not left to timing.
+/// A round of small photos named, recorded and flushed together (`ImportSession.nameRound`,
+/// then `recordRound`), driven directly, so that what one round holds is chosen, not left to
+/// timing.
 @Suite(
     "import commit rounds", .enabled(if: sharedFlushesHere, "the temporary folder shares no flushes"),
     .timeLimit(.minutes(1)))
@@ -101,5 +102,20 @@ struct CommitRoundTests {
         }
         #expect(imported == [true, true], "\(again)")
         #expect(try scratch.stored() == ["IMG_0001.JPG", "IMG_0002.JPG"])
+    }
+}
+
+extension ImportSession {
+    /// One round through both stages, one after the other (as `CommitRounds` runs them, without
+    /// the overlap): one result an item, in their order.
+    fileprivate func commitRound(_ round: [Made], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
+        let named = await nameRound(round, flushes: flushes)
+        var recorded = await recordRound(named.compactMap { try? $0.get() }, flushes: flushes).makeIterator()
+        return named.map { result in
+            switch result {
+            case .failure(let error): return .failure(error)
+            case .success: return recorded.next() ?? .failure(ImportError(.cancelled, "not recorded"))
+            }
+        }
     }
 }
