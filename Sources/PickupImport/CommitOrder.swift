@@ -17,7 +17,7 @@ actor CommitOrder {
     /// Waits until item `index`, whose primary file has `sha256`, may record itself.
     func waitForTurn(_ index: Int, sha256: String) async {
         rule.hashed(index, sha256: sha256)
-        wakeReady()
+        wakeReady(after: index)
         guard !rule.mayCommit(index) else { return }
         await withCheckedContinuation { waiting[index] = $0 }
     }
@@ -25,70 +25,125 @@ actor CommitOrder {
     /// Item `index` has recorded itself, or ended without recording anything.
     func finished(_ index: Int) {
         rule.finished(index)
-        wakeReady()
+        wakeReady(after: index)
     }
 
-    private func wakeReady() {
-        for (index, continuation) in waiting where rule.mayCommit(index) {
-            waiting[index] = nil
-            continuation.resume()
+    /// Resumes the waiting items that `changed`'s new hash or end lets go.
+    private func wakeReady(after changed: Int) {
+        guard !waiting.isEmpty else { return }
+        for index in rule.ready(among: waiting.keys, after: changed) {
+            waiting.removeValue(forKey: index)?.resume()
         }
     }
 }
 
 /// The rule `CommitOrder` applies, as plain state (tested without threads).
+///
+/// Items are grouped by size and by file name, each group in selection order, with how many of
+/// its items from the front are done: an item looks only at the earlier ones of its groups not
+/// yet done (a few in flight), not at every earlier one (a folder of same-size photos made that
+/// grow with its square). State is kept in arrays by item, so a check reads no hash table.
 struct CommitRule {
-    let sizes: [Int64]
-    private var hashes: [Int: String] = [:]
-    private var done: Set<Int> = []
-    /// Each size's items, in selection order, and how many of them from the front are done: an
-    /// item looks only at the earlier ones of its size not yet done (a few in flight), not at
-    /// every earlier one (a folder of same-size photos made that grow with its square).
-    private let bySize: [Int64: [Int]]
-    private var doneFront: [Int64: Int] = [:]
-    /// Each item's file names (folded to lower case, as file systems that ignore case see
-    /// them), and each name's items in selection order.
-    private let names: [[String]]
-    private let byName: [String: [Int]]
+    /// Each item's size group, and its name groups (file names folded to lower case, as file
+    /// systems that ignore case see them).
+    private let sizeGroupOf: [Int]
+    private let nameGroupsOf: [[Int]]
+    /// Each group's items in selection order, and how many of them from the front are done.
+    private let sizeGroups: [[Int]]
+    private var sizeFront: [Int]
+    private let nameGroups: [[Int]]
+    private var nameFront: [Int]
+    private var hashes: [String?]
+    private var done: [Bool]
 
     init(sizes: [Int64], names: [[String]] = []) {
-        self.sizes = sizes
-        bySize = Dictionary(grouping: sizes.indices, by: { sizes[$0] })
-        self.names = names.map { $0.map { $0.lowercased() } }
-        var byName: [String: [Int]] = [:]
-        for (index, itemNames) in self.names.enumerated() {
-            for name in Set(itemNames) { byName[name, default: []].append(index) }
+        var sizeIDs: [Int64: Int] = [:]
+        var sizeGroups: [[Int]] = []
+        sizeGroupOf = sizes.enumerated().map { index, size in
+            let group = sizeIDs[size] ?? sizeGroups.count
+            if group == sizeGroups.count {
+                sizeIDs[size] = group
+                sizeGroups.append([])
+            }
+            sizeGroups[group].append(index)
+            return group
         }
-        self.byName = byName
+        var nameIDs: [String: Int] = [:]
+        var nameGroups: [[Int]] = []
+        nameGroupsOf = sizes.indices.map { index in
+            guard index < names.count else { return [] }
+            return Set(names[index].map { $0.lowercased() }).sorted().map { name in
+                let group = nameIDs[name] ?? nameGroups.count
+                if group == nameGroups.count {
+                    nameIDs[name] = group
+                    nameGroups.append([])
+                }
+                nameGroups[group].append(index)
+                return group
+            }
+        }
+        self.sizeGroups = sizeGroups
+        self.nameGroups = nameGroups
+        sizeFront = Array(repeating: 0, count: sizeGroups.count)
+        nameFront = Array(repeating: 0, count: nameGroups.count)
+        hashes = Array(repeating: nil, count: sizes.count)
+        done = Array(repeating: false, count: sizes.count)
     }
 
-    mutating func hashed(_ index: Int, sha256: String) { hashes[index] = sha256 }
+    mutating func hashed(_ index: Int, sha256: String) {
+        guard hashes.indices.contains(index) else { return }
+        hashes[index] = sha256
+    }
 
     mutating func finished(_ index: Int) {
-        done.insert(index)
-        guard index < sizes.count, let same = bySize[sizes[index]] else { return }
-        var front = doneFront[sizes[index], default: 0]
-        while front < same.count, done.contains(same[front]) { front += 1 }
-        doneFront[sizes[index]] = front
+        guard done.indices.contains(index) else { return }
+        done[index] = true
+        let group = sizeGroupOf[index]
+        sizeFront[group] = front(of: sizeGroups[group], from: sizeFront[group])
+        for group in nameGroupsOf[index] { nameFront[group] = front(of: nameGroups[group], from: nameFront[group]) }
+    }
+
+    /// The first of `members` from `start` on that is not done.
+    private func front(of members: [Int], from start: Int) -> Int {
+        var front = start
+        while front < members.count, done[members[front]] { front += 1 }
+        return front
     }
 
     /// Whether every earlier item of the same size is done, or known to differ, and every
     /// earlier item with a file of the same name is done.
     func mayCommit(_ index: Int) -> Bool {
-        if index < names.count {
-            for name in names[index] {
-                for earlier in byName[name] ?? [] {
-                    if earlier >= index { break }
-                    if !done.contains(earlier) { return false }
-                }
+        guard done.indices.contains(index) else { return true }
+        for group in nameGroupsOf[index] {
+            for earlier in nameGroups[group][nameFront[group]...] {
+                if earlier >= index { break }
+                if !done[earlier] { return false }
             }
         }
-        guard let mine = hashes[index], index < sizes.count, let same = bySize[sizes[index]] else { return true }
-        for earlier in same[doneFront[sizes[index], default: 0]...] {
+        guard let mine = hashes[index] else { return true }
+        let group = sizeGroupOf[index]
+        for earlier in sizeGroups[group][sizeFront[group]...] {
             if earlier >= index { break }
-            if done.contains(earlier) { continue }
+            if done[earlier] { continue }
             guard let theirs = hashes[earlier], theirs != mine else { return false }
         }
         return true
+    }
+
+    /// Which of `waiting` may commit now that item `changed` has its hash or is done. Only a
+    /// later item of its size or of one of its names can have been let go, as an item looks
+    /// only at earlier ones; and of its size, none after the first earlier item that is not
+    /// done and has no hash yet, which holds back every later one.
+    func ready(among waiting: some Collection<Int>, after changed: Int) -> [Int] {
+        guard done.indices.contains(changed) else { return waiting.filter { mayCommit($0) } }
+        let size = sizeGroupOf[changed]
+        let names = nameGroupsOf[changed]
+        let members = sizeGroups[size][sizeFront[size]...]
+        let barrier = members.first { !done[$0] && hashes[$0] == nil } ?? Int.max
+        return waiting.filter { index in
+            guard index > changed, done.indices.contains(index) else { return false }
+            if sizeGroupOf[index] == size { return index < barrier && mayCommit(index) }
+            return nameGroupsOf[index].contains(where: names.contains) && mayCommit(index)
+        }
     }
 }

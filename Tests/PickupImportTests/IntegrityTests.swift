@@ -263,38 +263,3 @@ struct IntegrityTests {
         #expect(fits.contains(true) && fits.contains(false))
     }
 }
-
-@Suite("Commit order: which of two same-size items records first")
-struct CommitRuleTests {
-    @Test func aLaterItemOfTheSameSizeWaitsForTheEarlierOnesHash() {
-        var rule = CommitRule(sizes: [10, 20, 10])
-        rule.hashed(2, sha256: "x")
-        #expect(!rule.mayCommit(2), "item 0 has the same size and no hash yet")
-        #expect(rule.mayCommit(1), "no earlier item of its size")
-        rule.hashed(0, sha256: "y")
-        #expect(rule.mayCommit(2), "item 0 differs")
-    }
-
-    @Test func aLaterItemOfTheSameNameWaitsUntilTheEarlierIsNamed() {
-        // IMG_0001.JPG from two cards (different sizes), and a third photo of another name.
-        var rule = CommitRule(sizes: [10, 20, 30], names: [["IMG_0001.JPG"], ["img_0001.jpg"], ["IMG_0002.JPG"]])
-        rule.hashed(1, sha256: "b")
-        rule.hashed(2, sha256: "c")
-        #expect(!rule.mayCommit(1), "item 0 takes the name first, even if it finishes copying later")
-        #expect(rule.mayCommit(2), "another name waits for nothing")
-        rule.hashed(0, sha256: "a")
-        #expect(rule.mayCommit(0))
-        rule.finished(0)
-        #expect(rule.mayCommit(1))
-    }
-
-    @Test func sameContentWaitsUntilTheEarlierIsDone() {
-        var rule = CommitRule(sizes: [10, 10])
-        rule.hashed(0, sha256: "x")
-        rule.hashed(1, sha256: "x")
-        #expect(rule.mayCommit(0))
-        #expect(!rule.mayCommit(1))
-        rule.finished(0)
-        #expect(rule.mayCommit(1))
-    }
-}
