@@ -40,17 +40,22 @@ actor CommitOrder {
 /// The rule `CommitOrder` applies, as plain state (tested without threads).
 ///
 /// Items are grouped by size and by file name, each group in selection order, with how many of
-/// its items from the front are done: an item looks only at the earlier ones of its groups not
-/// yet done (a few in flight), not at every earlier one (a folder of same-size photos made that
-/// grow with its square). State is kept in arrays by item, so a check reads no hash table.
+/// its items from the front are done, and for a size, how many from the front are done or
+/// hashed: an item looks only at the earlier ones of its groups not yet done (those in flight,
+/// and any done behind one still in flight), not at every earlier one (a folder of same-size
+/// photos made that grow with its square). State is kept in arrays by item, so a check reads
+/// no hash table.
 struct CommitRule {
     /// Each item's size group, and its name groups (file names folded to lower case, as file
     /// systems that ignore case see them).
     private let sizeGroupOf: [Int]
     private let nameGroupsOf: [[Int]]
-    /// Each group's items in selection order, and how many of them from the front are done.
+    /// Each group's items in selection order, and how many of them from the front are done
+    /// (for a size, also how many are done or hashed: the first item past those, with no hash
+    /// yet, holds back every later one of its size).
     private let sizeGroups: [[Int]]
     private var sizeFront: [Int]
+    private var sizeUnhashed: [Int]
     private let nameGroups: [[Int]]
     private var nameFront: [Int]
     private var hashes: [String?]
@@ -85,6 +90,7 @@ struct CommitRule {
         self.sizeGroups = sizeGroups
         self.nameGroups = nameGroups
         sizeFront = Array(repeating: 0, count: sizeGroups.count)
+        sizeUnhashed = Array(repeating: 0, count: sizeGroups.count)
         nameFront = Array(repeating: 0, count: nameGroups.count)
         hashes = Array(repeating: nil, count: sizes.count)
         done = Array(repeating: false, count: sizes.count)
@@ -93,6 +99,7 @@ struct CommitRule {
     mutating func hashed(_ index: Int, sha256: String) {
         guard hashes.indices.contains(index) else { return }
         hashes[index] = sha256
+        advanceUnhashed(sizeGroupOf[index])
     }
 
     mutating func finished(_ index: Int) {
@@ -100,6 +107,7 @@ struct CommitRule {
         done[index] = true
         let group = sizeGroupOf[index]
         sizeFront[group] = front(of: sizeGroups[group], from: sizeFront[group])
+        advanceUnhashed(group)
         for group in nameGroupsOf[index] { nameFront[group] = front(of: nameGroups[group], from: nameFront[group]) }
     }
 
@@ -110,8 +118,23 @@ struct CommitRule {
         return front
     }
 
+    private mutating func advanceUnhashed(_ group: Int) {
+        let members = sizeGroups[group]
+        var next = sizeUnhashed[group]
+        while next < members.count, done[members[next]] || hashes[members[next]] != nil { next += 1 }
+        sizeUnhashed[group] = next
+    }
+
+    /// The first item of size group `group` that is neither done nor hashed (`Int.max` when
+    /// there is none): no later item of that size may commit before it has its hash.
+    private func barrier(_ group: Int) -> Int {
+        let members = sizeGroups[group]
+        return sizeUnhashed[group] < members.count ? members[sizeUnhashed[group]] : Int.max
+    }
+
     /// Whether every earlier item of the same size is done, or known to differ, and every
-    /// earlier item with a file of the same name is done.
+    /// earlier item with a file of the same name is done. An item with no hash yet looks only
+    /// at the names, and an index out of the list may always commit.
     func mayCommit(_ index: Int) -> Bool {
         guard done.indices.contains(index) else { return true }
         for group in nameGroupsOf[index] {
@@ -122,6 +145,7 @@ struct CommitRule {
         }
         guard let mine = hashes[index] else { return true }
         let group = sizeGroupOf[index]
+        if barrier(group) < index { return false }
         for earlier in sizeGroups[group][sizeFront[group]...] {
             if earlier >= index { break }
             if done[earlier] { continue }
@@ -130,16 +154,15 @@ struct CommitRule {
         return true
     }
 
-    /// Which of `waiting` may commit now that item `changed` has its hash or is done. Only a
-    /// later item of its size or of one of its names can have been let go, as an item looks
-    /// only at earlier ones; and of its size, none after the first earlier item that is not
-    /// done and has no hash yet, which holds back every later one.
+    /// Which of `waiting` may commit now that item `changed` has its hash or is done, given
+    /// that none of them could before and that each has its hash (as `CommitOrder` keeps
+    /// them). Only a later item of `changed`'s size or of one of its names can have been let
+    /// go, as an item looks only at earlier ones; and of its size, none past the barrier.
     func ready(among waiting: some Collection<Int>, after changed: Int) -> [Int] {
         guard done.indices.contains(changed) else { return waiting.filter { mayCommit($0) } }
         let size = sizeGroupOf[changed]
         let names = nameGroupsOf[changed]
-        let members = sizeGroups[size][sizeFront[size]...]
-        let barrier = members.first { !done[$0] && hashes[$0] == nil } ?? Int.max
+        let barrier = barrier(size)
         return waiting.filter { index in
             guard index > changed, done.indices.contains(index) else { return false }
             if sizeGroupOf[index] == size { return index < barrier && mayCommit(index) }
