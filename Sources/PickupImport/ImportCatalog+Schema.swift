@@ -64,18 +64,26 @@ extension ImportCatalog {
     enum Query {
         /// An item's columns, then one of its files' and its thumbnail's, each read by its name;
         /// `duration`: whether the files have that column (a catalog of version 3, opened only to
-        /// read, does not).
-        static func itemColumns(duration: Bool) -> String {
+        /// read, does not); `items`: the table or the subquery the items come from.
+        static func itemColumns(duration: Bool, items: String = "items") -> String {
             """
             SELECT i.id, i.kind, i.original_name, i.original_path, i.imported_at, i.info,
                 f.role, f.stored_name, f.original_path AS file_original_path, f.size, f.sha256, f.method,
                 \(duration ? "f.duration" : "NULL AS duration"),
                 t.name AS thumbnail_name, t.width AS thumbnail_width, t.height AS thumbnail_height
-            FROM items i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
+            FROM \(items) i LEFT JOIN files f ON f.item_id = i.id LEFT JOIN thumbnails t ON t.item_id = i.id
             """
         }
         static func allItems(duration: Bool) -> String {
             itemColumns(duration: duration) + " ORDER BY i.imported_at, i.id, f.role DESC"
+        }
+        /// Up to `?3` items after the item imported at `?1` with id `?2`, in the listing's order:
+        /// a range on `items_by_import`, then each item's files.
+        static func itemsPage(duration: Bool) -> String {
+            let page = """
+                (SELECT * FROM items WHERE (imported_at, id) > (?1, ?2) ORDER BY imported_at, id LIMIT ?3)
+                """
+            return itemColumns(duration: duration, items: page) + " ORDER BY i.imported_at, i.id, f.role DESC"
         }
         static func itemByID(duration: Bool) -> String {
             itemColumns(duration: duration) + " WHERE i.id = ?1 ORDER BY f.role DESC"
@@ -106,7 +114,8 @@ extension ImportCatalog {
             "UPDATE files SET source_size = -1, source_modified = -1 WHERE source_path = ?1 AND item_id != ?2"
 
         static let all: [(name: String, sql: String)] = [
-            ("allItems", allItems(duration: true)), ("itemByID", itemByID(duration: true)),
+            ("allItems", allItems(duration: true)), ("itemsPage", itemsPage(duration: true)),
+            ("itemByID", itemByID(duration: true)),
             ("idsWithPrefix", idsWithPrefix),
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),

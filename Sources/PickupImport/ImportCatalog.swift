@@ -12,6 +12,8 @@ public actor ImportCatalog {
     private var prepared: [String: SQLiteStatement] = [:]
     /// Items' facts decoded from their JSON, by that JSON (at most 50,000, then begun again).
     private var decodedInfos: [String: MediaInfo] = [:]
+    /// How many decoded facts `decodedInfos` keeps at most.
+    static let decodedLimit = 50_000
     /// The library folder the catalog describes.
     public let folder: String
     /// Whether the catalog keeps each source's resolved path (`files.source_path`): every
@@ -19,7 +21,7 @@ public actor ImportCatalog {
     private let hasSourcePath: Bool
     /// Whether files have their `duration` column (version 4; an older catalog opened only to
     /// read may not).
-    private let hasDuration: Bool
+    let hasDuration: Bool
 
     /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
     /// (for listing and showing) creates and changes nothing, and opens where the library
@@ -243,7 +245,7 @@ public actor ImportCatalog {
 
     /// Items from the rows of a `Query.itemColumns` query: an item's rows one after another,
     /// one for each of its files.
-    private func readItems(_ statement: SQLiteStatement) throws -> [ImportedItem] {
+    func readItems(_ statement: SQLiteStatement) throws -> [ImportedItem] {
         var result: [ImportedItem] = []
         var infos: [String?] = []
         while try statement.step() {
@@ -268,15 +270,25 @@ public actor ImportCatalog {
                     info: MediaInfo(kind: kind, container: .mp4, fileSize: 0), thumbnail: thumbnail))
         }
         // Each text decoded once: the same item read twice in a run (planned, then imported) costs
-        // one decoding. A text always gives the same facts, so this never goes stale.
-        let missing = result.indices.filter { infos[$0].map { decodedInfos[$0] == nil } ?? false }
-        let decoded = ImportCatalog.decode(missing.map { infos[$0] })
-        if decodedInfos.count + missing.count > 50_000 { decodedInfos = [:] }
-        for (position, index) in missing.enumerated() {
-            if let text = infos[index], let info = decoded[position] { decodedInfos[text] = info }
-        }
+        // one decoding. A text always gives the same facts, so this never goes stale. A read of
+        // more items than the cache holds (a whole large library listed) is decoded and not
+        // kept: keeping it would hash every text twice and hold them all, for no later read.
+        var missing: [Int] = []
         for index in result.indices {
-            if let text = infos[index], let info = decodedInfos[text] { result[index].info = info }
+            guard let text = infos[index] else { continue }
+            if !decodedInfos.isEmpty, let info = decodedInfos[text] {
+                result[index].info = info
+            } else {
+                missing.append(index)
+            }
+        }
+        let decoded = ImportCatalog.decode(missing.map { infos[$0] })
+        let keeping = missing.count <= ImportCatalog.decodedLimit
+        if keeping && decodedInfos.count + missing.count > ImportCatalog.decodedLimit { decodedInfos = [:] }
+        for (position, index) in missing.enumerated() {
+            guard let info = decoded[position] else { continue }
+            result[index].info = info
+            if keeping, let text = infos[index] { decodedInfos[text] = info }
         }
         return result
     }

@@ -124,13 +124,63 @@ struct CatalogIndexTests {
         #expect(plans.count == ImportCatalog.Query.all.count)
         for (name, steps) in plans {
             for step in steps where step.hasPrefix("SCAN") {
-                // The listing reads every item, in the order of the index on (imported_at, id).
-                #expect(name == "allItems" && step.contains("USING INDEX items_by_import"), "\(name): \(step)")
+                // The listing reads every item, in the order of the index on (imported_at, id); a
+                // page reads the rows of its own subquery, a range on that index (below).
+                let listing = name == "allItems" && step.contains("USING INDEX items_by_import")
+                #expect(listing || (name == "itemsPage" && step == "SCAN i"), "\(name): \(step)")
             }
             #expect(!steps.isEmpty, "\(name)")
         }
         #expect(plans["knowsStoredName"]?.joined().contains("USING COVERING INDEX") == true)
+        #expect(
+            plans["itemsPage"]?.joined().contains("SEARCH items USING INDEX items_by_import ((imported_at,id)>(?,?))")
+                == true)
         #expect(plans["idsWithPrefix"]?.joined().contains("id>? AND id<?") == true)
+    }
+
+    @Test("pages of the listing, of any size, read every item once, in its order, none split")
+    func pagesReadTheListing() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.library, withIntermediateDirectories: true)
+        let catalog = try ImportCatalog(folder: scratch.library)
+        // Three items an import time (the page's key is the time, then the id), and every
+        // fourth a Live Photo with its movie: two rows of the join for one item.
+        var entries: [(ImportedItem, [StoredFile.Role: ImportCatalog.SourceKey])] = []
+        for number in 0..<14 {
+            let name = "IMG_\(number)"
+            var files = [
+                StoredFile(
+                    role: .primary, name: name + ".HEIC", originalPath: "/c/" + name + ".HEIC", size: 10,
+                    sha256: String(repeating: "a", count: 63) + String(number % 10), method: .copied)
+            ]
+            if number % 4 == 0 {
+                files.append(
+                    StoredFile(
+                        role: .livePhotoMovie, name: name + ".MOV", originalPath: "/c/" + name + ".MOV", size: 20,
+                        sha256: String(repeating: "b", count: 64), method: .copied))
+            }
+            let item = ImportedItem(
+                id: String(format: "%02x", (number * 37) % 256) + "0000000000", kind: .image, originalName: name,
+                originalPath: "/c/" + name, importedAt: 1_700_000_000 + Double(number / 3), files: files,
+                info: MediaInfo(kind: .image, container: .heif, fileSize: 10))
+            entries.append((item, [:]))
+        }
+        try await catalog.recordAll(entries)
+        let all = try await catalog.items()
+        #expect(all.count == 14)
+        for limit in [1, 2, 3, 5, 14, 50] {
+            var pages: [[ImportedItem]] = []
+            var last: ImportedItem?
+            repeat {
+                let page = try await catalog.items(after: last, limit: limit)
+                #expect(page.count <= limit)
+                pages.append(page)
+                last = page.last
+            } while pages.count < 100 && pages.last?.count == limit
+            #expect(pages.flatMap { $0 } == all, "pages of \(limit)")
+        }
+        #expect(try await catalog.items(limit: 0).isEmpty)
+        #expect(all.filter { $0.files.count == 2 }.count == 4)
     }
 
     @Test("a file imported by one spelling of its path is known by another, without being copied again")

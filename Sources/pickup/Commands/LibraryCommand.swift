@@ -171,16 +171,7 @@ struct LibraryJob: CommandJob {
             let catalog = try ImportCatalog(folder: folder, readOnly: readOnly)
             switch action {
             case .list:
-                let items = LibraryJob.sorted(try await catalog.items(), by: order)
-                if json {
-                    Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
-                } else {
-                    var text = ItemTable.listHeader()
-                    for item in items { text += ItemTable.listRow(item, imported: LibraryJob.date(item.importedAt)) }
-                    let bytes = items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
-                    Console.raw(
-                        text + "\n\(items.count) item\(items.count == 1 ? "" : "s"), \(Text.byteCount(bytes)).\n")
-                }
+                try await list(catalog)
             case .show(let id):
                 guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
                 if json {
