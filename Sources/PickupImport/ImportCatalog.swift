@@ -245,7 +245,7 @@ public actor ImportCatalog {
 
     /// Items from the rows of a `Query.itemColumns` query: an item's rows one after another,
     /// one for each of its files.
-    func readItems(_ statement: SQLiteStatement) throws -> [ImportedItem] {
+    func readItems(_ statement: SQLiteStatement, caching: Bool = true) throws -> [ImportedItem] {
         var result: [ImportedItem] = []
         var infos: [String?] = []
         while try statement.step() {
@@ -270,9 +270,9 @@ public actor ImportCatalog {
                     info: MediaInfo(kind: kind, container: .mp4, fileSize: 0), thumbnail: thumbnail))
         }
         // Each text decoded once: the same item read twice in a run (planned, then imported) costs
-        // one decoding. A text always gives the same facts, so this never goes stale. A read of
-        // more items than the cache holds (a whole large library listed) is decoded and not
-        // kept: keeping it would hash every text twice and hold them all, for no later read.
+        // one decoding. A text always gives the same facts, so this never goes stale. A page, or
+        // a read of more items than the cache holds (a whole large library listed), is decoded
+        // and not kept: keeping it would hash every text twice and hold them, for no later read.
         var missing: [Int] = []
         for index in result.indices {
             guard let text = infos[index] else { continue }
@@ -283,7 +283,7 @@ public actor ImportCatalog {
             }
         }
         let decoded = ImportCatalog.decode(missing.map { infos[$0] })
-        let keeping = missing.count <= ImportCatalog.decodedLimit
+        let keeping = caching && missing.count <= ImportCatalog.decodedLimit
         if keeping && decodedInfos.count + missing.count > ImportCatalog.decodedLimit { decodedInfos = [:] }
         for (position, index) in missing.enumerated() {
             guard let info = decoded[position] else { continue }

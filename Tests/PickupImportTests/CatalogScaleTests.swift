@@ -138,7 +138,9 @@ struct CatalogIndexTests {
         #expect(plans["idsWithPrefix"]?.joined().contains("id>? AND id<?") == true)
     }
 
-    @Test("pages of the listing, of any size, read every item once, in its order, none split")
+    @Test(
+        "pages of the listing, of any size, read every item once, in its order, none split",
+        .timeLimit(.minutes(1)))
     func pagesReadTheListing() async throws {
         let scratch = try Scratch()
         try FileManager.default.createDirectory(atPath: scratch.library, withIntermediateDirectories: true)
@@ -181,6 +183,21 @@ struct CatalogIndexTests {
         }
         #expect(try await catalog.items(limit: 0).isEmpty)
         #expect(all.filter { $0.files.count == 2 }.count == 4)
+        for limit in [0, 1, 3, 14, 50] {
+            let read = try await catalog.readPages(of: limit, into: [ImportedItem]()) { $0 += $1 }
+            #expect(read == all, "one snapshot in pages of \(limit)")
+        }
+
+        // An import time that is not a number (a catalog changed by hand) reads as 0 and sorts
+        // after every number: the pages still end, with every item once, in the catalog's order.
+        let path = scratch.library + "/.pickup/catalog.sqlite"
+        try SQLiteDatabase(path: path).execute("UPDATE items SET imported_at = 'oops' WHERE id = '\(all[4].id)'")
+        let damaged = try await catalog.items()
+        #expect(damaged.map(\.id) == all.map(\.id).filter { $0 != all[4].id } + [all[4].id])
+        for limit in [1, 2, 5] {
+            let read = try await catalog.readPages(of: limit, into: [ImportedItem]()) { $0 += $1 }
+            #expect(read.map(\.id) == damaged.map(\.id), "a damaged catalog in pages of \(limit)")
+        }
     }
 
     @Test("a file imported by one spelling of its path is known by another, without being copied again")

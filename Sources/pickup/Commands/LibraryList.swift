@@ -11,28 +11,30 @@ extension LibraryJob {
     /// Every item, then the count and the bytes. Another order than the import's needs every
     /// item before the first line.
     func list(_ catalog: ImportCatalog) async throws(ImportError) {
-        var count = 0
-        var bytes: Int64 = 0
+        let json = json
         if !json { Console.raw(ItemTable.listHeader()) }
-        func print(_ items: [ImportedItem]) {
-            count += items.count
-            bytes += items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
-            if json {
-                Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
-            } else {
-                Console.raw(items.map { ItemTable.listRow($0, imported: LibraryJob.date($0.importedAt)) }.joined())
-            }
-        }
+        let totals: (count: Int, bytes: Int64)
         if case .imported = order {
-            var page = try await catalog.items(limit: Self.listPage)
-            print(page)
-            while page.count == Self.listPage, let last = page.last {
-                page = try await catalog.items(after: last, limit: Self.listPage)
-                print(page)
+            totals = try await catalog.readPages(of: Self.listPage, into: (0, 0)) { totals, page in
+                LibraryJob.print(page, json: json, adding: &totals)
             }
         } else {
-            print(LibraryJob.sorted(try await catalog.items(), by: order))
+            var all = (count: 0, bytes: Int64(0))
+            LibraryJob.print(LibraryJob.sorted(try await catalog.items(), by: order), json: json, adding: &all)
+            totals = all
         }
-        if !json { Console.raw("\n\(count) item\(count == 1 ? "" : "s"), \(Text.byteCount(bytes)).\n") }
+        let count = totals.count
+        if !json { Console.raw("\n\(count) item\(count == 1 ? "" : "s"), \(Text.byteCount(totals.bytes)).\n") }
+    }
+
+    /// Prints `items`, a line each, and adds them to `totals`.
+    static func print(_ items: [ImportedItem], json: Bool, adding totals: inout (count: Int, bytes: Int64)) {
+        totals.count += items.count
+        totals.bytes += items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
+        if json {
+            Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
+        } else {
+            Console.raw(items.map { ItemTable.listRow($0, imported: LibraryJob.date($0.importedAt)) }.joined())
+        }
     }
 }
