@@ -65,26 +65,14 @@ struct CommitRule {
         var sizeIDs: [Int64: Int] = [:]
         var sizeGroups: [[Int]] = []
         sizeGroupOf = sizes.enumerated().map { index, size in
-            let group = sizeIDs[size] ?? sizeGroups.count
-            if group == sizeGroups.count {
-                sizeIDs[size] = group
-                sizeGroups.append([])
-            }
-            sizeGroups[group].append(index)
-            return group
+            CommitRule.join(index, to: size, ids: &sizeIDs, groups: &sizeGroups)
         }
         var nameIDs: [String: Int] = [:]
         var nameGroups: [[Int]] = []
         nameGroupsOf = sizes.indices.map { index in
             guard index < names.count else { return [] }
             return Set(names[index].map { $0.lowercased() }).sorted().map { name in
-                let group = nameIDs[name] ?? nameGroups.count
-                if group == nameGroups.count {
-                    nameIDs[name] = group
-                    nameGroups.append([])
-                }
-                nameGroups[group].append(index)
-                return group
+                CommitRule.join(index, to: name, ids: &nameIDs, groups: &nameGroups)
             }
         }
         self.sizeGroups = sizeGroups
@@ -94,6 +82,19 @@ struct CommitRule {
         nameFront = Array(repeating: 0, count: nameGroups.count)
         hashes = Array(repeating: nil, count: sizes.count)
         done = Array(repeating: false, count: sizes.count)
+    }
+
+    /// Adds item `index` to the group of `key` (a new group for a new key); the group's number.
+    private static func join<Key: Hashable>(
+        _ index: Int, to key: Key, ids: inout [Key: Int], groups: inout [[Int]]
+    ) -> Int {
+        let group = ids[key] ?? groups.count
+        if group == groups.count {
+            ids[key] = group
+            groups.append([])
+        }
+        groups[group].append(index)
+        return group
     }
 
     mutating func hashed(_ index: Int, sha256: String) {

@@ -1,3 +1,4 @@
+import PickupTestSupport
 import Testing
 
 @testable import PickupImport
@@ -62,7 +63,7 @@ struct CommitRuleTests {
 
     /// One run; how many waiting items it let go.
     private static func simulate(seed: UInt64) -> Int {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         let count = 24
         let sizes = (0..<count).map { _ in Int64(random.next() % 3) }
         let names = (0..<count).map { _ in
@@ -122,17 +123,5 @@ struct CommitRuleTests {
             }
         }
         return letGo
-    }
-}
-
-/// A small seeded generator (SplitMix64), so each argument replays the same run.
-private struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
