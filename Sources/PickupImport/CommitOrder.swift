@@ -107,23 +107,24 @@ struct CommitRule {
         guard done.indices.contains(index) else { return }
         done[index] = true
         let group = sizeGroupOf[index]
-        sizeFront[group] = front(of: sizeGroups[group], from: sizeFront[group])
+        sizeFront[group] = Self.skip(sizeGroups[group], from: sizeFront[group]) { done[$0] }
         advanceUnhashed(group)
-        for group in nameGroupsOf[index] { nameFront[group] = front(of: nameGroups[group], from: nameFront[group]) }
+        for group in nameGroupsOf[index] {
+            nameFront[group] = Self.skip(nameGroups[group], from: nameFront[group]) { done[$0] }
+        }
     }
 
-    /// The first of `members` from `start` on that is not done.
-    private func front(of members: [Int], from start: Int) -> Int {
-        var front = start
-        while front < members.count, done[members[front]] { front += 1 }
-        return front
+    /// Where in `members`, from `start` on, the first item that has not `passed` stands.
+    private static func skip(_ members: [Int], from start: Int, while passed: (Int) -> Bool) -> Int {
+        var next = start
+        while next < members.count, passed(members[next]) { next += 1 }
+        return next
     }
 
     private mutating func advanceUnhashed(_ group: Int) {
-        let members = sizeGroups[group]
-        var next = sizeUnhashed[group]
-        while next < members.count, done[members[next]] || hashes[members[next]] != nil { next += 1 }
-        sizeUnhashed[group] = next
+        sizeUnhashed[group] = Self.skip(sizeGroups[group], from: sizeUnhashed[group]) {
+            done[$0] || hashes[$0] != nil
+        }
     }
 
     /// The first item of size group `group` that is neither done nor hashed (`Int.max` when
