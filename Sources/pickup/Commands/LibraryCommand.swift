@@ -140,7 +140,6 @@ struct LibraryJob: CommandJob {
     /// The items (as the catalog lists them) in the order asked for; ties keep the catalog's order.
     static func sorted(_ items: [ImportedItem], by order: Order) -> [ImportedItem] {
         let indexed = Array(items.enumerated())
-        func size(_ item: ImportedItem) -> Int64 { item.files.reduce(0) { $0 + $1.size } }
         let sorted: [(offset: Int, element: ImportedItem)]
         switch order {
         case .imported:
@@ -153,7 +152,10 @@ struct LibraryJob: CommandJob {
                 let b = right.element.info.creationDate?.orderingSeconds ?? Int.max
                 return (a, left.offset) < (b, right.offset)
             }
-        case .size: sorted = indexed.sorted { (-size($0.element), $0.offset) < (-size($1.element), $1.offset) }
+        case .size:
+            sorted = indexed.sorted {
+                (-ItemTable.bytes($0.element), $0.offset) < (-ItemTable.bytes($1.element), $1.offset)
+            }
         case .name:
             sorted = indexed.sorted {
                 let a = $0.element.originalName.lowercased()

@@ -16,11 +16,11 @@ extension LibraryJob {
         let totals: (count: Int, bytes: Int64)
         if case .imported = order {
             totals = try await catalog.readPages(of: Self.listPage, into: (0, 0)) { totals, page in
-                LibraryJob.print(page, json: json, adding: &totals)
+                LibraryJob.write(page, json: json, adding: &totals)
             }
         } else {
             var all = (count: 0, bytes: Int64(0))
-            LibraryJob.print(LibraryJob.sorted(try await catalog.items(), by: order), json: json, adding: &all)
+            LibraryJob.write(LibraryJob.sorted(try await catalog.items(), by: order), json: json, adding: &all)
             totals = all
         }
         let count = totals.count
@@ -28,9 +28,9 @@ extension LibraryJob {
     }
 
     /// Prints `items`, a line each, and adds them to `totals`.
-    static func print(_ items: [ImportedItem], json: Bool, adding totals: inout (count: Int, bytes: Int64)) {
+    static func write(_ items: [ImportedItem], json: Bool, adding totals: inout (count: Int, bytes: Int64)) {
         totals.count += items.count
-        totals.bytes += items.reduce(Int64(0)) { $0 + $1.files.reduce(0) { $0 + $1.size } }
+        totals.bytes += items.reduce(Int64(0)) { $0 + ItemTable.bytes($1) }
         if json {
             Console.raw(items.map { ItemJSON.object($0).text + "\n" }.joined())
         } else {

@@ -42,11 +42,14 @@ enum ItemTable {
         leadingCells(item) + Text.pad(note, 18) + storedNames(item) + "\n"
     }
 
+    /// The bytes an item's stored files hold.
+    static func bytes(_ item: ImportedItem) -> Int64 { item.files.reduce(0) { $0 + $1.size } }
+
     /// The item's id, kind, duration and size, padded to their columns.
     private static func leadingCells(_ item: ImportedItem) -> String {
         var kind = item.kind.rawValue
         if item.isLivePhoto { kind = "live photo" }
-        let size = item.files.reduce(Int64(0)) { $0 + $1.size }
+        let size = bytes(item)
         // A Live Photo's time is its movie's.
         let duration = item.info.duration ?? item.files.first { $0.role == .livePhotoMovie }?.duration
         let time = duration.map { DurationLabel.string(seconds: $0) } ?? "-"
