@@ -42,8 +42,12 @@ extension ImportSession {
             let name = StoredName(ImportSession.fileName(path))
             var found: StoredFile?
             var sourceSHA256: String?  // read once, and only when a candidate's size matches
+            let present = namesInFolder(subfolder)
             for attempt in 1...20 {
                 let candidate = subfolder + name.variant(attempt)
+                // Not there when the session first looked: made since, by this session or another
+                // that records it; nothing to adopt.
+                guard present.contains(String(candidate.dropFirst(subfolder.count))) else { break }
                 guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
                 // A name this session just gave, its item not yet recorded, is that item's.
                 guard status.kind == .regular, status.size == keys[position].size,
@@ -71,6 +75,30 @@ extension ImportSession {
         guard let primary = files.first else { return nil }
         let item = ImportSession.item(request, files: files, sha256: primary.sha256)
         return try await catalog.record(item, sources: ImportSession.sources(keys, request)) ?? item
+    }
+
+    /// The names `subfolder` (of the layout; empty: the library folder itself) held when this
+    /// session first asked: read once, so that a new item's names are not each looked up on
+    /// the disk. Empty when it cannot be read (then there is nothing to adopt from it).
+    func namesInFolder(_ subfolder: String) -> Set<String> {
+        if let known = namesFound.withValue({ $0[subfolder] }) { return known }
+        var names: Set<String> = []
+        if let directory = opendir(subfolder.isEmpty ? destination : destination + "/" + subfolder) {
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
+                        SystemPath.string(cString: $0)
+                    }
+                }
+                names.insert(name)
+            }
+            closedir(directory)
+        }
+        return namesFound.withValue { found in
+            if let earlier = found[subfolder] { return earlier }
+            found[subfolder] = names
+            return names
+        }
     }
 
     /// With `rehash`: the item the library holds, all its files there, with the bytes of the
@@ -111,10 +139,9 @@ extension ImportSession {
         var keys: [ImportCatalog.SourceKey] = []
         for (position, path) in paths.enumerated() {
             let known = position == 0 && index < run.resolvedPrimaries.count ? run.resolvedPrimaries[index] : nil
-            guard let real = known ?? ImportSession.realPath(path) else {
-                throw ImportError.reading(path, errno: errno)
-            }
-            let key = try ImportSession.sourceKey(path, resolved: real)
+            guard let found = sourcePaths.resolve(path) else { throw ImportError.reading(path, errno: errno) }
+            let real = known ?? found.path
+            let key = ImportCatalog.SourceKey(path: real, size: found.status.size, modified: found.status.modified)
             if real.hasPrefix(destination + "/") {
                 throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
             }

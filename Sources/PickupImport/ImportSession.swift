@@ -105,6 +105,10 @@ public final class ImportSession: Sendable {
     /// round waiting behind them held up every item in it; a serial queue gets a thread of its
     /// own when it has work.
     let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
+    /// The sources' paths resolved, each folder once.
+    let sourcePaths = SourcePaths()
+    /// The names in the library's folders when this session first looked (`adopt`).
+    let namesFound = LockedValue<[String: Set<String>]>([:])
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -140,7 +144,7 @@ public final class ImportSession: Sendable {
             // one call: reused without being read. Each primary's resolved path serves its copy too.
             // A library with no item yet holds none of them: nothing to resolve or look up.
             let empty = options.rehash ? false : (try? await catalog.holdsItems()) == false
-            let resolved = options.rehash || empty ? [] : requests.map { ImportSession.realPath($0.path) }
+            let resolved = options.rehash || empty ? [] : requests.map { sourcePaths.resolve($0.path)?.path }
             let primaries: [ImportCatalog.SourceKey?] = zip(requests, zip(statuses, resolved)).map {
                 request, found in
                 found.0.first.flatMap { $0 }.map {
@@ -333,7 +337,8 @@ public final class ImportSession: Sendable {
 
     static func fileName(_ path: String) -> String {
         // A name that is not UTF-8 is stored in UTF-8, its raw bytes read as Latin-1.
-        SystemPath.readable(path.split(separator: "/").last.map(String.init) ?? path)
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        return SystemPath.readable(slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path)
     }
 
     static func sourceKey(_ path: String, resolved: String? = nil) throws(ImportError) -> ImportCatalog.SourceKey {

@@ -30,15 +30,19 @@ public enum Digest {
 
     /// Lowercase hex of bytes.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits: [Character] = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
+        // Written as ASCII bytes straight into the string's storage: one allocation, no
+        // `Character` appends (a SHA-256 per imported photo goes through here).
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (position, byte) in bytes.enumerated() {
+                text[2 * position] = hexDigit(byte >> 4)
+                text[2 * position + 1] = hexDigit(byte & 15)
+            }
+            return bytes.count * 2
         }
-        return text
     }
+
+    /// The ASCII lower-case digit of a value from 0 to 15.
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 48 + value : 87 + value }
 
     static func hex(decoding text: String) -> [UInt8] {
         var bytes: [UInt8] = []

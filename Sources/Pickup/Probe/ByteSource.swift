@@ -115,8 +115,12 @@ public final class FileByteSource: ByteSource {
     }
 
     private func readFromDisk(at offset: Int64, count: Int) throws(ProbeError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { PositionalRead.fill($0, from: descriptor, at: offset) }
+        // Read straight into the array's storage: no zeroing first.
+        var read: Result<Int, PositionalReadError> = .success(0)
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+            read = PositionalRead.fill(UnsafeMutableRawBufferPointer(storage), from: descriptor, at: offset)
+            if case .success(let filled) = read { initialized = filled } else { initialized = 0 }
+        }
         let done: Int
         switch read {
         case .success(let count): done = count

@@ -70,10 +70,11 @@ public struct ImportScan: Sendable {
             !options.selection.include.isEmpty
             && !options.selection.include.contains { $0.lowercased().hasSuffix("aae") }
         let walker = FileWalker(recursive: true, followLinks: options.followLinks, selection: options.selection)
+        let sourcePaths = SourcePaths()
         for entry in walker.expand(sources) {
             switch entry {
             case .file(let path, let identity):
-                let real = LibraryFolder.resolve(path)
+                let real = sourcePaths.resolve(path)?.path
                 if let real, library.contains(resolved: real) { continue }
                 files.append(path)
                 resolved.append(real)

@@ -255,9 +255,11 @@ struct ImportJob: CommandJob {
                     itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1))
             case .finished(let index, let result):
                 done += 1
-                // Its whole size, copied or already there, as the plan counted it.
-                let planned = plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
-                bytesFinished += inFlight.removeValue(forKey: index)?.total ?? planned
+                // Its whole size, copied or already there, as the plan counted it (looked up only
+                // for an item that never started: one reused without a copy).
+                bytesFinished +=
+                    inFlight.removeValue(forKey: index)?.total
+                    ?? plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
                 bar?.draw(
                     itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1),
                     force: true)
