@@ -40,6 +40,8 @@ struct FileCopier {
         let sha256: String
         /// How the bytes got there.
         let method: CopyMethod
+        /// The source's status as the copy read it (the same from its first byte to its last).
+        let source: FileStatus
     }
 
     /// Copies `source` to a temporary file in the folder, reporting bytes as they go.
@@ -83,7 +85,7 @@ struct FileCopier {
             FileCopier.keepModificationTime(of: before, on: output)
             guard !flushing || FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
             let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
-            return Copied(temporary: temporary, size: size, sha256: sha256, method: method)
+            return Copied(temporary: temporary, size: size, sha256: sha256, method: method, source: before)
         } catch {
             temporary.discard()
             throw error
@@ -141,7 +143,8 @@ struct FileCopier {
                 temporary.discard()
                 throw error
             }
-            return Copied(temporary: temporary, size: found.size, sha256: found.sha256, method: .cloned)
+            return Copied(
+                temporary: temporary, size: found.size, sha256: found.sha256, method: .cloned, source: before)
         }
     #endif
 

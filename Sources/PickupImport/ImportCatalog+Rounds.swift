@@ -9,7 +9,7 @@ import PickupStore
 extension ImportCatalog {
     /// An item's facts as the catalog keeps them: JSON (`{}` should they not encode).
     static func factsJSON(_ info: MediaInfo) -> String {
-        String(decoding: (try? JSONEncoder().encode(info)) ?? Data("{}".utf8), as: UTF8.self)
+        FactsJSON.encode(info) ?? String(decoding: (try? JSONEncoder().encode(info)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// What the catalog records with some content: the item whose primary file has it, and

@@ -133,14 +133,19 @@ extension ImportSession {
     /// (`CommitOrder`): with the other small items of its round where they share flushes
     /// (`ImportRun.Context.commits`), on its own otherwise. The flag says whether what it ended
     /// as is on the disk already (a round flushed it).
-    func copyItem(_ request: ImportRequest, index: Int, run: ImportRun.Context) async throws -> (Copied, onDisk: Bool) {
+    func copyItem(
+        _ request: ImportRequest, index: Int, run: ImportRun.Context, attempt: Int = 1
+    ) async throws -> (Copied, onDisk: Bool) {
         guard !run.flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
         for (position, path) in paths.enumerated() {
-            let known = position == 0 && index < run.resolvedPrimaries.count ? run.resolvedPrimaries[index] : nil
-            guard let found = sourcePaths.resolve(path) else { throw ImportError.reading(path, errno: errno) }
-            let real = known ?? found.path
+            // As the run found it when it began; looked up now on a second try (the source changed).
+            let early = index < run.found.count && position < run.found[index].count ? run.found[index][position] : nil
+            guard let found = (attempt == 1 ? early : nil) ?? sourcePaths.resolve(path) else {
+                throw ImportError.reading(path, errno: errno)
+            }
+            let real = found.path
             let key = ImportCatalog.SourceKey(path: real, size: found.status.size, modified: found.status.modified)
             if real.hasPrefix(destination + "/") {
                 throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
@@ -181,6 +186,10 @@ extension ImportSession {
         } catch {
             for copy in copies { copy.temporary.discard() }
             throw error
+        }
+        // Each source as its copy read it: the catalog's key for what was copied.
+        keys = zip(keys, copies).map { key, copy in
+            ImportCatalog.SourceKey(path: key.path, size: copy.source.size, modified: copy.source.modified)
         }
         // Their bytes are written: any shared flush begun from now on holds them.
         let ticket = rounds?.ticket()

@@ -135,7 +135,9 @@ public final class ImportSession: Sendable {
         let task = Task { [self] in
             // Each request's files, looked at once: the primary first, then a Live Photo's movie,
             // the edits.
-            let statuses = requests.map { request in request.parts.map { FileStatus(path: $0.path) } }
+            // Each resolved once (`SourcePaths`): the copy takes its path and status from here.
+            let found = requests.map { request in request.parts.map { sourcePaths.resolve($0.path) } }
+            let statuses = found.map { parts in parts.map { $0?.status } }
             let sizes = statuses.map { parts in parts.map { $0?.size ?? 0 } }
             let total = sizes.reduce(Int64(0)) { $0 + $1.reduce(0, +) }
             feed.yield(.planned(items: requests.count, bytes: total))
@@ -144,7 +146,7 @@ public final class ImportSession: Sendable {
             // one call: reused without being read. Each primary's resolved path serves its copy too.
             // A library with no item yet holds none of them: nothing to resolve or look up.
             let empty = options.rehash ? false : (try? await catalog.holdsItems()) == false
-            let resolved = options.rehash || empty ? [] : requests.map { sourcePaths.resolve($0.path)?.path }
+            let resolved = found.map { parts in parts.first.flatMap { $0 }?.path }
             let primaries: [ImportCatalog.SourceKey?] = zip(requests, zip(statuses, resolved)).map {
                 request, found in
                 found.0.first.flatMap { $0 }.map {
@@ -170,7 +172,7 @@ public final class ImportSession: Sendable {
             let commits = rounds.map { CommitRounds(session: self, flushes: $0) }
             let context = ImportRun.Context(
                 events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
-                resolvedPrimaries: lookup == nil ? [] : resolved)
+                found: found)
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
@@ -254,10 +256,10 @@ public final class ImportSession: Sendable {
         do {
             let copied: (item: Copied, onDisk: Bool)
             do {
-                copied = try await copyItem(request, index: index, run: run)
+                copied = try await copyItem(request, index: index, run: run, attempt: 2)
             } catch let error as ImportError where error.code == .sourceChanged {
                 // Once more: a file that was still being written may be finished now.
-                copied = try await copyItem(request, index: index, run: run)
+                copied = try await copyItem(request, index: index, run: run, attempt: 2)
             }
             // Where small items share their flushes, whatever the item ended as (copied, or the
             // same as one just named and recorded) is on the disk before it is reported: its
@@ -375,9 +377,9 @@ public final class ImportRun: Sendable {
         /// said it holds no item at all): an item then is not asked about again before it is
         /// copied (what another process records meanwhile is found by content after the copy).
         let sourcesLookedUp: Bool
-        /// Each request's primary file with its links resolved, as the lookup found it (nil where
-        /// it could not; empty when there was no lookup): its copy does not resolve it again.
-        let resolvedPrimaries: [String?]
+        /// Each request's files with their links resolved and their status, as the run found
+        /// them when it began (nil where it could not): the copy does not look them up again.
+        let found: [[(path: String, status: FileStatus)?]]
     }
 
     init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {
