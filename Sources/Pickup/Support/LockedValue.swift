@@ -1,7 +1,10 @@
 import Foundation
 
-/// A value behind a lock: Pickup's one lock type for state shared across threads
-/// (as swift-nio has `NIOLockedValueBox`).
+/// A value behind a lock: Pickup's lock type for a value shared across threads (as swift-nio
+/// has `NIOLockedValueBox`). Four objects that Apple's frameworks or URLSession call from
+/// their own threads (`URLSessionTransport`'s task delegate, PickupUI's load progress, Live
+/// Photo resources and background uploads) guard several fields, and their invariants between
+/// them, with one `NSLock` of their own instead, each explained in its `@unchecked Sendable` note.
 ///
 /// `@unchecked Sendable` is safe: `value` is only reached inside `withValue`,
 /// which holds `lock` for the whole access, and `Value` must itself be `Sendable`
