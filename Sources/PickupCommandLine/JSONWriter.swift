@@ -127,22 +127,11 @@ public struct JSONObject {
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if let byte = SystemPath.rawByte(scalar) {
-                    // The text \xE9, its backslash escaped for JSON.
-                    out += "\\" + Text.rawByte(byte)
-                } else if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            if let byte = SystemPath.rawByte(scalar) {
+                // The text \xE9, its backslash escaped for JSON.
+                out += "\\" + Text.rawByte(byte)
+            } else {
+                JSONEscape.append(scalar, to: &out)
             }
         }
         return out + "\""

@@ -2,11 +2,11 @@ import Pickup
 
 /// An item's facts (`MediaInfo`) as the JSON the catalog keeps, written directly: the same
 /// keys and values `JSONEncoder` writes for `MediaInfo`'s `Codable` (read back by
-/// `JSONDecoder`), at a tenth of the cost. Importing a camera roll encodes one an item, and
-/// `JSONEncoder` (a tree of values, then the text) was 5% of the whole import's CPU.
+/// `JSONDecoder`), at a fraction of the cost. Importing a camera roll encodes the facts of
+/// each item, and `JSONEncoder` (a tree of values, then the text) was 5% of the import's CPU.
 ///
-/// Nil where `JSONEncoder` would refuse the value (a duration or frame rate that is not a
-/// finite number): the caller then asks `JSONEncoder`, which says so its own way.
+/// Nil where `JSONEncoder` would refuse the value (a duration, frame rate or location that is
+/// not a finite number): the caller then asks `JSONEncoder`, which says so its own way.
 /// `FactsJSONTests` holds the two to the same result on every fixture, and fails when
 /// `MediaInfo` gains a property this does not write.
 enum FactsJSON {
@@ -153,19 +153,7 @@ struct JSONObjectText {
         if plain {
             text += value
         } else {
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
+            for scalar in value.unicodeScalars { JSONEscape.append(scalar, to: &text) }
         }
         text += "\""
     }

@@ -33,8 +33,10 @@ extension ImportSession {
     /// An item whose files the library folder already holds under their names (same size and
     /// SHA-256) without the catalog knowing them — a catalog emptied or lost — recorded
     /// instead of copied again. Nil when any file is not there as it is.
+    /// `names`: the library folder's names as the run first saw them, so that a name that was
+    /// not there is not looked up (nil: every candidate is looked up).
     func adopt(
-        _ request: ImportRequest, paths: [String], keys: [ImportCatalog.SourceKey]
+        _ request: ImportRequest, paths: [String], keys: [ImportCatalog.SourceKey], names: FolderNames? = nil
     ) async throws -> ImportedItem? {
         var files: [StoredFile] = []
         let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
@@ -42,12 +44,11 @@ extension ImportSession {
             let name = StoredName(ImportSession.fileName(path))
             var found: StoredFile?
             var sourceSHA256: String?  // read once, and only when a candidate's size matches
-            let present = namesInFolder(subfolder)
             for attempt in 1...20 {
                 let candidate = subfolder + name.variant(attempt)
-                // Not there when the session first looked: made since, by this session or another
-                // that records it; nothing to adopt.
-                guard present.contains(String(candidate.dropFirst(subfolder.count))) else { break }
+                // Not there when the run first looked: made since, by this run or another that
+                // records it; nothing to adopt (a later run adopts what a crash left unrecorded).
+                if let names, !names.mayHold(name.variant(attempt), in: subfolder) { break }
                 guard let status = FileStatus(path: destination + "/" + candidate, followingLinks: false) else { break }
                 // A name this session just gave, its item not yet recorded, is that item's.
                 guard status.kind == .regular, status.size == keys[position].size,
@@ -75,30 +76,6 @@ extension ImportSession {
         guard let primary = files.first else { return nil }
         let item = ImportSession.item(request, files: files, sha256: primary.sha256)
         return try await catalog.record(item, sources: ImportSession.sources(keys, request)) ?? item
-    }
-
-    /// The names `subfolder` (of the layout; empty: the library folder itself) held when this
-    /// session first asked: read once, so that a new item's names are not each looked up on
-    /// the disk. Empty when it cannot be read (then there is nothing to adopt from it).
-    func namesInFolder(_ subfolder: String) -> Set<String> {
-        if let known = namesFound.withValue({ $0[subfolder] }) { return known }
-        var names: Set<String> = []
-        if let directory = opendir(subfolder.isEmpty ? destination : destination + "/" + subfolder) {
-            while let entry = readdir(directory) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                    pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
-                        SystemPath.string(cString: $0)
-                    }
-                }
-                names.insert(name)
-            }
-            closedir(directory)
-        }
-        return namesFound.withValue { found in
-            if let earlier = found[subfolder] { return earlier }
-            found[subfolder] = names
-            return names
-        }
     }
 
     /// With `rehash`: the item the library holds, all its files there, with the bytes of the
@@ -140,9 +117,9 @@ extension ImportSession {
         let paths = request.parts.map(\.path)
         var keys: [ImportCatalog.SourceKey] = []
         for (position, path) in paths.enumerated() {
-            // As the run found it when it began; looked up now on a second try (the source changed).
+            // As the run found it when it began; looked up again on a second try (the source changed).
             let early = index < run.found.count && position < run.found[index].count ? run.found[index][position] : nil
-            guard let found = (attempt == 1 ? early : nil) ?? sourcePaths.resolve(path) else {
+            guard let found = (attempt == 1 ? early : nil) ?? run.sourcePaths.resolve(path) else {
                 throw ImportError.reading(path, errno: errno)
             }
             let real = found.path
@@ -156,7 +133,9 @@ extension ImportSession {
             return (.reused(existing), false)
         }
         if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
-        if let adopted = try await adopt(request, paths: paths, keys: keys) { return (.reused(adopted), false) }
+        if let adopted = try await adopt(request, paths: paths, keys: keys, names: run.folderNames) {
+            return (.reused(adopted), false)
+        }
 
         let copier = FileCopier(folder: destination, facts: facts)
         // New files are named in the layout's subfolder (made now), from temporaries made in the

@@ -105,10 +105,6 @@ public final class ImportSession: Sendable {
     /// round waiting behind them held up every item in it; a serial queue gets a thread of its
     /// own when it has work.
     let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
-    /// The sources' paths resolved, each folder once.
-    let sourcePaths = SourcePaths()
-    /// The names in the library's folders when this session first looked (`adopt`).
-    let namesFound = LockedValue<[String: Set<String>]>([:])
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -135,7 +131,9 @@ public final class ImportSession: Sendable {
         let task = Task { [self] in
             // Each request's files, looked at once: the primary first, then a Live Photo's movie,
             // the edits.
-            // Each resolved once (`SourcePaths`): the copy takes its path and status from here.
+            // Each resolved once (`SourcePaths`, each folder once for the run): the copy takes its
+            // path and status from here.
+            let sourcePaths = SourcePaths()
             let found = requests.map { request in request.parts.map { sourcePaths.resolve($0.path) } }
             let statuses = found.map { parts in parts.map { $0?.status } }
             let sizes = statuses.map { parts in parts.map { $0?.size ?? 0 } }
@@ -143,8 +141,8 @@ public final class ImportSession: Sendable {
             feed.yield(.planned(items: requests.count, bytes: total))
             var results = [ImportResult?](repeating: nil, count: requests.count)
             // What the library already holds, known by source (path, size, modification time), in
-            // one call: reused without being read. Each primary's resolved path serves its copy too.
-            // A library with no item yet holds none of them: nothing to resolve or look up.
+            // one call: reused without being read. A library with no item yet holds none of them:
+            // nothing to look up.
             let empty = options.rehash ? false : (try? await catalog.holdsItems()) == false
             let resolved = found.map { parts in parts.first.flatMap { $0 }?.path }
             let primaries: [ImportCatalog.SourceKey?] = zip(requests, zip(statuses, resolved)).map {
@@ -172,7 +170,7 @@ public final class ImportSession: Sendable {
             let commits = rounds.map { CommitRounds(session: self, flushes: $0) }
             let context = ImportRun.Context(
                 events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
-                found: found)
+                found: found, sourcePaths: sourcePaths, folderNames: FolderNames(library: destination))
             await withTaskGroup(of: (Int, ImportResult).self) { group in
                 while let index = slots.startNext() {
                     group.addTask {
@@ -256,7 +254,7 @@ public final class ImportSession: Sendable {
         do {
             let copied: (item: Copied, onDisk: Bool)
             do {
-                copied = try await copyItem(request, index: index, run: run, attempt: 2)
+                copied = try await copyItem(request, index: index, run: run)
             } catch let error as ImportError where error.code == .sourceChanged {
                 // Once more: a file that was still being written may be finished now.
                 copied = try await copyItem(request, index: index, run: run, attempt: 2)
@@ -380,6 +378,10 @@ public final class ImportRun: Sendable {
         /// Each request's files with their links resolved and their status, as the run found
         /// them when it began (nil where it could not): the copy does not look them up again.
         let found: [[(path: String, status: FileStatus)?]]
+        /// Where the run resolves a source again (a second try, after it changed).
+        let sourcePaths: SourcePaths
+        /// The library folder's names as the run first saw them (`adopt`).
+        let folderNames: FolderNames
     }
 
     init(feed: EventFeed<ImportEvent>, task: Task<[ImportResult], Never>, flag: CancellationFlag) {

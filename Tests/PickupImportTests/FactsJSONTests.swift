@@ -18,8 +18,8 @@ struct FactsJSONTests {
         let info = try MediaProbe().probe(path: try Fixtures.path(fixture))
         let text = try #require(FactsJSON.encode(info))
         #expect(try readBack(text) == info)
-        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as? NSDictionary
-        let written = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+        let encoded = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as? NSDictionary)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
         #expect(written == encoded, "the same members with the same values as JSONEncoder writes")
     }
 

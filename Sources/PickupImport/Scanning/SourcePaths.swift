@@ -14,8 +14,11 @@ import PickupStore
 /// serves the catalog's source key too. A link, a `.` or `..` name, or a folder that cannot be
 /// resolved goes through `realpath` whole, as before.
 ///
-/// Folders are remembered for the life of this value only (one scan, one session): a folder
-/// moved or replaced by a link meanwhile is seen by the next one.
+/// Folders are remembered for the life of this value only (one scan, one import run): a folder
+/// moved or replaced by a link meanwhile is seen by the next one. On Apple's systems every path
+/// goes through `realpath`, which also gives each name the case it has on a volume that
+/// ignores case (what the catalog's earlier keys hold); imports there come a few at a time
+/// from the picker.
 final class SourcePaths: Sendable {
     /// Each folder as written in a path, with its links resolved (nil: it could not be).
     private let folders = LockedValue<[String: String?]>([:])
@@ -25,6 +28,15 @@ final class SourcePaths: Sendable {
     /// `path` with its links resolved, and the status of the file it leads to (the link's
     /// target for a link); nil with `errno` set when it does not exist.
     func resolve(_ path: String) -> (path: String, status: FileStatus)? {
+        #if canImport(Darwin)
+            return whole(path)
+        #else
+            return byFolder(path)
+        #endif
+    }
+
+    /// `path` as its resolved folder plus its name, where it is not itself a link.
+    private func byFolder(_ path: String) -> (path: String, status: FileStatus)? {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
         guard !name.isEmpty, name != ".", name != "..",
