@@ -13,7 +13,7 @@
 #   Pickup, PickupStore, PickupImport, PickupUpload, PickupUI
 #   Examples/PickupDemo       at its own deployment target, iOS 17
 #   Snippets/ (the SwiftUI ones) the documentation's examples, iOS 17
-#   the DocC tutorial's code (PickupUI.docc/Resources/*.swift), each step as its own module, iOS 17
+#   the DocC tutorial's code (PickupUI.docc/Resources/*.swift), each section's app as its own module, iOS 17
 #   Against 17.4, PickupUI also gets Apple's iOS 18 declarations of the AVAssetExportSession
 #   members that 17.4 lacks (../shared/ios-sdk/AVFoundation-iOS18.swift).
 # Exit status 0 only when every step printed no error and no warning. Exit 2
@@ -147,11 +147,21 @@ mapfile -t ui_snippets < <(grep -l '^import PickupUI' Snippets/*.swift | sort)
 if ((${#ui_snippets[@]})); then
   module PickupSnippets arm64-apple-ios17.0 "${ui_snippets[@]}"
 fi
-# The DocC tutorial's code: each step is a whole app, so each is a module of its own.
-for file in Sources/PickupUI/PickupUI.docc/Resources/*.swift; do
-  [ -f "$file" ] || continue
-  step_module=Tutorial_$(basename "$file" .swift | tr -c 'A-Za-z0-9\n' '_')
-  module "$step_module" arm64-apple-ios17.0 "$file"
+# The DocC tutorial's code: pick-and-upload-<section>-<File>.swift is File.swift as that
+# section leaves it. Each section's app (every file at its newest version up to that
+# section) is a module of its own.
+tutorial=Sources/PickupUI/PickupUI.docc/Resources
+mapfile -t sections < <(ls "$tutorial" | sed -n 's/^pick-and-upload-\([0-9]*\)-.*\.swift$/\1/p' | sort -un)
+for section in "${sections[@]}"; do
+  declare -A newest=()
+  for file in "$tutorial"/pick-and-upload-*-*.swift; do
+    name=$(basename "$file" .swift)
+    step=${name#pick-and-upload-}
+    step=${step%%-*}
+    ((step <= section)) && newest[${name#pick-and-upload-*-}]=$file
+  done
+  module "Tutorial_section_$section" arm64-apple-ios17.0 "${newest[@]}"
+  unset newest
 done
 
 # The check must be able to fail: an API that Apple does not have is refused.

@@ -1,48 +1,12 @@
 import PhotosUI
-import PickupImport
 import PickupUI
 import SwiftUI
-
-/// The app's library, made once at launch.
-@MainActor
-@Observable
-final class AppModel {
-    static let shared = AppModel()
-
-    let library: ImportSession?
-    let loader = PickedItemLoader()
-    var problem: String?
-
-    init() {
-        var library: ImportSession?
-        do {
-            // Application Support/Pickup/Library, not backed up
-            let session = try ImportSession.library()
-            PickedMediaStore.shared.use(session)
-            library = session
-        } catch {
-            problem = "\(error)"
-        }
-        self.library = library
-    }
-}
-
-@main
-@MainActor
-struct PickAndUploadApp: App {
-    private let model = AppModel.shared
-
-    var body: some Scene {
-        WindowGroup {
-            PickScreen(model: model)
-        }
-    }
-}
 
 @MainActor
 struct PickScreen: View {
     let model: AppModel
     @State private var picked: [PhotosPickerItem] = []
+    @State private var playing: URL?
 
     var body: some View {
         ScrollView {
@@ -60,10 +24,26 @@ struct PickScreen: View {
                 onRemove: { key in
                     picked.removeAll { $0.itemIdentifier == key }
                 },
-                onRetry: { key in model.loader.retry(key) })
+                onRetry: { key in model.loader.retry(key) },
+                onOpen: { key in playing = movie(key) })
         }
         .onChange(of: picked, initial: true) { _, items in
             model.loader.load(items)
         }
+        .fullScreenCover(item: $playing) { url in
+            PlayerView(url: url) { playing = nil }
+        }
     }
+
+    /// Where the library keeps the item's video.
+    private func movie(_ key: String) -> URL? {
+        guard let library = model.library,
+            let file = model.loader.item(key)?.imported?.primary
+        else { return nil }
+        return library.url(of: file)
+    }
+}
+
+extension URL: @retroactive Identifiable {
+    public var id: String { absoluteString }
 }

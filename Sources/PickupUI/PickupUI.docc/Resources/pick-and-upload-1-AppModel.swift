@@ -2,13 +2,15 @@ import PickupImport
 import PickupUI
 import SwiftUI
 
-/// The app's library, made once at launch.
+/// The app's library, and the loader that copies picked files into it,
+/// made once at launch.
 @MainActor
 @Observable
 final class AppModel {
     static let shared = AppModel()
 
     let library: ImportSession?
+    let loader = PickedItemLoader()
     var problem: String?
 
     init() {
@@ -22,32 +24,5 @@ final class AppModel {
             problem = "\(error)"
         }
         self.library = library
-    }
-}
-
-@main
-@MainActor
-struct PickAndUploadApp: App {
-    private let model = AppModel.shared
-
-    var body: some Scene {
-        WindowGroup {
-            PickScreen(model: model)
-        }
-    }
-}
-
-@MainActor
-struct PickScreen: View {
-    let model: AppModel
-
-    var body: some View {
-        ScrollView {
-            if let problem = model.problem {
-                Text(problem).foregroundStyle(.red)
-            } else {
-                Text("Ready to pick")
-            }
-        }
     }
 }
