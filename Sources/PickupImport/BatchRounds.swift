@@ -7,20 +7,30 @@ actor BatchRounds<Input: Sendable, Output: Sendable> {
     typealias Work = @Sendable ([Input]) async -> [Output]
 
     private let work: Work
-    private var waiting: [(input: Input, continuation: CheckedContinuation<Output, Never>)] = []
+    private var waiting: [(inputs: [Input], continuation: CheckedContinuation<[Output], Never>)] = []
     private var running = false
     /// How many rounds have run, and the most inputs one of them took (for tests).
     private(set) var rounds = 0
     private(set) var largestRound = 0
-    /// How many callers wait for the next round (for tests).
-    var waitingCount: Int { waiting.count }
+    /// How many inputs wait for the next round (for tests).
+    var waitingCount: Int { waiting.reduce(0) { $0 + $1.inputs.count } }
 
     init(work: @escaping Work) { self.work = work }
 
     /// `input`'s output, from the round it joins.
     func submit(_ input: Input) async -> Output {
-        await withCheckedContinuation { continuation in
-            waiting.append((input, continuation))
+        let outputs = await submit(all: [input])
+        // One output an input: `ended` hands each caller as many as it gave.
+        precondition(outputs.count == 1, "a round gave \(outputs.count) outputs for one input")
+        return outputs[0]
+    }
+
+    /// The outputs of `inputs`, in their order, from the round they join together (a batch of
+    /// items: one wait for all of them).
+    func submit(all inputs: [Input]) async -> [Output] {
+        guard !inputs.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            waiting.append((inputs, continuation))
             startRound()
         }
     }
@@ -31,20 +41,27 @@ actor BatchRounds<Input: Sendable, Output: Sendable> {
         let round = waiting
         waiting = []
         rounds += 1
-        largestRound = max(largestRound, round.count)
+        let inputs = round.flatMap(\.inputs)
+        largestRound = max(largestRound, inputs.count)
         let work = work
         Task {
-            let outputs = await work(round.map(\.input))
+            let outputs = await work(inputs)
             // One output an input is the work's promise; a caller left without one would wait for
             // ever, so a broken promise stops here, where it is seen.
             precondition(
-                outputs.count == round.count, "a round's work gave \(outputs.count) outputs for \(round.count)")
-            self.ended(round.map(\.continuation), outputs)
+                outputs.count == inputs.count, "a round's work gave \(outputs.count) outputs for \(inputs.count)")
+            self.ended(round.map { ($0.inputs.count, $0.continuation) }, outputs)
         }
     }
 
-    private func ended(_ continuations: [CheckedContinuation<Output, Never>], _ outputs: [Output]) {
-        for (continuation, output) in zip(continuations, outputs) { continuation.resume(returning: output) }
+    private func ended(
+        _ callers: [(count: Int, continuation: CheckedContinuation<[Output], Never>)], _ outputs: [Output]
+    ) {
+        var next = 0
+        for caller in callers {
+            caller.continuation.resume(returning: Array(outputs[next..<next + caller.count]))
+            next += caller.count
+        }
         running = false
         startRound()
     }

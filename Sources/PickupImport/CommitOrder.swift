@@ -11,6 +11,8 @@
 actor CommitOrder {
     private var rule: CommitRule
     private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Batches waiting for their turn: their first index, their members, and who waits.
+    private var batches: [(start: Int, members: [Int], continuation: CheckedContinuation<Void, Never>)] = []
 
     init(sizes: [Int64], names: [[String]] = []) { rule = CommitRule(sizes: sizes, names: names) }
 
@@ -22,18 +24,44 @@ actor CommitOrder {
         await withCheckedContinuation { waiting[index] = $0 }
     }
 
+    /// Waits until every item of a batch (consecutive items in selection order, each with the
+    /// SHA-256 of its primary file) may record itself together with the others: named and
+    /// recorded in one round, in their order, so that no member waits for an earlier one.
+    /// Members that ended without a copy are `finished` before.
+    func waitForTurn(batch: [(index: Int, sha256: String)]) async {
+        guard let start = batch.first?.index else { return }
+        for member in batch { rule.hashed(member.index, sha256: member.sha256) }
+        for member in batch { wakeReady(after: member.index) }
+        let members = batch.map(\.index)
+        guard !members.allSatisfy({ rule.mayCommit($0, batchFrom: start) }) else { return }
+        await withCheckedContinuation { batches.append((start, members, $0)) }
+    }
+
     /// Item `index` has recorded itself, or ended without recording anything.
     func finished(_ index: Int) {
         rule.finished(index)
         wakeReady(after: index)
     }
 
+    /// Items `indices` have recorded themselves, or ended without recording anything.
+    func finished(_ indices: [Int]) {
+        for index in indices { finished(index) }
+    }
+
     /// Resumes the waiting items that `changed`'s new hash or end lets go.
     private func wakeReady(after changed: Int) {
-        guard !waiting.isEmpty else { return }
-        for index in rule.ready(among: waiting.keys, after: changed) {
-            waiting.removeValue(forKey: index)?.resume()
+        if !waiting.isEmpty {
+            for index in rule.ready(among: waiting.keys, after: changed) {
+                waiting.removeValue(forKey: index)?.resume()
+            }
         }
+        // Batches are few (a few hundred items in flight, dozens a batch): each looked at whole.
+        guard !batches.isEmpty else { return }
+        let ready = batches.indices.filter { position in
+            let batch = batches[position]
+            return batch.members.allSatisfy { rule.mayCommit($0, batchFrom: batch.start) }
+        }
+        for position in ready.reversed() { batches.remove(at: position).continuation.resume() }
     }
 }
 
@@ -137,19 +165,25 @@ struct CommitRule {
     /// Whether every earlier item of the same size is done, or known to differ, and every
     /// earlier item with a file of the same name is done. An item with no hash yet looks only
     /// at the names, and an index out of the list may always commit.
-    func mayCommit(_ index: Int) -> Bool {
+    func mayCommit(_ index: Int) -> Bool { mayCommit(index, batchFrom: index) }
+
+    /// Whether item `index` may commit in one round with the items from `start` up to it (a
+    /// batch, named and recorded in their order): as `mayCommit(_:)`, looking only at the items
+    /// before `start`.
+    func mayCommit(_ index: Int, batchFrom start: Int) -> Bool {
         guard done.indices.contains(index) else { return true }
+        let before = min(start, index)
         for group in nameGroupsOf[index] {
             for earlier in nameGroups[group][nameFront[group]...] {
-                if earlier >= index { break }
+                if earlier >= before { break }
                 if !done[earlier] { return false }
             }
         }
         guard let mine = hashes[index] else { return true }
         let group = sizeGroupOf[index]
-        if barrier(group) < index { return false }
+        if barrier(group) < before { return false }
         for earlier in sizeGroups[group][sizeFront[group]...] {
-            if earlier >= index { break }
+            if earlier >= before { break }
             if done[earlier] { continue }
             guard let theirs = hashes[earlier], theirs != mine else { return false }
         }

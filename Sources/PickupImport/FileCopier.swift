@@ -163,12 +163,7 @@ struct FileCopier {
     /// unnamed where the system can, hidden and named otherwise.
     private func createTemporary() throws(ImportError) -> (TemporaryFile, Int32) {
         let unnamed = pickup_open_unnamed(folder, 0o644)
-        if unnamed >= 0 {
-            // Locked too: while it has a hidden name on its way to a readable one (`replace`),
-            // no sweep removes it.
-            _ = flock(unnamed, LOCK_EX | LOCK_NB)
-            return (TemporaryFile(storage: .unnamed(unnamed)), unnamed)
-        }
+        if unnamed >= 0 { return (TemporaryFile(storage: .unnamed(unnamed)), unnamed) }
         let names = temporaryNames()
         let output = open(names.fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw ImportError.writing(folder, errno: errno) }
@@ -308,6 +303,9 @@ struct FileCopier {
         switch temporary.storage {
         case .unnamed(let descriptor):
             let hidden = folder + "/" + FileCopier.temporaryPrefix + randomSuffix()
+            // Locked before it has a name: while it has the hidden one, on its way to `path`, no
+            // sweep removes it.
+            _ = flock(descriptor, LOCK_EX | LOCK_NB)
             guard pickup_link_unnamed(descriptor, hidden) == 0 else { throw ImportError.writing(path, errno: errno) }
             guard rename(hidden, path) == 0 else {
                 let code = errno

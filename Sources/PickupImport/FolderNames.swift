@@ -29,6 +29,13 @@ final class FolderNames: Sendable {
         names(in: subfolder).contains(name.lowercased())
     }
 
+    /// Whether `subfolder` may hold any name but the library's own (`.pickup`): false when it
+    /// held no other when this run first looked (a new library), so no name need be made to ask.
+    func mayHoldAny(in subfolder: String) -> Bool {
+        let names = names(in: subfolder)
+        return names.count > [".", "..", ".pickup"].filter(names.contains).count
+    }
+
     private func names(in subfolder: String) -> Set<String> {
         if let known = found.withValue({ $0[subfolder] }) { return known }
         var names: Set<String> = []

@@ -59,6 +59,7 @@ public struct ImportPlan: Sendable {
             edits[key(path)] = edits[key(path)] ?? path
         }
         var used: Set<String> = []
+        guard !edits.isEmpty else { return used }
         for index in requests.indices {
             guard let path = edits[key(requests[index].path)], !used.contains(path) else { continue }
             requests[index].edits = path

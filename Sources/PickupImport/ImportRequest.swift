@@ -44,7 +44,16 @@ public struct ImportRequest: Sendable, Hashable {
     }
 
     /// The file's name without its folder.
-    public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+    public var name: String {
+        // The last run of characters between slashes, read from the end (no array of parts).
+        let slash = UInt8(ascii: "/")
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        guard end > bytes.startIndex else { return path }
+        let start = bytes[..<end].lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(path[start..<end])
+    }
 }
 
 /// The order in which picked items are imported and delivered.

@@ -114,51 +114,77 @@ extension ImportSession {
         _ request: ImportRequest, index: Int, run: ImportRun.Context, attempt: Int = 1
     ) async throws -> (Copied, onDisk: Bool) {
         guard !run.flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
-        let paths = request.parts.map(\.path)
-        var keys: [ImportCatalog.SourceKey] = []
-        for (position, path) in paths.enumerated() {
-            // As the run found it when it began; looked up again on a second try (the source changed).
-            let early = index < run.found.count && position < run.found[index].count ? run.found[index][position] : nil
-            guard let found = (attempt == 1 ? early : nil) ?? run.sourcePaths.resolve(path) else {
-                throw ImportError.reading(path, errno: errno)
-            }
-            let real = found.path
-            let key = ImportCatalog.SourceKey(path: real, size: found.status.size, modified: found.status.modified)
-            if real.hasPrefix(destination + "/") {
-                throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
-            }
-            keys.append(key)
-        }
+        let keys = try sourceKeys(request, index: index, run: run, attempt: attempt)
         if !options.rehash, !run.sourcesLookedUp, let existing = try await catalog.item(from: keys[0]) {
             return (.reused(existing), false)
         }
         if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
+        let paths = request.parts.map(\.path)
         if let adopted = try await adopt(request, paths: paths, keys: keys, names: run.folderNames) {
             return (.reused(adopted), false)
         }
+        // Small files share their flushes with the other items in flight; large ones flush alone.
+        let commits = keys.allSatisfy { $0.size <= FlushRounds.largestFile } ? run.commits : nil
+        var made = try await ImportSession.onThread { () throws(ImportError) in
+            try self.copyParts(request, index: index, keys: keys, flushing: commits == nil, run: run)
+        }
+        // Their bytes are written: any shared flush begun from now on holds them.
+        made.flushTicket = rounds?.ticket()
+        await run.order.waitForTurn(index, sha256: made.sha256)
+        if let commits {
+            switch await commits.submit(made) {
+            case .success(let copied): return (copied, true)
+            case .failure(let error): throw error
+            }
+        }
+        return (try await nameAndRecord(made), false)
+    }
 
-        let copier = FileCopier(folder: destination, facts: facts)
+    /// Where each of the request's files comes from (its links resolved, its size and time), as
+    /// the run found it when it began; looked up again on a second try (the source changed).
+    func sourceKeys(
+        _ request: ImportRequest, index: Int, run: ImportRun.Context, attempt: Int
+    ) throws(ImportError) -> [ImportCatalog.SourceKey] {
+        var keys: [ImportCatalog.SourceKey] = []
+        for (position, path) in request.parts.map(\.path).enumerated() {
+            let early = index < run.found.count && position < run.found[index].count ? run.found[index][position] : nil
+            guard let found = (attempt == 1 ? early : nil) ?? run.sourcePaths.resolve(path) else {
+                throw ImportError.reading(path, errno: errno)
+            }
+            if found.path.hasPrefix(destination + "/") {
+                throw ImportError(.sourceInsideDestination, "this file is already inside the destination", path: path)
+            }
+            keys.append(
+                ImportCatalog.SourceKey(path: found.path, size: found.status.size, modified: found.status.modified))
+        }
+        return keys
+    }
+
+    /// Copies the request's files to temporaries in the library (blocking work, for a thread of
+    /// its own), reporting the item started and its bytes as they go: the item as made, waiting
+    /// for its names. `flushing` false: written through the page cache, for a shared flush.
+    /// On failure no temporary is left.
+    func copyParts(
+        _ request: ImportRequest, index: Int, keys: [ImportCatalog.SourceKey], flushing: Bool, run: ImportRun.Context
+    ) throws(ImportError) -> Made {
         // New files are named in the layout's subfolder (made now), from temporaries made in the
         // library folder: one file system, so a link moves them.
         let subfolder = options.layout.folder(for: request.info).map { $0 + "/" } ?? ""
         if !subfolder.isEmpty { try library.makeFolders(for: subfolder + "x") }
+        let copier = FileCopier(folder: destination, facts: facts)
         let total = keys.reduce(Int64(0)) { $0 + $1.size }
-        // Small files share their flushes with the other items in flight; large ones flush alone.
-        let commits = keys.allSatisfy { $0.size <= FlushRounds.largestFile } ? run.commits : nil
         let events = run.events
+        let flag = run.flag
         events.yield(.started(index: index, name: request.name, bytes: total))
         var copies: [FileCopier.Copied] = []
-        do {
+        do throws(ImportError) {
             var before: Int64 = 0
-            for path in paths {
+            for path in request.parts.map(\.path) {
                 let offset = before
-                let flag = run.flag
-                let copy = try await ImportSession.onThread { () throws(ImportError) in
-                    try copier.copyToTemporary(
-                        path, expected: request.expected[path], flushing: commits == nil,
-                        progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
-                        shouldStop: { flag.isSet })
-                }
+                let copy = try copier.copyToTemporary(
+                    path, expected: request.expected[path], flushing: flushing,
+                    progress: { events.yield(.progress(index: index, bytes: offset + $0, of: total)) },
+                    shouldStop: { flag.isSet })
                 copies.append(copy)
                 before += copy.size
             }
@@ -167,23 +193,11 @@ extension ImportSession {
             throw error
         }
         // Each source as its copy read it: the catalog's key for what was copied.
-        keys = zip(keys, copies).map { key, copy in
+        let copiedKeys = zip(keys, copies).map { key, copy in
             ImportCatalog.SourceKey(path: key.path, size: copy.source.size, modified: copy.source.modified)
         }
-        // Their bytes are written: any shared flush begun from now on holds them.
-        let ticket = rounds?.ticket()
-        // Encoded here, while it waits its turn, where a round would encode many in a row.
-        let infoJSON = commits == nil ? nil : ImportCatalog.factsJSON(request.info)
-        await run.order.waitForTurn(index, sha256: copies[0].sha256)
-        let made = Made(
-            request: request, keys: keys, copies: copies, subfolder: subfolder, infoJSON: infoJSON,
-            flushTicket: ticket)
-        if let commits {
-            switch await commits.submit(made) {
-            case .success(let copied): return (copied, true)
-            case .failure(let error): throw error
-            }
-        }
-        return (try await nameAndRecord(made), false)
+        // Encoded here, on the copy's thread, where a round would encode many in a row.
+        let infoJSON = flushing ? nil : ImportCatalog.factsJSON(request.info)
+        return Made(request: request, keys: copiedKeys, copies: copies, subfolder: subfolder, infoJSON: infoJSON)
     }
 }

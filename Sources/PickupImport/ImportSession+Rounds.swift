@@ -32,6 +32,22 @@ extension ImportSession {
             case .failure(let error): return .failure(error)
             }
         }
+
+        /// How a batch's copies end, item by item in their order: named in one round together,
+        /// then those named recorded and flushed in one round of the next stage.
+        func submit(all made: [Made]) async -> [Result<Copied, ImportError>] {
+            let named = await naming.submit(all: made)
+            var results = named.map { outcome -> Result<Copied, ImportError>? in
+                if case .failure(let error) = outcome { return .failure(error) }
+                return nil
+            }
+            let toRecord = named.compactMap { try? $0.get() }
+            var recorded = await recording.submit(all: toRecord).makeIterator()
+            for position in results.indices where results[position] == nil {
+                results[position] = recorded.next()
+            }
+            return results.map { $0 ?? .failure(ImportError(.cancelled, "the import was cancelled")) }
+        }
     }
 
     /// An item after its round's naming: what is left to record.

@@ -171,28 +171,41 @@ public final class ImportSession: Sendable {
             let context = ImportRun.Context(
                 events: feed, flag: flag, order: order, commits: commits, sourcesLookedUp: lookup != nil,
                 found: found, sourcePaths: sourcePaths, folderNames: FolderNames(library: destination))
-            await withTaskGroup(of: (Int, ImportResult).self) { group in
-                while let index = slots.startNext() {
-                    group.addTask {
-                        (
-                            index,
-                            await self.importItem(requests[index], index: index, known: known[index], run: context)
-                        )
+            // Small items with nothing to look up first go in batches; the others one by one.
+            let batchable = requests.indices.map { index in
+                self.batchable(requests[index], index: index, known: known[index] != nil, run: context)
+            }
+            await withTaskGroup(of: [(Int, ImportResult)].self) { group in
+                func startWhatMay() {
+                    while let first = slots.startNext() {
+                        guard batchable[first] else {
+                            group.addTask {
+                                [
+                                    (
+                                        first,
+                                        await self.importItem(
+                                            requests[first], index: first, known: known[first], run: context)
+                                    )
+                                ]
+                            }
+                            continue
+                        }
+                        var batch = [first]
+                        while batch.count < ImportSession.batchLimit, let next = slots.startNext(if: { batchable[$0] })
+                        {
+                            batch.append(next)
+                        }
+                        group.addTask { await self.importBatch(batch, of: requests, run: context) }
                     }
                 }
-                for await (index, result) in group {
-                    slots.finished(index)
-                    results[index] = result
-                    feed.yield(.finished(index: index, result: result))
-                    while let index = slots.startNext() {
-                        group.addTask {
-                            (
-                                index,
-                                await self.importItem(
-                                    requests[index], index: index, known: known[index], run: context)
-                            )
-                        }
+                startWhatMay()
+                for await ended in group {
+                    for (index, result) in ended {
+                        slots.finished(index)
+                        results[index] = result
+                        feed.yield(.finished(index: index, result: result))
                     }
+                    startWhatMay()
                 }
             }
             let final = ImportSession.inSelectionOrder(
@@ -269,16 +282,20 @@ public final class ImportSession: Sendable {
             if !copied.onDisk, copied.item.item.files.allSatisfy({ $0.size <= FlushRounds.largestFile }) {
                 try await rounds?.flush()
             }
-            let events = run.events
-            switch copied.item {
-            case .imported(let item): return .imported(await withThumbnail(item, index: index, events: events))
-            case .reused(let item): return .reused(await withThumbnail(item, index: index, events: events))
-            case .restored(let item): return .restored(await withThumbnail(item, index: index, events: events))
-            }
+            return await reported(copied.item, index: index, run: run)
         } catch let error as ImportError {
             return .failed(error)
         } catch {
             return .failed(ImportError(.sourceUnreadable, "\(error)", path: request.path))
+        }
+    }
+
+    /// What an item that ended as `copied` is reported as, with its thumbnail when asked for.
+    func reported(_ copied: Copied, index: Int, run: ImportRun.Context) async -> ImportResult {
+        switch copied {
+        case .imported(let item): return .imported(await withThumbnail(item, index: index, events: run.events))
+        case .reused(let item): return .reused(await withThumbnail(item, index: index, events: run.events))
+        case .restored(let item): return .restored(await withThumbnail(item, index: index, events: run.events))
         }
     }
 

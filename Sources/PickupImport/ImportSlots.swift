@@ -65,6 +65,14 @@ struct ImportSlots {
         return next
     }
 
+    /// The next item to start, if one may start now and `wanted` takes it (a batch takes only
+    /// the items it can hold).
+    mutating func startNext(if wanted: (Int) -> Bool) -> Int? {
+        while skipping.contains(next) { next += 1 }
+        guard next < costs.count, wanted(next) else { return nil }
+        return startNext()
+    }
+
     /// Frees what item `index` held.
     mutating func finished(_ index: Int) {
         running -= 1

@@ -33,6 +33,29 @@ struct BatchRoundsTests {
         #expect(await rounds.largestRound == 1)
     }
 
+    @Test("a batch's inputs join one round with the single callers', each caller given its own outputs in order")
+    func batches() async throws {
+        let gate = Gate()
+        let rounds = BatchRounds<Int, Int> { inputs in
+            await gate.pass()
+            return inputs.map { $0 * 10 }
+        }
+        async let first = rounds.submit(0)
+        while await gate.entered == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        async let batch = rounds.submit(all: [1, 2, 3])
+        async let single = rounds.submit(4)
+        async let another = rounds.submit(all: [5, 6])
+        while await rounds.waitingCount < 6 { try await Task.sleep(for: .milliseconds(1)) }
+        await gate.release()
+        #expect(await first == 0)
+        #expect(await batch == [10, 20, 30])
+        #expect(await single == 40)
+        #expect(await another == [50, 60])
+        #expect(await rounds.submit(all: []) == [])
+        #expect(await rounds.rounds == 2, "the first caller's round, then one for the other six inputs")
+        #expect(await rounds.largestRound == 6)
+    }
+
     @Test("callers who arrive during a round share the next one, each given its own output")
     func sharing() async throws {
         let gate = Gate()

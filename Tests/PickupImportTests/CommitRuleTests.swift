@@ -1,9 +1,10 @@
+import Pickup
 import PickupTestSupport
 import Testing
 
 @testable import PickupImport
 
-@Suite("Commit order: which of two same-size items records first")
+@Suite("Commit order: which of two same-size items records first", .timeLimit(.minutes(1)))
 struct CommitRuleTests {
     @Test func aLaterItemOfTheSameSizeWaitsForTheEarlierOnesHash() {
         var rule = CommitRule(sizes: [10, 20, 10])
@@ -48,6 +49,50 @@ struct CommitRuleTests {
         #expect(Set(rule.ready(among: [2, 3], after: 1)) == [2, 3])
     }
 
+    @Test func aBatchWaitsOnlyForTheItemsBeforeIt() {
+        // Items 1 and 2 share a name and their content; item 0 has item 2's name too.
+        var rule = CommitRule(sizes: [30, 10, 10], names: [["IMG_0001.JPG"], ["IMG_0001.JPG"], ["IMG_0001.JPG"]])
+        rule.hashed(1, sha256: "x")
+        rule.hashed(2, sha256: "x")
+        #expect(!rule.mayCommit(2), "alone, item 2 waits for item 1")
+        #expect(!rule.mayCommit(1, batchFrom: 1), "item 0, before the batch, takes the name first")
+        rule.hashed(0, sha256: "y")
+        rule.finished(0)
+        #expect(rule.mayCommit(1, batchFrom: 1))
+        #expect(rule.mayCommit(2, batchFrom: 1), "in one round with item 1, named and recorded after it")
+        #expect(!rule.mayCommit(2), "alone it still waits")
+    }
+
+    @Test("a batch waits for a later item's hash only when it is before the batch")
+    func aBatchWaitsForAnEarlierItemWithoutAHash() {
+        var rule = CommitRule(sizes: [10, 10, 10])
+        rule.hashed(1, sha256: "a")
+        rule.hashed(2, sha256: "b")
+        #expect(!rule.mayCommit(2, batchFrom: 1), "item 0 may hold the same bytes")
+        #expect(!rule.mayCommit(2, batchFrom: 2))
+        rule.hashed(0, sha256: "c")
+        #expect(rule.mayCommit(1, batchFrom: 1) && rule.mayCommit(2, batchFrom: 1))
+    }
+
+    @Test("a batch that shares a name with an item before it goes once that item is done")
+    func batchTurns() async {
+        let order = CommitOrder(sizes: [10, 20, 20], names: [["IMG_0001.JPG"], ["IMG_0001.JPG"], ["IMG_0001.JPG"]])
+        await order.waitForTurn(0, sha256: "a")
+        let went = LockedValue(false)
+        let batch = Task {
+            await order.waitForTurn(batch: [(1, "b"), (2, "b")])
+            went.withValue { $0 = true }
+        }
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(!went.withValue { $0 }, "item 0, before the batch, has the name and is not done")
+        await order.finished(0)
+        // Its two members share a name and bytes, and still go together (no member waits for
+        // the other, which would wait for ever, under the suite's limit).
+        await batch.value
+        #expect(went.withValue { $0 })
+        await order.finished([1, 2])
+    }
+
     /// Random runs of the rule, as `CommitOrder` drives it: an item is hashed and then records
     /// or waits, or ends with no hash (refused, already there, failed); a recording item ends.
     /// After each change, the items `ready(among:after:)` lets go are exactly the waiting ones
@@ -73,9 +118,9 @@ struct CommitRuleTests {
         var hashes: [String?] = Array(repeating: nil, count: count)
         var done = Array(repeating: false, count: count)
         // The rule written out plainly: every earlier item, no groups, no fronts.
-        func allowed(_ index: Int) -> Bool {
+        func allowed(_ index: Int, before start: Int? = nil) -> Bool {
             let mine = Set(names[index].map { $0.lowercased() })
-            for earlier in 0..<index where !done[earlier] {
+            for earlier in 0..<min(index, start ?? index) where !done[earlier] {
                 if !mine.isDisjoint(with: names[earlier].map { $0.lowercased() }) { return false }
                 if sizes[earlier] == sizes[index], let hash = hashes[index], (hashes[earlier] ?? hash) == hash {
                     return false
@@ -110,6 +155,13 @@ struct CommitRuleTests {
                 done[changed] = true
                 rule.finished(changed)
                 ended += 1
+            }
+            // A batch from any earlier item looks only at the items before it.
+            for index in 0..<count where !done[index] && hashes[index] != nil {
+                let start = Int(random.next() % UInt64(index + 1))
+                #expect(
+                    rule.mayCommit(index, batchFrom: start) == allowed(index, before: start),
+                    "seed \(seed), item \(index) in a batch from \(start)")
             }
             let expected = waiting.filter { allowed($0) }
             #expect(Set(rule.ready(among: waiting, after: changed)) == expected, "seed \(seed), item \(changed)")

@@ -187,6 +187,32 @@ struct ImportSessionTests {
         }
     }
 
+    @Test("small photos copied in one batch each end as alone: names in order, one twin, one refused")
+    func batch() async throws {
+        let scratch = try Scratch()
+        let first = try scratch.add(.jpegPlain, as: "IMG_0001.JPG", in: "100APPLE")
+        let second = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG", in: "101APPLE")
+        let swapped = try scratch.add(.heic, as: "IMG_0002.HEIC")
+        let twin = try scratch.add(.jpegPlain, as: "IMG_0003.JPG")
+        var batch = try requests([first, second, swapped, twin])
+        // The third is replaced by another file after it was found: refused when its copy begins.
+        batch[2].expected[swapped] = try #require(FileStatus(path: swapped)).identity
+        let other = try scratch.add(.heic, as: "other.HEIC")  // made while the first is there: another inode
+        #expect(rename(other, swapped) == 0)
+        let session = try ImportSession(destination: scratch.library)
+        let results = await session.run(batch)
+        #expect(results.map { $0.item?.primary?.name } == ["IMG_0001.JPG", "IMG_0001 2.JPG", nil, "IMG_0001.JPG"])
+        guard case .imported(let item) = results[0], case .imported = results[1], case .reused(let same) = results[3]
+        else {
+            Issue.record("expected imported, imported, failed, reused: \(results)")
+            return
+        }
+        #expect(same.id == item.id)
+        #expect(results[2].error?.code == .sourceUnreadable)
+        #expect(try scratch.stored() == ["IMG_0001 2.JPG", "IMG_0001.JPG"])
+        #expect(try await session.catalog.items().count == 2)
+    }
+
     @Test("importing again reuses what is there: no second copy")
     func reuse() async throws {
         let scratch = try Scratch()
