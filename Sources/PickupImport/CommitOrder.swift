@@ -11,8 +11,8 @@
 actor CommitOrder {
     private var rule: CommitRule
     private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-    /// Batches waiting for their turn: their first index, their members, and who waits.
-    private var batches: [(start: Int, members: [Int], continuation: CheckedContinuation<Void, Never>)] = []
+    /// Batches waiting for their turn.
+    private var batches: [WaitingBatch] = []
 
     init(sizes: [Int64], names: [[String]] = []) { rule = CommitRule(sizes: sizes, names: names) }
 
@@ -33,8 +33,15 @@ actor CommitOrder {
         for member in batch { rule.hashed(member.index, sha256: member.sha256) }
         for member in batch { wakeReady(after: member.index) }
         let members = batch.map(\.index)
-        guard !members.allSatisfy({ rule.mayCommit($0, batchFrom: start) }) else { return }
-        await withCheckedContinuation { batches.append((start, members, $0)) }
+        guard !rule.mayCommit(batch: members, from: start) else { return }
+        var sizes: Set<Int> = []
+        var names: Set<Int> = []
+        for member in members {
+            guard let groups = rule.groups(of: member) else { continue }
+            sizes.insert(groups.size)
+            names.formUnion(groups.names)
+        }
+        await withCheckedContinuation { batches.append(WaitingBatch(start, members, sizes, names, $0)) }
     }
 
     /// Item `index` has recorded itself, or ended without recording anything.
@@ -55,13 +62,38 @@ actor CommitOrder {
                 waiting.removeValue(forKey: index)?.resume()
             }
         }
-        // Batches are few (a few hundred items in flight, dozens a batch): each looked at whole.
-        guard !batches.isEmpty else { return }
+        // A batch looks only at items before it: looked at again only when one of those, of its
+        // sizes or names, changed.
+        guard !batches.isEmpty, let changedGroups = rule.groups(of: changed) else { return }
         let ready = batches.indices.filter { position in
             let batch = batches[position]
-            return batch.members.allSatisfy { rule.mayCommit($0, batchFrom: batch.start) }
+            guard changed < batch.start,
+                batch.sizes.contains(changedGroups.size) || changedGroups.names.contains(where: batch.names.contains)
+            else { return false }
+            return rule.mayCommit(batch: batch.members, from: batch.start)
         }
         for position in ready.reversed() { batches.remove(at: position).continuation.resume() }
+    }
+
+    /// A batch waiting for its turn: its first index, its members, their size and name groups,
+    /// and who waits.
+    private struct WaitingBatch {
+        let start: Int
+        let members: [Int]
+        let sizes: Set<Int>
+        let names: Set<Int>
+        let continuation: CheckedContinuation<Void, Never>
+
+        init(
+            _ start: Int, _ members: [Int], _ sizes: Set<Int>, _ names: Set<Int>,
+            _ continuation: CheckedContinuation<Void, Never>
+        ) {
+            self.start = start
+            self.members = members
+            self.sizes = sizes
+            self.names = names
+            self.continuation = continuation
+        }
     }
 }
 
@@ -186,6 +218,49 @@ struct CommitRule {
             if earlier >= before { break }
             if done[earlier] { continue }
             guard let theirs = hashes[earlier], theirs != mine else { return false }
+        }
+        return true
+    }
+
+    /// The groups item `index` is in: its size's and its names' (nil: an index out of the list).
+    func groups(of index: Int) -> (size: Int, names: [Int])? {
+        guard done.indices.contains(index) else { return nil }
+        return (sizeGroupOf[index], nameGroupsOf[index])
+    }
+
+    /// Whether every member of a batch (items from `start` on, each with its hash) may commit in
+    /// one round with the others: `mayCommit(_:batchFrom:)` for each, with one walk a group
+    /// (the members of a batch of same-size photos share their size's walk).
+    func mayCommit(batch members: [Int], from start: Int) -> Bool {
+        var sizeWalked: [Int: Set<String>?] = [:]  // nil: an earlier item of the size has no hash yet
+        var nameWalked: [Int: Bool] = [:]
+        for index in members where done.indices.contains(index) {
+            for group in nameGroupsOf[index] {
+                let free =
+                    nameWalked[group]
+                    ?? {
+                        let earlier = nameGroups[group][nameFront[group]...].prefix { $0 < start }
+                        return earlier.allSatisfy { done[$0] }
+                    }()
+                nameWalked[group] = free
+                if !free { return false }
+            }
+            guard let mine = hashes[index] else { continue }
+            let group = sizeGroupOf[index]
+            let taken: Set<String>? =
+                sizeWalked[group]
+                ?? {
+                    if barrier(group) < start { return nil }
+                    var hashes: Set<String> = []
+                    for earlier in sizeGroups[group][sizeFront[group]...] {
+                        if earlier >= start { break }
+                        if done[earlier] { continue }
+                        if let theirs = self.hashes[earlier] { hashes.insert(theirs) }
+                    }
+                    return hashes
+                }()
+            sizeWalked[group] = taken
+            guard let taken, !taken.contains(mine) else { return false }
         }
         return true
     }

@@ -29,6 +29,10 @@ extension ImportSession {
         /// Read from the shared flushes once the copies were written (`FlushRounds.ticket()`):
         /// a flush begun after it holds their bytes. Nil: any flush from now on.
         var flushTicket: Int? = nil
+        /// The batch the item was copied in (`ImportSession.importBatch`), whose items are named
+        /// in one round without waiting for each other: a later one with the same content is
+        /// that earlier one's (nil: an item alone, which waited for any earlier of its content).
+        var batch: UInt64? = nil
 
         /// The content of the primary file: what the catalog knows the item by.
         var sha256: String { copies[0].sha256 }
@@ -40,6 +44,9 @@ extension ImportSession {
         case done(Copied)
         /// Named; `item` is to be recorded, and `names` unlinked if it is not.
         case named(ImportedItem, names: [String])
+        /// The same content as an earlier item of its batch, named in the same round: its copies
+        /// dropped, never named; it ends as that item does (`CommitRounds.submit(all:)`).
+        case sameAsEarlier
     }
 
     /// One item alone: looked up, named, and recorded, each waiting for the disk.
@@ -53,6 +60,8 @@ extension ImportSession {
         }
         switch try settle(made, recorded: recorded, syncing: true) {
         case .done(let copied): return copied
+        case .sameAsEarlier:  // only a round names items of a batch
+            throw ImportError(.cancelled, "the import was cancelled", path: made.request.path)
         case .named(let item, let names):
             defer { recordedNames(names) }
             let existing: ImportedItem?

@@ -34,19 +34,47 @@ extension ImportSession {
         }
 
         /// How a batch's copies end, item by item in their order: named in one round together,
-        /// then those named recorded and flushed in one round of the next stage.
+        /// then those named recorded and flushed in one round of the next stage. An item with the
+        /// same content as an earlier one of the batch ends as that one does: reused, or failed.
         func submit(all made: [Made]) async -> [Result<Copied, ImportError>] {
             let named = await naming.submit(all: made)
             var results = named.map { outcome -> Result<Copied, ImportError>? in
                 if case .failure(let error) = outcome { return .failure(error) }
                 return nil
             }
-            let toRecord = named.compactMap { try? $0.get() }
+            var toRecord: [Named] = []
+            var later: [Int] = []
+            for (position, outcome) in named.enumerated() {
+                switch outcome {
+                case .success(.sameAsEarlier): later.append(position)
+                case .success(let item): toRecord.append(item)
+                case .failure: break
+                }
+            }
             var recorded = await recording.submit(all: toRecord).makeIterator()
-            for position in results.indices where results[position] == nil {
+            for position in results.indices where results[position] == nil && !later.contains(position) {
                 results[position] = recorded.next()
             }
+            for position in later {
+                // The earlier item the naming round kept for this content: the first that settled.
+                let earlier = made[..<position].indices.first { other in
+                    guard made[other].sha256 == made[position].sha256, case .success(let outcome) = named[other] else {
+                        return false
+                    }
+                    if case .sameAsEarlier = outcome { return false }
+                    return true
+                }
+                results[position] = earlier.flatMap { results[$0] }.map(CommitRounds.asLater) ?? nil
+            }
             return results.map { $0 ?? .failure(ImportError(.cancelled, "the import was cancelled")) }
+        }
+
+        /// What a later item of the same content ends as, when the earlier ended as `result`.
+        private static func asLater(_ result: Result<Copied, ImportError>) -> Result<Copied, ImportError> {
+            switch result {
+            case .success(let copied): return .success(.reused(copied.item))
+            case .failure(let error): return .failure(error)
+            }
         }
     }
 
@@ -57,6 +85,9 @@ extension ImportSession {
         case done(Copied)
         /// Named; to be recorded with where its files came from, and its names unlinked if it is not.
         case named(ImportedItem, names: [String], sources: [StoredFile.Role: ImportCatalog.SourceKey], infoJSON: String)
+        /// The same content as an earlier item of its batch (`Settled.sameAsEarlier`): nothing to
+        /// record or flush; it ends as that item does.
+        case sameAsEarlier
     }
 
     /// A round's first stage: one flush for all their copies' bytes, one catalog read, their
@@ -75,9 +106,20 @@ extension ImportSession {
             // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
             // pool. Each item's failure is its own result; the work itself does not throw.
             settled = try await ImportSession.onThread(queue: roundsQueue) { [self] in
-                round.map { made -> Result<Settled, ImportError> in
+                // A batch's items share a round without waiting for each other: a later one with
+                // the content of an earlier one named here is that one's, never named itself (so
+                // the names after it come out as they would have had it waited its turn).
+                var namedHere: Set<BatchContent> = []
+                return round.map { made -> Result<Settled, ImportError> in
+                    let content = made.batch.map { BatchContent(batch: $0, sha256: made.sha256) }
+                    if let content, namedHere.contains(content) {
+                        for copy in made.copies { copy.temporary.discard() }
+                        return .success(.sameAsEarlier)
+                    }
                     do throws(ImportError) {
-                        return .success(try settle(made, recorded: recorded[made.sha256], syncing: false))
+                        let outcome = try settle(made, recorded: recorded[made.sha256], syncing: false)
+                        if let content { namedHere.insert(content) }
+                        return .success(outcome)
                     } catch {
                         return .failure(error)
                     }
@@ -91,6 +133,7 @@ extension ImportSession {
         return zip(round, settled).map { made, outcome in
             switch outcome {
             case .success(.done(let copied)): return .success(.done(copied))
+            case .success(.sameAsEarlier): return .success(.sameAsEarlier)
             case .success(.named(let item, let names)):
                 return .success(
                     .named(
@@ -99,6 +142,12 @@ extension ImportSession {
             case .failure(let error): return .failure(error)
             }
         }
+    }
+
+    /// Some content, in one batch.
+    struct BatchContent: Hashable {
+        let batch: UInt64
+        let sha256: String
     }
 
     /// A round's second stage: one transaction for the records of all its named items, then one
@@ -115,6 +164,8 @@ extension ImportSession {
         for (position, outcome) in round.enumerated() {
             switch outcome {
             case .done(let copied): results.append(.success(copied))
+            case .sameAsEarlier:  // resolved by the batch (`submit(all:)`), never sent here
+                results.append(.failure(ImportError(.cancelled, "the import was cancelled")))
             case .named(let item, let names, let sources, let infoJSON):
                 results.append(.success(.imported(item)))  // replaced below, once the transaction says
                 named.append((position, item, names))

@@ -105,6 +105,8 @@ public final class ImportSession: Sendable {
     /// round waiting behind them held up every item in it; a serial queue gets a thread of its
     /// own when it has work.
     let roundsQueue = DispatchQueue(label: "pickup.import.rounds", qos: .userInitiated)
+    /// How many items this session has imported in batches (`importBatch`), for tests.
+    let batchedItems = LockedValue(0)
 
     /// Opens a destination, creating it (and its parents) when missing, and
     /// removes temporary files a killed import left behind.
@@ -190,11 +192,12 @@ public final class ImportSession: Sendable {
                             }
                             continue
                         }
-                        var batch = [first]
-                        while batch.count < ImportSession.batchLimit, let next = slots.startNext(if: { batchable[$0] })
-                        {
-                            batch.append(next)
+                        var members = [first]
+                        let size = ImportSession.batchSize(inFlight: slots.capacity(for: first))
+                        while members.count < size, let next = slots.startNext(if: { batchable[$0] }) {
+                            members.append(next)
                         }
+                        let batch = members
                         group.addTask { await self.importBatch(batch, of: requests, run: context) }
                     }
                 }

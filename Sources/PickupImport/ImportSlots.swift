@@ -65,6 +65,12 @@ struct ImportSlots {
         return next
     }
 
+    /// How many items of item `index`'s size may be in flight at once (at least one).
+    func capacity(for index: Int) -> Int {
+        guard costs.indices.contains(index) else { return 1 }
+        return max(1, min(maxItems, budget / max(1, costs[index])))
+    }
+
     /// The next item to start, if one may start now and `wanted` takes it (a batch takes only
     /// the items it can hold).
     mutating func startNext(if wanted: (Int) -> Bool) -> Int? {

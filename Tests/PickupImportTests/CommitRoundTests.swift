@@ -72,6 +72,31 @@ struct CommitRoundTests {
         #expect(try await session.catalog.items().map(\.id) == [item.id])
     }
 
+    @Test(
+        "new small photos go in batches; the same bytes twice in one are one item, and the names after come out as if it had waited"
+    )
+    func batches() async throws {
+        let scratch = try Scratch()
+        // Three photos named IMG_0001.JPG from three cards: the first two the same bytes.
+        let first = try scratch.add(.jpegPlain, as: "IMG_0001.JPG", in: "100APPLE")
+        let twin = try scratch.add(.jpegPlain, as: "IMG_0001.JPG", in: "101APPLE")
+        let other = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG", in: "102APPLE")
+        let session = try ImportSession(destination: scratch.library)
+        let requests = try [first, twin, other].map { ImportRequest(path: $0, info: try MediaProbe().probe(path: $0)) }
+        let results = await session.run(requests)
+        #expect(session.batchedItems.withValue { $0 } == 3, "one batch of three")
+        guard case .imported(let item) = results[0], case .reused(let same) = results[1],
+            case .imported(let third) = results[2]
+        else {
+            Issue.record("expected imported, reused, imported: \(results)")
+            return
+        }
+        #expect(same.id == item.id)
+        #expect([item.primary?.name, third.primary?.name] == ["IMG_0001.JPG", "IMG_0001 2.JPG"])
+        #expect(try scratch.everything() == [".pickup", "IMG_0001 2.JPG", "IMG_0001.JPG"], "no name for the twin")
+        #expect(try await session.catalog.items().count == 2)
+    }
+
     @Test("a round whose transaction fails is undone: no name stays, nothing recorded, each item told why")
     func failedTransaction() async throws {
         let scratch = try Scratch()

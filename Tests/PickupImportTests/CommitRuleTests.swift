@@ -163,6 +163,12 @@ struct CommitRuleTests {
                     rule.mayCommit(index, batchFrom: start) == allowed(index, before: start),
                     "seed \(seed), item \(index) in a batch from \(start)")
             }
+            // And a whole batch: the members from a start on that have their hashes.
+            let start = Int(random.next() % UInt64(count))
+            let members = (start..<count).filter { !done[$0] && hashes[$0] != nil && random.next() % 2 == 0 }
+            #expect(
+                rule.mayCommit(batch: members, from: start) == members.allSatisfy { allowed($0, before: start) },
+                "seed \(seed), a batch of \(members) from \(start)")
             let expected = waiting.filter { allowed($0) }
             #expect(Set(rule.ready(among: waiting, after: changed)) == expected, "seed \(seed), item \(changed)")
             letGo += expected.count

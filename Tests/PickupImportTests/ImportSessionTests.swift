@@ -6,7 +6,7 @@ import PickupTestSupport
 import Testing
 
 /// Importing real media into a destination folder through the public API.
-@Suite("Import")
+@Suite("Import", .timeLimit(.minutes(2)))
 struct ImportSessionTests {
     let probe = MediaProbe()
 
