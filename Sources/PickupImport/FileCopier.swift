@@ -10,8 +10,8 @@ import PickupStore
 
 /// Copies one file into a folder the way DESIGN.md asks: to a temporary file
 /// in the destination (unnamed on Linux, see `TemporaryFile`), hashed while
-/// copying, written past the page cache where the file system allows
-/// (`ChunkWriter`), `fsync`ed (or, for small files, flushed with others:
+/// copying, not left in the page cache where the system allows (`ChunkWriter`:
+/// streamed to the disk on Linux, uncached on Apple's systems), `fsync`ed (or, for small files, flushed with others:
 /// `FlushRounds`), then linked to a readable name that never overwrites
 /// anything. A cancelled or failed copy leaves no file behind; a killed one
 /// leaves nothing on Linux, elsewhere a hidden temporary that the next session
@@ -84,6 +84,7 @@ struct FileCopier {
             try checkUnchanged(input, source: source, before: before, copied: size)
             FileCopier.keepModificationTime(of: before, on: output)
             guard !flushing || FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
+            if flushing { ChunkWriter.letGo(output) }
             let method: CopyMethod = inKernel && plan.method == .reflinked ? .reflinked : .copied
             return Copied(temporary: temporary, size: size, sha256: sha256, method: method, source: before)
         } catch {
@@ -194,7 +195,7 @@ struct FileCopier {
     }
 
     /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
-    /// `direct`: written past the page cache where the file system allows (a file flushed on its own).
+    /// `direct`: not left in the page cache (a file flushed on its own; `ChunkWriter`).
     private func copyContents(
         _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool, direct: Bool,
         progress: (Int64) -> Void, shouldStop: () -> Bool
@@ -233,8 +234,6 @@ struct FileCopier {
             }
             pipeline.release(slot, count: count)
             if count == 0 { break }
-            // A copy flushed with others (not `direct`) is written when they are.
-            if writer.buffered && direct { startWriteback(output, from: copied, count: count) }
             copied += Int64(count)
             progress(copied)
             slot = 1 - slot
@@ -254,13 +253,6 @@ struct FileCopier {
     static func bufferSize(for size: Int64) -> Int {
         let blocks = (max(size, 1) + Int64(ChunkWriter.alignment) - 1) / Int64(ChunkWriter.alignment)
         return Int(min(blocks * Int64(ChunkWriter.alignment), Int64(chunkSize)))
-    }
-
-    /// Asks the kernel to start writing a chunk to disk now, so that the final
-    /// `fsync` finds little left to do and disk and copy work side by side.
-    private func startWriteback(_ descriptor: Int32, from offset: Int64, count: Int) {
-        // A failure here only loses the head start; the flush still makes the copy durable.
-        _ = pickup_start_writeback(descriptor, offset, Int64(count))
     }
 
     /// Fills `buffer` from `offset`, short only at the end of the file, so that

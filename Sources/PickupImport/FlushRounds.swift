@@ -37,7 +37,7 @@ import PickupStore
 /// descriptor, and the next round may find nothing left to report). Elsewhere, and for large
 /// files, each file is flushed on its own, with `F_FULLFSYNC` on Apple's systems.
 actor FlushRounds {
-    /// Files larger than this are flushed on their own, written past the page cache: a round
+    /// Files larger than this are flushed on their own, not left in the page cache: a round
     /// would hold them in memory and flush them with every small file waiting, and they gain
     /// little from sharing a flush. A phone's photos (1 to 5 MB) are smaller.
     static let largestFile: Int64 = 8 << 20

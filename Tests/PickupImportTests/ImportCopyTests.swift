@@ -100,8 +100,8 @@ struct ImportCopyTests {
     }
 
     @Test(
-        "on ext4 a large copy goes past the page cache: only its last, partial block stays cached",
-        .enabled(if: ImportCopyTests.onExt4(), "direct writes are checked where this machine's disk allows them"))
+        "on ext4 a large copy does not stay in the page cache: at most its last, partial block",
+        .enabled(if: ImportCopyTests.onExt4(), "checked where this machine's disk is ext4"))
     func pastThePageCache() async throws {
         let scratch = try Scratch()
         let path = try jpeg(9 << 20 + 1000, seed: 42, in: scratch)
