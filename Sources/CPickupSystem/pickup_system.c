@@ -47,7 +47,8 @@ int pickup_start_writeback(int fd, int64_t offset, int64_t count) {
 int pickup_finish_writeback(int fd, int64_t offset, int64_t count) {
     // Waits for the range to be written (starting what is not yet), then lets its pages go: a
     // file streamed to the disk keeps no more than a chunk or two in the page cache. Pages are
-    // dropped only once written: a failed write is reported here, never lost with them.
+    // dropped only once written. The wait reports a write that failed anywhere in the file
+    // since the descriptor last asked, and a later fsync does not report it again.
     if (sync_file_range(fd, (off_t)offset, (off_t)count,
             SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
         return -1;
@@ -55,6 +56,8 @@ int pickup_finish_writeback(int fd, int64_t offset, int64_t count) {
     (void)posix_fadvise(fd, (off_t)offset, (off_t)count, POSIX_FADV_DONTNEED);
     return 0;
 }
+
+void pickup_drop_cached(int fd) { (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
 
 int pickup_set_direct_io(int fd, int on) {
     int flags = fcntl(fd, F_GETFL);
@@ -133,4 +136,6 @@ int pickup_finish_writeback(int fd, int64_t offset, int64_t count) {
     (void)count;
     return 0;
 }
+
+void pickup_drop_cached(int fd) { (void)fd; }
 #endif

@@ -17,9 +17,14 @@ import CPickupSystem
 /// always has the next chunk queued while the copy reads and hashes, as `cp` and the kernel's
 /// own writeback keep it busy, and the cache holds a chunk or two of the file. (Direct I/O,
 /// used before, kept one write at a time in flight: as fast as the disk's single writes, which
-/// on this project's virtual disks were 10–30% slower than its streamed ones.) A write that
-/// fails is reported by the wait, and again by the final flush. Apple's `F_NOCACHE` has no
-/// alignment rules; a file system that refuses it gets ordinary writes.
+/// on this project's virtual disks were 10–30% slower than its streamed ones.)
+///
+/// A write that fails is reported by the next wait, which is then the only one to hear of it
+/// (since Linux 4.16 a failed write is reported once to each descriptor: the final `fsync`
+/// would say nothing), so every failed wait fails the copy. Only the first start of a copy
+/// may say that the system does not stream at all (no such call, a sandbox that refuses it):
+/// the copy is then written through the cache and flushed at the end, as any file. Apple's
+/// `F_NOCACHE` has no alignment rules; a file system that refuses it gets ordinary writes.
 struct ChunkWriter {
     /// Offsets and lengths of direct writes are multiples of this (the largest
     /// logical block size in use; 512-byte devices accept it too).
@@ -29,19 +34,37 @@ struct ChunkWriter {
     /// Linux machines (4 MB writes: 3.5 s of system time per GB, 1 MB: 0.3 s).
     static let bufferedSlice = 1 << 20
 
+    /// How streamed writes reach the disk: the system's calls (Linux `sync_file_range` and
+    /// `posix_fadvise`), or a test's. Each gives 0, or the `errno` of its failure.
+    struct Writeback: Sendable {
+        /// Starts writing a range of the file (descriptor, offset, count).
+        var start: @Sendable (Int32, Int64, Int64) -> Int32
+        /// Waits for a range to be written, then lets its pages go.
+        var finish: @Sendable (Int32, Int64, Int64) -> Int32
+
+        /// Linux's calls (no-ops that succeed elsewhere).
+        static let system = Writeback(
+            start: { pickup_start_writeback($0, $1, $2) == 0 ? 0 : errno },
+            finish: { pickup_finish_writeback($0, $1, $2) == 0 ? 0 : errno })
+    }
+
     let descriptor: Int32
     let folder: String
     private(set) var direct: Bool
     /// Whether writes are streamed to the disk and let go from the cache (Linux).
-    let streamed: Bool
+    private(set) var streamed: Bool
+    private let writeback: Writeback
+    /// Whether a start has succeeded: from then on every failure is a failed write.
+    private var streaming = false
     /// The range written before the last, not yet waited for.
     private var unfinished: (offset: Int64, count: Int)?
 
-    /// `uncached` asks that the copy not stay in the page cache (a file flushed on its own):
+    /// `uncached`: the copy is not to stay in the page cache (a file flushed on its own):
     /// streamed on Linux, direct (`F_NOCACHE`) elsewhere where the file system takes it.
-    init(descriptor: Int32, folder: String, direct uncached: Bool) {
+    init(descriptor: Int32, folder: String, uncached: Bool, writeback: Writeback = .system) {
         self.descriptor = descriptor
         self.folder = folder
+        self.writeback = writeback
         #if os(Linux)
             streamed = uncached
             direct = false
@@ -69,24 +92,28 @@ struct ChunkWriter {
         if streamed { try stream(offset: offset, count: bytes.count) }
     }
 
-    /// Lets every page of a file go from the page cache, once it is flushed (a streamed copy's
-    /// last chunk or two; Linux only, where copies are streamed).
-    static func letGo(_ descriptor: Int32) {
-        #if os(Linux)
-            _ = pickup_finish_writeback(descriptor, 0, 0)  // 0: to the end of the file
-        #endif
-    }
+    /// Lets every page of a flushed file go from the page cache (Linux; a no-op elsewhere).
+    static func letGo(_ descriptor: Int32) { pickup_drop_cached(descriptor) }
 
     /// Starts writing the range just written, then waits for the one before it and lets its
     /// pages go.
     private mutating func stream(offset: Int64, count: Int) throws(ImportError) {
-        _ = pickup_start_writeback(descriptor, offset, Int64(count))
+        let started = writeback.start(descriptor, offset, Int64(count))
+        if started != 0 {
+            // The first start tells whether this system streams at all; any later failure, or a
+            // first one of another kind, is a write that failed as it started.
+            if !streaming, [ENOSYS, EPERM, EINVAL, ESPIPE].contains(started) {
+                streamed = false
+                return
+            }
+            throw ImportError.writing(folder, errno: started)
+        }
+        streaming = true
         defer { unfinished = (offset, count) }
-        guard let earlier = unfinished, pickup_finish_writeback(descriptor, earlier.offset, Int64(earlier.count)) != 0
-        else { return }
-        // A file system without ranged writeback still gets the final flush; a failed write fails here.
-        if [EINVAL, ESPIPE, ENOSYS, EOPNOTSUPP].contains(errno) { return }
-        throw ImportError.writing(folder, errno: errno)
+        guard let earlier = unfinished else { return }
+        let finished = writeback.finish(descriptor, earlier.offset, Int64(earlier.count))
+        // Whatever it says, a failed wait is a failed write that nothing later reports.
+        if finished != 0 { throw ImportError.writing(folder, errno: finished) }
     }
 
     /// Writes aligned bytes directly; returns how many went (all of them, or

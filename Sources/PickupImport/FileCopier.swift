@@ -80,7 +80,7 @@ struct FileCopier {
         do throws(ImportError) {
             let (size, sha256, inKernel) = try copyContents(
                 input, size: before.size, to: output, source: source, inKernel: plan.copiesInKernel,
-                direct: flushing, progress: progress, shouldStop: shouldStop)
+                uncached: flushing, progress: progress, shouldStop: shouldStop)
             try checkUnchanged(input, source: source, before: before, copied: size)
             FileCopier.keepModificationTime(of: before, on: output)
             guard !flushing || FileSystemFacts.flush(output) else { throw ImportError.writing(folder, errno: errno) }
@@ -195,9 +195,9 @@ struct FileCopier {
     }
 
     /// Copies every byte of `input` to `output`, hashing them; the size copied and the SHA-256.
-    /// `direct`: not left in the page cache (a file flushed on its own; `ChunkWriter`).
+    /// `uncached`: not left in the page cache (a file flushed on its own; `ChunkWriter`).
     private func copyContents(
-        _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool, direct: Bool,
+        _ input: Int32, size: Int64, to output: Int32, source: String, inKernel kernelFirst: Bool, uncached: Bool,
         progress: (Int64) -> Void, shouldStop: () -> Bool
     ) throws(ImportError) -> (Int64, String, inKernel: Bool) {
         // Two buffers: while the hash thread digests one, this thread reads and writes the other.
@@ -210,7 +210,7 @@ struct FileCopier {
         // In-kernel copies pay where they become reflinks or server-side copies;
         // elsewhere (ext4, tmpfs) writing the bytes already read for the hash is faster.
         var inKernel = kernelFirst
-        var writer = ChunkWriter(descriptor: output, folder: folder, direct: direct && !inKernel)
+        var writer = ChunkWriter(descriptor: output, folder: folder, uncached: uncached && !inKernel)
         while true {
             if shouldStop() {
                 pipeline.finish()
@@ -223,6 +223,9 @@ struct FileCopier {
                 if count > 0 {
                     let done = inKernel ? try copyInKernel(input, output, at: copied, count: count) : false
                     if !done {
+                        // The kernel would not copy here (another file system): the bytes read are
+                        // written, and from now on streamed, where the copy is flushed on its own.
+                        if inKernel { writer = ChunkWriter(descriptor: output, folder: folder, uncached: uncached) }
                         inKernel = false
                         try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: copied)
                     }
@@ -362,7 +365,7 @@ struct FileCopier {
         // The descriptor (and with it the lock) is let go once, after the rename or the removal.
         defer { close(descriptor) }
         do throws(ImportError) {
-            var writer = ChunkWriter(descriptor: descriptor, folder: folder, direct: false)
+            var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: false)
             // No typed-throws `Result` here: it is newer than the iOS 17.4 SDK's standard library.
             var failure: ImportError?
             bytes.withUnsafeBytes { raw in

@@ -10,10 +10,14 @@ int pickup_start_writeback(int fd, int64_t offset, int64_t count);
 
 /// Waits until a byte range of a file is written to disk (starting what is not
 /// yet), then drops its pages from the page cache (Linux sync_file_range, then
-/// posix_fadvise DONTNEED). Returns 0, or -1 with errno when the wait failed (a
-/// write that failed: the pages stay). A no-op returning 0 where the calls do
-/// not exist.
+/// posix_fadvise DONTNEED). Returns 0, or -1 with errno when the wait failed: a
+/// write of the file that failed, which a later fsync of this descriptor will
+/// not report again. A no-op returning 0 where the calls do not exist.
 int pickup_finish_writeback(int fd, int64_t offset, int64_t count);
+
+/// Drops a flushed file's pages from the page cache (Linux posix_fadvise
+/// DONTNEED); a no-op elsewhere.
+void pickup_drop_cached(int fd);
 
 /// Copies `count` bytes from `in` at `in_offset` to `out` at `out_offset` inside
 /// the kernel (Linux copy_file_range: a reflink on btrfs and XFS, no copy
