@@ -110,7 +110,8 @@ def main():
     for number in range(args.small):
         with open(os.path.join(small, f"IMG_{number:04d}.JPG"), "wb") as handle:
             handle.write(jpeg + rng.randbytes(64))  # bytes after EOI: unique content, still a JPEG
-    sets["small"] = (small, args.small, args.small * (len(jpeg) + 64))
+    if args.small:  # --small 0: the large files alone
+        sets["small"] = (small, args.small, args.small * (len(jpeg) + 64))
 
     disk = disk_write_speed(work, next(iter(sets.values()))[0])
     print(f"disk write speed, no page cache (dd oflag=direct): {disk / 1e6:.0f} MB/s")
