@@ -125,6 +125,10 @@ public struct JSONObject {
     /// text `\xE9`, as tables show it: every JSON parser takes the line (a lone surrogate such
     /// as `\udce9` would be refused by Foundation's and Rust's), and the byte can be read back.
     public static func quote(_ text: String) -> String {
+        // Printable ASCII with no quote or backslash (most paths, ids and states) needs no escape.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             if let byte = SystemPath.rawByte(scalar) {

@@ -86,7 +86,11 @@ public enum UploadDestination: Sendable, Hashable, Codable {
     /// taken away (`…/files` and `…/files/` name one endpoint): the journal looks for both
     /// when it decides whether a file is already there, or an upload to continue. Nil for S3,
     /// and for a URL with no path to change.
-    var twin: UploadDestination? {
+    var twin: UploadDestination? { UploadDestination.twin(ofStored: stored) }
+
+    /// `twin` of a destination that is already `stored` (not stored again: a run's lookups
+    /// ask it for every file).
+    static func twin(ofStored stored: UploadDestination) -> UploadDestination? {
         func toggled(_ url: URL) -> URL? {
             guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.path.count > 1 else {
                 return nil

@@ -52,9 +52,12 @@ extension UploadJournal {
                     continue
                 }
                 var bySHA256: [String: UploadRecord] = [:]
-                // The destination as given, then its twin (`…/files` for `…/files/`).
-                for place in [stored] + (stored.twin.map { [$0] } ?? []) {
-                    guard let placeText = try? UploadJournal.json(place) else { continue }
+                // The destination as given, then its twin (`…/files` for `…/files/`; S3 has none).
+                var places = [(stored, text)]
+                if let twin = UploadDestination.twin(ofStored: stored), let twinText = try? UploadJournal.json(twin) {
+                    places.append((twin, twinText))
+                }
+                for (place, placeText) in places {
                     try statement.bind([.text(placeText), .integer(file.size)])
                     while try statement.step() {
                         // The newest of the same bytes, as `finished(to:size:sha256:)` answers.
