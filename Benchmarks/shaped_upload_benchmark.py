@@ -10,9 +10,9 @@ direction for half the RTT), over http and https, and the time a cut costs Picku
              and https: seconds lost per cut against a clean run, and when Pickup said so
 
 Needs root (network namespaces). usage:
-  Benchmarks/shaped_upload_benchmark.py [--megabytes N] [--mbit N] [--rtt-ms N [N...]] [--chunk-mb N]
+  Benchmarks/shaped_upload_benchmark.py [--megabytes N] [--mbit N] [--rtt-ms N [N...]] [--chunk-mb N] [--rounds N]
 """
-import argparse, os, shutil, subprocess, sys, tempfile, threading, time
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, threading, time
 
 import shaped_link
 from upload_benchmark import PY, ROOT, S3_KEY, S3_SECRET, TUSPY, random_file, release_pickup, sha, weed_command
@@ -77,6 +77,7 @@ def main():
     parser.add_argument("--mbit", type=int, default=20)
     parser.add_argument("--rtt-ms", type=int, nargs="+", default=[40, 150])
     parser.add_argument("--chunk-mb", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each tool, taking turns; figures are medians")
     parser.add_argument("--cuts-only", action="store_true", help="only the cuts (and the clean tus runs they need)")
     parser.add_argument("--only", nargs="+", help="only the tools whose names contain one of these words; no cuts")
     parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
@@ -140,31 +141,38 @@ def main():
                     ("aws s3 cp", [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
                                    "--endpoint-url", s3_url, "--only-show-errors"]),
                 ]
-                for name, command in tools:
-                    if args.cuts_only and (rtt != args.rtt_ms[0] or name != "pickup upload (tus)"):
-                        continue
-                    if args.only and not any(word in name for word in args.only):
-                        continue
-                    seconds = timed(command, env=env)
-                    timings[(rtt, scheme, name)] = seconds
-                    print(f"{rtt:>4}ms {scheme:6} {name:22} {seconds:8.2f} {size / seconds / 1e6:6.2f} "
-                          f"{size / seconds / link * 100:7.1f}%", flush=True)
+                tools = [(name, command) for name, command in tools
+                         if not (args.cuts_only and (rtt != args.rtt_ms[0] or name != "pickup upload (tus)"))
+                         and not (args.only and not any(word in name for word in args.only))]
+                if not tools:
+                    continue
+                runs = {name: [] for name, _ in tools}
+                # Rounds take turns, each starting one tool further on: none always runs first.
+                for round_number in range(args.rounds):
+                    for name, command in tools[round_number % len(tools):] + tools[:round_number % len(tools)]:
+                        seconds = timed(command, env=env)
+                        runs[name].append(seconds)
+                        print(f"{rtt:>4}ms {scheme:6} {name:22} {seconds:8.2f} {size / seconds / 1e6:6.2f} "
+                              f"{size / seconds / link * 100:7.1f}%", flush=True)
+                for name, times in runs.items():
+                    timings[(rtt, scheme, name)] = statistics.median(times)
         megabytes = f"{size / 1e6:.0f} MB, {args.mbit} Mbit/s"
         # The README's short table shows the phone's usual case (the first link, over https); BENCHMARKS.md all.
         readme = (args.rtt_ms[0], "https")
+        rounds = f"; medians of {args.rounds} rounds" if args.rounds > 1 else ""
         for (rtt, scheme, name), seconds in timings.items():
             share = size / seconds / link * 100
             if name == "pickup upload (tus)":
                 found.append(figure_output.figure(
                     f"tus upload {megabytes} at {rtt} ms RTT, {scheme}", "the link's rate", f"{share:.0f}% of it",
-                    "≥ 90%", share >= 90, f"pickup {seconds:.2f} s; tuspy {timings.get((rtt, scheme, 'tuspy'), 0):.2f} s",
+                    "≥ 90%", share >= 90, f"pickup {seconds:.2f} s; tuspy {timings.get((rtt, scheme, 'tuspy'), 0):.2f} s{rounds}",
                     brief=(rtt, scheme) == readme))
             if name == "pickup upload (S3)" and (rtt, scheme, "aws s3 cp") in timings:
                 aws = timings[(rtt, scheme, "aws s3 cp")]
                 found.append(figure_output.figure(
                     f"S3 upload {megabytes} at {rtt} ms RTT, {scheme}", "`aws s3 cp`; the link's rate",
                     f"{aws / seconds:.2f}x; {share:.0f}% of it", "≥ 1x; ≥ 90%", aws / seconds >= 1 and share >= 90,
-                    f"pickup {seconds:.2f} s, aws s3 cp {aws:.2f} s", brief=(rtt, scheme) == readme))
+                    f"pickup {seconds:.2f} s, aws s3 cp {aws:.2f} s{rounds}", brief=(rtt, scheme) == readme))
         # Cuts on the first link: three resets, then three silent links, at even times through a run.
         rtt = args.rtt_ms[0]
         if args.only:

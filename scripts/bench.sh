@@ -87,7 +87,7 @@ benchmarks=(
   "upload|--megabytes 256 --rounds 5|--megabytes 64 --rounds 3"
   "render|--rounds 3 --media .build/bench/render-media|--photos 4 --rounds 3 --media .build/bench/render-media"
   "clone|--mb 2048 --rounds 3|--mb 256 --rounds 1"
-  "shaped_upload||--megabytes 8 --rtt-ms 40"
+  "shaped_upload|--rounds 3|--megabytes 8 --rtt-ms 40"
   "many_files|--rounds 5|--rounds 1 --files 20 --loop-files 40"
 )
 needs_root=(clone shaped_upload)
