@@ -23,8 +23,11 @@ import CPickupSystem
 /// (since Linux 4.16 a failed write is reported once to each descriptor: the final `fsync`
 /// would say nothing), so every failed wait fails the copy. Only the first start of a copy
 /// may say that the system does not stream at all (no such call, a sandbox that refuses it):
-/// the copy is then written through the cache and flushed at the end, as any file. Apple's
-/// `F_NOCACHE` has no alignment rules; a file system that refuses it gets ordinary writes.
+/// the copy is then written through the cache and flushed at the end, as any file. On Apple's
+/// systems whole chunks go uncached (`F_NOCACHE`) and the file's unaligned tail through the
+/// cache: the iOS 26.2 SDK's `sys/fcntl.h` adds `F_NOCACHE_EXT` to "relax size and alignment
+/// restrictions for write", so plain `F_NOCACHE` is not relied on for them. A file system that
+/// refuses it gets ordinary writes.
 struct ChunkWriter {
     /// Offsets and lengths of direct writes are multiples of this (the largest
     /// logical block size in use; 512-byte devices accept it too).
@@ -54,9 +57,8 @@ struct ChunkWriter {
     /// Whether writes are streamed to the disk and let go from the cache (Linux).
     private(set) var streamed: Bool
     private let writeback: Writeback
-    /// Whether a start has succeeded: from then on every failure is a failed write.
-    private var streaming = false
-    /// The range written before the last, not yet waited for.
+    /// The range last started, not yet waited for; nil until a start has succeeded (from then
+    /// on every failure is a failed write).
     private var unfinished: (offset: Int64, count: Int)?
 
     /// `uncached`: the copy is not to stay in the page cache (a file flushed on its own):
@@ -102,13 +104,12 @@ struct ChunkWriter {
         if started != 0 {
             // The first start tells whether this system streams at all; any later failure, or a
             // first one of another kind, is a write that failed as it started.
-            if !streaming, [ENOSYS, EPERM, EINVAL, ESPIPE].contains(started) {
+            if unfinished == nil, [ENOSYS, EPERM, EINVAL, ESPIPE].contains(started) {
                 streamed = false
                 return
             }
             throw ImportError.writing(folder, errno: started)
         }
-        streaming = true
         defer { unfinished = (offset, count) }
         guard let earlier = unfinished else { return }
         let finished = writeback.finish(descriptor, earlier.offset, Int64(earlier.count))
