@@ -59,12 +59,6 @@ int pickup_finish_writeback(int fd, int64_t offset, int64_t count) {
 
 void pickup_drop_cached(int fd) { (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
 
-int pickup_set_direct_io(int fd, int on) {
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0) return -1;
-    return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
-}
-
 int pickup_sync_filesystem(int fd) { return syncfs(fd); }
 
 int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count) {
@@ -111,17 +105,6 @@ int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset
     return -1;
 }
 
-int pickup_set_direct_io(int fd, int on) {
-#if defined(F_NOCACHE)
-    // Apple platforms: the same intent, without alignment rules.
-    return fcntl(fd, F_NOCACHE, on ? 1 : 0);
-#else
-    (void)fd;
-    (void)on;
-    errno = ENOSYS;
-    return -1;
-#endif
-}
 
 int pickup_start_writeback(int fd, int64_t offset, int64_t count) {
     (void)fd;
@@ -139,3 +122,15 @@ int pickup_finish_writeback(int fd, int64_t offset, int64_t count) {
 
 void pickup_drop_cached(int fd) { (void)fd; }
 #endif
+
+int pickup_set_direct_io(int fd, int on) {
+#if defined(F_NOCACHE)
+    // Apple platforms. Linux streams its copies instead (ChunkWriter), so it has no such call.
+    return fcntl(fd, F_NOCACHE, on ? 1 : 0);
+#else
+    (void)fd;
+    (void)on;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

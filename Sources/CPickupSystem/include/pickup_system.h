@@ -25,10 +25,9 @@ void pickup_drop_cached(int fd);
 /// (ENOSYS where the call does not exist).
 int64_t pickup_copy_range(int in, int64_t in_offset, int out, int64_t out_offset, int64_t count);
 
-/// Turns direct I/O (Linux O_DIRECT: writes go from the caller's buffer to the
-/// disk, not through the page cache; F_NOCACHE on Apple platforms) on or off
-/// for an open file. Returns 0, or -1 with errno (EINVAL where the file system
-/// cannot; ENOSYS where the system has neither).
+/// Turns uncached writes on or off for an open file (Apple platforms' F_NOCACHE,
+/// sys/fcntl.h: "turn data caching off/on for this fd"). Returns 0, or -1 with
+/// errno (ENOSYS elsewhere: Linux streams a copy to the disk instead).
 int pickup_set_direct_io(int fd, int on);
 
 /// Opens a new unnamed file in `folder` for writing (Linux O_TMPFILE): it has
