@@ -30,13 +30,16 @@ struct ChunkWriterTests {
         }
     }
 
-    /// A new file in a new temporary folder, open for writing, and the folder.
-    static func file() throws -> (descriptor: Int32, path: String, folder: String) {
+    /// Runs `body` with a new file in a new temporary folder, open for writing (its descriptor,
+    /// path and folder), then closes it and removes the folder.
+    static func withFile(_ body: (_ descriptor: Int32, _ path: String, _ folder: String) throws -> Void) throws {
         let folder = try Temporary.folder("chunks")
+        defer { Temporary.remove(folder) }
         let path = folder + "/copy"
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0)
-        return (descriptor, path, folder)
+        defer { close(descriptor) }
+        try body(descriptor, path, folder)
     }
 
     /// A writeback whose calls give these answers in turn (0 once they run out), counting them.
@@ -58,61 +61,54 @@ struct ChunkWriterTests {
         "a streamed copy keeps no more than two chunks in the page cache while it is written",
         .enabled(if: ImportCopyTests.onExt4(), "checked where this machine's disk is ext4"))
     func fewChunksCached() throws {
-        let (descriptor, path, folder) = try Self.file()
-        defer {
-            close(descriptor)
-            try? FileManager.default.removeItem(atPath: folder)
+        try Self.withFile { descriptor, path, folder in
+            var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: true)
+            #expect(Self.write(12, with: &writer) == nil)
+            #expect(writer.streamed)
+            let (resident, pages) = try ImportCopyTests.residentPages(path)
+            #expect(pages == 12 * Self.chunk / 4096)
+            #expect(
+                resident <= 2 * Self.chunk / 4096, "\(resident) of \(pages) pages in the page cache, before the flush")
         }
-        var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: true)
-        #expect(Self.write(12, with: &writer) == nil)
-        #expect(writer.streamed)
-        let (resident, pages) = try ImportCopyTests.residentPages(path)
-        #expect(pages == 12 * Self.chunk / 4096)
-        #expect(resident <= 2 * Self.chunk / 4096, "\(resident) of \(pages) pages in the page cache, before the flush")
     }
 
     @Test("a wait that fails fails the copy, whatever its errno: the final flush would not say it again")
     func failedWait() throws {
-        let (descriptor, _, folder) = try Self.file()
-        defer {
-            close(descriptor)
-            try? FileManager.default.removeItem(atPath: folder)
+        try Self.withFile { descriptor, _, folder in
+            // The first wait (for chunk 0) succeeds, the second (for chunk 1) says EOPNOTSUPP, as the
+            // block layer says of a request it did not take.
+            let script = Script(finishes: [0, EOPNOTSUPP])
+            var writer = ChunkWriter(
+                descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
+            guard writer.streamed else { return }  // Apple's systems: not streamed
+            let error = Self.write(4, with: &writer)
+            #expect(error?.code == .destinationUnwritable, "\(String(describing: error))")
+            #expect(script.finishes.withValue { $0.isEmpty }, "both waits were asked")
         }
-        // The first wait (for chunk 0) succeeds, the second (for chunk 1) says EOPNOTSUPP, as the
-        // block layer says of a request it did not take.
-        let script = Script(finishes: [0, EOPNOTSUPP])
-        var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
-        guard writer.streamed else { return }  // Apple's systems: not streamed
-        let error = Self.write(4, with: &writer)
-        #expect(error?.code == .destinationUnwritable, "\(String(describing: error))")
-        #expect(script.finishes.withValue { $0.isEmpty }, "both waits were asked")
     }
 
     @Test("a system that does not stream, said by the first start, gets the copy written whole")
     func notStreaming() throws {
-        let (descriptor, path, folder) = try Self.file()
-        defer {
-            close(descriptor)
-            try? FileManager.default.removeItem(atPath: folder)
+        try Self.withFile { descriptor, path, folder in
+            let script = Script(starts: [ENOSYS], finishes: [EIO, EIO])
+            var writer = ChunkWriter(
+                descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
+            #expect(Self.write(3, with: &writer) == nil)
+            #expect(!writer.streamed)
+            #expect(script.finishes.withValue { $0.count } == 2, "no wait was asked once it did not stream")
+            let written = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(written.count == 3 * Self.chunk)
         }
-        let script = Script(starts: [ENOSYS], finishes: [EIO, EIO])
-        var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
-        #expect(Self.write(3, with: &writer) == nil)
-        #expect(!writer.streamed)
-        #expect(script.finishes.withValue { $0.count } == 2, "no wait was asked once it did not stream")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 3 * Self.chunk)
     }
 
     @Test("a start that fails with a write error, first or later, fails the copy", arguments: [[EIO], [0, ENOSYS]])
     func failedStart(starts: [Int32]) throws {
-        let (descriptor, _, folder) = try Self.file()
-        defer {
-            close(descriptor)
-            try? FileManager.default.removeItem(atPath: folder)
+        try Self.withFile { descriptor, _, folder in
+            let script = Script(starts: starts)
+            var writer = ChunkWriter(
+                descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
+            guard writer.streamed else { return }  // Apple's systems: not streamed
+            #expect(Self.write(3, with: &writer)?.code == .destinationUnwritable)
         }
-        let script = Script(starts: starts)
-        var writer = ChunkWriter(descriptor: descriptor, folder: folder, uncached: true, writeback: script.writeback)
-        guard writer.streamed else { return }  // Apple's systems: not streamed
-        #expect(Self.write(3, with: &writer)?.code == .destinationUnwritable)
     }
 }
