@@ -76,7 +76,9 @@ def main():
     parser.add_argument("--megabytes", type=int, default=48)
     parser.add_argument("--mbit", type=int, default=20)
     parser.add_argument("--rtt-ms", type=int, nargs="+", default=[40, 150])
-    parser.add_argument("--chunk-mb", type=int, default=8)
+    parser.add_argument("--chunk-mb", type=int,
+                        help="every tool's chunk/part size (default: each tool's own, as every tool runs with its "
+                             "defaults: pickup's tus chunks from 8 MB doubling up to 64, tuspy's one PATCH, 8 MB parts)")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each tool, taking turns; figures are medians")
     parser.add_argument("--cuts-only", action="store_true", help="only the cuts (and the clean tus runs they need)")
     parser.add_argument("--only", nargs="+", help="only the tools whose names contain one of these words; no cuts")
@@ -112,14 +114,17 @@ def main():
         wait_inside("http://127.0.0.1:7004/buckets/bench/")
         env = dict(os.environ, AWS_ACCESS_KEY_ID=S3_KEY, AWS_SECRET_ACCESS_KEY=S3_SECRET,
                    AWS_DEFAULT_REGION="us-east-1", AWS_CA_BUNDLE=ca, REQUESTS_CA_BUNDLE=ca, HOME=work)
-        subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
-                        f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
-        chunk = str(args.chunk_mb)
+        if args.chunk_mb:
+            subprocess.run([os.path.join(PY, "aws"), "configure", "set", "default.s3.multipart_chunksize",
+                            f"{max(5, args.chunk_mb)}MB"], env=env, check=True)
+        tus_chunk = ["--chunk-size", str(args.chunk_mb)] if args.chunk_mb else []
+        s3_part = ["--chunk-size", str(max(5, args.chunk_mb))] if args.chunk_mb else []
+        tuspy_chunk = str(args.chunk_mb << 20) if args.chunk_mb else str(sys.maxsize)  # tuspy's default
         parts = ["--part-concurrency", str(args.part_concurrency)] if args.part_concurrency else []
         link = args.mbit * 1e6 / 8
         journal = os.path.join(work, "journal.sqlite")
         print(f"file: {size / 1e6:.0f} MB; link: {args.mbit} Mbit/s ({link / 1e6:.2f} MB/s) each way; "
-              f"chunks/parts of {args.chunk_mb} MB\n")
+              + (f"chunks/parts of {args.chunk_mb} MB\n" if args.chunk_mb else "each tool's own chunks and parts\n"))
         print(f"{'RTT':>6} {'scheme':6} {'tool':22} {'seconds':>8} {'MB/s':>6} {'of link':>8}")
         timings = {}
         found = []
@@ -132,11 +137,10 @@ def main():
                 s3_url = f"{scheme}://{shaped_link.INSIDE_IP}:{s3.port}"
                 tools = [
                     ("pickup upload (tus)", [pickup, "upload", source, "--to", "tus+" + tus_url, "--journal", journal,
-                                             "--chunk-size", chunk, "--ca-file", ca, "--force", "--json"]),
-                    ("tuspy", [python, "-c", TUSPY, tus_url + "/", source, str(args.chunk_mb << 20)]),
+                                             *tus_chunk, "--ca-file", ca, "--force", "--json"]),
+                    ("tuspy", [python, "-c", TUSPY, tus_url + "/", source, tuspy_chunk]),
                     ("pickup upload (S3)", [pickup, "upload", source, "--to", "s3://bench/pickup/", "--endpoint",
-                                            s3_url, "--journal", journal, "--chunk-size", str(max(5, args.chunk_mb)),
-                                            "--ca-file", ca, "--force", "--json",
+                                            s3_url, "--journal", journal, *s3_part, "--ca-file", ca, "--force", "--json",
                                             *parts]),
                     ("aws s3 cp", [os.path.join(PY, "aws"), "s3", "cp", source, "s3://bench/aws/movie.bin",
                                    "--endpoint-url", s3_url, "--only-show-errors"]),
@@ -184,7 +188,7 @@ def main():
             proxy = shaped_link.LatencyProxy(7002 if scheme == "https" else 7001, rtt)
             url = f"tus+{scheme}://{shaped_link.INSIDE_IP}:{proxy.port}/files"
             # Not --json: the retry lines on stderr say when Pickup noticed each cut.
-            command = [pickup, "upload", source, "--to", url, "--journal", journal, "--chunk-size", chunk,
+            command = [pickup, "upload", source, "--to", url, "--journal", journal, *tus_chunk,
                        "--ca-file", ca, "--force", "--no-progress"]
             clean = timings[(rtt, scheme, "pickup upload (tus)")]
             kinds = (("reset", proxy.cut), ("silent", lambda: proxy.lose_open_connections(change)),

@@ -4,8 +4,18 @@ import PickupStore
 
 /// How uploads behave.
 public struct UploadOptions: Sendable {
-    /// Bytes sent in one request; memory holds one chunk per upload in flight.
+    /// Bytes sent in one request: a tus upload's first chunk, and each S3 part (a large file's
+    /// parts grow so that they fit S3's 10,000). Bodies are streamed from the file, never held
+    /// whole in memory.
     public var chunkSize: Int
+    /// The largest tus chunk. Chunks start at `chunkSize` and double each time the server takes
+    /// one whole, up to this: on a distant link each chunk waits a round trip for its answer
+    /// before the next is sent, so fewer chunks waste less of it. 64 MiB by default, below the
+    /// 100 MB a request that proxies such as Cloudflare's take. A grown chunk that fails ends
+    /// the growth: after a proxy's 413 (a body too large) the rest of the upload goes at the
+    /// largest size that passed, after any other failure at `chunkSize`. Set it to `chunkSize`
+    /// for chunks of one size.
+    public var largestTusChunk = 64 << 20
     /// Tries of one step before the upload fails.
     public var maxAttempts: Int
     /// First retry delay in seconds; it doubles each time, with jitter, up to `maxDelay`.

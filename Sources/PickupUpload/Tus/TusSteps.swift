@@ -8,6 +8,7 @@ struct TusSteps: UploadSteps {
     let source: SourceFile
     let options: UploadOptions
     private let client: TusClient
+    private var sizes: TusChunkSizes
     private var capabilities: TusCapabilities?
     /// What endpoints said they support, shared by the uploads of one uploader.
     private let known: LockedValue<[String: TusCapabilities]>?
@@ -20,6 +21,7 @@ struct TusSteps: UploadSteps {
         self.options = options
         self.known = known
         client = TusClient(endpoint: endpoint, options: options)
+        sizes = TusChunkSizes(first: options.chunkSize, largest: options.largestTusChunk)
         capabilities = known?.withValue { $0[endpoint.absoluteString] }
     }
 
@@ -45,6 +47,7 @@ struct TusSteps: UploadSteps {
         let created = try await client.create(
             length: record.size, metadata: TusClient.metadata(of: record), first: first)
         record.remote = created.url.absoluteString
+        if let first { sizes.took(first.length, whole: created.offset == Int64(first.length)) }
         return created.offset
     }
 
@@ -52,12 +55,24 @@ struct TusSteps: UploadSteps {
         guard let remote = record.remote.flatMap({ URL(string: $0) }) else {
             throw UploadError(.gone, "the upload has no address on the server yet")
         }
-        let count = Int(min(Int64(options.chunkSize), record.size - record.offset))
+        let count = Int(min(Int64(sizes.next), record.size - record.offset))
         let chunk = TusChunk(source: source, offset: record.offset, length: count, checksum: checksum)
-        let next = try await client.patch(remote, chunk: chunk)
+        let next: Int64
+        do {
+            next = try await client.patch(remote, chunk: chunk)
+        } catch {
+            let refused = error.code == .tooLarge
+            guard sizes.failed(count, refused: refused) else { throw error }
+            // A proxy that takes smaller bodies says 413 (the upload itself was accepted when it
+            // was made): the chunk goes again at once at a size that passed. Other failures are
+            // retried as any is, with the first size.
+            if refused { return try await send(&record) }
+            throw error
+        }
         guard next > record.offset, next <= record.size else {
             throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
         }
+        sizes.took(count, whole: next == record.offset + Int64(count))
         return next
     }
 

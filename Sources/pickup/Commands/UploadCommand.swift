@@ -145,8 +145,10 @@ struct UploadCommand: JobCommand {
 
     @Option(
         name: [.customLong("chunk-size")],
-        help: ArgumentHelp("Megabytes a request or S3 part, 0.0625 to 1024 (S3 parts at least 5).", valueName: "MB"))
-    var chunkSize = DecimalValue(8)
+        help: ArgumentHelp(
+            "Megabytes a request, 0.0625 to 1024: every tus chunk and S3 part this size (S3 parts at least 5). Default: 8, and tus chunks double up to 64 while the server takes them whole.",
+            valueName: "MB"))
+    var chunkSize: DecimalValue?
 
     @Option(
         name: [.customLong("retries")],

@@ -81,8 +81,9 @@ struct UploadJob: CommandJob {
                     + "or pass --credentials FILE")
         }
         let parallel = try OptionRange.whole(command.parallel, 1...32, flag: "--parallel")
-        let megabytes = try OptionRange.number(
-            command.chunkSize.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes")
+        let chunkBytes = try command.chunkSize.map { size throws(ValidationError) in
+            Int(try OptionRange.number(size.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes") * 1_048_576)
+        }
         (files, listed) = try command.fileList.sources(command.arguments)
         selection = command.fileList.selection
         self.parallel = parallel
@@ -129,8 +130,13 @@ struct UploadJob: CommandJob {
         let timeout = try OptionRange.number(command.timeout.value, 1...3600, flag: "--timeout", unit: "seconds")
         let parts = try OptionRange.whole(command.partConcurrency, 1...64, flag: "--part-concurrency")
         var options = UploadOptions(
-            chunkSize: Int(megabytes * 1_048_576), maxAttempts: retries + 1, stallTimeout: timeout,
-            headers: try UploadHeaders.headers(flags: command.header), partConcurrency: parts)
+            maxAttempts: retries + 1, stallTimeout: timeout, headers: try UploadHeaders.headers(flags: command.header),
+            partConcurrency: parts)
+        // A size asked for is every chunk's: growing past it could meet the very limit it was chosen for.
+        if let chunkBytes {
+            options.chunkSize = chunkBytes
+            options.largestTusChunk = chunkBytes
+        }
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.
         options.connectionLimit = max(parallel, parts)

@@ -47,9 +47,10 @@ struct BackgroundTransfersTests {
     func launch(
         journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10
     ) async throws -> App {
-        let uploader = Uploader(
-            journal: try UploadJournal(path: journal),
-            options: UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport))
+        var options = UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport)
+        // Chunks of one size, so that a foreground upload is still mid-file when it is handed over.
+        options.largestTusChunk = chunk
+        let uploader = Uploader(journal: try UploadJournal(path: journal), options: options)
         let outbox = Temporary.path("outbox")
         let box = TransfersBox()
         let session = system.session(BackgroundTransfersTests.identifier) { completion in

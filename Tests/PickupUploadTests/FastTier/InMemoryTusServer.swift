@@ -7,19 +7,27 @@ import PickupUpload
 /// `Upload-Length` creates an upload (201 and a `Location`), `HEAD` gives its `Upload-Offset`,
 /// `PATCH` at the current offset appends (204 and the new offset; 409 at another offset).
 /// `cutting` scripts faults: the requests (by number, from 1) that fail as a dropped
-/// connection does, before the server takes any byte.
+/// connection does, before the server takes any byte. `largestBody` puts a proxy in front that
+/// refuses larger request bodies with 413 and passes nothing on, as nginx's
+/// `client_max_body_size` does ("If the size in a request exceeds the configured value, the 413
+/// (Request Entity Too Large) error is returned to the client", nginx.org's
+/// ngx_http_core_module) and Cloudflare's limit on request bodies (100 MB on its free plan).
 actor InMemoryTusServer: InMemoryServer {
     let endpoint: URL
     private var uploads: [String: (length: Int64, bytes: Data)] = [:]
     private var count = 0
     private var cuts: Set<Int>
+    private let largestBody: Int?
     /// The method and path of every request, in order.
     private(set) var log: [String] = []
+    /// The body size of every PATCH, in order (those cut or refused too).
+    private(set) var patches: [Int] = []
 
     /// A server whose creation endpoint is `endpoint` (`http://tus.test/files/`, say).
-    init(endpoint: URL, cutting cuts: Set<Int> = []) {
+    init(endpoint: URL, cutting cuts: Set<Int> = [], largestBody: Int? = nil) {
         self.endpoint = endpoint
         self.cuts = cuts
+        self.largestBody = largestBody
     }
 
     /// What the server holds of an upload.
@@ -33,8 +41,10 @@ actor InMemoryTusServer: InMemoryServer {
     func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
         count += 1
         log.append(request.method + " " + request.url.path)
+        if request.method == "PATCH" { patches.append(body.count) }
         if cuts.contains(count) { throw UploadError(.network, "the connection was cut (scripted)") }
         let tus = ["Tus-Resumable": "1.0.0"]
+        if let largestBody, body.count > largestBody { return HTTPResponse(status: 413, headers: [:], body: Data()) }
         switch request.method {
         case "OPTIONS":
             return HTTPResponse(
