@@ -44,10 +44,14 @@ struct TusSteps: UploadSteps {
             ? TusChunk(
                 source: source, offset: 0, length: Int(min(Int64(options.chunkSize), record.size)), checksum: checksum)
             : nil
+        let began = options.clock.now
         let created = try await client.create(
             length: record.size, metadata: TusClient.metadata(of: record), first: first)
         record.remote = created.url.absoluteString
-        if let first { sizes.took(first.length, whole: created.offset == Int64(first.length)) }
+        if let first {
+            sizes.took(
+                first.length, whole: created.offset == Int64(first.length), seconds: options.clock.now - began)
+        }
         return created.offset
     }
 
@@ -58,6 +62,7 @@ struct TusSteps: UploadSteps {
         let count = Int(min(Int64(sizes.next), record.size - record.offset))
         let chunk = TusChunk(source: source, offset: record.offset, length: count, checksum: checksum)
         let next: Int64
+        let began = options.clock.now
         do {
             next = try await client.patch(remote, chunk: chunk)
         } catch {
@@ -72,7 +77,7 @@ struct TusSteps: UploadSteps {
         guard next > record.offset, next <= record.size else {
             throw UploadError(.server, "the server reported offset \(next) after a chunk at \(record.offset)")
         }
-        sizes.took(count, whole: next == record.offset + Int64(count))
+        sizes.took(count, whole: next == record.offset + Int64(count), seconds: options.clock.now - began)
         return next
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupTestSupport
 import PickupUpload
 import Testing
@@ -19,14 +20,28 @@ extension FastTier {
             return (path, data)
         }
 
+        /// A clock that moves `step` seconds each time it is read: every chunk takes `step` seconds.
+        final class SlowLinkClock: UploadClock {
+            let step: Double
+            private let seconds = LockedValue<Double>(0)
+            init(step: Double) { self.step = step }
+            var now: Double {
+                seconds.withValue {
+                    $0 += step; return $0
+                }
+            }
+            func sleep(seconds: Double) async {}
+        }
+
         func upload(
-            _ bytes: Int, largest: Int, server: InMemoryTusServer
+            _ bytes: Int, largest: Int, server: InMemoryTusServer, clock: (any UploadClock)? = nil
         ) async throws -> (record: UploadRecord, sent: Data) {
             let (path, data) = try file(bytes)
             defer { unlink(path) }
             var options = UploadOptions(
                 chunkSize: 64 * Self.kilobyte, baseDelay: 0.001, maxDelay: 0.002, transport: server)
             options.largestTusChunk = largest
+            if let clock { options.clock = clock }
             let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
             let record = await uploader.upload(path: path, to: .tus(endpoint: server.endpoint))
             return (record, data)
@@ -44,6 +59,19 @@ extension FastTier {
             #expect(record.state == .done)
             #expect(try await stored(record, on: server) == data)
             #expect(await server.patches.map { $0 / Self.kilobyte } == [64, 128, 256, 256, 256, 64])
+        }
+
+        @Test("chunks that take 10 s or more do not grow (a slow link keeps them short); under 10 s they do")
+        func slowLink() async throws {
+            let slow = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            let (record, data) = try await upload(
+                1 << 20, largest: 1 << 20, server: slow, clock: SlowLinkClock(step: 10))
+            #expect(record.state == .done)
+            #expect(try await stored(record, on: slow) == data)
+            #expect(await slow.patches == Array(repeating: 64 * Self.kilobyte, count: 16))
+            let quick = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            _ = try await upload(1 << 20, largest: 1 << 20, server: quick, clock: SlowLinkClock(step: 9.9))
+            #expect(await quick.patches.map { $0 / Self.kilobyte } == [64, 128, 256, 512, 64])
         }
 
         @Test("largestTusChunk equal to chunkSize: chunks of one size")
