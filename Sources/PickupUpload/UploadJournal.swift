@@ -134,6 +134,11 @@ public actor UploadJournal {
             SQLiteSchema.Step(version: 3, [UploadJournal.finishedIndex]),
             // How many tries the run that began an upload allowed (`--retries`), for its resume.
             SQLiteSchema.Step(version: 4, [], columns: [("uploads", "max_attempts", "INTEGER")]),
+            // The chunk sizes the run that began an upload sent with, for its resume (S3's parts
+            // must keep their size; a tus chunk size chosen for a proxy's limit must hold).
+            SQLiteSchema.Step(
+                version: 5, [],
+                columns: [("uploads", "chunk_size", "INTEGER"), ("uploads", "largest_chunk", "INTEGER")]),
         ])
 
     /// Creates the journal's file readable by its owner only, or makes an existing one so.
@@ -194,10 +199,11 @@ public actor UploadJournal {
     }
 
     /// Starts a record for a new upload; `maxAttempts`: the tries its run allows, which a resume
-    /// allows again.
+    /// allows again; `chunks`: the chunk sizes it sends with (`UploadOptions.chunkSize` and
+    /// `largestTusChunk`), which a resume sends with again.
     public func begin(
         path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String,
-        maxAttempts: Int? = nil
+        maxAttempts: Int? = nil, chunks: UploadRecord.ChunkSizes? = nil
     ) throws(UploadError)
         -> UploadRecord
     {
@@ -215,17 +221,18 @@ public actor UploadJournal {
         let record = UploadRecord(
             id: UploadJournal.newID(), path: path, size: size, modified: modified, target: shown,
             destination: stored, type: type, remote: nil, offset: 0, state: .waiting, error: nil, created: now,
-            updated: now, maxAttempts: maxAttempts)
+            updated: now, maxAttempts: maxAttempts, chunks: chunks)
         try call {
             try database.prepare(
                 """
-                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination, max_attempts)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11, ?12)
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination, max_attempts, chunk_size, largest_chunk)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11, ?12, ?13, ?14)
                 """
             ).run([
                 .text(record.id), .text(self.stored(path)), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
                 .real(now + UploadJournal.leaseSeconds), .text(json), maxAttempts.map { .integer(Int64($0)) } ?? .null,
+                chunks.map { .integer(Int64($0.first)) } ?? .null, chunks.map { .integer(Int64($0.largest)) } ?? .null,
             ])
         }
         return record
@@ -322,7 +329,7 @@ public actor UploadJournal {
     /// The columns `read` takes.
     static let select = """
         SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
-            destination, error_code, error_status, sha256, max_attempts
+            destination, error_code, error_status, sha256, max_attempts, chunk_size, largest_chunk
         FROM uploads
         """
 
@@ -358,7 +365,11 @@ public actor UploadJournal {
             offset: statement.integer("offset"),
             state: UploadRecord.State(rawValue: statement.text("state") ?? "") ?? .failed,
             error: error, created: statement.real("created"), updated: statement.real("updated"),
-            maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")))
+            maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")),
+            chunks: statement.isNull("chunk_size") || statement.isNull("largest_chunk")
+                ? nil
+                : UploadRecord.ChunkSizes(
+                    first: Int(statement.integer("chunk_size")), largest: Int(statement.integer("largest_chunk"))))
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

@@ -5,17 +5,29 @@ import PickupStore
 /// How uploads behave.
 public struct UploadOptions: Sendable {
     /// Bytes sent in one request: a tus upload's first chunk, and each S3 part (a large file's
-    /// parts grow so that they fit S3's 10,000). Bodies are streamed from the file, never held
-    /// whole in memory.
+    /// parts grow so that they fit S3's 10,000). A file is sent a request at a time, never held
+    /// whole in memory. The journal keeps an upload's chunk sizes, so that a resume sends what
+    /// its first run would have.
     public var chunkSize: Int
     /// The largest tus chunk. Chunks start at `chunkSize` and double each time the server takes
-    /// one whole, up to this: on a distant link each chunk waits a round trip for its answer
-    /// before the next is sent, so fewer chunks waste less of it. 64 MiB by default, below the
-    /// 100 MB a request that proxies such as Cloudflare's take. A grown chunk that fails ends
-    /// the growth: after a proxy's 413 (a body too large) the rest of the upload goes at the
-    /// largest size that passed, after any other failure at `chunkSize`. Set it to `chunkSize`
-    /// for chunks of one size.
-    public var largestTusChunk = 64 << 20
+    /// one whole in under 5 s, up to this: on a distant link each chunk waits a round trip for
+    /// its answer before the next is sent, so fewer chunks waste less of it, while progress (which
+    /// counts confirmed chunks) still moves every 10 s or so. A grown chunk that fails ends the
+    /// growth: after a proxy's 413 (a body too large) the rest goes at the largest size that
+    /// passed, and the endpoint's later uploads grow no larger; after any other failure at
+    /// `chunkSize`. Set it to `chunkSize` for chunks of one size. By default 16 MiB on Apple
+    /// platforms, the most `URLSessionTransport` holds in memory (a larger byte range would be
+    /// written to a temporary file first), and 64 MiB elsewhere, below the 100 MB a request that
+    /// proxies such as Cloudflare's take.
+    public var largestTusChunk = UploadOptions.defaultLargestTusChunk
+    /// The chunk sizes, as the journal keeps them with each upload.
+    var chunks: UploadRecord.ChunkSizes { UploadRecord.ChunkSizes(first: chunkSize, largest: largestTusChunk) }
+    /// `largestTusChunk` when none is given.
+    #if canImport(Darwin)
+        public static let defaultLargestTusChunk = 16 << 20
+    #else
+        public static let defaultLargestTusChunk = 64 << 20
+    #endif
     /// Tries of one step before the upload fails.
     public var maxAttempts: Int
     /// First retry delay in seconds; it doubles each time, with jitter, up to `maxDelay`.
@@ -149,7 +161,7 @@ public final class Uploader: Sendable {
             source = opened
             let record = try await journal.begin(
                 path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
-                maxAttempts: options.maxAttempts)
+                maxAttempts: options.maxAttempts, chunks: options.chunks)
             return await drive(record, to: destination, source: opened, events: events)
         } catch {
             let failed = UploadRecord.failed(
@@ -169,7 +181,7 @@ public final class Uploader: Sendable {
         let opened = try SourceFile(path: path, expected: expected)
         return try await journal.begin(
             path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
-            maxAttempts: options.maxAttempts)
+            maxAttempts: options.maxAttempts, chunks: options.chunks)
     }
 
     /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
@@ -241,6 +253,12 @@ public final class Uploader: Sendable {
         _ record: UploadRecord, to destination: UploadDestination, source: SourceFile,
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
+        // A resume sends with the chunk sizes its upload began with.
+        var options = self.options
+        if let chunks = record.chunks {
+            options.chunkSize = max(64 << 10, chunks.first)
+            options.largestTusChunk = chunks.largest
+        }
         let driver = UploadDriver(journal: journal, options: options)
         connections.enter()
         defer { connections.leave() }

@@ -1,24 +1,32 @@
 /// How large the next tus chunk is. The first is `first`; each chunk the server takes whole in
 /// under `quick` seconds doubles the next, up to `largest`, since on a distant link every chunk
 /// waits a round trip for its answer before the next can go (tus 1.0 sends one PATCH at a time).
-/// A chunk that takes longer already makes that wait small (150 ms is 1.5% of 10 s), and a
-/// slow link keeps its chunks short, well inside a request's deadline (600 s). A grown chunk
-/// that fails ends the growth: one a proxy refused as too large (413) leaves the rest at the
-/// largest size the server took whole; any other failure (a lost connection, a corrupted chunk)
-/// at the first size, since a link that failed once may fail again, and a chunk cut off is
-/// sent again whole where the server keeps no partial chunk (one that checks checksums).
+/// A chunk of 5 s or more already makes that wait small (150 ms is 3% of 5 s), and chunks stay
+/// under about 10 s, so that progress, which counts confirmed chunks, moves at least that often,
+/// and a slow link keeps its chunks short, well inside a request's deadline (600 s).
+///
+/// Growth ends for the upload at the first sign against it:
+/// - a proxy refuses a grown chunk as too large (413): the rest goes at the largest size the
+///   server took whole (`refusedAbove` says so, for the endpoint's next uploads);
+/// - any other failure of a grown chunk (a lost connection, a corrupted chunk): the rest goes at
+///   the first size, since a link that failed once may fail again, and a chunk cut off is sent
+///   again whole where the server keeps no partial chunk (one that checks checksums);
+/// - the server keeps only part of a chunk: the rest at the first size, so that a server keeping
+///   a little of each chunk is not sent ever larger ones.
 struct TusChunkSizes: Sendable {
     /// The first chunk's size, and the least any chunk is.
     let first: Int
     /// The most a chunk grows to.
-    let largest: Int
+    private(set) var largest: Int
     /// Seconds under which a chunk taken whole makes the next one twice as large.
-    static let quick: Double = 10
+    static let quick: Double = 5
     /// The size of the next chunk (the file's rest, when that is less).
     private(set) var next: Int
     /// The largest chunk the server took whole.
     private var passed: Int
     private var grows: Bool
+    /// The size a proxy refused after a smaller one passed: the endpoint's own limit.
+    private(set) var refusedAbove: Int?
 
     init(first: Int, largest: Int) {
         self.first = first
@@ -28,9 +36,20 @@ struct TusChunkSizes: Sendable {
         grows = self.largest > first
     }
 
+    /// Chunks no larger than `ceiling` (what an earlier upload to the endpoint found it takes).
+    mutating func limit(to ceiling: Int) {
+        largest = max(first, min(largest, ceiling))
+        next = min(next, largest)
+        grows = grows && largest > next
+    }
+
     /// A chunk of `sent` bytes went in `seconds`; `whole`: the server took all of it.
     mutating func took(_ sent: Int, whole: Bool, seconds: Double) {
-        guard whole else { return }
+        guard whole else {
+            grows = false
+            next = first
+            return
+        }
         passed = max(passed, sent)
         // A file's short last chunk says nothing about larger ones.
         if grows, sent == next, seconds < Self.quick { next = min(largest, next * 2) }
@@ -42,6 +61,7 @@ struct TusChunkSizes: Sendable {
         guard sent > first else { return false }
         grows = false
         next = refused ? passed : first
+        if refused, passed < sent { refusedAbove = passed }
         return next < sent
     }
 }

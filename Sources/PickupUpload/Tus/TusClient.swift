@@ -16,6 +16,9 @@ public struct TusCapabilities: Sendable, Equatable {
     public var checksums: [TusChecksum] = []
     /// The largest upload it takes (`Tus-Max-Size`), when it says.
     public var maxSize: Int64?
+    /// The largest chunk a proxy in front of it let through when it refused a larger one (413),
+    /// found by an earlier upload: later chunks to the endpoint grow no larger.
+    var largestChunk: Int?
 
     /// The checksum Pickup sends: sha256 when offered, else sha1, else none.
     public var preferredChecksum: TusChecksum? {

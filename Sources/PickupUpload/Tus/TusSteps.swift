@@ -23,6 +23,7 @@ struct TusSteps: UploadSteps {
         client = TusClient(endpoint: endpoint, options: options)
         sizes = TusChunkSizes(first: options.chunkSize, largest: options.largestTusChunk)
         capabilities = known?.withValue { $0[endpoint.absoluteString] }
+        if let ceiling = capabilities?.largestChunk { sizes.limit(to: ceiling) }
     }
 
     private var checksum: TusChecksum? { options.tusChecksums ? capabilities?.preferredChecksum : nil }
@@ -71,7 +72,13 @@ struct TusSteps: UploadSteps {
             // A proxy that takes smaller bodies says 413 (the upload itself was accepted when it
             // was made): the chunk goes again at once at a size that passed. Other failures are
             // retried as any is, with the first size.
-            if refused { return try await send(&record) }
+            if refused {
+                if let ceiling = sizes.refusedAbove {
+                    capabilities?.largestChunk = ceiling
+                    known?.withValue { $0[endpoint.absoluteString]?.largestChunk = ceiling }
+                }
+                return try await send(&record)
+            }
             throw error
         }
         guard next > record.offset, next <= record.size else {

@@ -45,11 +45,12 @@ struct BackgroundTransfersTests {
 
     /// An app on `journal`: its queue sends through `transport`; its background session is on `system`.
     func launch(
-        journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10
+        journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10,
+        growing: Bool = false
     ) async throws -> App {
         var options = UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport)
-        // Chunks of one size, so that a foreground upload is still mid-file when it is handed over.
-        options.largestTusChunk = chunk
+        // Chunks of one size unless asked, so that a foreground upload is still mid-file when it is handed over.
+        if !growing { options.largestTusChunk = chunk }
         let uploader = Uploader(journal: try UploadJournal(path: journal), options: options)
         let outbox = Temporary.path("outbox")
         let box = TransfersBox()
@@ -130,14 +131,17 @@ struct BackgroundTransfersTests {
         #expect(done.offset == 1 << 30)
     }
 
-    @Test("a foreground upload handed over mid-file is never sent twice: the server gets each byte once")
-    func handOverMidFile() async throws {
-        let path = try file(bytes: 1 << 20)
+    @Test(
+        "a foreground upload handed over mid-file is never sent twice: the server gets each byte once (chunks of one size, and growing)",
+        arguments: [false, true])
+    func handOverMidFile(growing: Bool) async throws {
+        let size = growing ? 4 << 20 : 1 << 20
+        let path = try file(bytes: size)
         defer { unlink(path) }
         let server = try CountingServer()
         await server.slow(30_000_000)
         let system = FakeBackgroundSystem(transport: server)
-        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let app = try await launch(journal: journalPath(), transport: server, system: system, growing: growing)
         let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: server.server.endpoint)))
         while (await app.queue.item(id)?.confirmed ?? 0) < 256 << 10 { try await Task.sleep(nanoseconds: 5_000_000) }
 
@@ -161,7 +165,7 @@ struct BackgroundTransfersTests {
         let record = try #require(try await app.uploader.journal.record(id: uploadID))
         #expect(record.state == .done, "\(record.why)")
         let patches = await server.patches
-        #expect(await server.patched == 1 << 20, "every byte sent once: \(patches)")
+        #expect(await server.patched == size, "every byte sent once: \(patches)")
         let stored = try #require(await server.server.stored(record.remote ?? ""))
         #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }

@@ -12,22 +12,28 @@ import PickupUpload
 /// `client_max_body_size` does ("If the size in a request exceeds the configured value, the 413
 /// (Request Entity Too Large) error is returned to the client", nginx.org's
 /// ngx_http_core_module) and Cloudflare's limit on request bodies (100 MB on its free plan).
+/// `keepingAtMost` keeps no more than that of each PATCH and answers with the offset it reached,
+/// which tus 1.0 allows: "The Server SHOULD accept PATCH requests against any upload ... and apply
+/// the bytes contained in the message at the given offset"; the new `Upload-Offset` in the answer
+/// is what the client resumes from (a server that stored part of a body it lost, say).
 actor InMemoryTusServer: InMemoryServer {
     let endpoint: URL
     private var uploads: [String: (length: Int64, bytes: Data)] = [:]
     private var count = 0
     private var cuts: Set<Int>
     private let largestBody: Int?
+    private let keepingAtMost: Int?
     /// The method and path of every request, in order.
     private(set) var log: [String] = []
     /// The body size of every PATCH, in order (those cut or refused too).
     private(set) var patches: [Int] = []
 
     /// A server whose creation endpoint is `endpoint` (`http://tus.test/files/`, say).
-    init(endpoint: URL, cutting cuts: Set<Int> = [], largestBody: Int? = nil) {
+    init(endpoint: URL, cutting cuts: Set<Int> = [], largestBody: Int? = nil, keepingAtMost: Int? = nil) {
         self.endpoint = endpoint
         self.cuts = cuts
         self.largestBody = largestBody
+        self.keepingAtMost = keepingAtMost
     }
 
     /// What the server holds of an upload.
@@ -77,7 +83,7 @@ actor InMemoryTusServer: InMemoryServer {
             guard request.value("Upload-Offset").flatMap({ Int64($0) }) == Int64(upload.bytes.count) else {
                 return HTTPResponse(status: 409, headers: lower(tus), body: Data())
             }
-            upload.bytes.append(body)
+            upload.bytes.append(keepingAtMost.map { body.prefix($0) } ?? body)
             uploads[id] = upload
             return HTTPResponse(
                 status: 204, headers: lower(tus.merging(["Upload-Offset": String(upload.bytes.count)]) { a, _ in a }),
