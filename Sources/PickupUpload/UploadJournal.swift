@@ -199,11 +199,11 @@ public actor UploadJournal {
     }
 
     /// Starts a record for a new upload; `maxAttempts`: the tries its run allows, which a resume
-    /// allows again; `chunks`: the chunk sizes it sends with (`UploadOptions.chunkSize` and
-    /// `largestTusChunk`), which a resume sends with again.
+    /// allows again; `chunkSize` and `largestTusChunk`: the sizes it sends with (`UploadOptions`'),
+    /// which a resume sends with again.
     public func begin(
         path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String,
-        maxAttempts: Int? = nil, chunks: UploadRecord.ChunkSizes? = nil
+        maxAttempts: Int? = nil, chunkSize: Int? = nil, largestTusChunk: Int? = nil
     ) throws(UploadError)
         -> UploadRecord
     {
@@ -221,7 +221,7 @@ public actor UploadJournal {
         let record = UploadRecord(
             id: UploadJournal.newID(), path: path, size: size, modified: modified, target: shown,
             destination: stored, type: type, remote: nil, offset: 0, state: .waiting, error: nil, created: now,
-            updated: now, maxAttempts: maxAttempts, chunks: chunks)
+            updated: now, maxAttempts: maxAttempts, chunkSize: chunkSize, largestTusChunk: largestTusChunk)
         try call {
             try database.prepare(
                 """
@@ -232,7 +232,7 @@ public actor UploadJournal {
                 .text(record.id), .text(self.stored(path)), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
                 .real(now + UploadJournal.leaseSeconds), .text(json), maxAttempts.map { .integer(Int64($0)) } ?? .null,
-                chunks.map { .integer(Int64($0.first)) } ?? .null, chunks.map { .integer(Int64($0.largest)) } ?? .null,
+                chunkSize.map { .integer(Int64($0)) } ?? .null, largestTusChunk.map { .integer(Int64($0)) } ?? .null,
             ])
         }
         return record
@@ -366,10 +366,8 @@ public actor UploadJournal {
             state: UploadRecord.State(rawValue: statement.text("state") ?? "") ?? .failed,
             error: error, created: statement.real("created"), updated: statement.real("updated"),
             maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")),
-            chunks: statement.isNull("chunk_size") || statement.isNull("largest_chunk")
-                ? nil
-                : UploadRecord.ChunkSizes(
-                    first: Int(statement.integer("chunk_size")), largest: Int(statement.integer("largest_chunk"))))
+            chunkSize: statement.isNull("chunk_size") ? nil : Int(statement.integer("chunk_size")),
+            largestTusChunk: statement.isNull("largest_chunk") ? nil : Int(statement.integer("largest_chunk")))
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

@@ -49,23 +49,12 @@ public struct UploadRecord: Sendable, Hashable {
     /// How many tries the run that began it allowed (`pickup upload --retries` plus one): a resume
     /// allows as many; nil for an upload recorded before the journal kept it.
     public var maxAttempts: Int? = nil
-    /// The chunk sizes the run that began it sent with: a resume sends with them again (nil for an
-    /// upload recorded before the journal kept them).
-    public var chunks: ChunkSizes? = nil
-
-    /// An upload's chunk sizes (`UploadOptions.chunkSize` and `largestTusChunk`).
-    public struct ChunkSizes: Sendable, Hashable {
-        /// Bytes of a tus upload's first chunk and of each S3 part (before growing for S3's 10,000).
-        public var first: Int
-        /// The most a tus chunk grows to.
-        public var largest: Int
-
-        /// Sizes in bytes.
-        public init(first: Int, largest: Int) {
-            self.first = first
-            self.largest = largest
-        }
-    }
+    /// The `UploadOptions.chunkSize` of the run that began it: a resume sends with it again, so
+    /// that S3 parts keep their size and a size chosen for a proxy's limit holds (nil for an
+    /// upload recorded before the journal kept it).
+    public var chunkSize: Int? = nil
+    /// The `UploadOptions.largestTusChunk` of the run that began it, which a resume keeps too.
+    public var largestTusChunk: Int? = nil
 }
 
 extension UploadRecord {

@@ -20,12 +20,11 @@ public struct UploadOptions: Sendable {
     /// written to a temporary file first), and 64 MiB elsewhere, below the 100 MB a request that
     /// proxies such as Cloudflare's take.
     public var largestTusChunk = UploadOptions.defaultLargestTusChunk
-    /// The chunk sizes, as the journal keeps them with each upload.
-    var chunks: UploadRecord.ChunkSizes { UploadRecord.ChunkSizes(first: chunkSize, largest: largestTusChunk) }
-    /// `largestTusChunk` when none is given.
     #if canImport(Darwin)
+        /// `largestTusChunk` when none is given: 16 MiB, what `URLSessionTransport` holds in memory.
         public static let defaultLargestTusChunk = 16 << 20
     #else
+        /// `largestTusChunk` when none is given: 64 MiB, below Cloudflare's 100 MB a request.
         public static let defaultLargestTusChunk = 64 << 20
     #endif
     /// Tries of one step before the upload fails.
@@ -161,7 +160,8 @@ public final class Uploader: Sendable {
             source = opened
             let record = try await journal.begin(
                 path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
-                maxAttempts: options.maxAttempts, chunks: options.chunks)
+                maxAttempts: options.maxAttempts, chunkSize: options.chunkSize,
+                largestTusChunk: options.largestTusChunk)
             return await drive(record, to: destination, source: opened, events: events)
         } catch {
             let failed = UploadRecord.failed(
@@ -181,7 +181,8 @@ public final class Uploader: Sendable {
         let opened = try SourceFile(path: path, expected: expected)
         return try await journal.begin(
             path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
-            maxAttempts: options.maxAttempts, chunks: options.chunks)
+            maxAttempts: options.maxAttempts, chunkSize: options.chunkSize,
+            largestTusChunk: options.largestTusChunk)
     }
 
     /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
@@ -255,10 +256,8 @@ public final class Uploader: Sendable {
     ) async -> UploadRecord {
         // A resume sends with the chunk sizes its upload began with.
         var options = self.options
-        if let chunks = record.chunks {
-            options.chunkSize = max(64 << 10, chunks.first)
-            options.largestTusChunk = chunks.largest
-        }
+        if let size = record.chunkSize { options.chunkSize = max(64 << 10, size) }
+        if let largest = record.largestTusChunk { options.largestTusChunk = largest }
         let driver = UploadDriver(journal: journal, options: options)
         connections.enter()
         defer { connections.leave() }

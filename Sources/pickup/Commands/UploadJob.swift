@@ -136,6 +136,10 @@ struct UploadJob: CommandJob {
         if let chunkBytes {
             options.chunkSize = chunkBytes
             options.largestTusChunk = chunkBytes
+        } else {
+            // The tool sends through AsyncHTTPClient, which streams every body from the file, on
+            // macOS too: the 64 MiB of the help, not the 16 MiB URLSession's transport keeps to.
+            options.largestTusChunk = 64 << 20
         }
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.

@@ -145,7 +145,7 @@ extension FastTier {
             let first = try uploader(largest: 64 * Self.kilobyte, server: server, attempts: 1, journal: journal)
             let failed = await first.upload(path: path, to: .tus(endpoint: server.endpoint))
             #expect(failed.state == .failed)
-            #expect(failed.chunks == UploadRecord.ChunkSizes(first: 64 * Self.kilobyte, largest: 64 * Self.kilobyte))
+            #expect(failed.chunkSize == 64 * Self.kilobyte && failed.largestTusChunk == 64 * Self.kilobyte)
             // A resuming process with the defaults (8 MiB chunks, growing).
             let resuming = Uploader(
                 journal: try UploadJournal(path: journal), options: UploadOptions(transport: server))
