@@ -10,11 +10,13 @@ public struct UploadOptions: Sendable {
     /// its first run would have.
     public var chunkSize: Int
     /// The largest tus chunk. Chunks start at `chunkSize` and double each time the server takes
-    /// one whole in under 5 s, up to this: on a distant link each chunk waits a round trip for
-    /// its answer before the next is sent, so fewer chunks waste less of it, while progress (which
-    /// counts confirmed chunks) still moves every 10 s or so. A grown chunk that fails ends the
+    /// one whole in under 5 s, up to this, and halve after one that takes 10 s or more: on a
+    /// distant link each chunk waits a round trip for its answer before the next is sent, so
+    /// fewer chunks waste less of it, while progress (which counts confirmed chunks) still moves
+    /// every 10 s or so. A grown chunk that fails ends the
     /// growth: after a proxy's 413 (a body too large) the rest goes at the largest size that
-    /// passed, and the endpoint's later uploads grow no larger; after any other failure at
+    /// passed, and this uploader's other uploads to the endpoint grow no larger (in memory, not
+    /// kept in the journal); after any other failure at
     /// `chunkSize`. Set it to `chunkSize` for chunks of one size. By default 16 MiB on Apple
     /// platforms, the most `URLSessionTransport` holds in memory (a larger byte range would be
     /// written to a temporary file first), and 64 MiB elsewhere, below the 100 MB a request that
@@ -254,10 +256,19 @@ public final class Uploader: Sendable {
         _ record: UploadRecord, to destination: UploadDestination, source: SourceFile,
         events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
-        // A resume sends with the chunk sizes its upload began with.
+        // A resume sends with the chunk sizes its upload began with: S3's parts must keep their
+        // size; a tus chunk may be smaller, should the resuming run ask for smaller ones (a
+        // first chunk that a proxy refused, say).
         var options = self.options
-        if let size = record.chunkSize { options.chunkSize = max(64 << 10, size) }
-        if let largest = record.largestTusChunk { options.largestTusChunk = largest }
+        if let size = record.chunkSize {
+            if case .tus = destination {
+                options.chunkSize = min(size, options.chunkSize)
+            } else {
+                options.chunkSize = size
+            }
+            options.chunkSize = max(64 << 10, options.chunkSize)
+        }
+        if let largest = record.largestTusChunk { options.largestTusChunk = min(largest, options.largestTusChunk) }
         let driver = UploadDriver(journal: journal, options: options)
         connections.enter()
         defer { connections.leave() }

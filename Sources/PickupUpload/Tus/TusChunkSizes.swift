@@ -1,13 +1,15 @@
 /// How large the next tus chunk is. The first is `first`; each chunk the server takes whole in
 /// under `quick` seconds doubles the next, up to `largest`, since on a distant link every chunk
 /// waits a round trip for its answer before the next can go (tus 1.0 sends one PATCH at a time).
-/// A chunk of 5 s or more already makes that wait small (150 ms is 3% of 5 s), and chunks stay
-/// under about 10 s, so that progress, which counts confirmed chunks, moves at least that often,
-/// and a slow link keeps its chunks short, well inside a request's deadline (600 s).
+/// A chunk of 5 s or more already makes that wait small (150 ms is 3% of 5 s). One that takes
+/// 10 s or more halves the next (never below `first`): chunks come back to about 10 s when the
+/// link slows, so that progress, which counts confirmed chunks, moves about that often, and a
+/// slow link keeps its chunks short, well inside a request's deadline (600 s).
 ///
 /// Growth ends for the upload at the first sign against it:
 /// - a proxy refuses a grown chunk as too large (413): the rest goes at the largest size the
-///   server took whole (`refusedAbove` says so, for the endpoint's next uploads);
+///   server took whole (`largestPassedBeforeRefusal` says so, for the uploader's other uploads
+///   to the endpoint: kept in memory, not in the journal);
 /// - any other failure of a grown chunk (a lost connection, a corrupted chunk): the rest goes at
 ///   the first size, since a link that failed once may fail again, and a chunk cut off is sent
 ///   again whole where the server keeps no partial chunk (one that checks checksums);
@@ -20,13 +22,16 @@ struct TusChunkSizes: Sendable {
     private(set) var largest: Int
     /// Seconds under which a chunk taken whole makes the next one twice as large.
     static let quick: Double = 5
+    /// Seconds from which a chunk makes the next one half as large.
+    static let slow: Double = 10
     /// The size of the next chunk (the file's rest, when that is less).
     private(set) var next: Int
     /// The largest chunk the server took whole.
     private var passed: Int
     private var grows: Bool
-    /// The size a proxy refused after a smaller one passed: the endpoint's own limit.
-    private(set) var refusedAbove: Int?
+    /// After a proxy refused a grown chunk (413): the largest size that passed before, which is
+    /// the endpoint's limit as far as is known.
+    private(set) var largestPassedBeforeRefusal: Int?
 
     init(first: Int, largest: Int) {
         self.first = first
@@ -51,6 +56,10 @@ struct TusChunkSizes: Sendable {
             return
         }
         passed = max(passed, sent)
+        if seconds >= Self.slow {
+            next = max(first, min(next, sent) / 2)
+            return
+        }
         // A file's short last chunk says nothing about larger ones.
         if grows, sent == next, seconds < Self.quick { next = min(largest, next * 2) }
     }
@@ -61,7 +70,7 @@ struct TusChunkSizes: Sendable {
         guard sent > first else { return false }
         grows = false
         next = refused ? passed : first
-        if refused, passed < sent { refusedAbove = passed }
+        if refused, passed < sent { largestPassedBeforeRefusal = passed }
         return next < sent
     }
 }

@@ -30,8 +30,12 @@ struct TusSteps: UploadSteps {
 
     mutating func sync(_ record: inout UploadRecord) async throws(UploadError) -> Int64 {
         if capabilities == nil {
-            let found = try await client.capabilities()
-            known?.withValue { $0[endpoint.absoluteString] = found }
+            var found = try await client.capabilities()
+            // A ceiling another upload found meanwhile stays.
+            known?.withValue { entries in
+                found.largestChunk = entries[endpoint.absoluteString]?.largestChunk
+                entries[endpoint.absoluteString] = found
+            }
             capabilities = found
         }
         if let limit = capabilities?.maxSize, record.size > limit {
@@ -60,6 +64,8 @@ struct TusSteps: UploadSteps {
         guard let remote = record.remote.flatMap({ URL(string: $0) }) else {
             throw UploadError(.gone, "the upload has no address on the server yet")
         }
+        // A ceiling another upload to the endpoint found since this one began.
+        if let ceiling = known?.withValue({ $0[endpoint.absoluteString]?.largestChunk }) { sizes.limit(to: ceiling) }
         let count = Int(min(Int64(sizes.next), record.size - record.offset))
         let chunk = TusChunk(source: source, offset: record.offset, length: count, checksum: checksum)
         let next: Int64
@@ -73,9 +79,11 @@ struct TusSteps: UploadSteps {
             // was made): the chunk goes again at once at a size that passed. Other failures are
             // retried as any is, with the first size.
             if refused {
-                if let ceiling = sizes.refusedAbove {
-                    capabilities?.largestChunk = ceiling
-                    known?.withValue { $0[endpoint.absoluteString]?.largestChunk = ceiling }
+                if let ceiling = sizes.largestPassedBeforeRefusal {
+                    known?.withValue { entries in
+                        let kept = entries[endpoint.absoluteString]?.largestChunk ?? ceiling
+                        entries[endpoint.absoluteString]?.largestChunk = min(kept, ceiling)
+                    }
                 }
                 return try await send(&record)
             }

@@ -146,7 +146,7 @@ struct UploadCommand: JobCommand {
     @Option(
         name: [.customLong("chunk-size")],
         help: ArgumentHelp(
-            "Megabytes a request, 0.0625 to 1024: every tus chunk and S3 part this size (S3 parts at least 5). Default: 8, and tus chunks double up to 64 while the server takes them whole.",
+            "Megabytes a request, 0.0625 to 1024: every tus chunk and S3 part this size (S3 parts at least 5). Default: 8, and tus chunks double up to 64 while the server takes each whole in under 5 s.",
             valueName: "MB"))
     var chunkSize: DecimalValue?
 

@@ -137,15 +137,18 @@ struct UploadJob: CommandJob {
             options.chunkSize = chunkBytes
             options.largestTusChunk = chunkBytes
         } else {
-            // The tool sends through AsyncHTTPClient, which streams every body from the file, on
-            // macOS too: the 64 MiB of the help, not the 16 MiB URLSession's transport keeps to.
-            options.largestTusChunk = 64 << 20
+            options.largestTusChunk = UploadJob.largestTusChunk
         }
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.
         options.connectionLimit = max(parallel, parts)
         self.options = options
     }
+
+    /// The tool sends through AsyncHTTPClient, which streams every body from the file, on macOS
+    /// too: tus chunks grow to the 64 MiB of the help, not to the 16 MiB URLSession's transport
+    /// keeps to (`UploadOptions.defaultLargestTusChunk` on Apple platforms).
+    static let largestTusChunk = 64 << 20
 
     func run() async -> Int32 {
         // AsyncHTTPClient sends the requests; its connections close before the program ends.

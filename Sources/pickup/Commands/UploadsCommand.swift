@@ -200,10 +200,10 @@ struct UploadsJob: CommandJob {
         }
         // S3 uploads resume and abort with the credentials found again (--credentials, --profile,
         // the environment, ~/.aws); none are ever stored.
-        let uploader = Uploader(
-            journal: journal,
-            options: UploadOptions(headers: headers, transport: transport),
-            s3Credentials: s3Credentials)
+        var options = UploadOptions(headers: headers, transport: transport)
+        // As `pickup upload`'s; a resumed upload keeps the sizes its journal record holds.
+        options.largestTusChunk = UploadJob.largestTusChunk
+        let uploader = Uploader(journal: journal, options: options, s3Credentials: s3Credentials)
         switch action {
         case .list(let states):
             let records: [UploadRecord]

@@ -166,6 +166,9 @@ struct BackgroundTransfersTests {
         #expect(record.state == .done, "\(record.why)")
         let patches = await server.patches
         #expect(await server.patched == size, "every byte sent once: \(patches)")
+        // The foreground chunks (all but the background session's one PATCH of the rest) grew
+        // only when they were let to.
+        #expect(patches.dropLast().contains { $0.length > 64 << 10 } == growing, "\(patches)")
         let stored = try #require(await server.server.stored(record.remote ?? ""))
         #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
