@@ -9,6 +9,13 @@ import PickupUpload
 /// move: each body piece when the connection has written it, the whole body when it is
 /// sent, and each piece of the answer.
 ///
+/// An error answer that comes while the body is still being sent (a proxy's 413 for a body
+/// over its limit, sent as soon as the request's head arrives) ends the exchange as soon as it
+/// is read whole: AsyncHTTPClient stops sending the body at such an answer but completes the
+/// request only once the body's stream ends (`RequestBag.receiveResponseEnd`: a response end
+/// while the request is `.paused` or `.producing` waits), which for a server that stops
+/// reading would be never. The answer is given back as it came (`EarlyAnswer`).
+///
 /// AsyncHTTPClient calls it on the request's event loop, one call at a time; its state sits
 /// in a lock all the same, so that it is `Sendable` by construction.
 final class AnswerCollector: HTTPClientResponseDelegate {
@@ -18,22 +25,34 @@ final class AnswerCollector: HTTPClientResponseDelegate {
         var status = 0
         var headers: [String: String] = [:]
         var body = Data()
+        /// Whether the request's body has been sent whole.
+        var bodySent = false
+        /// An error answer that came before the body was sent: its announced length.
+        var early: Int64?
+
+        var response: HTTPResponse { HTTPResponse(status: status, headers: headers, body: body) }
     }
 
     let method: String
     let limits: HTTPLimits
     let watch: RequestWatch
+    /// Whether the request has a body to stream (only such a request can be answered early).
+    let streamsBody: Bool
     private let answer = LockedValue(Answer())
 
-    init(method: String, limits: HTTPLimits, watch: RequestWatch) {
+    init(method: String, limits: HTTPLimits, watch: RequestWatch, streamsBody: Bool) {
         self.method = method
         self.limits = limits
         self.watch = watch
+        self.streamsBody = streamsBody
     }
 
     func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) { watch.progressed() }
 
-    func didSendRequest(task: HTTPClient.Task<HTTPResponse>) { watch.bodySent() }
+    func didSendRequest(task: HTTPClient.Task<HTTPResponse>) {
+        answer.withValue { $0.bodySent = true }
+        watch.bodySent()
+    }
 
     func didReceiveHead(task: HTTPClient.Task<HTTPResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         watch.settled()
@@ -51,10 +70,16 @@ final class AnswerCollector: HTTPClientResponseDelegate {
             let key = name.lowercased()
             headers[key] = headers[key].map { $0 + ", " + value } ?? value
         }
-        answer.withValue { answer in
+        let early = answer.withValue { answer -> Bool in
             answer.status = Int(head.status.code)
             answer.headers = headers
+            guard streamsBody, head.status.code >= 300, !answer.bodySent else { return false }
+            // Its body is read when its length is known; without one, the head is the answer.
+            let bodiless = head.status == .notModified
+            answer.early = bodiless ? 0 : headers["content-length"].flatMap(Int64.init) ?? 0
+            return answer.early == 0
         }
+        if early { return refuse(task, EarlyAnswer(response: answer.current.response)) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -66,18 +91,22 @@ final class AnswerCollector: HTTPClientResponseDelegate {
         }
         guard fits else { return refuse(task, TooLarge(limit: limits.maxResponseBytes, announced: nil)) }
         watch.progressed()
+        let whole = answer.withValue { answer in answer.early.map { Int64(answer.body.count) >= $0 } ?? false }
+        if whole { return refuse(task, EarlyAnswer(response: answer.current.response)) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {
-        let answer = answer.current
-        return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
-    }
+    func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse { answer.current.response }
 
-    private func refuse(_ task: HTTPClient.Task<HTTPResponse>, _ error: TooLarge) -> EventLoopFuture<Void> {
+    private func refuse(_ task: HTTPClient.Task<HTTPResponse>, _ error: any Error) -> EventLoopFuture<Void> {
         task.fail(reason: error)
         return task.eventLoop.makeFailedFuture(error)
     }
+}
+
+/// An error answer read whole before the request's body was sent: the exchange's answer.
+struct EarlyAnswer: Error {
+    let response: HTTPResponse
 }
 
 /// An answer longer than the limit: announced by its Content-Length, or found while read.

@@ -174,10 +174,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers, body: body)
         let task = client.execute(
-            request: outgoing, delegate: AnswerCollector(method: request.method, limits: limits, watch: watch),
+            request: outgoing,
+            delegate: AnswerCollector(method: request.method, limits: limits, watch: watch, streamsBody: body != nil),
             eventLoop: .delegate(on: loop), deadline: .now() + .seconds(Int64(limits.deadline)))
         return try await withTaskCancellationHandler {
-            try await task.get()
+            do {
+                return try await task.get()
+            } catch let early as EarlyAnswer {
+                return early.response
+            }
         } onCancel: {
             task.cancel()
         }

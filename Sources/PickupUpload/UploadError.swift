@@ -47,16 +47,21 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// (`UploadQueue.stopsWhenUnreachable`).
     public var unreachable = false
 
-    /// For a ``Code/badTarget`` error, what is wrong with the target, when Pickup knows: for a
-    /// program (or a command line's hint) to act on without reading the message.
+    /// For a ``Code/badTarget`` or ``Code/tooLarge`` error, what is wrong with the target, when
+    /// Pickup knows: for a program (or a command line's hint) to act on without reading the
+    /// message.
     public enum TargetProblem: String, Sendable, Hashable, Codable {
         /// The URL is a tus server's, given as a web form's.
         case tusServerGivenAsForm
         /// The server has no tus endpoint at that path.
         case noTusEndpoint
+        /// A ``Code/tooLarge``: one request was refused (413), not the file: the server, or a
+        /// proxy in front of it, takes smaller bodies, so smaller chunks pass
+        /// (``UploadOptions/chunkSize``).
+        case requestTooLarge
     }
 
-    /// What is wrong with the target, for a ``Code/badTarget`` error that knows.
+    /// What is wrong with the target, for a ``Code/badTarget`` or ``Code/tooLarge`` error that knows.
     public var targetProblem: TargetProblem?
 
     /// An error with its kind, its message, the HTTP status when a server answered and the
@@ -101,7 +106,11 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .cancelled: return "Resume it to go on from the last byte the server confirmed."
         case .badTarget:
             return "Check where the upload goes: a tus endpoint, an S3 bucket and key, or a web form's URL."
-        case .tooLarge: return "Send a smaller export of the file, or ask for a larger limit."
+        case .tooLarge:
+            if targetProblem == .requestTooLarge {
+                return "Send smaller chunks (UploadOptions.chunkSize), then resume."
+            }
+            return "Send a smaller export of the file, or ask for a larger limit."
         case .busy: return "Wait for the other process to finish (or stop it), then resume."
         case .badAnswer: return "The server is misbehaving or is not the server you meant; check the URL."
         case .certificate:

@@ -158,6 +158,49 @@ struct HostileServerTests {
         #expect(rewinds.first.map { $0.0 == 64 << 10 && $0.1 == 0 } == true, "\(rewinds)")
     }
 
+    @Test(
+        "a proxy that answers 413 to a grown chunk's head and reads no more: seen at once, the rest in chunks that pass",
+        arguments: Wire.all)
+    func earlyRefusal(wire: Wire) async throws {
+        let setting = try Setting(wire)
+        var options = UploadOptions(
+            chunkSize: 64 << 10, maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
+        options.largestTusChunk = 1 << 20
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let started = Date()
+        let record = await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
+        #expect(record.state == .done, "\(record.why)")
+        // Not the 20 s stall ceiling: the 413 ends the exchange as soon as it is read.
+        #expect(Date().timeIntervalSince(started) < 10)
+        let patches = setting.server.requests().filter { $0["method"] as? String == "PATCH" }.compactMap {
+            $0["body"] as? Int
+        }
+        // 64 and 128 KB taken, 256 KB refused (logged as its negative length), then 128 KB chunks.
+        #expect(Array(patches.prefix(4)) == [65_536, 131_072, -262_144, 131_072], "\(patches)")
+        #expect(patches.filter { $0 > 0 }.reduce(0, +) == 1 << 20)
+    }
+
+    @Test(
+        "chunks of one size over a proxy's limit: the upload fails at once, saying a request was refused, not the file",
+        arguments: Wire.all)
+    func chunkOverTheLimit(wire: Wire) async throws {
+        let setting = try Setting(wire)
+        var options = UploadOptions(
+            chunkSize: 256 << 10, maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
+        options.largestTusChunk = 256 << 10
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let started = Date()
+        let record = await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
+        #expect(record.state == .failed)
+        #expect(record.error?.code == .tooLarge && record.error?.targetProblem == .requestTooLarge, "\(record.why)")
+        #expect(record.why.contains("refused a request of 262144 bytes") == true, "\(record.why)")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test("a tus server that keeps one byte of each chunk fails the upload within its tries", arguments: Wire.all)
     func drippingOffsets(wire: Wire) async throws {
         let setting = try Setting(wire)

@@ -70,9 +70,17 @@ class Handler(socketserver.StreamRequestHandler):
             record(method, path, headers, 0)
             time.sleep(60)
             return False
+        tus = [("Tus-Resumable", "1.0.0")]
+        if behaviour == "tus-body-limit" and length > 200_000:
+            # A tus server behind a proxy that takes bodies of up to 200,000 bytes: a larger one is
+            # refused with 413 as soon as its head arrives, as nginx's client_max_body_size does,
+            # and nothing more is read from the connection (a proxy that stops listening).
+            record(method, path, headers, -length)
+            answer(self.wfile, "413 Request Entity Too Large", [("Connection", "close")], b"<h1>413</h1>")
+            time.sleep(30)
+            return False
         body = self.rfile.read(length) if length > 0 else b""
         record(method, path, headers, len(body))
-        tus = [("Tus-Resumable", "1.0.0")]
         if method == "OPTIONS":
             answer(self.wfile, "204 No Content", tus + [("Tus-Version", "1.0.0"), ("Tus-Extension", "creation")])
             return True
@@ -102,6 +110,21 @@ class Handler(socketserver.StreamRequestHandler):
                                                          ("Upload-Offset", "999999999")])
             else:
                 answer(self.wfile, "200 OK", tus + [("Upload-Offset", "999999999"), ("Upload-Length", "999999999")])
+        elif behaviour == "tus-body-limit":
+            # Otherwise a plain tus server, one upload at a time, held in memory.
+            if method == "POST":
+                PARTS["limit"] = (int(headers.get("upload-length", "0")), b"")
+                answer(self.wfile, "201 Created", tus + [("Location", "/tus-body-limit/files/1"), ("Upload-Offset", "0")])
+            elif method == "PATCH":
+                size, held = PARTS["limit"]
+                if int(headers.get("upload-offset", "-1")) != len(held):
+                    answer(self.wfile, "409 Conflict", tus)
+                else:
+                    PARTS["limit"] = (size, held + body)
+                    answer(self.wfile, "204 No Content", tus + [("Upload-Offset", str(len(held) + len(body)))])
+            else:
+                size, held = PARTS.get("limit", (0, b""))
+                answer(self.wfile, "200 OK", tus + [("Upload-Offset", str(len(held))), ("Upload-Length", str(size))])
         elif behaviour == "tus-drip":
             # Confirms one more byte per PATCH, whatever the chunk: progress that is not worth it.
             if method == "POST":

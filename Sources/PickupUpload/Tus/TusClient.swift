@@ -194,6 +194,13 @@ public struct TusClient: Sendable {
         case 409: throw UploadError(.offsetConflict, "the server holds a different offset", status: status)
         case 460: throw UploadError(.checksumMismatch, "the server found the chunk corrupted", status: status)
         case 401, 403: throw UploadError(.unauthorized, "the server refused the credentials", status: status)
+        case 413 where request.body.length > 0:
+            var refused = UploadError(
+                .tooLarge,
+                "the server, or a proxy in front of it, refused a request of \(request.body.length) bytes as too large",
+                status: status)
+            refused.targetProblem = .requestTooLarge
+            throw refused
         case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: status)
         default:
             throw UploadError(

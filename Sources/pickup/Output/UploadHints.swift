@@ -34,10 +34,14 @@ enum UploadHints {
                     "Give it as --to tus+http://HOST/PATH (or tus+https://): a plain http(s):// URL means a web form."
             case .noTusEndpoint:
                 return "Check the endpoint's path (tusd serves /files/); --to tus+http(s)://HOST/PATH."
-            case nil:
+            case nil, .requestTooLarge:
                 return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
             }
-        case .tooLarge: return "Export the file smaller (pickup upload --export PRESET) or ask for a larger limit."
+        case .tooLarge:
+            if error.targetProblem == .requestTooLarge {
+                return "Send smaller chunks: '\(resume) --chunk-size MB', below the limit of the server or its proxy."
+            }
+            return "Export the file smaller (pickup upload --export PRESET) or ask for a larger limit."
         case .certificate:
             return "Check the server's address; for a private certificate authority, trust it (--ca-file or "
                 + "SSL_CERT_FILE)."
