@@ -95,4 +95,33 @@ struct HostileUploadCommandTests {
         #expect(server.requests().count == 1, "the swapped file was sent: \(server.requests())")
         #expect(result.outputText.contains("no longer the file found"), "\(result.outputText)")
     }
+
+    @Test("chunks over a proxy's limit: the upload stops at once, says so, and a resume with smaller chunks ends it")
+    func chunkOverAProxysLimit() throws {
+        let server = try HostileServer()
+        let folder = try Temporary.folder("limit")
+        defer { Temporary.remove(folder) }
+        let file = folder + "/movie.bin"
+        let bytes = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 8) })
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let journal = folder + "/j.sqlite"
+        // 0.25 MB chunks, where the proxy takes bodies of up to 200,000 bytes.
+        let started = Date()
+        let refused = try CLI.run([
+            "upload", file, "--to", "tus+" + server.url("tus-body-limit").absoluteString, "--journal", journal,
+            "--chunk-size", "0.25",
+        ])
+        #expect(Date().timeIntervalSince(started) < 10, "the 413 is read as it comes, not after a stall")
+        #expect(refused.status == 1, "\(refused.outputText)\(refused.errorText)")
+        let said = refused.outputText + refused.errorText
+        #expect(said.contains("refused a request of 262144 bytes as too large"), "\(said)")
+        #expect(said.contains("--chunk-size MB', below the limit of the server or its proxy"), "\(said)")
+        let id = try #require(
+            said.split(separator: "\n").first { $0.contains("refused a request") }?.split(separator: " ").first)
+        let resumed = try CLI.run(["uploads", "resume", String(id), "--journal", journal, "--chunk-size", "0.125"])
+        #expect(resumed.status == 0, "\(resumed.outputText)\(resumed.errorText)")
+        let patches = server.requests().filter { $0["method"] as? String == "PATCH" }.compactMap { $0["body"] as? Int }
+        #expect(patches.first == -262_144 && patches.dropFirst().allSatisfy { $0 > 0 && $0 <= 131_072 }, "\(patches)")
+        #expect(patches.filter { $0 > 0 }.reduce(0, +) == bytes.count)
+    }
 }

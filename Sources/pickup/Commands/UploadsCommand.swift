@@ -71,6 +71,14 @@ struct UploadsCommand: AsyncParsableCommand {
                 valueName: "N"))
         var retries: Int?
 
+        @Option(
+            name: [.customLong("chunk-size")],
+            help: ArgumentHelp(
+                "tus: megabytes a request at most, 0.0625 to 1024, for this run (default: as the upload began; a "
+                    + "proxy that refused a chunk as too large wants less). S3 parts keep their size.",
+                valueName: "MB"))
+        var chunkSize: DecimalValue?
+
         @OptionGroup var s3: S3CredentialOptions
 
         @OptionGroup var shared: JournalOptions
@@ -79,7 +87,13 @@ struct UploadsCommand: AsyncParsableCommand {
 
         func job() throws -> UploadsJob {
             if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
-            return try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
+            var job = try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
+            if let chunkSize {
+                let megabytes = try OptionRange.number(
+                    chunkSize.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes")
+                job.chunkSize = Int(megabytes * 1_048_576)
+            }
+            return job
         }
     }
 
@@ -142,6 +156,8 @@ struct UploadsJob: CommandJob {
 
     /// S3 credentials for resuming and aborting (never stored: found again each time).
     let s3Credentials: S3Credentials?
+    /// `resume --chunk-size`: the largest tus chunk this run sends, in bytes.
+    var chunkSize: Int?
 
     init(
         _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions(),
@@ -201,8 +217,13 @@ struct UploadsJob: CommandJob {
         // S3 uploads resume and abort with the credentials found again (--credentials, --profile,
         // the environment, ~/.aws); none are ever stored.
         var options = UploadOptions(headers: headers, transport: transport)
-        // As `pickup upload`'s; a resumed upload keeps the sizes its journal record holds.
+        // As `pickup upload`'s; a resumed upload keeps the sizes its journal record holds, and a
+        // tus upload sends smaller chunks when --chunk-size asks (Uploader keeps the smaller).
         options.largestTusChunk = UploadJob.largestTusChunk
+        if let chunkSize {
+            options.chunkSize = chunkSize
+            options.largestTusChunk = chunkSize
+        }
         let uploader = Uploader(journal: journal, options: options, s3Credentials: s3Credentials)
         switch action {
         case .list(let states):
