@@ -13,8 +13,10 @@ import PickupUpload
 /// over its limit, sent as soon as the request's head arrives) ends the exchange as soon as it
 /// is read whole: AsyncHTTPClient stops sending the body at such an answer but completes the
 /// request only once the body's stream ends (`RequestBag.receiveResponseEnd`: a response end
-/// while the request is `.paused` or `.producing` waits), which for a server that stops
-/// reading would be never. The answer is given back as it came (`EarlyAnswer`).
+/// while the request is `.paused` or `.producing` waits, and the delegate is not told), which
+/// for a server that stops reading would be never. The answer is given back as it came
+/// (`EarlyAnswer`): read to its Content-Length, or, without one (chunked, or until the
+/// connection closes: S3's error XML), until it has been quiet for `quiet` seconds.
 ///
 /// AsyncHTTPClient calls it on the request's event loop, one call at a time; its state sits
 /// in a lock all the same, so that it is `Sendable` by construction.
@@ -29,6 +31,8 @@ final class AnswerCollector: HTTPClientResponseDelegate {
         var bodySent = false
         /// An error answer that came before the body was sent: its announced length.
         var early: Int64?
+        /// An early answer of no announced length: when its quiet ends it.
+        var ending: Scheduled<Void>?
 
         var response: HTTPResponse { HTTPResponse(status: status, headers: headers, body: body) }
     }
@@ -70,17 +74,47 @@ final class AnswerCollector: HTTPClientResponseDelegate {
             let key = name.lowercased()
             headers[key] = headers[key].map { $0 + ", " + value } ?? value
         }
-        let early = answer.withValue { answer -> Bool in
+        let early = answer.withValue { answer -> Early in
             answer.status = Int(head.status.code)
             answer.headers = headers
-            guard streamsBody, head.status.code >= 300, !answer.bodySent else { return false }
-            // Its body is read when its length is known; without one, the head is the answer.
-            let bodiless = head.status == .notModified
-            answer.early = bodiless ? 0 : headers["content-length"].flatMap(Int64.init) ?? 0
-            return answer.early == 0
+            guard streamsBody, head.status.code >= 300, !answer.bodySent else { return .no }
+            if head.status == .notModified { return .whole }
+            // Its body is read to its length; without one, until it goes quiet.
+            guard let length = headers["content-length"].flatMap(Int64.init) else {
+                answer.early = .max
+                return .untilQuiet
+            }
+            answer.early = length
+            return length == 0 ? .whole : .no
         }
-        if early { return refuse(task, EarlyAnswer(response: answer.current.response)) }
+        switch early {
+        case .whole: return refuse(task, EarlyAnswer(response: answer.current.response))
+        case .untilQuiet: endWhenQuiet(task)
+        case .no: break
+        }
         return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    private enum Early { case no, whole, untilQuiet }
+
+    /// The early answer as read so far, if one came: what the exchange gives back when the
+    /// connection ends under it (AsyncHTTPClient closes it at the answer's end when the body
+    /// could not be finished, `Connection: close`, and fails the request).
+    var earlyResponse: HTTPResponse? { answer.withValue { $0.early == nil ? nil : $0.response } }
+
+    /// Seconds without a byte after which an early answer of no announced length is taken as whole.
+    static let quiet: Int64 = 300
+
+    /// Ends the exchange with the early answer once no byte of it came for `quiet` ms (again
+    /// from each piece).
+    private func endWhenQuiet(_ task: HTTPClient.Task<HTTPResponse>) {
+        let ending = task.eventLoop.scheduleTask(in: .milliseconds(Self.quiet)) { [self] in
+            task.fail(reason: EarlyAnswer(response: answer.current.response))
+        }
+        answer.withValue { answer in
+            answer.ending?.cancel()
+            answer.ending = ending
+        }
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -91,12 +125,18 @@ final class AnswerCollector: HTTPClientResponseDelegate {
         }
         guard fits else { return refuse(task, TooLarge(limit: limits.maxResponseBytes, announced: nil)) }
         watch.progressed()
-        let whole = answer.withValue { answer in answer.early.map { Int64(answer.body.count) >= $0 } ?? false }
+        let (whole, untilQuiet) = answer.withValue { answer in
+            (answer.early.map { Int64(answer.body.count) >= $0 } ?? false, answer.early == .max)
+        }
         if whole { return refuse(task, EarlyAnswer(response: answer.current.response)) }
+        if untilQuiet { endWhenQuiet(task) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse { answer.current.response }
+    func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {
+        answer.withValue { $0.ending?.cancel() }
+        return answer.current.response
+    }
 
     private func refuse(_ task: HTTPClient.Task<HTTPResponse>, _ error: any Error) -> EventLoopFuture<Void> {
         task.fail(reason: error)

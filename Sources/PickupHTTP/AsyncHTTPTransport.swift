@@ -173,15 +173,19 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers, body: body)
+        let collector = AnswerCollector(method: request.method, limits: limits, watch: watch, streamsBody: body != nil)
         let task = client.execute(
-            request: outgoing,
-            delegate: AnswerCollector(method: request.method, limits: limits, watch: watch, streamsBody: body != nil),
-            eventLoop: .delegate(on: loop), deadline: .now() + .seconds(Int64(limits.deadline)))
+            request: outgoing, delegate: collector, eventLoop: .delegate(on: loop),
+            deadline: .now() + .seconds(Int64(limits.deadline)))
         return try await withTaskCancellationHandler {
             do {
                 return try await task.get()
             } catch let early as EarlyAnswer {
                 return early.response
+            } catch {
+                // An early answer whose connection ended under it is still the server's answer.
+                if !Task.isCancelled, let early = collector.earlyResponse { return early }
+                throw error
             }
         } onCancel: {
             task.cancel()

@@ -188,17 +188,32 @@ struct HostileServerTests {
     func chunkOverTheLimit(wire: Wire) async throws {
         let setting = try Setting(wire)
         var options = UploadOptions(
-            chunkSize: 256 << 10, maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
-        options.largestTusChunk = 256 << 10
+            chunkSize: 32 << 20, maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
+        options.largestTusChunk = 32 << 20
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
-        let path = try UploadTestFiles.random(megabytes: 1)
+        let path = try UploadTestFiles.random(megabytes: 40)
         defer { Temporary.remove(path) }
         let started = Date()
         let record = await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
         #expect(record.state == .failed)
         #expect(record.error?.code == .tooLarge && record.error?.targetProblem == .requestTooLarge, "\(record.why)")
-        #expect(record.why.contains("refused a request of 262144 bytes") == true, "\(record.why)")
+        #expect(record.why.contains("refused a request of 33554432 bytes") == true, "\(record.why)")
+        // 32 MiB cannot all wait in the sockets' buffers: the 413 is read while the body is sent.
         #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test(
+        "an early error answer with no length (chunked, as S3's error XML) is read whole before the body ends",
+        arguments: ["early-chunked-error", "early-chunked-error-open"])
+    func earlyChunkedAnswer(behaviour: String) async throws {
+        let setting = try Setting(https: false)
+        var request = HTTPRequest("PUT", setting.server.url(behaviour))
+        request.body = .data(Data(count: 32 << 20))
+        let started = Date()
+        let response = try await setting.transport.send(request, limits: HTTPLimits(stall: 20))
+        #expect(response.status == 400)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("<Code>EarlyCode</Code>"))
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test("a tus server that keeps one byte of each chunk fails the upload within its tries", arguments: Wire.all)

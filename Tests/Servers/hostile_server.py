@@ -79,6 +79,21 @@ class Handler(socketserver.StreamRequestHandler):
             answer(self.wfile, "413 Request Entity Too Large", [("Connection", "close")], b"<h1>413</h1>")
             time.sleep(30)
             return False
+        if behaviour.startswith("early-chunked-error") and length > 0:
+            # An error answer at the head of a body, chunked (no length: S3 sends its error XML so,
+            # and closes; "-open": the connection left open), then nothing more read.
+            record(method, path, headers, -length)
+            xml = b"<Error><Code>EarlyCode</Code><Message>refused before the body</Message></Error>"
+            closing = b"" if behaviour.endswith("-open") else b"Connection: close\r\n"
+            self.wfile.write(b"HTTP/1.1 400 Bad Request\r\nTransfer-Encoding: chunked\r\n" + closing + b"\r\n")
+            for piece in (xml[:20], xml[20:]):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.flush()
+                time.sleep(0.1)
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            time.sleep(30)
+            return False
         body = self.rfile.read(length) if length > 0 else b""
         record(method, path, headers, len(body))
         if method == "OPTIONS":

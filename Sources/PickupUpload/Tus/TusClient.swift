@@ -194,7 +194,9 @@ public struct TusClient: Sendable {
         case 409: throw UploadError(.offsetConflict, "the server holds a different offset", status: status)
         case 460: throw UploadError(.checksumMismatch, "the server found the chunk corrupted", status: status)
         case 401, 403: throw UploadError(.unauthorized, "the server refused the credentials", status: status)
-        case 413 where request.body.length > 0:
+        // A PATCH's 413 is its body's (a proxy's limit); a creation's, with its first chunk or
+        // not, is most often the file's (tusd refusing Upload-Length).
+        case 413 where request.method == "PATCH" && request.body.length > 0:
             var refused = UploadError(
                 .tooLarge,
                 "the server, or a proxy in front of it, refused a request of \(request.body.length) bytes as too large",
