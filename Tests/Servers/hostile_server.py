@@ -76,7 +76,7 @@ class Handler(socketserver.StreamRequestHandler):
             # refused with 413 as soon as its head arrives, as nginx's client_max_body_size does,
             # and nothing more is read from the connection (a proxy that stops listening).
             record(method, path, headers, -length)
-            answer(self.wfile, "413 Request Entity Too Large", [("Connection", "close")], b"<h1>413</h1>")
+            answer(self.wfile, "413 Request Entity Too Large", [("Connection", "close")])
             time.sleep(30)
             return False
         if behaviour.startswith("early-chunked-error") and length > 0:
