@@ -200,6 +200,24 @@ struct HostileServerTests {
         #expect(record.why.contains("refused a request of 33554432 bytes") == true, "\(record.why)")
         // 32 MiB cannot all wait in the sockets' buffers: the 413 is read while the body is sent.
         #expect(Date().timeIntervalSince(started) < 10)
+        // The file is let go with the request: the body's writer waited on a paused write that
+        // AsyncHTTPClient drops unfulfilled when the request fails (`RequestBag.StateMachine.fail`),
+        // and a dropped promise takes the writer's chain, the pieces and the file with it.
+        if wire.transport == .asyncHTTP {
+            let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            func open() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+                return names.filter {
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == file
+                }.count
+            }
+            var waited = 0
+            while open() > 0, waited < 40 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                waited += 1
+            }
+            #expect(open() == 0, "the file is still open after the refused upload ended")
+        }
     }
 
     @Test(
