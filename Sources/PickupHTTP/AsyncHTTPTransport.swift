@@ -126,7 +126,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return made
         }
         let watch = RequestWatch(ceiling: limits.stall, link: link)
-        defer { watch.settled() }
+        defer { watch.finish() }
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask { try await self.exchange(request, limits: limits, watch: watch) }

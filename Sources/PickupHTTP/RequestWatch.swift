@@ -17,7 +17,9 @@ struct LinkActivity: Sendable {
 final class RequestWatch: Sendable {
     let rule: LockedValue<StallRule>
     let link: LockedValue<LinkActivity>
-    private let draining = LockedValue(false)
+    private let draining = LockedValue(Drain.idle)
+    /// Whether the request's body counts among its link's draining ones.
+    private enum Drain { case idle, draining, finished }
     /// When the answer's head arrived.
     private let answerStart = LockedValue<Double?>(nil)
 
@@ -35,20 +37,26 @@ final class RequestWatch: Sendable {
     func bodySent() {
         let now = AsyncHTTPTransport.now()
         rule.withValue { $0.bodySent(at: now) }
-        // Counted once, however often the body sequence is asked to end.
-        let first = draining.withValue { isDraining in
-            let wasDraining = isDraining
-            isDraining = true
-            return !wasDraining
+        // Counted once, however often the body sequence is asked to end, and never once the
+        // request has ended (AsyncHTTPClient may tell of the body's last write after that).
+        let first = draining.withValue { state in
+            guard state == .idle else { return false }
+            state = .draining
+            return true
         }
         if first { link.withValue { $0.draining += 1 } }
     }
 
-    /// The answer began, or the request ended: its body no longer drains.
-    func settled() {
-        let wasDraining = draining.withValue { isDraining in
-            let was = isDraining
-            isDraining = false
+    /// The answer began: its body no longer drains.
+    func settled() { leave(for: .idle) }
+
+    /// The request ended: its body no longer drains, and no later word of it counts.
+    func finish() { leave(for: .finished) }
+
+    private func leave(for next: Drain) {
+        let wasDraining = draining.withValue { state in
+            let was = state == .draining
+            if state != .finished { state = next }
             return was
         }
         if wasDraining { link.withValue { $0.draining -= 1 } }
