@@ -158,19 +158,27 @@ struct HostileServerTests {
         #expect(rewinds.first.map { $0.0 == 64 << 10 && $0.1 == 0 } == true, "\(rewinds)")
     }
 
+    /// `path` sent by tus to the server behind a proxy that takes bodies of up to 200,000 bytes
+    /// (`tus-body-limit`), in chunks from `chunks` bytes growing up to `upTo`.
+    func behindBodyLimit(
+        _ path: String, chunks: Int, upTo largest: Int, attempts: Int, in setting: Setting
+    ) async throws -> UploadRecord {
+        var options = UploadOptions(
+            chunkSize: chunks, maxAttempts: attempts, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
+        options.largestTusChunk = largest
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        return await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
+    }
+
     @Test(
         "a proxy that answers 413 to a grown chunk's head and reads no more: seen at once, the rest in chunks that pass",
         arguments: Wire.all)
     func earlyRefusal(wire: Wire) async throws {
         let setting = try Setting(wire)
-        var options = UploadOptions(
-            chunkSize: 64 << 10, maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
-        options.largestTusChunk = 1 << 20
-        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { Temporary.remove(path) }
         let started = Date()
-        let record = await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
+        let record = try await behindBodyLimit(path, chunks: 64 << 10, upTo: 1 << 20, attempts: 2, in: setting)
         #expect(record.state == .done, "\(record.why)")
         // Not the 20 s stall ceiling: the 413 ends the exchange as soon as it is read.
         #expect(Date().timeIntervalSince(started) < 10)
@@ -187,14 +195,10 @@ struct HostileServerTests {
         arguments: Wire.all)
     func chunkOverTheLimit(wire: Wire) async throws {
         let setting = try Setting(wire)
-        var options = UploadOptions(
-            chunkSize: 32 << 20, maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, transport: setting.transport)
-        options.largestTusChunk = 32 << 20
-        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let path = try UploadTestFiles.random(megabytes: 40)
         defer { Temporary.remove(path) }
         let started = Date()
-        let record = await uploader.upload(path: path, to: .tus(endpoint: setting.server.url("tus-body-limit")))
+        let record = try await behindBodyLimit(path, chunks: 32 << 20, upTo: 32 << 20, attempts: 3, in: setting)
         #expect(record.state == .failed)
         #expect(record.error?.code == .tooLarge && record.error?.targetProblem == .requestTooLarge, "\(record.why)")
         #expect(record.why.contains("refused a request of 33554432 bytes") == true, "\(record.why)")
