@@ -166,17 +166,27 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let client = client(for: request.url)
         let loop = client.eventLoopGroup.next()
         var body: HTTPClient.Body?
+        // Completed when the request ends, so that a body still being written stops.
+        let ended = loop.makePromise(of: Void.self)
         if request.body.length > 0 || !["GET", "HEAD", "OPTIONS", "DELETE"].contains(request.method) {
             body = .stream(contentLength: request.body.length) { writer in
-                BodyWriter.write(request.body, to: writer, on: loop, pieceSize: Self.pieceSize)
+                BodyWriter.write(
+                    request.body, to: writer, on: loop, pieceSize: Self.pieceSize, until: ended.futureResult)
             }
         }
-        let outgoing = try HTTPClient.Request(
-            url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers, body: body)
+        let outgoing: HTTPClient.Request
+        do {
+            outgoing = try HTTPClient.Request(
+                url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers, body: body)
+        } catch {
+            ended.succeed()  // a promise is never left unfulfilled
+            throw error
+        }
         let collector = AnswerCollector(method: request.method, limits: limits, watch: watch, streamsBody: body != nil)
         let task = client.execute(
             request: outgoing, delegate: collector, eventLoop: .delegate(on: loop),
             deadline: .now() + .seconds(Int64(limits.deadline)))
+        task.futureResult.whenComplete { _ in ended.succeed() }
         return try await withTaskCancellationHandler {
             do {
                 return try await task.get()

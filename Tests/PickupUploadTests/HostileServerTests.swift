@@ -204,9 +204,9 @@ struct HostileServerTests {
         #expect(record.why.contains("refused a request of 33554432 bytes") == true, "\(record.why)")
         // 32 MiB cannot all wait in the sockets' buffers: the 413 is read while the body is sent.
         #expect(Date().timeIntervalSince(started) < 10)
-        // The file is let go with the request: the body's writer waited on a paused write that
-        // AsyncHTTPClient drops unfulfilled when the request fails (`RequestBag.StateMachine.fail`),
-        // and a dropped promise takes the writer's chain, the pieces and the file with it.
+        // The file is let go with the request: the body's writer stops when the request ends,
+        // where it waited on a paused write that AsyncHTTPClient drops unfulfilled when the
+        // request fails (`RequestBag.StateMachine.fail`; seen over https under load).
         if wire.transport == .asyncHTTP {
             let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             func open() -> Int {
