@@ -81,9 +81,7 @@ struct UploadJob: CommandJob {
                     + "or pass --credentials FILE")
         }
         let parallel = try OptionRange.whole(command.parallel, 1...32, flag: "--parallel")
-        let chunkBytes = try command.chunkSize.map { size throws(ValidationError) in
-            Int(try OptionRange.number(size.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes") * 1_048_576)
-        }
+        let chunkBytes = try command.chunkSize.map(UploadJob.chunkBytes)
         (files, listed) = try command.fileList.sources(command.arguments)
         selection = command.fileList.selection
         self.parallel = parallel
@@ -132,13 +130,7 @@ struct UploadJob: CommandJob {
         var options = UploadOptions(
             maxAttempts: retries + 1, stallTimeout: timeout, headers: try UploadHeaders.headers(flags: command.header),
             partConcurrency: parts)
-        // A size asked for is every chunk's: growing past it could meet the very limit it was chosen for.
-        if let chunkBytes {
-            options.chunkSize = chunkBytes
-            options.largestTusChunk = chunkBytes
-        } else {
-            options.largestTusChunk = UploadJob.largestTusChunk
-        }
+        UploadJob.chunks(chunkBytes, on: &options)
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.
         options.connectionLimit = max(parallel, parts)
@@ -149,6 +141,22 @@ struct UploadJob: CommandJob {
     /// too: tus chunks grow to the 64 MiB of the help, not to the 16 MiB URLSession's transport
     /// keeps to (`UploadOptions.defaultLargestTusChunk` on Apple platforms).
     static let largestTusChunk = 64 << 20
+
+    /// `--chunk-size MB` in bytes, checked against its range (`upload` and `uploads resume`).
+    static func chunkBytes(_ size: DecimalValue) throws(ValidationError) -> Int {
+        Int(try OptionRange.number(size.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes") * 1_048_576)
+    }
+
+    /// The tool's chunk sizes on `options`: a size asked for is every chunk's (growing past it
+    /// could meet the very limit it was chosen for); none, tus chunks grow to `largestTusChunk`.
+    static func chunks(_ bytes: Int?, on options: inout UploadOptions) {
+        guard let bytes else {
+            options.largestTusChunk = largestTusChunk
+            return
+        }
+        options.chunkSize = bytes
+        options.largestTusChunk = bytes
+    }
 
     func run() async -> Int32 {
         // AsyncHTTPClient sends the requests; its connections close before the program ends.

@@ -88,11 +88,7 @@ struct UploadsCommand: AsyncParsableCommand {
         func job() throws -> UploadsJob {
             if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
             var job = try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
-            if let chunkSize {
-                let megabytes = try OptionRange.number(
-                    chunkSize.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes")
-                job.chunkSize = Int(megabytes * 1_048_576)
-            }
+            job.chunkSize = try chunkSize.map(UploadJob.chunkBytes)
             return job
         }
     }
@@ -219,11 +215,7 @@ struct UploadsJob: CommandJob {
         var options = UploadOptions(headers: headers, transport: transport)
         // As `pickup upload`'s; a resumed upload keeps the sizes its journal record holds, and a
         // tus upload sends smaller chunks when --chunk-size asks (Uploader keeps the smaller).
-        options.largestTusChunk = UploadJob.largestTusChunk
-        if let chunkSize {
-            options.chunkSize = chunkSize
-            options.largestTusChunk = chunkSize
-        }
+        UploadJob.chunks(chunkSize, on: &options)
         let uploader = Uploader(journal: journal, options: options, s3Credentials: s3Credentials)
         switch action {
         case .list(let states):
