@@ -22,6 +22,8 @@ public struct UploadOptions: Sendable {
     /// written to a temporary file first), and 64 MiB elsewhere, below the 100 MB a request that
     /// proxies such as Cloudflare's take.
     public var largestTusChunk = UploadOptions.defaultLargestTusChunk
+    /// The least `chunkSize` an upload sends with (64 KiB).
+    static let smallestChunk = 64 << 10
     #if canImport(Darwin)
         /// `largestTusChunk` when none is given: 16 MiB, what `URLSessionTransport` holds in memory.
         public static let defaultLargestTusChunk = 16 << 20
@@ -82,7 +84,7 @@ public struct UploadOptions: Sendable {
         self.transport = transport
         self.partConcurrency = max(1, min(partConcurrency, 64))
         self.stallTimeout = max(0.5, stallTimeout)
-        self.chunkSize = max(64 << 10, chunkSize)
+        self.chunkSize = max(UploadOptions.smallestChunk, chunkSize)
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -266,7 +268,7 @@ public final class Uploader: Sendable {
             } else {
                 options.chunkSize = size
             }
-            options.chunkSize = max(64 << 10, options.chunkSize)
+            options.chunkSize = max(UploadOptions.smallestChunk, options.chunkSize)
         }
         if let largest = record.largestTusChunk { options.largestTusChunk = min(largest, options.largestTusChunk) }
         let driver = UploadDriver(journal: journal, options: options)

@@ -23,7 +23,6 @@ struct TusSteps: UploadSteps {
         client = TusClient(endpoint: endpoint, options: options)
         sizes = TusChunkSizes(first: options.chunkSize, largest: options.largestTusChunk)
         capabilities = known?.withValue { $0[endpoint.absoluteString] }
-        if let ceiling = capabilities?.largestChunk { sizes.limit(to: ceiling) }
     }
 
     private var checksum: TusChecksum? { options.tusChecksums ? capabilities?.preferredChecksum : nil }
@@ -64,7 +63,7 @@ struct TusSteps: UploadSteps {
         guard let remote = record.remote.flatMap({ URL(string: $0) }) else {
             throw UploadError(.gone, "the upload has no address on the server yet")
         }
-        // A ceiling another upload to the endpoint found since this one began.
+        // A ceiling an upload to the endpoint found (this one's, or another's, before or since).
         if let ceiling = known?.withValue({ $0[endpoint.absoluteString]?.largestChunk }) { sizes.limit(to: ceiling) }
         let count = Int(min(Int64(sizes.next), record.size - record.offset))
         let chunk = TusChunk(source: source, offset: record.offset, length: count, checksum: checksum)
