@@ -4,6 +4,13 @@ public enum UploadEvent: Sendable {
     case started(id: String, path: String, size: Int64)
     /// Bytes the server has confirmed, and the rate over the upload so far (bytes a second).
     case progress(id: String, confirmed: Int64, size: Int64, bytesPerSecond: Double)
+    /// Bytes of the file handed to the network so far, the confirmed ones included, and the rate
+    /// over the upload so far: what a progress bar shows between two `progress` events, which on
+    /// a slow link can be seconds apart (a tus chunk, S3 parts, a whole form). Told a few times a
+    /// second at most, while requests are in flight, by transports that can tell
+    /// (`AsyncHTTPTransport`, `URLSessionTransport`). A failed request takes its bytes back:
+    /// the next `sending` is lower.
+    case sending(id: String, sent: Int64, size: Int64, bytesPerSecond: Double)
     /// The server holds fewer bytes than it had confirmed (it lost some, or restarted without
     /// them): the upload goes on from `to`, never silently.
     case rewound(id: String, from: Int64, to: Int64)

@@ -4,9 +4,10 @@ import Pickup
 /// stop it. Stopping keeps its place in the journal: it is resumed from the last byte
 /// the server confirmed.
 public final class UploadTask: Sendable {
-    /// Started, progress, retries, and the final record; then the stream ends. Each access
-    /// gives a stream of its own (two observers both see every event); one asked for after
-    /// the upload ended gives its final event.
+    /// Started, progress (the bytes confirmed, and between them the bytes sent), retries, and
+    /// the final record; then the stream ends. Each access gives a stream of its own (two
+    /// observers both see every event); one asked for after the upload ended gives its final
+    /// event.
     public var events: AsyncStream<UploadEvent> { feed.stream() }
     private let feed = EventFeed<UploadEvent>()
     private let task: Task<UploadRecord, Never>

@@ -10,9 +10,24 @@ struct UploadDriver {
     func run(
         _ start: UploadRecord, steps: inout some UploadSteps, events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
+        let began = options.clock.now
+        // Bytes on their way between confirmations, told to whoever listens.
+        let meter = events.map {
+            SendMeter(
+                id: start.id, size: start.size, confirmed: start.offset, events: $0, clock: options.clock,
+                began: began)
+        }
+        return await SendMeter.current.withValue(meter) {
+            await drive(start, steps: &steps, events: events, meter: meter, began: began)
+        }
+    }
+
+    private func drive(
+        _ start: UploadRecord, steps: inout some UploadSteps, events: AsyncStream<UploadEvent>.Continuation?,
+        meter: SendMeter?, began: Double
+    ) async -> UploadRecord {
         var record = start
         let clock = options.clock
-        let began = clock.now
         let firstOffset = record.offset
         var machine = UploadMachine(
             size: record.size, confirmed: record.offset, maxAttempts: record.maxAttempts ?? options.maxAttempts,
@@ -37,12 +52,14 @@ struct UploadDriver {
                     record.offset = confirmed
                     record.state = .uploading
                     try await journal.save(record)
+                    meter?.confirm(confirmed)
                     outcome = .synced(confirmed: confirmed)
                 case .send:
                     let confirmed = try await steps.send(&record)
                     try check(confirmed, of: record)
                     record.offset = confirmed
                     try await journal.save(record)
+                    meter?.confirm(confirmed)
                     let seconds = max(0.001, clock.now - began)
                     events?.yield(
                         .progress(
@@ -67,6 +84,7 @@ struct UploadDriver {
                     record.offset = record.size
                     record.error = nil
                     try? await journal.save(record)
+                    meter?.close()
                     events?.yield(.finished(record))
                     return record
                 case .fail(let error):
@@ -74,6 +92,7 @@ struct UploadDriver {
                     record.state = error.code == .cancelled ? .cancelled : .failed
                     record.error = error
                     try? await journal.save(record)
+                    meter?.close()
                     events?.yield(.finished(record))
                     return record
                 }

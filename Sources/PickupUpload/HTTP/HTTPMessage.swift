@@ -22,6 +22,25 @@ public enum HTTPBody: Sendable {
         }
     }
 
+    /// Where the body's bytes from files lie: the bytes before the first of them, and their
+    /// count (nil: none come from a file).
+    var fileSpan: (leading: Int64, count: Int64)? {
+        switch self {
+        case .none, .data: return nil
+        case .file(_, _, let length): return (0, length)
+        case .parts(let parts):
+            var leading: Int64 = 0
+            for (index, part) in parts.enumerated() {
+                if let inner = part.fileSpan {
+                    let count = parts[(index + 1)...].reduce(inner.count) { $0 + ($1.fileSpan?.count ?? 0) }
+                    return (leading + inner.leading, count)
+                }
+                leading += part.length
+            }
+            return nil
+        }
+    }
+
     /// The body in memory: for transports that cannot stream from a file (URLSession).
     public func materialized() throws(UploadError) -> Data {
         switch self {
@@ -46,6 +65,9 @@ public struct HTTPRequest: Sendable {
     public var headers: [(String, String)] = []
     /// What is sent after the headers.
     public var body: HTTPBody = .none
+    /// Told the bytes of `body` handed to the network so far, as they go, by a transport that
+    /// can tell (from any thread; never after `send` returns); nil: nobody asks.
+    public var bodySent: (@Sendable (Int64) -> Void)?
 
     /// A request with its method, address, headers and body.
     public init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: HTTPBody = .none) {

@@ -17,10 +17,20 @@ struct StepSender: Sendable {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw UploadError(.badTarget, "\(redacted(request.url.absoluteString)) is not an http or https URL")
         }
+        var request = request
+        // Bytes of the file on their way, for the upload's meter (`UploadEvent.sending`).
+        let metered = SendMeter.current.get().flatMap { meter in
+            request.body.fileSpan.map { span in (meter, meter.begin(), span) }
+        }
+        if let (meter, number, span) = metered {
+            request.bodySent = { total in meter.sent(number, min(span.count, max(0, total - span.leading))) }
+        }
         let response: HTTPResponse
         do {
             response = try await transport.send(request, limits: limits)
+            if let (meter, number, _) = metered { meter.end(number, landed: (200..<300).contains(response.status)) }
         } catch {
+            if let (meter, number, _) = metered { meter.end(number, landed: false) }
             if Task.isCancelled || error.code == .cancelled {
                 throw UploadError(.cancelled, "the upload was cancelled")
             }
