@@ -29,6 +29,8 @@ final class AnswerCollector: HTTPClientResponseDelegate {
         var body = Data()
         /// Whether the request's body has been sent whole.
         var bodySent = false
+        /// The body's bytes the connection has written.
+        var written: Int64 = 0
         /// An error answer that came before the body was sent: its announced length.
         var early: Int64?
         /// An early answer of no announced length: when its quiet ends it.
@@ -42,16 +44,30 @@ final class AnswerCollector: HTTPClientResponseDelegate {
     let watch: RequestWatch
     /// Whether the request has a body to stream (only such a request can be answered early).
     let streamsBody: Bool
+    /// Told the body's bytes written so far (`HTTPRequest.bodySent`).
+    let bodyWritten: (@Sendable (Int64) -> Void)?
     private let answer = LockedValue(Answer())
 
-    init(method: String, limits: HTTPLimits, watch: RequestWatch, streamsBody: Bool) {
+    init(
+        method: String, limits: HTTPLimits, watch: RequestWatch, streamsBody: Bool,
+        bodyWritten: (@Sendable (Int64) -> Void)? = nil
+    ) {
         self.method = method
         self.limits = limits
         self.watch = watch
         self.streamsBody = streamsBody
+        self.bodyWritten = bodyWritten
     }
 
-    func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) { watch.progressed() }
+    func didSendRequestPart(task: HTTPClient.Task<HTTPResponse>, _ part: IOData) {
+        watch.progressed()
+        guard let bodyWritten else { return }
+        bodyWritten(
+            answer.withValue { answer in
+                answer.written += Int64(part.readableBytes)
+                return answer.written
+            })
+    }
 
     func didSendRequest(task: HTTPClient.Task<HTTPResponse>) {
         answer.withValue { $0.bodySent = true }

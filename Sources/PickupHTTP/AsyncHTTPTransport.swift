@@ -182,7 +182,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
             ended.succeed()  // a promise is never left unfulfilled
             throw error
         }
-        let collector = AnswerCollector(method: request.method, limits: limits, watch: watch, streamsBody: body != nil)
+        let collector = AnswerCollector(
+            method: request.method, limits: limits, watch: watch, streamsBody: body != nil,
+            bodyWritten: request.bodySent)
         let task = client.execute(
             request: outgoing, delegate: collector, eventLoop: .delegate(on: loop),
             deadline: .now() + .seconds(Int64(limits.deadline)))

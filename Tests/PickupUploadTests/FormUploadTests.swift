@@ -24,6 +24,33 @@ struct FormUploadTests {
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
     }
 
+    @Test(
+        "a form is one request for the whole file: the bytes sent rise while it goes, before the server answers",
+        arguments: Transport.allCases)
+    func bytesSentWhileItGoes(transport: Transport) async throws {
+        let server = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 12)
+        defer { Temporary.remove(path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(transport: transport.make()))
+        let task = uploader.start(path: path, to: .form(FormTarget(url: server.url, field: "media")))
+        var sent: [Int64] = []
+        var confirmedFirst: Int?
+        for await event in task.events {
+            if case .sending(_, let bytes, _, _) = event { sent.append(bytes) }
+            if case .progress = event, confirmedFirst == nil { confirmedFirst = sent.count }
+        }
+        let record = await task.result()
+        #expect(record.state == .done, "\(record.why)")
+        // Told each MiB at least (1% of the file is less), so a 12 MiB body gives several.
+        let before = sent.prefix(confirmedFirst ?? sent.count)
+        #expect(before.contains { $0 > 0 && $0 < record.size }, "\(sent)")
+        #expect(sent == sent.sorted() && sent.allSatisfy { $0 <= record.size }, "\(sent)")
+        #expect(
+            UploadTestFiles.sha256(try server.stored((path as NSString).lastPathComponent))
+                == (try UploadTestFiles.sha256(file: path)))
+    }
+
     @Test("a form upload resumed from the journal sends its fields and file field again, not just the URL")
     func resumedFormKeepsItsFields() async throws {
         let server = try FormServer()

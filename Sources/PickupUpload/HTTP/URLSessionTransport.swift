@@ -72,7 +72,7 @@
             case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
             case .file(let url, _): task = session.uploadTask(with: urlRequest, fromFile: url)
             }
-            let exchange = Exchange(limits: limits)
+            let exchange = Exchange(limits: limits, bodySent: request.bodySent)
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation {
@@ -187,8 +187,12 @@
         /// When the answer's first bytes came.
         private var answerBegan: Double?
 
-        init(limits: HTTPLimits) {
+        /// Told the body's bytes sent so far (`HTTPRequest.bodySent`); outside the lock.
+        private let bodySent: (@Sendable (Int64) -> Void)?
+
+        init(limits: HTTPLimits, bodySent: (@Sendable (Int64) -> Void)? = nil) {
             self.limits = limits
+            self.bodySent = bodySent
             began = Exchange.now()
             rule = StallRule(ceiling: limits.stall, start: began)
         }
@@ -199,6 +203,7 @@
             lock.withLock { self.continuation = continuation }
         }
 
+        /// `didSendBodyData`: `total` of the body's `expected` bytes sent so far.
         func sent(total: Int64, expected: Int64) {
             lock.withLock {
                 if expected > 0, total >= expected {
@@ -207,6 +212,7 @@
                     rule.progressed(at: Exchange.now())
                 }
             }
+            bodySent?(total)
         }
 
         /// Answer bytes; false when the answer is longer than Pickup reads (the task is then cancelled).
