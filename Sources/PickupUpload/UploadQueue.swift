@@ -52,13 +52,17 @@ public actor UploadQueue {
         public var uploadID: String?
         /// Bytes the server confirmed, of `size` (0 until known).
         public var confirmed: Int64 = 0
+        /// Bytes handed to the network so far, the confirmed ones included (`UploadEvent.sending`):
+        /// what a progress bar shows, since confirmations can be seconds apart. Never less than
+        /// `confirmed`, but after a failure or a server that lost bytes.
+        public var sent: Int64 = 0
         /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
         /// The rate over the upload so far, in bytes a second.
         public var bytesPerSecond: Double = 0
         /// Seconds left at the current rate; nil until there is a rate.
         public var secondsLeft: Double? {
-            bytesPerSecond > 0 ? Double(max(0, size - confirmed)) / bytesPerSecond : nil
+            bytesPerSecond > 0 ? Double(max(0, size - sent)) / bytesPerSecond : nil
         }
         /// The final record, when settled.
         public var record: UploadRecord?
@@ -280,6 +284,7 @@ public actor UploadQueue {
         item.uploadID = record.id
         item.size = record.size
         item.confirmed = record.offset
+        item.sent = record.offset
         item.state = .inBackground
         publish(item)
         return nextID
@@ -294,6 +299,7 @@ public actor UploadQueue {
         update(id) { item in
             item.record = record
             item.confirmed = record.offset
+            item.sent = record.offset
             item.state =
                 record.state == .done ? .done : .failed(record.error ?? UploadError(.network, "the upload stopped"))
         }
@@ -360,14 +366,20 @@ public actor UploadQueue {
             case .progress(_, let confirmed, let size, let rate):
                 if confirmed > item.confirmed { item.retries = 0 }
                 item.confirmed = confirmed
+                item.sent = max(item.sent, confirmed)
                 item.size = size
                 item.bytesPerSecond = rate
                 item.retrying = nil
+            case .sending(_, let sent, let size, let rate):
+                item.sent = sent
+                item.size = size
+                item.bytesPerSecond = rate
             case .retrying(_, let error, let delay):
                 item.retrying = (error, delay)
                 item.retries += 1
             case .rewound(_, _, let to):
                 item.confirmed = to
+                item.sent = to
             case .finished: break
             }
         }
@@ -387,6 +399,7 @@ public actor UploadQueue {
             item.record = final
             item.uploadID = final.id == "-" ? item.uploadID : final.id
             item.confirmed = final.offset
+            item.sent = final.offset
             if item.size == 0 { item.size = final.size }
             item.retrying = nil
             switch final.state {

@@ -11,6 +11,8 @@ public final class UploadQueueModel {
     public private(set) var rows: [UploadRow] = []
     /// Bytes confirmed and total, over every upload not cancelled.
     public private(set) var confirmed: Int64 = 0
+    /// Bytes on their way (sent, the confirmed ones included), over every upload not cancelled.
+    public private(set) var sent: Int64 = 0
     /// Bytes to send in all, over every upload not cancelled.
     public private(set) var total: Int64 = 0
     /// The queue it follows.
@@ -41,8 +43,8 @@ public final class UploadQueueModel {
         watcher = nil
     }
 
-    /// The share of all bytes confirmed, 0...1.
-    public var fractionDone: Double { total > 0 ? Double(confirmed) / Double(total) : 0 }
+    /// The share of all bytes on their way (`sent`), 0...1: what an overall progress bar shows.
+    public var fractionDone: Double { total > 0 ? min(1, Double(sent) / Double(total)) : 0 }
 
     /// Adds an upload to the queue.
     public func add(_ job: UploadQueue.Job) async { await queue.add(job) }
@@ -60,6 +62,7 @@ public final class UploadQueueModel {
         rows = items.values.sorted { $0.id < $1.id }.map(UploadRow.init)
         let counted = items.values.filter { $0.state != .cancelled }
         confirmed = counted.reduce(0) { $0 + $1.confirmed }
+        sent = counted.reduce(0) { $0 + max($1.sent, $1.confirmed) }
         total = counted.reduce(0) { $0 + $1.size }
     }
 }

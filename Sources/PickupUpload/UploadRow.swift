@@ -8,7 +8,8 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
     public var title: String
     /// Where it stands, in words: "Waiting", its progress and rate, "Paused at …", "Uploaded", "Failed: …".
     public var status: String
-    /// 0...1 of the bytes the server confirmed.
+    /// 0...1 of the bytes on their way (`UploadQueue.Item.sent`: sent, the confirmed ones
+    /// included), so that it moves while a request is in flight.
     public var progress: Double
     /// Whether it is done (no buttons but removal).
     public var isFinished: Bool
@@ -28,7 +29,7 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         id = item.id
         let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
         title = name
-        progress = item.size > 0 ? min(1, Double(item.confirmed) / Double(item.size)) : 0
+        progress = item.size > 0 ? min(1, Double(max(item.sent, item.confirmed)) / Double(item.size)) : 0
         let sizes = "\(ByteCountLabel.string(item.confirmed)) of \(ByteCountLabel.string(item.size))"
         switch item.state {
         case .waiting:

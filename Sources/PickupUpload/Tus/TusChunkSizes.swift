@@ -3,8 +3,9 @@
 /// waits a round trip for its answer before the next can go (tus 1.0 sends one PATCH at a time).
 /// A chunk of 5 s or more already makes that wait small (150 ms is 3% of 5 s). One that takes
 /// 10 s or more halves the next (never below `first`): chunks come back to about 10 s when the
-/// link slows, so that progress, which counts confirmed chunks, moves about that often, and a
-/// slow link keeps its chunks short, well inside a request's deadline (600 s).
+/// link slows, so that the journal's confirmed offset (what a resume goes on from) moves about
+/// that often, and a slow link keeps its chunks short, well inside a request's deadline (600 s).
+/// A progress bar moves in between, with the bytes sent (`UploadEvent.sending`).
 ///
 /// Growth ends for the upload at the first sign against it:
 /// - a proxy refuses a grown chunk as too large (413): the rest goes at the largest size the

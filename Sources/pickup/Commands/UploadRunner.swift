@@ -38,7 +38,8 @@ enum UploadRunner {
                     continue
                 }
                 let total = items.values.reduce(Int64(0)) { $0 + $1.size }
-                let confirmed = items.values.reduce(Int64(0)) { $0 + $1.confirmed }
+                // The bar moves with the bytes sent; the lines below tell only confirmed ones.
+                let sent = items.values.reduce(Int64(0)) { $0 + max($1.sent, $1.confirmed) }
                 if showBar, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
                 if !progress.quiet,
                     let line = report(
@@ -52,7 +53,7 @@ enum UploadRunner {
                 let sending = items.values.filter { $0.state == .uploading }.sorted { $0.id < $1.id }
                 let shown = item.state == .uploading ? item : sending.first ?? item
                 bar?.draw(
-                    itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: confirmed,
+                    itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: sent,
                     current: Text.clean((shown.path as NSString).lastPathComponent),
                     alsoRunning: max(0, sending.count - 1), force: true)
             }
