@@ -62,7 +62,7 @@ public actor UploadQueue {
         public var bytesPerSecond: Double = 0
         /// Seconds left at the current rate; nil until there is a rate.
         public var secondsLeft: Double? {
-            bytesPerSecond > 0 ? Double(max(0, size - sent)) / bytesPerSecond : nil
+            bytesPerSecond > 0 ? Double(max(0, size - max(sent, confirmed))) / bytesPerSecond : nil
         }
         /// The final record, when settled.
         public var record: UploadRecord?

@@ -201,6 +201,10 @@ struct UploadModelTests {
         let uploading = UploadRow(item)
         #expect(uploading.status == "25% · 2.0 MB/s · 0:15 left" && uploading.progress == 0.25)
         #expect(uploading.title == "IMG_0001.MOV" && uploading.accessibilityLabel.hasPrefix("IMG_0001.MOV, 25%"))
+        // A chunk in flight: the row follows the bytes sent; a pause tells the confirmed ones.
+        item.sent = 20_000_000
+        let sending = UploadRow(item)
+        #expect(sending.status == "50% · 2.0 MB/s · 0:10 left" && sending.progress == 0.5, "\(sending.status)")
         item.retrying = (UploadError(.network, "the connection was lost"), 2)
         #expect(UploadRow(item).status == "Retrying in 2 s: the connection was lost")
         item.retrying = nil
