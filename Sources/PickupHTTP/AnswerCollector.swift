@@ -44,7 +44,7 @@ final class AnswerCollector: HTTPClientResponseDelegate {
     let watch: RequestWatch
     /// Whether the request has a body to stream (only such a request can be answered early).
     let streamsBody: Bool
-    /// Told the body's bytes written so far (`HTTPRequest.bodySent`).
+    /// Told the body's bytes written so far (`HTTPRequest.onBodyBytesSent`).
     let bodyWritten: (@Sendable (Int64) -> Void)?
     private let answer = LockedValue(Answer())
 

@@ -184,7 +184,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         let collector = AnswerCollector(
             method: request.method, limits: limits, watch: watch, streamsBody: body != nil,
-            bodyWritten: request.bodySent)
+            bodyWritten: request.onBodyBytesSent)
         let task = client.execute(
             request: outgoing, delegate: collector, eventLoop: .delegate(on: loop),
             deadline: .now() + .seconds(Int64(limits.deadline)))

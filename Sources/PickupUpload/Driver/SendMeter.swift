@@ -1,17 +1,18 @@
 import Pickup
 
 /// One upload's bytes on their way (`SentBytes`), told as `UploadEvent.sending` while its
-/// requests are in flight: a few times a second at most (every `interval` seconds, or each
-/// 1% of the file and at least 1 MiB), and at once when a failure takes bytes back.
+/// requests are in flight: four times a second at most (`interval`), and at once when a
+/// failure takes bytes back.
 ///
 /// The driver sets it as the task's `current` meter for the whole upload, so every request
 /// whose body carries bytes of the file finds it (`StepSender`), S3 parts started on tasks of
 /// their own included (a task inherits its parent's task-local values). Transports call it from
 /// their own threads; events leave in the order the counts were made (under the lock).
 final class SendMeter: Sendable {
-    /// The meter of the upload the current task runs, if any (a `let`, not `@TaskLocal static
-    /// var`: iOS 17.4's SDK declares `TaskLocal` a property wrapper, whose static `var` Swift 6
-    /// refuses as shared mutable state).
+    /// The meter of the upload the current task runs, if any. A `let`, not `@TaskLocal static
+    /// var`: the iOS 17.4 SDK's Swift interface, which `scripts/check-ios.sh` compiles against,
+    /// declares `TaskLocal` a property wrapper, whose static `var` Swift 6 refuses as shared
+    /// mutable state.
     static let current = TaskLocal<SendMeter?>(wrappedValue: nil)
 
     /// Seconds between two events while bytes move, at least.
@@ -32,8 +33,6 @@ final class SendMeter: Sendable {
     /// When this run of the upload began, and what the server held then: the rate's base.
     private let began: Double
     private let first: Int64
-    /// A step this large is told at once.
-    private let step: Int64
     private let state: LockedValue<State>
 
     /// The meter of upload `id`, begun at `began` on `clock` with `confirmed` bytes on the server.
@@ -46,7 +45,6 @@ final class SendMeter: Sendable {
         self.clock = clock
         self.began = began
         first = confirmed
-        step = max(size / 100, 1 << 20)
         state = LockedValue(State(bytes: SentBytes(size: size, confirmed: confirmed), told: confirmed, toldAt: began))
     }
 
@@ -62,6 +60,9 @@ final class SendMeter: Sendable {
     func end(_ number: Int, landed: Bool) {
         update { $0.end(number, landed: landed) }
     }
+
+    /// A step failed: what landed since the last confirmation counts no more.
+    func failed() { update { $0.failed() } }
 
     /// The server holds `bytes` (the driver tells its own `progress` event).
     func confirm(_ bytes: Int64) {
@@ -82,9 +83,7 @@ final class SendMeter: Sendable {
             guard value != state.told else { return }
             // The clock is read only when bytes moved (a test's clock may count its reads).
             let now = clock.now
-            guard value < state.told || value - state.told >= step || now - state.toldAt >= Self.interval else {
-                return
-            }
+            guard value < state.told || now - state.toldAt >= Self.interval else { return }
             state.told = value
             state.toldAt = now
             events.yield(

@@ -5,8 +5,8 @@
 /// 7 s; a form: the whole upload).
 ///
 /// A request that ends well keeps its bytes until the next confirmation counts them; one that
-/// fails takes its bytes back, and so does a server that holds fewer bytes than it had
-/// confirmed: those are the only times the count goes down. Otherwise it never does, even
+/// fails takes its bytes back, and so do a step that fails and a server that holds fewer bytes
+/// than it had confirmed: those are the only times the count goes down. Otherwise it never does, even
 /// while a confirmation that does not yet count a request that ended well comes in between (S3
 /// parts arrive in any order).
 struct SentBytes: Sendable {
@@ -57,6 +57,13 @@ struct SentBytes: Sendable {
         } else {
             floor = min(size, confirmed + self.landed + flying.values.reduce(0, +))
         }
+    }
+
+    /// A step failed (even after its requests were answered well: an answer the step refused):
+    /// what landed since the last confirmation counts no more.
+    mutating func failed() {
+        landed = 0
+        floor = min(size, confirmed + flying.values.reduce(0, +))
     }
 
     /// The server holds `bytes`: they count instead of what landed before. Fewer than it had

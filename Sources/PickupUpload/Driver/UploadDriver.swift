@@ -46,13 +46,14 @@ struct UploadDriver {
                 case .sync:
                     let confirmed = try await steps.sync(&record)
                     try check(confirmed, of: record)
+                    // Counted before the rewind is told: a request ending meanwhile counts from it.
+                    meter?.confirm(confirmed)
                     if confirmed < record.offset {
                         events?.yield(.rewound(id: record.id, from: record.offset, to: confirmed))
                     }
                     record.offset = confirmed
                     record.state = .uploading
                     try await journal.save(record)
-                    meter?.confirm(confirmed)
                     outcome = .synced(confirmed: confirmed)
                 case .send:
                     let confirmed = try await steps.send(&record)
@@ -97,6 +98,9 @@ struct UploadDriver {
                     return record
                 }
             } catch {
+                // What landed since the last confirmation counts no more: the next sync says what the
+                // server holds.
+                meter?.failed()
                 outcome = .failed(error)
             }
             action = machine.next(after: outcome)

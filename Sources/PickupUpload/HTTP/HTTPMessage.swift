@@ -66,8 +66,10 @@ public struct HTTPRequest: Sendable {
     /// What is sent after the headers.
     public var body: HTTPBody = .none
     /// Told the bytes of `body` handed to the network so far, as they go, by a transport that
-    /// can tell (from any thread; never after `send` returns); nil: nobody asks.
-    public var bodySent: (@Sendable (Int64) -> Void)?
+    /// can tell, from any thread. A transport may still tell a little after `send` returned (it
+    /// ended the exchange early, and writes already under way report): a caller ignores those.
+    /// nil: nobody asks.
+    public var onBodyBytesSent: (@Sendable (Int64) -> Void)?
 
     /// A request with its method, address, headers and body.
     public init(_ method: String, _ url: URL, headers: [(String, String)] = [], body: HTTPBody = .none) {

@@ -23,7 +23,11 @@ struct StepSender: Sendable {
             request.body.fileSpan.map { span in (meter, meter.begin(), span) }
         }
         if let (meter, number, span) = metered {
-            request.bodySent = { total in meter.sent(number, min(span.count, max(0, total - span.leading))) }
+            let asked = request.onBodyBytesSent
+            request.onBodyBytesSent = { total in
+                asked?(total)
+                meter.sent(number, min(span.count, max(0, total - span.leading)))
+            }
         }
         let response: HTTPResponse
         do {

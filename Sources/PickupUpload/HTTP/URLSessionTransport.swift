@@ -72,7 +72,7 @@
             case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
             case .file(let url, _): task = session.uploadTask(with: urlRequest, fromFile: url)
             }
-            let exchange = Exchange(limits: limits, bodySent: request.bodySent)
+            let exchange = Exchange(limits: limits, bodyBytesSent: request.onBodyBytesSent)
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation {
@@ -187,12 +187,12 @@
         /// When the answer's first bytes came.
         private var answerBegan: Double?
 
-        /// Told the body's bytes sent so far (`HTTPRequest.bodySent`); outside the lock.
-        private let bodySent: (@Sendable (Int64) -> Void)?
+        /// Told the body's bytes sent so far (`HTTPRequest.onBodyBytesSent`); outside the lock.
+        private let bodyBytesSent: (@Sendable (Int64) -> Void)?
 
-        init(limits: HTTPLimits, bodySent: (@Sendable (Int64) -> Void)? = nil) {
+        init(limits: HTTPLimits, bodyBytesSent: (@Sendable (Int64) -> Void)? = nil) {
             self.limits = limits
-            self.bodySent = bodySent
+            self.bodyBytesSent = bodyBytesSent
             began = Exchange.now()
             rule = StallRule(ceiling: limits.stall, start: began)
         }
@@ -212,7 +212,7 @@
                     rule.progressed(at: Exchange.now())
                 }
             }
-            bodySent?(total)
+            bodyBytesSent?(total)
         }
 
         /// Answer bytes; false when the answer is longer than Pickup reads (the task is then cancelled).
