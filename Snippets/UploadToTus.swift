@@ -15,9 +15,17 @@ func send() async throws {
         path: "IMG_0001.MOV", to: .tus(endpoint: endpoint),
         type: "video/quicktime")
     for await event in task.events {
-        // started, progress, retrying (with the wait and the cause),
-        // finished
-        print(event)
+        switch event {
+        case .sending(_, let sent, let size, _):
+            // a few times a second: what a progress bar shows
+            print("\(sent * 100 / max(size, 1))%")
+        case .progress(_, let confirmed, _, _):
+            // the server holds it: a resume goes on from here
+            print("confirmed \(confirmed)")
+        default:
+            // started, retrying (with the wait and the cause), finished
+            print(event)
+        }
     }
     // task.cancel() stops it; the journal keeps its place
     let record = await task.result()

@@ -365,10 +365,11 @@ public actor UploadQueue {
                 item.size = size
             case .progress(_, let confirmed, let size, let rate):
                 if confirmed > item.confirmed { item.retries = 0 }
+                // The rate of the bytes sent, where a transport tells them, else of the confirmed ones.
+                if item.sent <= confirmed { item.bytesPerSecond = rate }
                 item.confirmed = confirmed
                 item.sent = max(item.sent, confirmed)
                 item.size = size
-                item.bytesPerSecond = rate
                 item.retrying = nil
             case .sending(_, let sent, let size, let rate):
                 item.sent = sent

@@ -18,6 +18,8 @@ public final class UploadQueueModel {
     /// The queue it follows.
     @ObservationIgnored public let queue: UploadQueue
     @ObservationIgnored private var items: [Int: UploadQueue.Item] = [:]
+    /// Where each item's row is in `rows`, by the item's id.
+    @ObservationIgnored private var positions: [Int: Int] = [:]
     @ObservationIgnored private var watcher: Task<Void, Never>?
 
     /// A model of `queue`; call `start()` to follow it.
@@ -57,12 +59,29 @@ public final class UploadQueueModel {
     /// Cancels a row's upload for good.
     public func cancel(_ id: Int) async { await queue.cancel(id) }
 
+    /// One item's change: its row alone is made again (and set only when it differs), and the
+    /// totals move by what the item's own counts moved, so that an update costs the same with
+    /// ten rows or ten thousand (they come a few times a second per upload sending).
     func apply(_ item: UploadQueue.Item) {
-        items[item.id] = item
-        rows = items.values.sorted { $0.id < $1.id }.map(UploadRow.init)
-        let counted = items.values.filter { $0.state != .cancelled }
-        confirmed = counted.reduce(0) { $0 + $1.confirmed }
-        sent = counted.reduce(0) { $0 + max($1.sent, $1.confirmed) }
-        total = counted.reduce(0) { $0 + $1.size }
+        let before = items.updateValue(item, forKey: item.id)
+        let row = UploadRow(item)
+        if let at = positions[item.id] {
+            if rows[at] != row { rows[at] = row }
+        } else {
+            // Ids grow as items are added: a new row goes last, or where its id sorts.
+            let at = rows.firstIndex { $0.id > item.id } ?? rows.count
+            rows.insert(row, at: at)
+            for position in at..<rows.count { positions[rows[position].id] = position }
+        }
+        let (oldConfirmed, oldSent, oldSize) = before.map(Self.counts) ?? (0, 0, 0)
+        let (newConfirmed, newSent, newSize) = Self.counts(item)
+        if newConfirmed != oldConfirmed { confirmed += newConfirmed - oldConfirmed }
+        if newSent != oldSent { sent += newSent - oldSent }
+        if newSize != oldSize { total += newSize - oldSize }
+    }
+
+    /// What an item adds to the totals: nothing once cancelled.
+    private static func counts(_ item: UploadQueue.Item) -> (confirmed: Int64, sent: Int64, size: Int64) {
+        item.state == .cancelled ? (0, 0, 0) : (item.confirmed, max(item.sent, item.confirmed), item.size)
     }
 }

@@ -6,7 +6,8 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
     public let id: Int
     /// The file's name.
     public var title: String
-    /// Where it stands, in words: "Waiting", its progress and rate, "Paused at …", "Uploaded", "Failed: …".
+    /// Where it stands, in words: "Waiting", its progress and rate, "Finishing" (every byte sent,
+    /// the server's answer to come), "Paused at …", "Uploaded", "Failed: …".
     public var status: String
     /// 0...1 of the bytes on their way (`UploadQueue.Item.sent`: sent, the confirmed ones
     /// included), so that it moves while a request is in flight.
@@ -37,6 +38,9 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         case .uploading:
             if let (error, delay) = item.retrying {
                 status = "Retrying in \(max(1, Int(delay.rounded()))) s: \(error.message)"
+            } else if item.size > 0, max(item.sent, item.confirmed) >= item.size {
+                // Every byte is sent: the server's answer, or the upload's completion, is to come.
+                status = "Finishing"
             } else if item.size > 0 {
                 var parts = ["\(Int((progress * 100).rounded(.down)))%"]
                 if item.bytesPerSecond > 0 { parts.append(ByteCountLabel.string(Int64(item.bytesPerSecond)) + "/s") }
