@@ -133,7 +133,10 @@ public actor UploadQueue {
         case .journal(let id, _): path = id
         }
         jobs[nextID] = job
-        publish(Item(id: nextID, path: path))
+        var item = Item(id: nextID, path: path)
+        // Its size from the start, so that a screen's total does not grow as each upload begins.
+        if case .upload = job { item.size = FileStatus(path: path)?.size ?? 0 }
+        publish(item)
         startWaiting()
         return nextID
     }
@@ -144,7 +147,17 @@ public actor UploadQueue {
     @discardableResult
     public func restoreUnfinished() async throws(UploadError) -> [Int] {
         let records = try await uploader.journal.unfinished()
-        return records.filter { queueID(ofJournalID: $0.id) == nil }.map { add(.journal(id: $0.id)) }
+        return records.filter { queueID(ofJournalID: $0.id) == nil }.map { record in
+            let id = add(.journal(id: record.id))
+            // Shown as the journal has it until it starts: its file, size and confirmed bytes.
+            update(id) { item in
+                item.path = record.path
+                item.size = record.size
+                item.confirmed = record.offset
+                item.sent = record.offset
+            }
+            return id
+        }
     }
 
     /// The queue's item for a journal upload, if the queue holds it: added from the journal,

@@ -99,5 +99,28 @@ extension FastTier {
             #expect(try await queue.restoreUnfinished().isEmpty)
             #expect(await queue.all().count == 1)
         }
+
+        @Test("a waiting file shows its size, and an upload restored from the journal its file, size and bytes")
+        func shownBeforeTheyStart() async throws {
+            let paths = [try file(), try file()]
+            defer { for path in paths { unlink(path) } }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let journal = Temporary.url("observe", suffix: ".sqlite")
+            let options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server)
+            let queue = UploadQueue(
+                uploader: Uploader(journal: try UploadJournal(path: journal.path), options: options))
+            for path in paths { await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint))) }
+            // Started or not, each shows its size from the moment it is added.
+            #expect(await queue.all().map(\.size) == [200_000, 200_000])
+            let failed = try #require(await queue.waitUntilSettled().first { $0.record?.state == .failed })
+            // A new queue, as after the app was killed: the row says what the journal says at once.
+            let again = UploadQueue(
+                uploader: Uploader(journal: try UploadJournal(path: journal.path), options: options))
+            let restored = try await again.restoreUnfinished()
+            let item = try #require(await again.all().first { $0.id == restored.first })
+            #expect(item.path == failed.path && item.size == 200_000)
+            #expect(item.confirmed >= failed.confirmed && item.confirmed > 0)
+            _ = await again.waitUntilSettled()
+        }
     }
 }
