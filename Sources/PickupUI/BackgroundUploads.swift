@@ -162,6 +162,20 @@
             }
         }
 
+        /// Shows a task's bytes on the queue's row while the app runs (URLSession calls it, "Sent
+        /// periodically to notify the delegate of upload progress", NSURLSession.h); the queue
+        /// takes them four times a second at most.
+        public func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+            totalBytesExpectedToSend: Int64
+        ) {
+            guard let transfer = BackgroundTransfer(taskDescription: task.taskDescription),
+                let queue = lock.withLock({ self.queue })
+            else { return }
+            let bytes = transfer.fileBytes(sent: totalBytesSent)
+            Task { await queue.backgroundSent(journalID: transfer.id, bytes: bytes) }
+        }
+
         /// Calls the completion handler iOS gave, once the journal has recorded every event (URLSession calls it).
         public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
             lock.withLock { gate.eventsFinished() }?.onMain()

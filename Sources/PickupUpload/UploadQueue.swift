@@ -102,6 +102,8 @@ public actor UploadQueue {
     private var stopping: [Int: State] = [:]
     private var nextID = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// When each item in the background last showed its bytes sent (`backgroundSent`).
+    private var backgroundToldAt: [Int: Double] = [:]
 
     private let hold: BackgroundHold
 
@@ -301,6 +303,19 @@ public actor UploadQueue {
         item.state = .inBackground
         publish(item)
         return nextID
+    }
+
+    /// The background session has sent `bytes` of the file of an upload the queue shows (its
+    /// task's `didSendBodyData`, `BackgroundTransfer.fileBytes(sent:)`): the row follows them,
+    /// four times a second at most, and never back (reports may come out of order).
+    package func backgroundSent(journalID: String, bytes: Int64) {
+        guard let id = queueID(ofJournalID: journalID), let item = items[id], item.state == .inBackground,
+            bytes > item.sent
+        else { return }
+        let now = uploader.options.clock.now
+        if bytes < item.size, let last = backgroundToldAt[id], now - last < SendMeter.interval { return }
+        backgroundToldAt[id] = now
+        update(id) { $0.sent = min(bytes, $0.size) }
     }
 
     /// What the background session recorded for an upload the queue shows: done, or stopped

@@ -30,10 +30,13 @@ package struct BackgroundTransfer: Sendable, Hashable, Codable {
     package var url: URL
     /// How many tasks in a row have carried this upload (a failed one is handed over again, a few times).
     package var attempt: Int
+    /// Bytes of the body before the file's (a form's head); nil: none.
+    package var leading: Int64?
 
     /// A transfer of upload `id`.
     package init(
-        id: String, kind: Kind, offset: Int64, size: Int64, body: String, bodyIsCopy: Bool, url: URL, attempt: Int = 1
+        id: String, kind: Kind, offset: Int64, size: Int64, body: String, bodyIsCopy: Bool, url: URL, attempt: Int = 1,
+        leading: Int64? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -43,6 +46,13 @@ package struct BackgroundTransfer: Sendable, Hashable, Codable {
         self.bodyIsCopy = bodyIsCopy
         self.url = url
         self.attempt = attempt
+        self.leading = leading
+    }
+
+    /// The file's bytes on their way once the task has sent `total` bytes of its body (URLSession's
+    /// `totalBytesSent`): those before the task's first, then the body's past its head, within the file.
+    package func fileBytes(sent total: Int64) -> Int64 {
+        offset + min(size - offset, max(0, total - (leading ?? 0)))
     }
 
     /// What marks a task description as Pickup's.

@@ -154,10 +154,11 @@ package actor BackgroundTransfers {
             // The foreground's request, its body written to a file for the task.
             request = FormSteps.request(target, source: source, record: record, options: options)
             let body = try bodyFile(record, request.body, whole: false)
+            let head = request.body.fileSpan?.leading
             request.body = .none
             transfer = BackgroundTransfer(
                 id: record.id, kind: .form, offset: 0, size: record.size, body: body.path, bodyIsCopy: body.isCopy,
-                url: target.url, attempt: attempt)
+                url: target.url, attempt: attempt, leading: head)
         }
         // The task starts only if the background session still owns the upload once the task
         // exists: the foreground may have taken it back while this one was being prepared.

@@ -101,6 +101,25 @@ struct BackgroundDecisionTests {
         #expect(BackgroundTransfer(taskDescription: "pickup.upload {broken") == nil)
     }
 
+    // NSURLSession.h:1029-1035: didSendBodyData is "Sent periodically to notify the delegate of
+    // upload progress", with `totalBytesSent`: the body's bytes, whatever part of it is the file.
+    @Test("a task's body bytes sent are the file's: after a tus task's first byte, past a form's head, within the file")
+    func fileBytesSent() throws {
+        let url = try #require(URL(string: "https://example.com/up"))
+        let tus = tus(offset: 400)
+        #expect(tus.fileBytes(sent: 0) == 400 && tus.fileBytes(sent: 100) == 500 && tus.fileBytes(sent: 9_999) == 1_000)
+        let form = BackgroundTransfer(
+            id: "f", kind: .form, offset: 0, size: 1_000, body: "/b", bodyIsCopy: true, url: url, leading: 250)
+        #expect(
+            form.fileBytes(sent: 200) == 0 && form.fileBytes(sent: 750) == 500 && form.fileBytes(sent: 1_400) == 1_000)
+        #expect(BackgroundTransfer(taskDescription: form.taskDescription) == form)
+        // A task described before `leading` existed has no such key: no head.
+        var old = form
+        old.leading = nil
+        #expect(!old.taskDescription.contains("leading"))
+        #expect(BackgroundTransfer(taskDescription: old.taskDescription)?.fileBytes(sent: 300) == 300)
+    }
+
     // UIApplication.h:436-440: the handler comes with the launch for the session's events; the
     // delegate gets the events once a session with the identifier exists, "without any action"
     // when it already does; NSURLSession.h:955-961: urlSessionDidFinishEvents says every event

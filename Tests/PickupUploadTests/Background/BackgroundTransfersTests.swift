@@ -54,13 +54,21 @@ struct BackgroundTransfersTests {
         let uploader = Uploader(journal: try UploadJournal(path: journal), options: options)
         let outbox = Temporary.path("outbox")
         let box = TransfersBox()
-        let session = system.session(BackgroundTransfersTests.identifier) { completion in
-            // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
-            let record = await box.value?.completed(
-                description: completion.description, status: completion.status, headers: completion.headers,
-                finalURL: completion.finalURL, error: completion.error)
-            if let record { await box.queue?.backgroundEnded(record) }
-        }
+        let session = system.session(
+            BackgroundTransfersTests.identifier,
+            delegate: { completion in
+                // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
+                let record = await box.value?.completed(
+                    description: completion.description, status: completion.status, headers: completion.headers,
+                    finalURL: completion.finalURL, error: completion.error)
+                if let record { await box.queue?.backgroundEnded(record) }
+            },
+            progress: { description, total in
+                // As its didSendBodyData does: the file's bytes to the queue's row.
+                guard let transfer = BackgroundTransfer(taskDescription: description) else { return }
+                let bytes = transfer.fileBytes(sent: total)
+                Task { await box.queue?.backgroundSent(journalID: transfer.id, bytes: bytes) }
+            })
         let transfers = BackgroundTransfers(uploader: uploader, session: session, folder: outbox)
         let queue = UploadQueue(uploader: uploader)
         await box.set(transfers, queue)
@@ -314,8 +322,16 @@ struct BackgroundTransfersTests {
         #expect(task.file != path, "the form's body, written for the task")
         await app.transfers.takeBack(app.queue)
         #expect(await app.queue.item(id)?.state == .inBackground)
+        // While the app is on screen the row shows the bytes the system sends.
+        let updates = app.queue.updates
+        async let shown = updates.reduce(into: [Int64]()) { shown, item in
+            if item.id == id, item.state == .inBackground, item.sent > 0 { shown.append(item.sent) }
+        }
         await system.runAll()
         #expect(await app.queue.item(id)?.state == .done)
+        await app.queue.close()
+        let sent = await shown
+        #expect(!sent.isEmpty && sent == sent.sorted() && sent.allSatisfy { $0 <= 2 << 20 }, "\(sent)")
         let name = (path as NSString).lastPathComponent
         #expect(UploadTestFiles.sha256(try form.stored(name)) == (try UploadTestFiles.sha256(file: path)))
         #expect(!FileManager.default.fileExists(atPath: task.file), "the body written for the task is removed")

@@ -32,11 +32,14 @@ final class FakeBackgroundSystem: @unchecked Sendable {
 
     /// What the app does with a task's end: `BackgroundTransfers.completed`.
     typealias Delegate = @Sendable (Completion) async -> Void
+    /// What the app does with a task's progress: its description and the body's bytes sent.
+    typealias ProgressDelegate = @Sendable (_ description: String, _ totalBytesSent: Int64) -> Void
 
     private let lock = NSLock()
     private var tasks: [SystemTask] = []
     private var nextIdentifier = 0
     private var delegates: [String: Delegate] = [:]
+    private var progressDelegates: [String: ProgressDelegate] = [:]
     private var held: [String: [Completion]] = [:]
     private var cancellations: [Int] = []
     let transport: any HTTPTransport
@@ -49,8 +52,15 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     /// receiving callbacks" (UIApplication.h:438). Events held while no app was there come
     /// once the delegate's queue runs (`deliverHeld`): BackgroundUploads makes its session on
     /// a suspended delegate queue and starts the queue once it is ready for them.
-    func session(_ identifier: String, delegate: @escaping Delegate) -> FakeBackgroundSession {
-        lock.withLock { delegates[identifier] = delegate }
+    /// `progress`: told a task's body bytes sent while the app runs ("Sent periodically to notify
+    /// the delegate of upload progress", NSURLSession.h:1029), here as the transport writes them.
+    func session(
+        _ identifier: String, delegate: @escaping Delegate, progress: ProgressDelegate? = nil
+    ) -> FakeBackgroundSession {
+        lock.withLock {
+            delegates[identifier] = delegate
+            progressDelegates[identifier] = progress
+        }
         return FakeBackgroundSession(system: self, identifier: identifier)
     }
 
@@ -68,7 +78,10 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     /// ("A background session can be used to perform networking operations on behalf of a
     /// suspended application", NSURLSession.h:725) and their events wait for a new session.
     func appEnded(_ identifier: String) {
-        lock.withLock { _ = delegates.removeValue(forKey: identifier) }
+        lock.withLock {
+            _ = delegates.removeValue(forKey: identifier)
+            _ = progressDelegates.removeValue(forKey: identifier)
+        }
     }
 
     /// Makes a task: its body is "created from the file referenced by fileURL"
@@ -159,6 +172,11 @@ final class FakeBackgroundSystem: @unchecked Sendable {
                 do {
                     let source = try SourceFile(path: task.file)
                     request.body = .file(source, offset: 0, length: source.size)
+                    // Progress reaches the app only while it runs (a delegate is there).
+                    if let progress = lock.withLock({ progressDelegates[task.session] }) {
+                        let description = task.description
+                        request.onBodyBytesSent = { total in progress(description, total) }
+                    }
                     let response = try await transport.send(request, limits: HTTPLimits())
                     if (300..<400).contains(response.status), hops < 5,
                         let location = response.value("Location"),
