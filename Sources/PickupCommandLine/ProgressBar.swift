@@ -13,6 +13,9 @@ public struct ProgressBar: Sendable {
     public let totalBytes: Int64
     private var lastDraw: UInt64 = 0
     private let started = ProgressBar.now()
+    /// The pace of the bytes done over the last few seconds (a resumed upload's earlier bytes,
+    /// a slow start or a retry do not bend it).
+    private var pace = TransferPace()
 
     public init(totalItems: Int, totalBytes: Int64) {
         self.totalItems = totalItems
@@ -26,20 +29,22 @@ public struct ProgressBar: Sendable {
         itemsDone: Int, bytesDone: Int64, current: String, alsoRunning: Int = 0, force: Bool = false
     ) {
         let now = ProgressBar.now()
+        let seconds = Double(now - started) / 1_000_000_000
+        pace.add(bytesDone, at: seconds)
         guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
-        let fraction = totalBytes > 0 ? min(1, Double(bytesDone) / Double(totalBytes)) : 1
+        // Nothing known yet (no size): 0%, not a full bar.
+        let fraction = totalBytes > 0 ? min(1, Double(bytesDone) / Double(totalBytes)) : 0
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let seconds = Double(now - started) / 1_000_000_000
         let rate =
             Text.byteCount(bytesDone) + " of " + Text.byteCount(totalBytes)
-            + (seconds > 0.2 ? ", " + Text.byteCount(Int64(Double(bytesDone) / seconds)) + "/s" : "")
-        // Time left at the rate so far, once there is a rate worth trusting.
+            + (pace.bytesPerSecond.map { ", " + Text.byteCount(Int64($0)) + "/s" } ?? "")
+        // Time left at the pace of the last seconds, once there is one.
         var left = ""
-        if fraction > 0.01, fraction < 1, seconds > 1 {
-            left = ", " + DurationLabel.string(seconds: seconds * (1 - fraction) / fraction) + " left"
+        if fraction < 1, let seconds = pace.secondsLeft(total: totalBytes) {
+            left = ", " + DurationLabel.string(seconds: seconds) + " left"
         }
         var name = Text.clean(current)
         if name.count > 32 { name = "..." + String(name.suffix(29)) }

@@ -58,7 +58,7 @@ public actor UploadQueue {
         public var sent: Int64 = 0
         /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
-        /// The rate over the upload so far, in bytes a second.
+        /// The pace in bytes a second, over the last few seconds (`UploadEvent.sending`).
         public var bytesPerSecond: Double = 0
         /// Seconds left at the current rate; nil until there is a rate.
         public var secondsLeft: Double? {
@@ -402,7 +402,7 @@ public actor UploadQueue {
             case .sending(_, let sent, let size, let rate):
                 item.sent = sent
                 item.size = size
-                item.bytesPerSecond = rate
+                if rate > 0 { item.bytesPerSecond = rate }  // 0: no pace yet, the last one stands
             case .retrying(_, let error, let delay):
                 item.retrying = (error, delay)
                 item.retries += 1

@@ -20,40 +20,39 @@ final class SendMeter: Sendable {
 
     private struct State {
         var bytes: SentBytes
-        /// The count and time of the last event.
+        /// The count and time of the last event (-1: none yet).
         var told: Int64
         var toldAt: Double
         /// The upload ended: nothing more is told (a part let go may still report).
         var closed = false
+        /// The pace of the counts told.
+        var pace = TransferPace()
     }
 
     private let id: String
     private let events: AsyncStream<UploadEvent>.Continuation
     private let clock: any UploadClock
-    /// When this run of the upload began, and what the server held then: the rate's base.
-    private let began: Double
-    private let first: Int64
     private let state: LockedValue<State>
 
-    /// The meter of upload `id`, begun at `began` on `clock` with `confirmed` bytes on the server.
+    /// The meter of upload `id`, on `clock`, with `confirmed` bytes on the server.
     init(
-        id: String, size: Int64, confirmed: Int64, events: AsyncStream<UploadEvent>.Continuation,
-        clock: any UploadClock, began: Double
+        id: String, size: Int64, confirmed: Int64, events: AsyncStream<UploadEvent>.Continuation, clock: any UploadClock
     ) {
         self.id = id
         self.events = events
         self.clock = clock
-        self.began = began
-        first = confirmed
-        state = LockedValue(State(bytes: SentBytes(size: size, confirmed: confirmed), told: confirmed, toldAt: began))
+        // Nothing told yet (-1): the first count goes at once (a photo's whole body may be its only one).
+        state = LockedValue(
+            State(bytes: SentBytes(size: size, confirmed: confirmed), told: -1, toldAt: -.infinity))
     }
 
     /// A request carrying file bytes starts: its number.
     func begin() -> Int { state.withValue { $0.bytes.begin() } }
 
-    /// Request `number` has handed `bytes` of the file to the network so far.
-    func sent(_ number: Int, _ bytes: Int64) {
-        update { $0.sent(number, bytes) }
+    /// Request `number` has handed `bytes` of the file to the network so far; `whole`: all it
+    /// carries, told at once (no later count of that request may come before its answer).
+    func sent(_ number: Int, _ bytes: Int64, whole: Bool = false) {
+        update(now: whole) { $0.sent(number, bytes) }
     }
 
     /// Request `number` ended: answered well or not.
@@ -64,32 +63,46 @@ final class SendMeter: Sendable {
     /// A step failed: what landed since the last confirmation counts no more.
     func failed() { update { $0.failed() } }
 
-    /// The server holds `bytes` (the driver tells its own `progress` event).
-    func confirm(_ bytes: Int64) {
-        state.withValue {
-            $0.bytes.confirm(bytes)
-            $0.told = $0.bytes.value
+    /// The server holds `bytes`. After a send the driver tells its own `progress` event; after
+    /// a sync (`tell`) the count is told when it moved, so that a resumed upload shows where it
+    /// stands before its first request ends.
+    func confirm(_ bytes: Int64, tell: Bool = false) {
+        state.withValue { state in
+            state.bytes.confirm(bytes)
+            let value = state.bytes.value
+            if tell, value != state.told, value > 0 { say(value, in: &state) }
+            state.told = value
         }
     }
 
     /// The upload ended: its final event goes next, and no count after it.
     func close() { state.withValue { $0.closed = true } }
 
-    private func update(_ change: (inout SentBytes) -> Void) {
+    /// Applies `change`, and tells the count when it went down, when `now`, or when the last
+    /// was told `interval` ago.
+    private func update(now: Bool = false, _ change: (inout SentBytes) -> Void) {
         state.withValue { state in
             guard !state.closed else { return }
             change(&state.bytes)
             let value = state.bytes.value
             guard value != state.told else { return }
-            // The clock is read only when bytes moved (a test's clock may count its reads).
-            let now = clock.now
-            guard value < state.told || now - state.toldAt >= Self.interval else { return }
-            state.told = value
-            state.toldAt = now
-            events.yield(
-                .sending(
-                    id: id, sent: value, size: state.bytes.size,
-                    bytesPerSecond: Double(max(0, value - first)) / max(0.001, now - began)))
+            guard value < state.told || now || clock.now - state.toldAt >= Self.interval else { return }
+            say(value, in: &state)
         }
     }
+
+    /// Tells `value` (under the lock, so that events leave in the order the counts were made),
+    /// with the pace of the last few seconds (0 until there is one).
+    private func say(_ value: Int64, in state: inout State) {
+        // The clock is read only when bytes moved (a test's clock may count its reads).
+        let now = clock.now
+        state.told = value
+        state.toldAt = now
+        state.pace.add(value, at: now)
+        events.yield(
+            .sending(id: id, sent: value, size: state.bytes.size, bytesPerSecond: state.pace.bytesPerSecond ?? 0))
+    }
+
+    /// Bytes a second over the last few seconds of counts told, if there is a pace yet.
+    var bytesPerSecond: Double? { state.withValue { $0.pace.bytesPerSecond } }
 }

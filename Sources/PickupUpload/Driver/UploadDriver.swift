@@ -13,9 +13,7 @@ struct UploadDriver {
         let began = options.clock.now
         // Bytes on their way between confirmations, told to whoever listens.
         let meter = events.map {
-            SendMeter(
-                id: start.id, size: start.size, confirmed: start.offset, events: $0, clock: options.clock,
-                began: began)
+            SendMeter(id: start.id, size: start.size, confirmed: start.offset, events: $0, clock: options.clock)
         }
         return await SendMeter.current.withValue(meter) {
             await drive(start, steps: &steps, events: events, meter: meter, began: began)
@@ -47,7 +45,7 @@ struct UploadDriver {
                     let confirmed = try await steps.sync(&record)
                     try check(confirmed, of: record)
                     // Counted before the rewind is told: a request ending meanwhile counts from it.
-                    meter?.confirm(confirmed)
+                    meter?.confirm(confirmed, tell: true)
                     if confirmed < record.offset {
                         events?.yield(.rewound(id: record.id, from: record.offset, to: confirmed))
                     }
@@ -61,11 +59,13 @@ struct UploadDriver {
                     record.offset = confirmed
                     try await journal.save(record)
                     meter?.confirm(confirmed)
-                    let seconds = max(0.001, clock.now - began)
+                    // The pace of the bytes sent over the last seconds where a transport tells them,
+                    // else the confirmed bytes' since the run began.
+                    let average = Double(max(0, confirmed - firstOffset)) / max(0.001, clock.now - began)
                     events?.yield(
                         .progress(
                             id: record.id, confirmed: confirmed, size: record.size,
-                            bytesPerSecond: Double(max(0, confirmed - firstOffset)) / seconds))
+                            bytesPerSecond: meter?.bytesPerSecond ?? average))
                     outcome = .sent(confirmed: confirmed)
                 case .complete:
                     try await steps.complete(&record)

@@ -26,7 +26,8 @@ struct StepSender: Sendable {
             let asked = request.onBodyBytesSent
             request.onBodyBytesSent = { total in
                 asked?(total)
-                meter.sent(number, min(span.count, max(0, total - span.leading)))
+                let bytes = min(span.count, max(0, total - span.leading))
+                meter.sent(number, bytes, whole: bytes == span.count)
             }
         }
         let response: HTTPResponse

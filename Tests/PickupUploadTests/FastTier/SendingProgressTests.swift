@@ -115,6 +115,42 @@ extension FastTier {
             #expect(Array(seen.suffix(2)) == [.sending(4 << 20), .confirmed(4 << 20)], "\(seen)")
         }
 
+        @Test("a photo whose whole body goes in one write is told at once, before the server answers")
+        func photo() async throws {
+            let path = try file(300_000)
+            defer { unlink(path) }
+            let server = InMemoryFormServer(url: try #require(URL(string: "http://forms.test/upload")))
+            // The machine's own clock: the first count is told at once, and a request's whole body too.
+            let uploader = Uploader(journal: try journal(), options: UploadOptions(transport: server))
+            let task = uploader.start(path: path, to: .form(FormTarget(url: server.url, field: "media")))
+            let seen = await task.events.reduce(into: [Seen]()) { seen, event in Seen(event).map { seen.append($0) } }
+            #expect(await task.result().state == .done)
+            #expect(seen.first.map { if case .sending = $0 { true } else { false } } == true, "\(seen)")
+            #expect(Array(seen.suffix(2)) == [.sending(300_000), .confirmed(300_000)], "\(seen)")
+        }
+
+        @Test("a resumed upload shows the bytes the server holds as soon as it has asked, before a request ends")
+        func resumed() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // One try; requests 1 to 3 ask the extensions, create and send the first chunk, 4 is cut.
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let journalPath = Temporary.path("sending", suffix: ".sqlite")
+            var options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let failed = await Uploader(journal: try UploadJournal(path: journalPath), options: options)
+                .upload(path: path, to: .tus(endpoint: server.endpoint))
+            let before = failed.offset
+            #expect(failed.state == .failed && before > 0, "\(failed.why)")
+            options.maxAttempts = 8
+            let task = Uploader(journal: try UploadJournal(path: journalPath), options: options).resume(id: failed.id)
+            let seen = await task.events.reduce(into: [Seen]()) { seen, event in Seen(event).map { seen.append($0) } }
+            #expect(await task.result().state == .done)
+            // Its bytes before this run, then the next chunk's halves.
+            #expect(Array(seen.prefix(2)) == [.sending(before), .sending(before + 32 << 10)], "\(seen)")
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
