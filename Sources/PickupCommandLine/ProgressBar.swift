@@ -33,14 +33,16 @@ public struct ProgressBar: Sendable {
         pace.add(bytesDone, at: seconds)
         guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
-        // Nothing known yet (no size): 0%, not a full bar.
-        let fraction = totalBytes > 0 ? min(1, Double(bytesDone) / Double(totalBytes)) : 0
+        // Nothing known yet (no size): 0%, not a full bar; every byte sent but an item not done
+        // (the server's answer to come): 99%, never 100% before the end.
+        var fraction = totalBytes > 0 ? min(1, Double(bytesDone) / Double(totalBytes)) : 0
+        if itemsDone < totalItems { fraction = min(fraction, 0.99) }
         let width = 24
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let rate =
             Text.byteCount(bytesDone) + " of " + Text.byteCount(totalBytes)
-            + (pace.bytesPerSecond.map { ", " + Text.byteCount(Int64($0)) + "/s" } ?? "")
+            + (pace.bytesPerSecond.flatMap { $0 > 0 ? ", " + Text.byteCount(Int64($0)) + "/s" : nil } ?? "")
         // Time left at the pace of the last seconds, once there is one.
         var left = ""
         if fraction < 1, let seconds = pace.secondsLeft(total: totalBytes) {
