@@ -286,6 +286,27 @@ struct UploadCommandTests {
         #expect(list.count == 1, "no second upload in the journal")
     }
 
+    @Test("a form paused by Ctrl-C says its resume sends the form again whole (a form has no offset)")
+    func pausedForm() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let file = try randomFile(megabytes: 8, in: folder)
+        let journal = folder + "/j.sqlite"
+        // A server that takes the connection and never answers: the POST waits, then Ctrl-C. The
+        // server goes with SIGKILL: a plain kill left it running under the test runner.
+        let result = try Shell.run(
+            """
+            python3 -c 'exec("import socket, sys\\ns = socket.socket()\\ns.bind((\\"127.0.0.1\\", 0))\\ns.listen(4)\\nopen(sys.argv[1], \\"w\\").write(str(s.getsockname()[1]))\\nheld = []\\nwhile True: held.append(s.accept())")' "$J.port" >/dev/null 2>&1 & server=$!
+            for i in $(seq 1 100); do [ -s "$J.port" ] && break; sleep 0.05; done
+            "$TOOL" upload "$F" --to "http://127.0.0.1:$(cat "$J.port")/upload" --journal "$J" >"$J.out" 2>/dev/null & pid=$!
+            sleep 1.5; kill -INT $pid; status=0; wait $pid || status=$?; kill -9 $server; exit $status
+            """, environment: ["TOOL": CLI.tool, "J": journal, "F": file])
+        #expect(result.status == 130)
+        let said = try String(contentsOfFile: journal + ".out", encoding: .utf8)
+        #expect(said.contains("paused") && said.contains("' sends the form again, the whole file"), "\(said)")
+        #expect(!said.contains("goes on from the last byte"), "\(said)")
+    }
+
     @Test(
         "S3 with --credentials, interrupted: resume and cancel take --credentials too; the resumed file is already there"
     )

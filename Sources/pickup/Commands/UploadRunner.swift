@@ -127,8 +127,10 @@ enum UploadRunner {
     private static func note(_ record: UploadRecord, journal: String?) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
-            return
-                ": '\(UploadHints.resume(record.id, journal: journal))' goes on from the last byte the server confirmed"
+            let resume = "'\(UploadHints.resume(record.id, journal: journal))'"
+            // A form has no offset to go on from: its one POST is sent again whole.
+            if case .form = record.destination { return ": \(resume) sends the form again, the whole file" }
+            return ": \(resume) goes on from the last byte the server confirmed"
         }
         return record.error.map {
             ": " + UploadHints.line($0, journal: journal, id: record.id == "-" ? nil : record.id)
