@@ -60,9 +60,12 @@ public actor UploadQueue {
         public var size: Int64 = 0
         /// The pace in bytes a second, over the last few seconds (`UploadEvent.sending`).
         public var bytesPerSecond: Double = 0
+        /// What a progress bar shows: the bytes sent, or the confirmed ones where they are more (an
+        /// item made by hand, a transport that does not tell).
+        public var progressBytes: Int64 { max(sent, confirmed) }
         /// Seconds left at the current rate; nil until there is a rate.
         public var secondsLeft: Double? {
-            bytesPerSecond > 0 ? Double(max(0, size - max(sent, confirmed))) / bytesPerSecond : nil
+            bytesPerSecond > 0 ? Double(max(0, size - progressBytes)) / bytesPerSecond : nil
         }
         /// The final record, when settled.
         public var record: UploadRecord?

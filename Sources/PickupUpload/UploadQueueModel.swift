@@ -82,6 +82,6 @@ public final class UploadQueueModel {
 
     /// What an item adds to the totals: nothing once cancelled.
     private static func counts(_ item: UploadQueue.Item) -> (confirmed: Int64, sent: Int64, size: Int64) {
-        item.state == .cancelled ? (0, 0, 0) : (item.confirmed, max(item.sent, item.confirmed), item.size)
+        item.state == .cancelled ? (0, 0, 0) : (item.confirmed, item.progressBytes, item.size)
     }
 }

@@ -30,7 +30,7 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         id = item.id
         let name = item.path.split(separator: "/").last.map(String.init) ?? item.path
         title = name
-        progress = item.size > 0 ? min(1, Double(max(item.sent, item.confirmed)) / Double(item.size)) : 0
+        progress = item.size > 0 ? min(1, Double(item.progressBytes) / Double(item.size)) : 0
         let sizes = "\(ByteCountLabel.string(item.confirmed)) of \(ByteCountLabel.string(item.size))"
         switch item.state {
         case .waiting:
@@ -38,7 +38,7 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         case .uploading:
             if let (error, delay) = item.retrying {
                 status = "Retrying in \(max(1, Int(delay.rounded()))) s: \(error.message)"
-            } else if item.size > 0, max(item.sent, item.confirmed) >= item.size {
+            } else if item.size > 0, item.progressBytes >= item.size {
                 // Every byte is sent: the server's answer, or the upload's completion, is to come.
                 status = "Finishing"
             } else if item.size > 0 {

@@ -29,9 +29,10 @@ struct SentBytes: Sendable {
     }
 
     /// The bytes on their way now.
-    var value: Int64 {
-        max(floor, min(size, confirmed + landed + flying.values.reduce(0, +)))
-    }
+    var value: Int64 { max(floor, counted) }
+
+    /// What the confirmation, the requests that landed since and those in flight add up to.
+    private var counted: Int64 { min(size, confirmed + landed + flying.values.reduce(0, +)) }
 
     /// A request carrying file bytes starts: its number, for the calls below.
     mutating func begin() -> Int {
@@ -55,7 +56,7 @@ struct SentBytes: Sendable {
             self.landed += bytes
             floor = value
         } else {
-            floor = min(size, confirmed + self.landed + flying.values.reduce(0, +))
+            floor = counted
         }
     }
 
@@ -63,7 +64,7 @@ struct SentBytes: Sendable {
     /// what landed since the last confirmation counts no more.
     mutating func failed() {
         landed = 0
-        floor = min(size, confirmed + flying.values.reduce(0, +))
+        floor = counted
     }
 
     /// The server holds `bytes`: they count instead of what landed before. Fewer than it had
@@ -72,6 +73,6 @@ struct SentBytes: Sendable {
         let rewound = bytes < confirmed
         confirmed = bytes
         landed = 0
-        floor = rewound ? min(size, bytes + flying.values.reduce(0, +)) : value
+        floor = rewound ? counted : value
     }
 }

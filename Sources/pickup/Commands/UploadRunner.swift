@@ -39,7 +39,7 @@ enum UploadRunner {
                 }
                 let total = items.values.reduce(Int64(0)) { $0 + $1.size }
                 // The bar moves with the bytes sent; the lines below tell only confirmed ones.
-                let sent = items.values.reduce(Int64(0)) { $0 + max($1.sent, $1.confirmed) }
+                let sent = items.values.reduce(Int64(0)) { $0 + $1.progressBytes }
                 if showBar, bar?.totalBytes != total { bar = ProgressBar(totalItems: items.count, totalBytes: total) }
                 if !progress.quiet,
                     let line = report(
