@@ -58,6 +58,10 @@ public actor UploadQueue {
         public var sent: Int64 = 0
         /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
+        /// For an upload begun in an earlier run, the bytes the server held when this run took it
+        /// up (`UploadEvent.resumed`); nil for a new upload, and until the server has said. Bytes
+        /// beyond them are this run's.
+        public var resumedFrom: Int64?
         /// The pace in bytes a second, over the last few seconds (`UploadEvent.sending`).
         public var bytesPerSecond: Double = 0
         /// What a progress bar shows: the bytes sent, or the confirmed ones where they are more (an
@@ -131,6 +135,14 @@ public actor UploadQueue {
     @discardableResult
     public func add(_ job: Job) -> Int {
         if case .journal(let journalID, _) = job, let held = queueID(ofJournalID: journalID) { return held }
+        return add(job) { item in
+            // Its size from the start, so that a screen's total does not grow as each upload begins.
+            if case .upload = job { item.size = FileStatus(path: item.path)?.size ?? 0 }
+        }
+    }
+
+    /// Adds `job` as an item that `shown` fills before it is first published and started.
+    private func add(_ job: Job, shown: (inout Item) -> Void) -> Int {
         nextID += 1
         let path: String
         switch job {
@@ -139,8 +151,7 @@ public actor UploadQueue {
         }
         jobs[nextID] = job
         var item = Item(id: nextID, path: path)
-        // Its size from the start, so that a screen's total does not grow as each upload begins.
-        if case .upload = job { item.size = FileStatus(path: path)?.size ?? 0 }
+        shown(&item)
         publish(item)
         startWaiting()
         return nextID
@@ -153,15 +164,14 @@ public actor UploadQueue {
     public func restoreUnfinished() async throws(UploadError) -> [Int] {
         let records = try await uploader.journal.unfinished()
         return records.filter { queueID(ofJournalID: $0.id) == nil }.map { record in
-            let id = add(.journal(id: record.id))
-            // Shown as the journal has it until it starts: its file, size and confirmed bytes.
-            update(id) { item in
+            // Shown as the journal has it until it starts, from its first update: its file, size
+            // and confirmed bytes.
+            add(.journal(id: record.id)) { item in
                 item.path = record.path
                 item.size = record.size
                 item.confirmed = record.offset
                 item.sent = record.offset
             }
-            return id
         }
     }
 
@@ -409,6 +419,11 @@ public actor UploadQueue {
             case .retrying(_, let error, let delay):
                 item.retrying = (error, delay)
                 item.retries += 1
+            case .resumed(_, let confirmed, let size):
+                item.resumedFrom = confirmed
+                item.confirmed = confirmed
+                item.sent = confirmed
+                item.size = size
             case .rewound(_, _, let to):
                 item.confirmed = to
                 item.sent = to

@@ -190,7 +190,7 @@ public final class Uploader: Sendable {
     }
 
     /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var parts: [Substring] = []
         for part in full.split(separator: "/") where part != "." {

@@ -4,6 +4,8 @@ listening on 127.0.0.1 only. Uploads land in --dir, one file per upload
 (named by the upload's id), with a .info file beside it.
 
 With --certificate CERT --key KEY it serves https (the benchmark's shaped link).
+Its packages (tuspyserver, uvicorn, fastapi) are in the virtualenv scripts/setup.sh makes:
+run it with .build/python/bin/python.
 
 usage: tus_server.py --port PORT --dir DIR [--days-to-keep N] [--certificate CERT --key KEY]
 """

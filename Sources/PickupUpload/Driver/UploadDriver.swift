@@ -27,6 +27,8 @@ struct UploadDriver {
         var record = start
         let clock = options.clock
         let firstOffset = record.offset
+        // Begun in an earlier run: the first sync asks the server what it kept of it.
+        var resuming = record.remote != nil
         var machine = UploadMachine(
             size: record.size, confirmed: record.offset, maxAttempts: record.maxAttempts ?? options.maxAttempts,
             baseDelay: options.baseDelay, maxDelay: options.maxDelay, minimumGain: steps.minimumGain,
@@ -52,6 +54,10 @@ struct UploadDriver {
                     record.offset = confirmed
                     record.state = .uploading
                     try await journal.save(record)
+                    if resuming {
+                        resuming = false
+                        events?.yield(.resumed(id: record.id, confirmed: confirmed, size: record.size))
+                    }
                     outcome = .synced(confirmed: confirmed)
                 case .send:
                     let confirmed = try await steps.send(&record)

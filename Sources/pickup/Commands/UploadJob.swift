@@ -230,22 +230,24 @@ struct UploadJob: CommandJob {
         // An endpoint that cannot be reached stops the run after one upload's retries, not each file's.
         let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
         let alreadyThere = await batch.enqueue(on: queue, force: force, check: check)
-        for (index, file) in files.enumerated() where !json {
+        // Each file named as its upload lines name it: absolute, whatever the folder it was given from.
+        let shown = files.map { Uploader.absolute($0.path) }
+        for index in files.indices where !json {
             if let earlier = batch.continued[index] {
                 Console.error(
-                    "\(earlier.id) continues \(file.path) from \(Text.byteCount(earlier.offset)) of "
+                    "\(earlier.id) continues \(shown[index]) from \(Text.byteCount(earlier.offset)) of "
                         + "\(Text.byteCount(earlier.size)) (\(earlier.state.rawValue) earlier; --force starts over)")
             }
             if let gone = batch.lost[index] {
-                Console.error("\(gone.id) is no longer on the server: sending \(file.path) again")
+                Console.error("\(gone.id) is no longer on the server: sending \(shown[index]) again")
             }
         }
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
             Console.raw(
                 json
-                    ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: file.path)
-                    : "\(earlier.id) already there \(file.path) (the journal sent these bytes there\(check ? " and the server has them" : ""); --force sends it again)\n"
+                    ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: shown[index])
+                    : "\(earlier.id) already there \(shown[index]) (the journal sent these bytes there\(check ? " and the server has them" : ""); --force sends it again)\n"
             )
         }
         let work = Task {

@@ -161,8 +161,10 @@ enum UploadRunner {
     /// The closing line: how many files arrived, were already there or failed, and the bytes
     /// sent, the time and the rate.
     /// `leftAlone`: files in the folders named that are not photos or videos, not sent.
-    /// `before`: the bytes each upload (by journal id) had confirmed before this run, which
-    /// count neither in the bytes sent nor in the rate.
+    /// `before`: the bytes each upload (by journal id) had confirmed before this run, as the
+    /// journal kept them, for one the server never answered this run; the server's own count,
+    /// when it gave one (`Item.resumedFrom`), comes first. They count neither in the bytes sent
+    /// nor in the rate.
     /// `resumed`: the uploads come from the journal (`uploads resume`): each began in an earlier
     /// run, so one paused before it went on again is paused, not "not started".
     static func closing(
@@ -179,7 +181,9 @@ enum UploadRunner {
         var earlier = Int64(0)
         for item in items {
             let confirmed = item.state == .done ? item.size : item.confirmed
-            let start = min(confirmed, item.uploadID.flatMap { before[$0] } ?? 0)
+            // What the server kept can be more than the journal's count (the interrupted run's
+            // last request landed): those bytes were sent then, not in this run.
+            let start = min(confirmed, item.resumedFrom ?? item.uploadID.flatMap { before[$0] } ?? 0)
             bytes += confirmed - start
             earlier += start
         }

@@ -151,6 +151,43 @@ extension FastTier {
             #expect(Array(seen.prefix(2)) == [.sending(before), .sending(before + 32 << 10)], "\(seen)")
         }
 
+        @Test("a resumed upload tells once what the server kept, more than the journal when a request landed unseen")
+        func resumedFromTheServersCount() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let journalPath = Temporary.path("sending", suffix: ".sqlite")
+            var options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let journal = try UploadJournal(path: journalPath)
+            let new = Uploader(journal: journal, options: options).start(
+                path: path, to: .tus(endpoint: server.endpoint))
+            let told = await new.events.reduce(into: [Int64]()) { told, event in
+                if case .resumed(_, let confirmed, _) = event { told.append(confirmed) }
+            }
+            var failed = await new.result()
+            #expect(failed.state == .failed && failed.offset == 64 << 10, "\(failed.why)")
+            #expect(told.isEmpty, "a new upload is not a resumed one")
+            // A process killed after the chunk landed and before the journal kept it leaves the
+            // journal behind the server.
+            failed.offset = 0
+            try await journal.save(failed)
+            options.maxAttempts = 8
+            let queue = UploadQueue(uploader: Uploader(journal: journal, options: options))
+            let updates = queue.updates
+            await queue.add(.journal(id: failed.id))
+            var item: UploadQueue.Item?
+            for await update in updates where update.state.isSettled {
+                item = update
+                break
+            }
+            let done = try #require(item)
+            #expect(done.state == .done)
+            #expect(done.resumedFrom == 64 << 10, "the server's count, not the journal's 0")
+            #expect(await server.stored(try #require(done.record?.remote))?.count == 256 << 10)
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
