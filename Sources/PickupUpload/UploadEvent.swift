@@ -15,11 +15,13 @@ public enum UploadEvent: Sendable {
     /// upload learns what the server holds. A failed request takes its bytes back: the next
     /// `sending` is lower.
     case sending(id: String, sent: Int64, size: Int64, bytesPerSecond: Double)
-    /// An upload begun in an earlier run (paused, failed, or cut off by a killed process) was taken
-    /// up again: the bytes the server holds, which this run goes on from, told once, as soon as
-    /// the server has said. They can be more than the journal kept (the last request of that run
-    /// landed after it was stopped) or fewer (then `rewound` comes first); bytes sent by this run
-    /// are those beyond them.
+    /// An upload the server already holds part of (tus, S3 in parts), begun in an earlier run
+    /// (paused, failed, or cut off by a killed process), was taken up again: the bytes the server
+    /// holds, which this run goes on from, told once a run, as soon as the server has said. They
+    /// can be more than the journal kept (the last request of that run landed after it was
+    /// stopped), fewer (then `rewound` comes first), or 0 when the server no longer knows the
+    /// upload and it starts over; bytes sent by this run are those beyond them. A form, or an S3
+    /// object sent in one PUT, starts over and tells none.
     case resumed(id: String, confirmed: Int64, size: Int64)
     /// The server holds fewer bytes than it had confirmed (it lost some, or restarted without
     /// them): the upload goes on from `to`, never silently.

@@ -58,9 +58,11 @@ public actor UploadQueue {
         public var sent: Int64 = 0
         /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
-        /// For an upload begun in an earlier run, the bytes the server held when this run took it
-        /// up (`UploadEvent.resumed`); nil for a new upload, and until the server has said. Bytes
-        /// beyond them are this run's.
+        /// For an upload begun before the queue had it (restored from the journal, or resumed by
+        /// its journal id), the bytes the server held when the queue first started it
+        /// (`UploadEvent.resumed`): bytes beyond them are the queue's own. Nil for an upload the
+        /// queue began, for one the server holds nothing of to go on from (a form, an S3 object
+        /// sent in one PUT), and until the server has said.
         public var resumedFrom: Int64?
         /// The pace in bytes a second, over the last few seconds (`UploadEvent.sending`).
         public var bytesPerSecond: Double = 0
@@ -108,6 +110,8 @@ public actor UploadQueue {
     /// What a running upload's cancellation means: pause or cancel.
     private var stopping: [Int: State] = [:]
     private var nextID = 0
+    /// How many times the queue has started each item's upload: `resumedFrom` is its first run's.
+    private var runs: [Int: Int] = [:]
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// When each item in the background last showed its bytes sent (`backgroundSent`).
     private var backgroundToldAt: [Int: Double] = [:]
@@ -163,15 +167,20 @@ public actor UploadQueue {
     @discardableResult
     public func restoreUnfinished() async throws(UploadError) -> [Int] {
         let records = try await uploader.journal.unfinished()
-        return records.filter { queueID(ofJournalID: $0.id) == nil }.map { record in
-            // Shown as the journal has it until it starts, from its first update: its file, size
-            // and confirmed bytes.
-            add(.journal(id: record.id)) { item in
-                item.path = record.path
-                item.size = record.size
-                item.confirmed = record.offset
-                item.sent = record.offset
-            }
+        return records.filter { queueID(ofJournalID: $0.id) == nil }.map { add(restoring: $0) }
+    }
+
+    /// Adds the journal's upload `record` to go on with (to `endpoint`, when it moved), shown
+    /// as the journal has it from its first update until it starts: its file, size and
+    /// confirmed bytes. One the queue holds already is not added again. Returns its queue id.
+    @discardableResult
+    package func add(restoring record: UploadRecord, endpoint: URL? = nil) -> Int {
+        if let held = queueID(ofJournalID: record.id) { return held }
+        return add(.journal(id: record.id, endpoint: endpoint)) { item in
+            item.path = record.path
+            item.size = record.size
+            item.confirmed = record.offset
+            item.sent = record.offset
         }
     }
 
@@ -370,6 +379,7 @@ public actor UploadQueue {
         for id in tally.next(concurrency - tally.uploading) {
             guard let job = jobs[id] else { continue }
             update(id) { $0.state = .uploading }
+            runs[id, default: 0] += 1
             let uploader = self.uploader
             let hold = self.hold
             tasks[id] = Task {
@@ -420,7 +430,9 @@ public actor UploadQueue {
                 item.retrying = (error, delay)
                 item.retries += 1
             case .resumed(_, let confirmed, let size):
-                item.resumedFrom = confirmed
+                // What an earlier run left; a later run of this queue's own (after a pause, a
+                // hand-back from the background session) goes on from bytes it sent itself.
+                if runs[id] == 1 { item.resumedFrom = confirmed }
                 item.confirmed = confirmed
                 item.sent = confirmed
                 item.size = size

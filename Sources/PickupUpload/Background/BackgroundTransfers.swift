@@ -88,7 +88,7 @@ package actor BackgroundTransfers {
     private func start(_ record: UploadRecord, attempt: Int) async throws(UploadError) -> BackgroundTransfer? {
         let source = try SourceFile(path: record.path)
         guard source.size == record.size, source.modified == record.modified else {
-            throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
+            throw UploadError(.sourceChanged, "\(record.path) changed since the upload began")
         }
         guard let destination = record.destination else {
             throw UploadError(.badTarget, "the journal cannot read where upload \(record.id) goes")
@@ -325,7 +325,7 @@ package actor BackgroundTransfers {
                 let found = try await self.restore()
                 for record in found.inBackground { await queue.track(inBackground: record) }
                 var added: [Int] = []
-                for record in found.resume { added.append(await queue.add(.journal(id: record.id))) }
+                for record in found.resume { added.append(await queue.add(restoring: record)) }
                 return .success(added)
             } catch {
                 return .failure(error)
@@ -351,7 +351,7 @@ package actor BackgroundTransfers {
         case .handedOver, .alreadyInBackground, .finished:
             return await queue.track(inBackground: try await journal.record(id: record.id) ?? record)
         case .staysInForeground:
-            return await queue.add(.journal(id: record.id, endpoint: destination.url))
+            return await queue.add(restoring: record, endpoint: destination.url)
         }
     }
 

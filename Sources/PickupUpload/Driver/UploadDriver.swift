@@ -26,7 +26,8 @@ struct UploadDriver {
     ) async -> UploadRecord {
         var record = start
         let clock = options.clock
-        let firstOffset = record.offset
+        // Where this run's bytes begin: the journal's count, then the server's once it has said.
+        var firstOffset = record.offset
         // Begun in an earlier run: the first sync asks the server what it kept of it.
         var resuming = record.remote != nil
         var machine = UploadMachine(
@@ -56,6 +57,7 @@ struct UploadDriver {
                     try await journal.save(record)
                     if resuming {
                         resuming = false
+                        firstOffset = confirmed
                         events?.yield(.resumed(id: record.id, confirmed: confirmed, size: record.size))
                     }
                     outcome = .synced(confirmed: confirmed)
@@ -79,6 +81,12 @@ struct UploadDriver {
                 case .restart:
                     // Without a `remote`, the next sync starts a new upload on the server.
                     record.remote = nil
+                    // An upload the server forgot before this run asked: it kept nothing of it.
+                    if resuming {
+                        resuming = false
+                        firstOffset = 0
+                        events?.yield(.resumed(id: record.id, confirmed: 0, size: record.size))
+                    }
                     outcome = .restarted
                 case .wait(let seconds, let error):
                     events?.yield(.retrying(id: record.id, error: error, delay: seconds))

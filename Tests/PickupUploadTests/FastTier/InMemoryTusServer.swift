@@ -42,7 +42,15 @@ actor InMemoryTusServer: InMemoryServer {
     }
 
     /// How many uploads were created.
-    var created: Int { uploads.count }
+    private(set) var created = 0
+
+    /// Lets go of an upload, as a server does when it expires unfinished uploads (tusd's
+    /// `-expire`): then "the Server SHOULD return either the 404 Not Found, 410 Gone or 403
+    /// Forbidden status" for it (tus 1.0, HEAD).
+    func forget(_ remote: String) {
+        guard let id = remote.split(separator: "/").last else { return }
+        uploads[String(id)] = nil
+    }
 
     func answer(_ request: HTTPRequest, body: Data) throws(UploadError) -> HTTPResponse {
         count += 1
@@ -61,7 +69,8 @@ actor InMemoryTusServer: InMemoryServer {
             guard let length = request.value("Upload-Length").flatMap({ Int64($0) }) else {
                 return HTTPResponse(status: 400, headers: lower(tus), body: Data())
             }
-            let id = String(uploads.count + 1)
+            created += 1
+            let id = String(created)
             uploads[id] = (length, Data())
             return HTTPResponse(
                 status: 201, headers: lower(tus.merging(["Location": endpoint.absoluteString + id]) { a, _ in a }),

@@ -188,6 +188,59 @@ extension FastTier {
             #expect(await server.stored(try #require(done.record?.remote))?.count == 256 << 10)
         }
 
+        @Test("an upload the server forgot tells it kept nothing (resumed from 0), and starts over")
+        func resumedAfterTheServerForgot() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // Two tries (the journal keeps them for the resume): the second chunk and the sync after it cut.
+            let server = InMemoryTusServer(
+                endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4, 5])
+            var options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 2, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let journal = try UploadJournal(path: Temporary.path("sending", suffix: ".sqlite"))
+            let failed = await Uploader(journal: journal, options: options)
+                .upload(path: path, to: .tus(endpoint: server.endpoint))
+            #expect(failed.offset == 64 << 10, "\(failed.why)")
+            await server.forget(try #require(failed.remote))
+            let task = Uploader(journal: journal, options: options).resume(id: failed.id)
+            let told = await task.events.reduce(into: [Int64]()) { told, event in
+                if case .resumed(_, let confirmed, _) = event { told.append(confirmed) }
+            }
+            #expect(await task.result().state == .done)
+            #expect(told == [0], "once, and nothing kept: \(told)")
+            #expect(await server.created == 2)
+        }
+
+        @Test("a new upload failed and resumed in the queue has no resumedFrom: its bytes are all the queue's")
+        func resumedInTheQueue() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // One try: request 4, the second chunk, is cut; the queue's second run goes on from the first.
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            var options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server)
+            options.largestTusChunk = 64 << 10
+            let queue = UploadQueue(uploader: Uploader(journal: try journal(), options: options))
+            let updates = queue.updates
+            let id = await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint)))
+            var failedAt: Int64?
+            var final: UploadQueue.Item?
+            for await item in updates where item.id == id {
+                if case .failed = item.state {
+                    failedAt = item.confirmed
+                    await queue.resume(id)
+                }
+                if item.state == .done {
+                    final = item
+                    break
+                }
+            }
+            let done = try #require(final)
+            #expect(failedAt == 64 << 10)
+            #expect(done.resumedFrom == nil, "the queue sent those bytes itself")
+            #expect(await server.created == 1)
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
