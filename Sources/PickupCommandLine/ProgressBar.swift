@@ -25,12 +25,15 @@ public struct ProgressBar: Sendable {
     /// Redraws at most ten times a second, unless `force`.
     /// `current`: the file the last change was about; `alsoRunning`: how many others are in
     /// flight beside it, said as "+7 more" (eight uploads at once are not one file's).
+    /// `carried`: of `bytesDone`, those done before this run (what resumed uploads' servers
+    /// held): they fill the bar, not the pace, so that learning them is not read as a burst.
     public mutating func draw(
-        itemsDone: Int, bytesDone: Int64, current: String, alsoRunning: Int = 0, force: Bool = false
+        itemsDone: Int, bytesDone: Int64, current: String, alsoRunning: Int = 0, carried: Int64 = 0,
+        force: Bool = false
     ) {
         let now = ProgressBar.now()
         let seconds = Double(now - started) / 1_000_000_000
-        pace.add(bytesDone, at: seconds)
+        pace.add(bytesDone - carried, at: seconds)
         guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
         // Nothing known yet (no size): 0%, not a full bar; every byte sent but an item not done
@@ -45,7 +48,7 @@ public struct ProgressBar: Sendable {
             + (pace.bytesPerSecond.flatMap { $0 > 0 ? ", " + Text.byteCount(Int64($0)) + "/s" : nil } ?? "")
         // Time left at the pace of the last seconds, once there is one.
         var left = ""
-        if fraction < 1, let seconds = pace.secondsLeft(total: totalBytes) {
+        if fraction < 1, let seconds = pace.secondsLeft(total: totalBytes - carried) {
             left = ", " + DurationLabel.string(seconds: seconds) + " left"
         }
         var name = Text.clean(current)

@@ -15,8 +15,12 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case checksumMismatch
         /// The server refused the credentials (401/403).
         case unauthorized
-        /// The file could not be read, or changed since the upload began.
+        /// The file could not be read.
         case sourceUnreadable
+        /// The file changed since its upload began (its size or modification time): the bytes
+        /// sent are no longer its bytes, so the upload cannot be finished; send it again as a
+        /// new upload, and cancel this one.
+        case sourceChanged
         /// The journal could not be read or written.
         case journal
         /// The upload was cancelled.
@@ -85,8 +89,8 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
         case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-        case .gone, .unauthorized, .sourceUnreadable, .journal, .cancelled, .badTarget, .tooLarge, .busy, .certificate,
-            .badAnswer:
+        case .gone, .unauthorized, .sourceUnreadable, .sourceChanged, .journal, .cancelled, .badTarget, .tooLarge,
+            .busy, .certificate, .badAnswer:
             return false
         }
     }
@@ -101,7 +105,9 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .offsetConflict: return "Pickup asks the server where to go on."
         case .checksumMismatch: return "Pickup sends the chunk again."
         case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
-        case .sourceUnreadable: return "Check that the file is still there and unchanged."
+        case .sourceUnreadable: return "Check that the file is still there and readable."
+        case .sourceChanged:
+            return "The file changed after its upload began: send it again as a new upload, and cancel this one."
         case .journal: return "Check the journal's disk and permissions, as the message says."
         case .cancelled: return "Resume it to go on from the last byte the server confirmed."
         case .badTarget:

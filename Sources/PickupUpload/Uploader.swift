@@ -230,7 +230,7 @@ public final class Uploader: Sendable {
         do throws(UploadError) {
             let source = try SourceFile(path: record.path)
             guard source.size == record.size, source.modified == record.modified else {
-                throw UploadError(.sourceUnreadable, "\(record.path) changed since the upload began")
+                throw UploadError(.sourceChanged, "\(record.path) changed since the upload began")
             }
             guard var destination = record.destination else {
                 throw UploadError(.badTarget, "the journal cannot read where upload \(record.id) goes")

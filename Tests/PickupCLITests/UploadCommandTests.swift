@@ -119,7 +119,7 @@ struct UploadCommandTests {
         #expect(path.hasPrefix("/") && path.hasSuffix("/a.heic"))
         #expect(try CLI.jsonLines(again).first?["path"] as? String == path)
         let text = try Shell.run(command.replacingOccurrences(of: " --json", with: ""), environment: environment)
-        #expect(text.outputText.contains(" already there \(path) ("), "\(text.outputText)")
+        #expect(text.outputText.contains(" already there \(path) -> tus+"), "\(text.outputText)")
         let id = try #require(first.first?["id"] as? String)
         let resumed = try CLI.run(["uploads", "resume", id, "--journal", folder + "/j.sqlite"])
         #expect(resumed.status == 0)
@@ -225,9 +225,11 @@ struct UploadCommandTests {
     }
 
     /// Starts `command` in the background, waits until the journal holds confirmed bytes of an
-    /// unfinished upload, then interrupts it as Ctrl-C does. Returns its exit status; its
-    /// standard output is in `journal` + ".out".
-    func interruptOnceSending(_ command: String, journal: String, environment: [String: String]) throws -> Int32 {
+    /// unfinished upload, then interrupts it as Ctrl-C does (or kills it, with `signal` "KILL").
+    /// Returns its exit status; its standard output is in `journal` + ".out".
+    func interruptOnceSending(
+        _ command: String, journal: String, environment: [String: String], signal: String = "INT"
+    ) throws -> Int32 {
         let result = try Shell.run(
             """
             \(command) >"$J.out" 2>/dev/null & pid=$!
@@ -236,9 +238,43 @@ struct UploadCommandTests {
                 | grep -q '"confirmed":[1-9]'; then break; fi
               sleep 0.05
             done
-            kill -INT $pid; wait $pid
-            """, environment: environment.merging(["TOOL": CLI.tool, "J": journal]) { $1 })
+            kill -$SIGNAL $pid; wait $pid
+            """, environment: environment.merging(["TOOL": CLI.tool, "J": journal, "SIGNAL": signal]) { $1 })
         return result.status
+    }
+
+    @Test("killed mid-upload, then the same command again: the upload goes on, not a second copy; list says how")
+    func killedThenRerun() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let big = try randomFile(megabytes: 32, in: folder)
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
+            environment: ["F": big, "TO": to], signal: "KILL")
+        #expect(status == 137)
+        let cut = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(cut["state"] as? String == "uploading")
+        let id = try #require(cut["id"] as? String)
+        // The journal cannot tell a killed process from a running one: the list says what to do if none runs.
+        let listed = try CLI.run(["uploads", "list", "--journal", journal])
+        #expect(
+            listed.outputText.contains(
+                "if no pickup is sending it any more (one was killed), 'pickup uploads resume \(id)"),
+            "\(listed.outputText)")
+        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
+        #expect(again.status == 0, "\(again.errorText)")
+        #expect(again.errorText.contains("\(id) continues \(big) from "), "\(again.errorText)")
+        #expect(again.errorText.contains("(cut off earlier; --force starts over)"), "\(again.errorText)")
+        let records = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
+        #expect(records.count == 1 && records.first?["state"] as? String == "done", "\(records)")
+        let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter {
+            $0.hasSuffix(".info")
+        }
+        #expect(created.count == 1, "one upload on the server: \(created)")
     }
 
     @Test("Ctrl-C mid-upload, then the same command again: the paused upload goes on (one upload on the server)")
@@ -408,6 +444,14 @@ struct UploadCommandTests {
         let checked = try CLI.run(["upload", photo, "--to", "tus+" + bare, "--journal", journal, "--check"])
         #expect(checked.status == 0)
         #expect(checked.outputText.contains("already there") && checked.outputText.contains("the server has them"))
+        // A copy under another name: its bytes are there, and the line says under which name they went.
+        let copy = folder + "/renamed.jpg"
+        try FileManager.default.copyItem(atPath: photo, toPath: copy)
+        let renamed = try CLI.run(["upload", copy, "--to", "tus+" + slashed, "--journal", journal])
+        #expect(
+            renamed.outputText.contains(
+                " already there \(copy) -> tus+\(slashed) (the same bytes were sent there as \(photo); --force sends it again)"
+            ), "\(renamed.outputText)")
         // The server lost it: without --check the journal's word stands; with it, the file goes again.
         let id = remote.split(separator: "/").last.map(String.init) ?? ""
         for name in try FileManager.default.contentsOfDirectory(atPath: server.folder) where name.hasPrefix(id) {
@@ -425,6 +469,34 @@ struct UploadCommandTests {
         let record = try #require(try CLI.jsonLines(resent).first)
         #expect(record["state"] as? String == "done")
         #expect(record["remote"] as? String != remote, "a new upload on the server")
+    }
+
+    @Test("a form the server failed says its resume sends it again whole; a file changed since says what to do")
+    func formFailedAndFileChanged() throws {
+        let server = try FormServer(fail: 1)
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let failed = try CLI.run([
+            "upload", photo, "--to", server.url.absoluteString, "--journal", journal, "--retries", "0",
+        ])
+        #expect(failed.status == 1)
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        #expect(
+            failed.outputText.contains(
+                "try again later with 'pickup uploads resume \(id) --journal \(journal)' (it sends the form again, the whole file)"
+            ), "\(failed.outputText)")
+        // The file changes before the resume: the bytes the journal began with are gone.
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: photo))
+        let resumed = try CLI.run(["uploads", "resume", id, "--journal", journal])
+        #expect(resumed.status == 1)
+        #expect(
+            resumed.outputText.contains(
+                "changed since the upload began. To send the file as it is now, run 'pickup upload' on it again; "
+                    + "'pickup uploads cancel \(id) --journal \(journal)' lets this one go."), "\(resumed.outputText)")
     }
 
     @Test("uploads resume leaves out a failed upload the server refused for where it goes, and keeps its error")

@@ -139,12 +139,13 @@ public struct UploadBatch: Sendable {
         let candidates =
             force ? [] : ((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
         // An upload of the same file (path, size, modification time) to the same destination
-        // that was paused or failed goes on from the server's offset instead of starting over:
-        // running the same command again continues it.
+        // that was paused, failed, or cut off by a killed process (still `uploading` in the
+        // journal) goes on from the server's offset instead of starting over: running the same
+        // command again continues it. One another process still sends is not taken: its claim
+        // holds (`UploadJournal.claim`), and this one fails saying so, sending nothing twice.
         var unfinished: [String: UploadRecord] = [:]
         if !force {
-            for record in (try? await journal.unfinished()) ?? []
-            where record.state == .paused || record.state == .failed {
+            for record in (try? await journal.unfinished()) ?? [] {
                 // Found by the destination as given or by its twin (`…/files` for `…/files/`).
                 for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
                     let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)
@@ -181,7 +182,7 @@ public struct UploadBatch: Sendable {
                 continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(
-                    .journal(id: earlier.id, endpoint: destination.stored == destination ? nil : destination.url))
+                    restoring: earlier, endpoint: destination.stored == destination ? nil : destination.url)
                 queuedPaths[id] = file.path
             } else {
                 let id = await queue.add(

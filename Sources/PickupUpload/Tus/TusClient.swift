@@ -150,7 +150,8 @@ public struct TusClient: Sendable {
     public func patch(_ upload: URL, chunk: TusChunk) async throws(UploadError) -> Int64 {
         var request = patchRequest(upload, offset: chunk.offset)
         try attach(chunk, to: &request)
-        let response = try await send(request, expecting: [204, 200], what: "sending bytes from \(chunk.offset)")
+        let response = try await send(
+            request, expecting: [204, 200], what: "sending the chunk at \(ByteCountLabel.string(chunk.offset))")
         guard let value = response.value("Upload-Offset"), let next = Int64(value) else {
             throw UploadError(.server, "the server gave no Upload-Offset after a chunk", status: response.status)
         }

@@ -143,6 +143,25 @@ struct UploadJob: CommandJob {
     static let largestTusChunk = 64 << 20
 
     /// `--chunk-size MB` in bytes, checked against its range (`upload` and `uploads resume`).
+    /// The line for a file not sent because the journal sent the same bytes to its destination:
+    /// `shown` is the file (a copy's source), and the file those bytes were sent as, when it was
+    /// another (a copy made to send has a name of its own each run: not said).
+    func alreadyThereLine(_ earlier: UploadRecord, shown: String, copy: Bool) -> String {
+        let how = copy || earlier.path == shown ? "sent before" : "the same bytes were sent there as \(earlier.path)"
+        return Text.clean(
+            "\(earlier.id) already there \(shown) -> \(UploadRunner.shownTarget(earlier)) "
+                + "(\(how)\(check ? ", and the server has them" : ""); --force sends it again)") + "\n"
+    }
+
+    /// How the upload a run continues ended before, in words: paused, failed, or cut off (a
+    /// process killed while it sent).
+    static func earlier(_ state: UploadRecord.State) -> String {
+        switch state {
+        case .paused, .failed: return state.rawValue + " earlier"
+        default: return "cut off earlier"
+        }
+    }
+
     static func chunkBytes(_ size: DecimalValue) throws(ValidationError) -> Int {
         Int(try OptionRange.number(size.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes") * 1_048_576)
     }
@@ -236,7 +255,7 @@ struct UploadJob: CommandJob {
             if let earlier = batch.continued[index] {
                 Console.error(
                     "\(earlier.id) continues \(shown[index]) from \(Text.byteCount(earlier.offset)) of "
-                        + "\(Text.byteCount(earlier.size)) (\(earlier.state.rawValue) earlier; --force starts over)")
+                        + "\(Text.byteCount(earlier.size)) (\(UploadJob.earlier(earlier.state)); --force starts over)")
             }
             if let gone = batch.lost[index] {
                 Console.error("\(gone.id) is no longer on the server: sending \(shown[index]) again")
@@ -247,8 +266,7 @@ struct UploadJob: CommandJob {
             Console.raw(
                 json
                     ? UploadRunner.line(earlier, source: made[file.path], status: "alreadyThere", path: shown[index])
-                    : "\(earlier.id) already there \(shown[index]) (the journal sent these bytes there\(check ? " and the server has them" : ""); --force sends it again)\n"
-            )
+                    : alreadyThereLine(earlier, shown: made[file.path] ?? shown[index], copy: made[file.path] != nil))
         }
         let work = Task {
             await UploadRunner.run(

@@ -25,10 +25,14 @@ enum UploadRunner {
         let showBar = terminal && progress.showsProgress
         let reporter = Task {
             var items: [Int: UploadQueue.Item] = [:]
+            // Each item's bytes from before this run: what the journal had when it was first
+            // seen, then what its server said it kept (`resumedFrom`).
+            var journalHad: [Int: Int64] = [:]
             var bar: ProgressBar?
             for await item in queue.updates {
                 let previous = items[item.id]
                 items[item.id] = item
+                if previous == nil { journalHad[item.id] = item.confirmed }
                 let tries = item.uploadID.flatMap { triesOf[$0] } ?? tries
                 if json {
                     // Every retry, as it happens, for scripts too: a line of its own.
@@ -52,10 +56,11 @@ enum UploadRunner {
                 // The file this change is about when it is sending, else one that is.
                 let sending = items.values.filter { $0.state == .uploading }.sorted { $0.id < $1.id }
                 let shown = item.state == .uploading ? item : sending.first ?? item
+                let carried = items.values.reduce(Int64(0)) { $0 + ($1.resumedFrom ?? journalHad[$1.id] ?? 0) }
                 bar?.draw(
                     itemsDone: items.values.filter { $0.state == .done }.count, bytesDone: sent,
                     current: Text.clean((shown.path as NSString).lastPathComponent),
-                    alsoRunning: max(0, sending.count - 1), force: true)
+                    alsoRunning: max(0, sending.count - 1), carried: carried, force: true)
             }
             bar?.finish()
         }
@@ -129,13 +134,20 @@ enum UploadRunner {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             let resume = "'\(UploadHints.resume(record.id, journal: journal))'"
             // A form has no offset to go on from: its one POST is sent again whole.
-            if case .form = record.destination { return ": \(resume) sends the form again, the whole file" }
+            if record.isForm { return ": \(resume) sends the form again, the whole file" }
             return ": \(resume) goes on from the last byte the server confirmed"
         }
-        return record.error.map {
-            ": " + UploadHints.line($0, journal: journal, id: record.id == "-" ? nil : record.id)
+        let form = record.isForm
+        if let error = record.error {
+            return ": " + UploadHints.line(error, journal: journal, id: record.id == "-" ? nil : record.id, form: form)
         }
-            ?? ""
+        // Sending, as the journal says: by a pickup still running, or by one that was killed.
+        if record.state == .uploading || record.state == .waiting {
+            return
+                ": if no pickup is sending it any more (one was killed), '\(UploadHints.resume(record.id, journal: journal))' "
+                + (form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed")
+        }
+        return ""
     }
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
@@ -294,8 +306,16 @@ enum UploadRunner {
             object: error.map {
                 JSONObject.error(
                     code: $0.code.rawValue, message: $0.description,
-                    hint: UploadHints.hint(for: $0, journal: journal, id: id))
+                    hint: UploadHints.hint(for: $0, journal: journal, id: id, form: record.isForm))
             })
         return object.text + "\n"
+    }
+}
+
+extension UploadRecord {
+    /// Whether it is a form's POST, which has no offset to go on from: resuming sends it whole.
+    var isForm: Bool {
+        if case .form = destination { return true }
+        return false
     }
 }

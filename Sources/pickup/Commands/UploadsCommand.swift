@@ -239,8 +239,9 @@ struct UploadsJob: CommandJob {
             return ExitStatus.success
         case .resume(let id, let retries):
             let ids: [String]
-            // What each had confirmed before: the closing line counts only this run's bytes.
-            var before: [String: Int64] = [:]
+            // Each as the journal has it: shown so from the start, and what it had confirmed
+            // before (the closing line counts only this run's bytes).
+            var records: [String: UploadRecord] = [:]
             // The tries each has: its first run's, unless --retries gives others.
             var tries: [String: Int] = [:]
             // The servers they go to (`server(of:)`): one alone, and the run stops when it cannot be reached.
@@ -265,7 +266,7 @@ struct UploadsJob: CommandJob {
                     return ExitStatus.someFailed
                 }
                 ids = [record.id]
-                before[record.id] = record.offset
+                records[record.id] = record
                 tries[record.id] = record.maxAttempts
                 servers.insert(UploadsJob.server(of: record) ?? record.id)
             } else {
@@ -301,7 +302,7 @@ struct UploadsJob: CommandJob {
                 let left = Set(hopeless.map(\.id))
                 ids = unfinished.map(\.id).filter { !left.contains($0) }
                 for record in unfinished {
-                    before[record.id] = record.offset
+                    records[record.id] = record
                     tries[record.id] = record.maxAttempts
                     if !left.contains(record.id) { servers.insert(UploadsJob.server(of: record) ?? record.id) }
                 }
@@ -324,7 +325,13 @@ struct UploadsJob: CommandJob {
             // As upload sends them: 8 at once, and when they all go to one place, a place that
             // cannot be reached stops the run after one upload's retries (the rest stay paused).
             let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: servers.count == 1)
-            for id in ids { await queue.add(.journal(id: id, endpoint: endpoint)) }
+            for id in ids {
+                if let record = records[id] {
+                    await queue.add(restoring: record, endpoint: endpoint)
+                } else {
+                    await queue.add(.journal(id: id, endpoint: endpoint))
+                }
+            }
             let triesOf = tries
             let work = Task {
                 await UploadRunner.run(queue, json: json, progress: progress, triesOf: triesOf, journal: named)
@@ -337,7 +344,8 @@ struct UploadsJob: CommandJob {
             if !json {
                 Console.out(
                     UploadRunner.closing(
-                        items, alreadyThere: 0, failedEarly: false, since: began, before: before, resumed: true))
+                        items, alreadyThere: 0, failedEarly: false, since: began, before: records.mapValues(\.offset),
+                        resumed: true))
             }
             if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
                 UploadRunner.stopped(

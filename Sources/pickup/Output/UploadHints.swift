@@ -12,17 +12,19 @@ enum UploadHints {
     }
 
     /// What to do; `journal`: the journal the person named, said again in a resume command, and
-    /// `id` the upload it names (nil: every unfinished one).
-    static func hint(for error: UploadError, journal: String? = nil, id: String? = nil) -> String {
+    /// `id` the upload it names (nil: every unfinished one). `form`: the upload is a form's
+    /// POST, which has no offset to go on from: resuming sends it again, whole.
+    static func hint(for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false) -> String {
         let resume = resume(id, journal: journal)
+        let goesOn = form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed"
         switch error.code {
         case .network:
-            return "Check the connection; '\(resume)' goes on from the last byte the server confirmed."
+            return "Check the connection; '\(resume)' \(goesOn)."
         case .server where [404, 405, 501].contains(error.status ?? 0):
             // Not a passing failure: the server takes no upload at that URL.
             return "Check the URL given to --to: the server does not take uploads there (HTTP \(error.status ?? 0))."
         case .server:
-            return "The server failed; try again later with '\(resume)' (it goes on from the last confirmed byte)."
+            return "The server failed; try again later with '\(resume)' (it \(goesOn))."
         case .cancelled: return "Resume it with '\(resume)'."
         case .unauthorized:
             return "Check the credentials (PICKUP_UPLOAD_AUTHORIZATION or -H for tus and forms; AWS_PROFILE, "
@@ -45,13 +47,18 @@ enum UploadHints {
         case .certificate:
             return "Check the server's address; for a private certificate authority, trust it (--ca-file or "
                 + "SSL_CERT_FILE)."
+        case .sourceChanged:
+            // The bytes sent no longer match the file: this upload cannot be finished.
+            return "To send the file as it is now, run 'pickup upload' on it again; "
+                + "'pickup uploads cancel\(id.map { " " + $0 } ?? " ID")\(journal.map { " --journal " + Text.shellQuoted($0) } ?? "")' "
+                + "lets this one go."
         case .journal, .busy, .gone, .offsetConflict, .checksumMismatch, .sourceUnreadable, .badAnswer:
             return error.hint
         }
     }
 
     /// The error as one line: what happened, then what to do.
-    static func line(_ error: UploadError, journal: String? = nil, id: String? = nil) -> String {
-        error.description + ". " + hint(for: error, journal: journal, id: id)
+    static func line(_ error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false) -> String {
+        error.description + ". " + hint(for: error, journal: journal, id: id, form: form)
     }
 }
