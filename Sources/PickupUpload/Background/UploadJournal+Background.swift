@@ -133,10 +133,19 @@ extension UploadJournal {
     }
 
     /// The uploads the background session owns.
-    func backgroundIDs() throws(UploadError) -> Set<String> {
+    func backgroundIDs() throws(UploadError) -> Set<String> { try owned(by: [UploadJournal.backgroundOwner]) }
+
+    /// The uploads this process or the background session owns: those another process cannot
+    /// have left behind.
+    func heldHere() throws(UploadError) -> Set<String> {
+        try owned(by: [UploadJournal.backgroundOwner, UploadJournal.processID])
+    }
+
+    private func owned(by owners: [Int64]) throws(UploadError) -> Set<String> {
         try call {
-            let statement = try database.prepare("SELECT id FROM uploads WHERE owner = ?1")
-            try statement.bind([.integer(UploadJournal.backgroundOwner)])
+            let marks = owners.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+            let statement = try database.prepare("SELECT id FROM uploads WHERE owner IN (\(marks))")
+            try statement.bind(owners.map { .integer($0) })
             var ids: Set<String> = []
             while try statement.step() { if let id = statement.text("id") { ids.insert(id) } }
             return ids

@@ -141,11 +141,14 @@ public struct UploadBatch: Sendable {
         // An upload of the same file (path, size, modification time) to the same destination
         // that was paused, failed, or cut off by a killed process (still `uploading` in the
         // journal) goes on from the server's offset instead of starting over: running the same
-        // command again continues it. One another process still sends is not taken: its claim
+        // command again continues it. One another live process sends is not taken: its claim
         // holds (`UploadJournal.claim`), and this one fails saying so, sending nothing twice.
+        // One this process or the background session sends is left to it.
         var unfinished: [String: UploadRecord] = [:]
         if !force {
-            for record in (try? await journal.unfinished()) ?? [] {
+            let held = (try? await journal.heldHere()) ?? []
+            for record in (try? await journal.unfinished()) ?? []
+            where record.state == .paused || record.state == .failed || !held.contains(record.id) {
                 // Found by the destination as given or by its twin (`…/files` for `…/files/`).
                 for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
                     let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)

@@ -128,6 +128,39 @@ extension FastTier {
         }
 
         @Test(
+            "run again after a killed process (its upload still 'uploading'), a batch continues it; one this process holds it leaves alone"
+        )
+        func cutOffContinues() async throws {
+            let paths = try files(1)
+            defer { unlink(paths[0]) }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4])
+            let (journal, failed) = try await failedMidFile(paths, server: server)
+            // As the journal is while this process sends it: uploading, owned here. Another queue
+            // of this process must not send it beside the first: it starts its own.
+            var sending = failed
+            sending.state = .uploading
+            try await UploadJournal(path: journal).save(sending)
+            let uploader = try uploader(server, journal: journal)
+            var beside = try batch(paths, to: .tus(server.endpoint))
+            let besideQueue = UploadQueue(uploader: uploader)
+            _ = await beside.enqueue(on: besideQueue)
+            let own = await besideQueue.waitUntilSettled()
+            #expect(own.first?.record?.id != failed.id, "a new upload, not the one held here")
+            #expect(await server.created == 2)
+            // As a killed process leaves it: uploading, owned by a process that is gone (pid 0 never is one).
+            try SQLiteDatabase(path: journal).prepare("UPDATE uploads SET owner = 0, state = 'uploading' WHERE id = ?1")
+                .run([.text(failed.id)])
+            var again = try batch(paths, to: .tus(server.endpoint))
+            let queue = UploadQueue(uploader: uploader)
+            _ = await again.enqueue(on: queue)
+            let items = await queue.waitUntilSettled()
+            #expect(items.map(\.state) == [.done])
+            #expect(items.first?.record?.id == failed.id, "the killed process's upload, continued")
+            #expect(items.first?.resumedFrom == failed.offset)
+            #expect(await server.created == 2, "no third upload created")
+        }
+
+        @Test(
             "an upload resumed from the journal, once done, has its SHA-256 recorded: the same bytes are then already there"
         )
         func resumedThenAlreadyThere() async throws {
