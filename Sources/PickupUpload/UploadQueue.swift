@@ -450,6 +450,9 @@ public actor UploadQueue {
         let intent = stopping.removeValue(forKey: id)
         if intent == .paused, record.state == .cancelled {
             final.state = .paused
+            // What the server kept of a chunk the pause cut short: the row, the journal and a
+            // summary then say what it holds, not only what it had confirmed.
+            if let held = await uploader.heldOffset(of: final) { final.offset = held }
             try? await uploader.journal.save(final)
         } else if intent == .cancelled {
             final = await uploader.cancel(id: record.id) ?? record

@@ -319,6 +319,26 @@ public final class Uploader: Sendable {
         }
     }
 
+    /// How long a paused upload's server is asked what it holds, at most (`heldOffset(of:)`).
+    static let pauseQuestionSeconds = 2.0
+
+    /// What a tus server holds of a paused upload, asked once and briefly: a tus server keeps the
+    /// part of a chunk that arrived before the pause cut it ("The Server SHOULD accept PATCH
+    /// requests against any upload ... and apply the bytes contained in the message", tus 1.0;
+    /// tusd does), which with chunks of up to 64 MiB can be most of what the run sent. Nil when
+    /// it is not a tus upload, or the server does not answer in time, or says less than the
+    /// journal (the resume's sync tells a rewind).
+    package func heldOffset(of record: UploadRecord) async -> Int64? {
+        guard case .tus(let endpoint) = record.destination, let remote = record.remote.flatMap({ URL(string: $0) })
+        else { return nil }
+        var brief = options
+        brief.stallTimeout = min(options.stallTimeout, Uploader.pauseQuestionSeconds)
+        guard let held = try? await TusClient(endpoint: endpoint, options: brief).offset(of: remote),
+            held >= record.offset, held <= record.size
+        else { return nil }
+        return held
+    }
+
     /// Asks the server whether a finished upload's bytes are still there: a tus upload's
     /// offset (HEAD) equals the file's size, an S3 object (HEAD) has its size. A form cannot be
     /// asked (true). False when the server has lost or deleted it; an error when it cannot say.

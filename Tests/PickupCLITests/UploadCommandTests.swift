@@ -351,6 +351,8 @@ struct UploadCommandTests {
             """, environment: ["J": journal, "R": try #require(paused["remote"] as? String)])
         let held = try #require(Int64(asked.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(held > 0, "\(asked.errorText)")
+        // The pause asked the server what it kept of the chunk it cut: the journal said so.
+        #expect(paused["confirmed"] as? Int == Int(held), "\(paused)")
         let again = try CLI.run(["uploads", "resume", id, "--journal", journal])
         #expect(again.status == 0, "\(again.errorText)")
         // The server's bytes are the earlier run's; this run's are the rest.

@@ -29,11 +29,48 @@ actor InMemoryTusServer: InMemoryServer {
     private(set) var patches: [Int] = []
 
     /// A server whose creation endpoint is `endpoint` (`http://tus.test/files/`, say).
-    init(endpoint: URL, cutting cuts: Set<Int> = [], largestBody: Int? = nil, keepingAtMost: Int? = nil) {
+    init(
+        endpoint: URL, cutting cuts: Set<Int> = [], largestBody: Int? = nil, keepingAtMost: Int? = nil,
+        stallingHalfway: Set<Int> = []
+    ) {
         self.endpoint = endpoint
         self.cuts = cuts
         self.largestBody = largestBody
         self.keepingAtMost = keepingAtMost
+        self.stalls = stallingHalfway
+    }
+
+    /// `stallingHalfway`: the requests (by number) whose PATCH the server takes half of, then
+    /// never answers, until the client lets go: a chunk a pause cuts short, of which a tus
+    /// server keeps what arrived ("apply the bytes contained in the message", tus 1.0; tusd
+    /// writes a PATCH's body as it reads it).
+    private let stalls: Set<Int>
+
+    nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+        let body = try request.body.materialized()
+        if await takesHalfThenStalls(request, body: body) {
+            request.onBodyBytesSent?(Int64(body.count / 2))
+            // Until the request is let go (a pause cancels its task): then it ends as a dropped one.
+            try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+            throw UploadError(.network, "the connection was closed while the request was going")
+        }
+        if let told = request.onBodyBytesSent, !body.isEmpty {
+            told(Int64(body.count / 2))
+            told(Int64(body.count))
+        }
+        return try await answer(request, body: body)
+    }
+
+    /// Counts the request, and for one scripted to stall, keeps the first half of its body.
+    private func takesHalfThenStalls(_ request: HTTPRequest, body: Data) -> Bool {
+        guard stalls.contains(count + 1), request.method == "PATCH", var upload = uploads[request.url.lastPathComponent]
+        else { return false }
+        count += 1
+        log.append(request.method + " " + request.url.path)
+        patches.append(body.count)
+        upload.bytes.append(body.prefix(body.count / 2))
+        uploads[request.url.lastPathComponent] = upload
+        return true
     }
 
     /// What the server holds of an upload.

@@ -241,6 +241,38 @@ extension FastTier {
             #expect(await server.created == 1)
         }
 
+        @Test("paused while a chunk goes, a tus upload shows and keeps what the server holds of it, not only the confirmed")
+        func pausedMidChunk() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // Requests 1 to 3 ask the extensions, create and send the first chunk; the server takes
+            // half of the second, request 4, and waits.
+            let server = InMemoryTusServer(
+                endpoint: try #require(URL(string: "http://tus.test/files/")), stallingHalfway: [4])
+            var options = UploadOptions(chunkSize: 64 << 10, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let journalPath = Temporary.path("sending", suffix: ".sqlite")
+            let queue = UploadQueue(uploader: Uploader(journal: try UploadJournal(path: journalPath), options: options))
+            let updates = queue.updates
+            let id = await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint)))
+            var paused: UploadQueue.Item?
+            for await item in updates where item.id == id {
+                // Half of the second chunk sent: the request is in flight.
+                if item.state == .uploading, item.sent > 64 << 10 { await queue.pause(id) }
+                if item.state == .paused {
+                    paused = item
+                    break
+                }
+            }
+            let item = try #require(paused)
+            #expect(item.confirmed == (64 << 10) + (32 << 10), "the server's count, not the last confirmed chunk's")
+            let uploadID = try #require(item.uploadID)
+            let record = try #require(try await UploadJournal(path: journalPath).record(id: uploadID))
+            #expect(record.offset == item.confirmed && record.state == .paused)
+            await queue.close()
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
