@@ -241,7 +241,7 @@ extension FastTier {
             #expect(await server.created == 1)
         }
 
-        @Test("paused while a chunk goes, a tus upload shows and keeps what the server holds of it, not only the confirmed")
+        @Test("paused while a chunk goes, a tus upload shows and keeps what the server holds of it")
         func pausedMidChunk() async throws {
             let path = try file(256 << 10)
             defer { unlink(path) }
