@@ -454,8 +454,11 @@ public actor UploadQueue {
             // summary then say what it holds, not only what it had confirmed.
             if let held = await uploader.heldOffset(of: final) { final.offset = held }
             try? await uploader.journal.save(final)
-        } else if intent == .cancelled {
-            final = await uploader.cancel(id: record.id) ?? record
+        }
+        // A cancel asked meanwhile (the row showed it sending while its server was asked) is
+        // done now, not lost.
+        if intent == .cancelled || stopping.removeValue(forKey: id) == .cancelled {
+            final = await uploader.cancel(id: record.id) ?? final
         }
         update(id) { item in
             item.record = final

@@ -43,15 +43,16 @@ actor InMemoryTusServer: InMemoryServer {
     /// `stallingHalfway`: the requests (by number) whose PATCH the server takes half of, then
     /// never answers, until the client lets go: a chunk a pause cuts short, of which a tus
     /// server keeps what arrived ("apply the bytes contained in the message", tus 1.0; tusd
-    /// writes a PATCH's body as it reads it).
+    /// writes a PATCH's body as it reads it). Any other request so numbered is never answered.
     private let stalls: Set<Int>
 
     nonisolated func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
         let body = try request.body.materialized()
         if await takesHalfThenStalls(request, body: body) {
-            request.onBodyBytesSent?(Int64(body.count / 2))
-            // Until the request is let go (a pause cancels its task): then it ends as a dropped one.
-            try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+            if request.method == "PATCH" { request.onBodyBytesSent?(Int64(body.count / 2)) }
+            // Until the request is let go (a pause cancels its task), or its stall limit passes,
+            // as the real transports' watch ends it: then it ends as a dropped one.
+            try? await Task.sleep(nanoseconds: UInt64(max(0, limits.stall) * 1_000_000_000))
             throw UploadError(.network, "the connection was closed while the request was going")
         }
         if let told = request.onBodyBytesSent, !body.isEmpty {
@@ -61,15 +62,16 @@ actor InMemoryTusServer: InMemoryServer {
         return try await answer(request, body: body)
     }
 
-    /// Counts the request, and for one scripted to stall, keeps the first half of its body.
+    /// Counts a request scripted to stall, and of a PATCH keeps the first half of its body.
     private func takesHalfThenStalls(_ request: HTTPRequest, body: Data) -> Bool {
-        guard stalls.contains(count + 1), request.method == "PATCH", var upload = uploads[request.url.lastPathComponent]
-        else { return false }
+        guard stalls.contains(count + 1) else { return false }
         count += 1
         log.append(request.method + " " + request.url.path)
-        patches.append(body.count)
-        upload.bytes.append(body.prefix(body.count / 2))
-        uploads[request.url.lastPathComponent] = upload
+        if request.method == "PATCH", var upload = uploads[request.url.lastPathComponent] {
+            patches.append(body.count)
+            upload.bytes.append(body.prefix(body.count / 2))
+            uploads[request.url.lastPathComponent] = upload
+        }
         return true
     }
 

@@ -273,6 +273,38 @@ extension FastTier {
             await queue.close()
         }
 
+        @Test("cancelled while its paused server is asked what it kept, the upload is cancelled, not left paused")
+        func cancelledWhileAsked() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // The second chunk (request 4) stalls halfway, and so does the pause's question (5).
+            let server = InMemoryTusServer(
+                endpoint: try #require(URL(string: "http://tus.test/files/")), stallingHalfway: [4, 5])
+            var options = UploadOptions(chunkSize: 64 << 10, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let queue = UploadQueue(uploader: Uploader(journal: try journal(), options: options))
+            let updates = queue.updates
+            let id = await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint)))
+            var final: UploadQueue.Item?
+            var stopped = false
+            for await item in updates where item.id == id {
+                if item.state == .uploading, item.sent > 64 << 10, !stopped {
+                    stopped = true
+                    await queue.pause(id)
+                    // The question takes up to 2 s: cancelled meanwhile.
+                    try await Task.sleep(nanoseconds: 300_000_000)
+                    await queue.cancel(id)
+                }
+                if item.state.isSettled {
+                    final = item
+                    break
+                }
+            }
+            #expect(final?.state == .cancelled, "\(String(describing: final?.state))")
+            await queue.close()
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
