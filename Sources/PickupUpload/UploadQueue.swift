@@ -59,7 +59,7 @@ public actor UploadQueue {
         /// The file's size in bytes (0 until known).
         public var size: Int64 = 0
         /// For an upload begun before the queue had it (restored from the journal, or resumed by
-        /// its journal id), the bytes the server held when the queue first started it
+        /// its journal id), the bytes the server held when the queue first reached it
         /// (`UploadEvent.resumed`): bytes beyond them are the queue's own. Nil for an upload the
         /// queue began, for one the server holds nothing of to go on from (a form, an S3 object
         /// sent in one PUT), and until the server has said.
@@ -110,8 +110,11 @@ public actor UploadQueue {
     /// What a running upload's cancellation means: pause or cancel.
     private var stopping: [Int: State] = [:]
     private var nextID = 0
-    /// How many times the queue has started each item's upload: `resumedFrom` is its first run's.
-    private var runs: [Int: Int] = [:]
+    /// Items whose upload the queue began itself (added as a file): no `resumedFrom`, whatever
+    /// later runs of theirs say.
+    private var begunHere: Set<Int> = []
+    /// Items paused by `pause(_:)`, whose server is asked what it kept when they stop.
+    private var asking: Set<Int> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// When each item in the background last showed its bytes sent (`backgroundSent`).
     private var backgroundToldAt: [Int: Double] = [:]
@@ -139,10 +142,11 @@ public actor UploadQueue {
     @discardableResult
     public func add(_ job: Job) -> Int {
         if case .journal(let journalID, _) = job, let held = queueID(ofJournalID: journalID) { return held }
-        return add(job) { item in
-            // Its size from the start, so that a screen's total does not grow as each upload begins.
-            if case .upload = job { item.size = FileStatus(path: item.path)?.size ?? 0 }
-        }
+        guard case .upload = job else { return add(job) { _ in } }
+        // Its size from the start, so that a screen's total does not grow as each upload begins.
+        let id = add(job) { $0.size = FileStatus(path: $0.path)?.size ?? 0 }
+        begunHere.insert(id)
+        return id
     }
 
     /// Adds `job` as an item that `shown` fills before it is first published and started.
@@ -200,12 +204,22 @@ public actor UploadQueue {
     public func all() -> [Item] { items.values.sorted { $0.id < $1.id } }
 
     /// Pauses an upload: a running one stops its request at once and keeps its place in the
-    /// journal (state `paused`); a waiting one does not start.
-    public func pause(_ id: Int) {
+    /// journal (state `paused`); a waiting one does not start. A running tus upload's server is
+    /// then asked, once and for two seconds at most, what it kept of the chunk the pause cut
+    /// short, so that the paused row and the journal say what it holds.
+    public func pause(_ id: Int) { pause(id, asking: true) }
+
+    /// `asking`: when it stops, its server is asked what it kept of a chunk cut short (a person's
+    /// pause; not a hand-off to the background session, which asks itself, nor a stop at an
+    /// endpoint that cannot be reached).
+    private func pause(_ id: Int, asking asks: Bool) {
         guard let item = items[id] else { return }
         switch item.state {
         case .uploading:
+            // One stopping already (a cancel asked, a pause being settled) is left as it goes.
+            guard stopping[id] == nil else { return }
             stopping[id] = .paused
+            if asks { asking.insert(id) }
             tasks[id]?.cancel()
         case .waiting:
             update(id) { $0.state = .paused }
@@ -265,8 +279,10 @@ public actor UploadQueue {
     /// ones that never began get their journal record. Returns each one's queue id and journal
     /// id, in the queue's order; an upload that could not be opened stays failed here.
     package func yieldUnfinished() async -> [(queueID: Int, uploadID: String)] {
-        let yielded = all().filter { $0.state == .uploading || $0.state == .waiting }.map(\.id)
-        for id in yielded { pause(id) }
+        // One being paused or cancelled already is not handed over: it settles as asked.
+        let yielded = all().filter { ($0.state == .uploading || $0.state == .waiting) && stopping[$0.id] == nil }
+            .map(\.id)
+        for id in yielded { pause(id, asking: false) }
         if yielded.contains(where: { tasks[$0] != nil }) { _ = await waitUntilSettled() }
         var result: [(queueID: Int, uploadID: String)] = []
         for id in yielded {
@@ -379,7 +395,6 @@ public actor UploadQueue {
         for id in tally.next(concurrency - tally.uploading) {
             guard let job = jobs[id] else { continue }
             update(id) { $0.state = .uploading }
-            runs[id, default: 0] += 1
             let uploader = self.uploader
             let hold = self.hold
             tasks[id] = Task {
@@ -430,9 +445,9 @@ public actor UploadQueue {
                 item.retrying = (error, delay)
                 item.retries += 1
             case .resumed(_, let confirmed, let size):
-                // What an earlier run left; a later run of this queue's own (after a pause, a
-                // hand-back from the background session) goes on from bytes it sent itself.
-                if runs[id] == 1 { item.resumedFrom = confirmed }
+                // What an earlier run left, told by the queue's first run that reached the server;
+                // a later run (after a pause, a hand-back) goes on from bytes the queue sent.
+                if !begunHere.contains(id), item.resumedFrom == nil { item.resumedFrom = confirmed }
                 item.confirmed = confirmed
                 item.sent = confirmed
                 item.size = size
@@ -447,17 +462,19 @@ public actor UploadQueue {
     private func ended(_ id: Int, _ record: UploadRecord) async {
         tasks[id] = nil
         var final = record
-        let intent = stopping.removeValue(forKey: id)
+        // Kept until the end: a pause, a stop or a hand-off asked meanwhile sees it stopping.
+        let intent = stopping[id]
+        let asks = asking.remove(id) != nil
         if intent == .paused, record.state == .cancelled {
             final.state = .paused
             // What the server kept of a chunk the pause cut short: the row, the journal and a
             // summary then say what it holds, not only what it had confirmed.
-            if let held = await uploader.heldOffset(of: final) { final.offset = held }
+            if asks, let held = await uploader.heldOffset(of: final) { final.offset = held }
             try? await uploader.journal.save(final)
         }
         // A cancel asked meanwhile (the row showed it sending while its server was asked) is
         // done now, not lost.
-        if intent == .cancelled || stopping.removeValue(forKey: id) == .cancelled {
+        if stopping.removeValue(forKey: id) == .cancelled {
             final = await uploader.cancel(id: record.id) ?? final
         }
         update(id) { item in
@@ -487,9 +504,7 @@ public actor UploadQueue {
         stoppedBy = error
         for item in items.values.sorted(by: { $0.id < $1.id }) {
             switch item.state {
-            case .uploading:
-                stopping[item.id] = .paused
-                tasks[item.id]?.cancel()
+            case .uploading: pause(item.id, asking: false)
             case .waiting: update(item.id) { $0.state = .paused }
             default: continue
             }

@@ -58,7 +58,8 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         isFinished = item.state == .done || item.state == .cancelled
         canPause = item.state == .uploading || item.state == .waiting
         canResume = item.state == .paused
-        if case .failed = item.state { canRetry = true } else { canRetry = false }
+        // A file changed since its upload began cannot be finished: only a new upload sends it.
+        if case .failed(let error) = item.state { canRetry = error.code != .sourceChanged } else { canRetry = false }
         // An upload in the background is the background session's until the app takes it back.
         canCancel = !isFinished && item.state != .inBackground
         accessibilityLabel = "\(name), \(status)"

@@ -305,6 +305,61 @@ extension FastTier {
             await queue.close()
         }
 
+        @Test("a restored upload whose first run fails before the server answers takes resumedFrom from the next")
+        func restoredFailingFirst() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // Request 4, the second chunk, is cut; so is request 5, the restored run's first.
+            let server = InMemoryTusServer(
+                endpoint: try #require(URL(string: "http://tus.test/files/")), cutting: [4, 5])
+            var options = UploadOptions(chunkSize: 64 << 10, maxAttempts: 1, transport: server)
+            options.largestTusChunk = 64 << 10
+            let journal = try journal()
+            let failed = await Uploader(journal: journal, options: options)
+                .upload(path: path, to: .tus(endpoint: server.endpoint))
+            #expect(failed.offset == 64 << 10, "\(failed.why)")
+            let queue = UploadQueue(uploader: Uploader(journal: journal, options: options))
+            let updates = queue.updates
+            let id = try #require(try await queue.restoreUnfinished().first)
+            var final: UploadQueue.Item?
+            for await item in updates where item.id == id {
+                if case .failed = item.state {
+                    #expect(item.resumedFrom == nil, "the server never answered that run")
+                    await queue.resume(id)
+                }
+                if item.state == .done {
+                    final = item
+                    break
+                }
+            }
+            #expect(final?.resumedFrom == 64 << 10)
+        }
+
+        @Test("an upload being paused is not handed to the background session: it settles paused, as asked")
+        func pausedNotHandedOver() async throws {
+            let path = try file(256 << 10)
+            defer { unlink(path) }
+            // The second chunk stalls halfway, and so does the pause's question.
+            let server = InMemoryTusServer(
+                endpoint: try #require(URL(string: "http://tus.test/files/")), stallingHalfway: [4, 5])
+            var options = UploadOptions(chunkSize: 64 << 10, transport: server)
+            options.largestTusChunk = 64 << 10
+            options.clock = TickingClock()
+            let queue = UploadQueue(uploader: Uploader(journal: try journal(), options: options))
+            let updates = queue.updates
+            let id = await queue.add(.upload(path: path, to: .tus(endpoint: server.endpoint)))
+            for await item in updates where item.id == id && item.state == .uploading && item.sent > 64 << 10 {
+                await queue.pause(id)
+                break
+            }
+            // The app leaves the screen while the server is asked: the paused one is not handed over.
+            let handed = await queue.yieldUnfinished()
+            #expect(handed.isEmpty, "\(handed)")
+            _ = await queue.waitUntilSettled()
+            #expect(await queue.item(id)?.state == .paused)
+            await queue.close()
+        }
+
         @Test("the queue's item and its row follow the bytes sent, not only the confirmed ones")
         func queueRow() async throws {
             let path = try file(4 << 20)
