@@ -39,7 +39,7 @@ extension RenderCommands {
             An output that exists is not replaced without --force, and the input is never written over.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake, \
-            130 when interrupted.
+            130 when interrupted (143 for SIGTERM).
             """
                 + Examples.text([
                     "pickup export IMG_0001.MOV --preset 1920x1080 -o upload.mp4",

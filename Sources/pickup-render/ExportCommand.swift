@@ -170,7 +170,7 @@ struct ExportJob: CommandJob {
         }
         for (file, output) in jobs {
             let status = await export(file, to: output)
-            if status == 130 { return 130 }
+            if status == 130 || status == 143 { return status }
             if status != ExitStatus.success { failed = true }
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success
@@ -225,7 +225,7 @@ struct ExportJob: CommandJob {
         interrupted.stop()
         if interrupted.fired {
             Console.error("pickup export: interrupted; nothing was written")
-            return 130
+            return interrupted.status
         }
         switch result {
         case .success(let done):

@@ -277,6 +277,39 @@ struct UploadCommandTests {
         #expect(created.count == 1, "one upload on the server: \(created)")
     }
 
+    @Test("SIGTERM pauses as Ctrl-C does (exit 143); the file changed, the same command sends it anew and names the old")
+    func terminatedThenChanged() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let big = try randomFile(megabytes: 32, in: folder)
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
+            environment: ["F": big, "TO": to], signal: "TERM")
+        #expect(status == 143)
+        let paused = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        #expect(paused["state"] as? String == "paused", "\(paused)")
+        let id = try #require(paused["id"] as? String)
+        // The file changes: the paused upload's bytes are no longer its bytes.
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        handle.seekToEndOfFile()
+        handle.write(Data("more".utf8))
+        try handle.close()
+        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
+        #expect(again.status == 0, "\(again.errorText)")
+        #expect(
+            again.errorText.contains(
+                "\(id), an unfinished upload of \(big) begun before it changed, cannot be finished: it is sent anew; "
+                    + "'pickup uploads cancel \(id) --journal \(journal)' lets the old one go"), "\(again.errorText)")
+        let cancelled = try CLI.run(["uploads", "cancel", id, "--journal", journal])
+        #expect(cancelled.status == 0, "\(cancelled.errorText)")
+        let resumed = try CLI.run(["uploads", "resume", "--journal", journal])
+        #expect(resumed.outputText.contains("nothing to resume"), "\(resumed.outputText)")
+    }
+
     @Test("Ctrl-C mid-upload, then the same command again: the paused upload goes on (one upload on the server)")
     func rerunContinues() throws {
         let server = try TusServer()

@@ -87,6 +87,10 @@ public struct UploadBatch: Sendable {
     /// The files the journal had sent but their server no longer has (`enqueue(check: true)`),
     /// sent again, by position, with the upload the server lost.
     public private(set) var lost: [Int: UploadRecord] = [:]
+    /// The files sent anew while the journal holds an unfinished upload of the same path to the
+    /// same place, begun before the file changed (by position, with that upload): it cannot be
+    /// finished, and is left for the caller to cancel or tell about.
+    public private(set) var outdated: [Int: UploadRecord] = [:]
 
     /// Decides every file's destination. `knownSHA256`: digests already known by path (a
     /// library's files, checked against its catalog), so that those files are not read again.
@@ -145,6 +149,8 @@ public struct UploadBatch: Sendable {
         // holds (`UploadJournal.claim`), and this one fails saying so, sending nothing twice.
         // One this process or the background session sends is left to it.
         var unfinished: [String: UploadRecord] = [:]
+        // The same, by path and destination only: one of another size or time is outdated.
+        var byPlace: [String: UploadRecord] = [:]
         if !force {
             let held = (try? await journal.heldHere()) ?? []
             for record in (try? await journal.unfinished()) ?? []
@@ -153,6 +159,8 @@ public struct UploadBatch: Sendable {
                 for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
                     let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)
                     if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
+                    let placeKey = UploadBatch.resumeKey(record.path, 0, 0, place)
+                    if byPlace[placeKey] == nil { byPlace[placeKey] = record }
                 }
             }
         }
@@ -188,6 +196,11 @@ public struct UploadBatch: Sendable {
                     restoring: earlier, endpoint: destination.stored == destination ? nil : destination.url)
                 queuedPaths[id] = file.path
             } else {
+                if let earlier = byPlace[UploadBatch.resumeKey(Uploader.absolute(file.path), 0, 0, destination.stored)],
+                    earlier.size != statuses[index]?.size || earlier.modified != statuses[index]?.modified
+                {
+                    outdated[index] = earlier
+                }
                 let id = await queue.add(
                     .upload(path: file.path, to: destination, type: file.type, expected: file.expected))
                 queuedPaths[id] = file.path

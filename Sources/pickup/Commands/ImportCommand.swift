@@ -26,7 +26,8 @@ struct ImportCommand: JobCommand {
             A file that fails gets its own error line; the others go on. Files in a folder that are not \
             photos or videos (.AAE edits, sidecars, notes) are left alone. Ctrl-C stops cleanly: copies in \
             flight are undone, finished items stay. Exit status: 0 when every item was imported or already \
-            there, 1 when any failed, 2 for a usage mistake, 130 when interrupted.
+            there, 1 when any failed, 2 for a usage mistake, 130 when interrupted (143 for SIGTERM, which \
+            stops as cleanly).
             """
                 + Examples.text([
                     "pickup import /media/card/DCIM --into ~/Pictures/Library",
@@ -306,7 +307,7 @@ struct ImportJob: CommandJob {
                 + ImportJob.written(results) + "Library: \(session.destination)\n"
         }
         Console.raw(output)
-        if interrupted.fired { return 130 }
+        if interrupted.fired { return interrupted.status }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 

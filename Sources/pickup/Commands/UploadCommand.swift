@@ -35,7 +35,7 @@ struct UploadCommand: JobCommand {
             On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
             Exit status: 0 when every file arrived, 1 when any did not, 2 for a usage mistake, 130 when \
-            interrupted (the uploads stay resumable).
+            interrupted (Ctrl-C; 143 for SIGTERM, which pauses the same way: the uploads stay resumable).
             """
                 + Examples.text([
                     "pickup upload IMG_0001.MOV --to tus+https://uploads.example.com/files -H @auth-header.txt",

@@ -220,7 +220,7 @@ struct UploadJob: CommandJob {
             let interrupted = InterruptWatch { exporting.cancel() }
             let exported = await exporting.value
             interrupted.stop()
-            if interrupted.fired { return 130 }
+            if interrupted.fired { return interrupted.status }
             // An export keeps its source's name (a transcoded video's extension becomes .mp4).
             let kept = zip(exported, facts).compactMap {
                 file, fact -> ((path: String, type: String), RemoteKey.Facts)? in
@@ -257,6 +257,11 @@ struct UploadJob: CommandJob {
                     "\(earlier.id) continues \(shown[index]) from \(Text.byteCount(earlier.offset)) of "
                         + "\(Text.byteCount(earlier.size)) (\(UploadJob.earlier(earlier.state)); --force starts over)")
             }
+            if let old = batch.outdated[index] {
+                Console.error(
+                    "\(old.id), an unfinished upload of \(shown[index]) begun before it changed, cannot be finished: "
+                        + "it is sent anew; '\(UploadHints.cancel(old.id, journal: journalNamed))' lets the old one go")
+            }
             if let gone = batch.lost[index] {
                 Console.error("\(gone.id) is no longer on the server: sending \(shown[index]) again")
             }
@@ -290,7 +295,7 @@ struct UploadJob: CommandJob {
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
             UploadRunner.stopped(error, items: items, json: json, journal: journalNamed)
         }
-        if interrupted.fired { return 130 }
+        if interrupted.fired { return interrupted.status }
         // Exports are kept until their upload is done (a resumed upload needs them), then removed.
         for item in items where item.state == .done {
             if let path = item.record?.path, path.hasPrefix(exportFolder + "/") {

@@ -138,14 +138,16 @@ enum UploadRunner {
             return ": \(resume) goes on from the last byte the server confirmed"
         }
         let form = record.isForm
-        if let error = record.error {
-            return ": " + UploadHints.line(error, journal: journal, id: record.id == "-" ? nil : record.id, form: form)
-        }
-        // Sending, as the journal says: by a pickup still running, or by one that was killed.
+        // Sending, as the journal says: by a pickup still running, or by one that was killed (an
+        // error it kept is from a try before, not why it stopped).
         if record.state == .uploading || record.state == .waiting {
             return
                 ": if no pickup is sending it any more (one was killed), '\(UploadHints.resume(record.id, journal: journal))' "
-                + (form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed")
+                + (form || record.remote == nil
+                    ? "sends it from the start" : "goes on from the last byte the server confirmed")
+        }
+        if let error = record.error {
+            return ": " + UploadHints.line(error, journal: journal, id: record.id == "-" ? nil : record.id, form: form)
         }
         return ""
     }

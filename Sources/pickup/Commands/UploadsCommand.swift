@@ -351,7 +351,7 @@ struct UploadsJob: CommandJob {
                 UploadRunner.stopped(
                     error, items: items, json: json, journal: named, command: "pickup uploads", resumed: true)
             }
-            if interrupted.fired { return 130 }
+            if interrupted.fired { return interrupted.status }
             // Once done, a resumed upload's bytes are recorded as one sent whole: the same bytes
             // sent there again are then already there.
             await UploadBatch.recordFinished(resumed: items, in: journal)

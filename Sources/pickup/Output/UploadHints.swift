@@ -11,6 +11,11 @@ enum UploadHints {
             + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
     }
 
+    /// The command that cancels upload `id`, with `--journal` when the person named one.
+    static func cancel(_ id: String, journal: String?) -> String {
+        "pickup uploads cancel \(id)" + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+    }
+
     /// What to do; `journal`: the journal the person named, said again in a resume command, and
     /// `id` the upload it names (nil: every unfinished one). `form`: the upload is a form's
     /// POST, which has no offset to go on from: resuming sends it again, whole.
@@ -50,8 +55,7 @@ enum UploadHints {
         case .sourceChanged:
             // The bytes sent no longer match the file: this upload cannot be finished.
             return "To send the file as it is now, run 'pickup upload' on it again; "
-                + "'pickup uploads cancel\(id.map { " " + $0 } ?? " ID")\(journal.map { " --journal " + Text.shellQuoted($0) } ?? "")' "
-                + "lets this one go."
+                + "'\(cancel(id ?? "ID", journal: journal))' lets this one go."
         case .journal, .busy, .gone, .offsetConflict, .checksumMismatch, .sourceUnreadable, .badAnswer:
             return error.hint
         }
