@@ -277,7 +277,7 @@ struct UploadCommandTests {
         #expect(created.count == 1, "one upload on the server: \(created)")
     }
 
-    @Test("SIGTERM pauses as Ctrl-C does (exit 143); the file changed, the same command sends it anew and names the old")
+    @Test("SIGTERM pauses as Ctrl-C does (exit 143); the file changed, the same command sends it anew, naming the old")
     func terminatedThenChanged() throws {
         let server = try TusServer()
         let folder = try scratch()
