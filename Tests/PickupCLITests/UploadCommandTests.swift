@@ -243,20 +243,29 @@ struct UploadCommandTests {
         return result.status
     }
 
-    @Test("killed mid-upload, then the same command again: the upload goes on, not a second copy; list says how")
-    func killedThenRerun() throws {
+    /// A 32 MB upload to a fresh tus server in `folder`, stopped by `signal` once it has
+    /// confirmed bytes: its exit status and its record as `uploads list --json` gives it.
+    func stoppedUpload(
+        in folder: String, signal: String
+    ) throws -> (server: TusServer, big: String, journal: String, to: String, status: Int32, record: [String: Any]) {
         let server = try TusServer()
-        let folder = try scratch()
-        defer { Temporary.remove(folder) }
         let big = try randomFile(megabytes: 32, in: folder)
         let journal = folder + "/j.sqlite"
         let to = "tus+" + server.endpoint.absoluteString
         let status = try interruptOnceSending(
             "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
-            environment: ["F": big, "TO": to], signal: "KILL")
-        #expect(status == 137)
-        let cut = try #require(
+            environment: ["F": big, "TO": to], signal: signal)
+        let record = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
+        return (server, big, journal, to, status, record)
+    }
+
+    @Test("killed mid-upload, then the same command again: the upload goes on, not a second copy; list says how")
+    func killedThenRerun() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let (server, big, journal, to, status, cut) = try stoppedUpload(in: folder, signal: "KILL")
+        #expect(status == 137)
         #expect(cut["state"] as? String == "uploading")
         let id = try #require(cut["id"] as? String)
         // The journal cannot tell a killed process from a running one: the list says what to do if none runs.
@@ -279,18 +288,11 @@ struct UploadCommandTests {
 
     @Test("SIGTERM pauses as Ctrl-C does (exit 143); the file changed, the same command sends it anew, naming the old")
     func terminatedThenChanged() throws {
-        let server = try TusServer()
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        let big = try randomFile(megabytes: 32, in: folder)
-        let journal = folder + "/j.sqlite"
-        let to = "tus+" + server.endpoint.absoluteString
-        let status = try interruptOnceSending(
-            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
-            environment: ["F": big, "TO": to], signal: "TERM")
+        let (server, big, journal, to, status, paused) = try stoppedUpload(in: folder, signal: "TERM")
+        defer { withExtendedLifetime(server) {} }
         #expect(status == 143)
-        let paused = try #require(
-            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         #expect(paused["state"] as? String == "paused", "\(paused)")
         let id = try #require(paused["id"] as? String)
         // The file changes: the paused upload's bytes are no longer its bytes.
