@@ -532,8 +532,13 @@ struct UploadCommandTests {
         #expect(resumed.status == 1)
         #expect(
             resumed.outputText.contains(
-                "changed since the upload began. To send the file as it is now, run 'pickup upload' on it again; "
-                    + "'pickup uploads cancel \(id) --journal \(journal)' lets this one go."), "\(resumed.outputText)")
+                "changed since the upload began. To send the file as it is now, 'pickup upload \(photo) --to "
+                    + "\(server.url.absoluteString) --journal \(journal)'; 'pickup uploads cancel \(id) --journal \(journal)' "
+                    + "lets this one go."), "\(resumed.outputText)")
+        // Both work as printed.
+        let sent = try CLI.run(["upload", photo, "--to", server.url.absoluteString, "--journal", journal])
+        #expect(sent.status == 0, "\(sent.errorText)")
+        #expect(try CLI.run(["uploads", "cancel", id, "--journal", journal]).status == 0)
     }
 
     @Test("uploads resume leaves out a failed upload the server refused for where it goes, and keeps its error")

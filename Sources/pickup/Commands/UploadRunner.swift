@@ -147,7 +147,10 @@ enum UploadRunner {
                     ? "sends it from the start" : "goes on from the last byte the server confirmed")
         }
         if let error = record.error {
-            return ": " + UploadHints.line(error, journal: journal, id: record.id == "-" ? nil : record.id, form: form)
+            return ": "
+                + UploadHints.line(
+                    error, journal: journal, id: record.id == "-" ? nil : record.id, form: form,
+                    again: UploadHints.sendAgain(record, journal: journal))
         }
         return ""
     }
@@ -308,7 +311,9 @@ enum UploadRunner {
             object: error.map {
                 JSONObject.error(
                     code: $0.code.rawValue, message: $0.description,
-                    hint: UploadHints.hint(for: $0, journal: journal, id: id, form: record.isForm))
+                    hint: UploadHints.hint(
+                        for: $0, journal: journal, id: id, form: record.isForm,
+                        again: UploadHints.sendAgain(record, journal: journal)))
             })
         return object.text + "\n"
     }

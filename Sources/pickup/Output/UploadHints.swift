@@ -18,8 +18,11 @@ enum UploadHints {
 
     /// What to do; `journal`: the journal the person named, said again in a resume command, and
     /// `id` the upload it names (nil: every unfinished one). `form`: the upload is a form's
-    /// POST, which has no offset to go on from: resuming sends it again, whole.
-    static func hint(for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false) -> String {
+    /// POST, which has no offset to go on from: resuming sends it again, whole. `again`: the
+    /// command that sends the file anew, when one can be given whole (`sendAgain`).
+    static func hint(
+        for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil
+    ) -> String {
         let resume = resume(id, journal: journal)
         let goesOn = form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed"
         switch error.code {
@@ -54,15 +57,32 @@ enum UploadHints {
                 + "SSL_CERT_FILE)."
         case .sourceChanged:
             // The bytes sent no longer match the file: this upload cannot be finished.
-            return "To send the file as it is now, run 'pickup upload' on it again; "
-                + "'\(cancel(id ?? "ID", journal: journal))' lets this one go."
+            let send = again.map { "'\($0)'" } ?? "run 'pickup upload' on it again"
+            return "To send the file as it is now, \(send); '\(cancel(id ?? "ID", journal: journal))' lets this one go."
         case .journal, .busy, .gone, .offsetConflict, .checksumMismatch, .sourceUnreadable, .badAnswer:
             return error.hint
         }
     }
 
     /// The error as one line: what happened, then what to do.
-    static func line(_ error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false) -> String {
-        error.description + ". " + hint(for: error, journal: journal, id: id, form: form)
+    static func line(
+        _ error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil
+    ) -> String {
+        error.description + ". " + hint(for: error, journal: journal, id: id, form: form, again: again)
+    }
+
+    /// The command that sends `record`'s file anew to the same place, when it can be given whole:
+    /// a tus or form target the journal keeps entire (no query left out; S3 needs its endpoint
+    /// and credentials, which the journal does not keep).
+    static func sendAgain(_ record: UploadRecord, journal: String?) -> String? {
+        guard let destination = record.destination, !record.target.hasSuffix(UploadJournal.queryNotStored) else {
+            return nil
+        }
+        switch destination {
+        case .tus, .form:
+            return "pickup upload \(Text.shellQuoted(record.path)) --to \(Text.shellQuoted(destination.displayName))"
+                + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+        case .s3, .s3Presigned: return nil
+        }
     }
 }
