@@ -170,7 +170,8 @@ struct ExportJob: CommandJob {
         }
         for (file, output) in jobs {
             let status = await export(file, to: output)
-            if status == 130 || status == 143 { return status }
+            // Stopped by a signal (128 and its number: Ctrl-C, SIGTERM): the rest are not begun.
+            if status > 128 { return status }
             if status != ExitStatus.success { failed = true }
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success

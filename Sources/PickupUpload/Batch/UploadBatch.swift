@@ -197,7 +197,7 @@ public struct UploadBatch: Sendable {
                 queuedPaths[id] = file.path
             } else {
                 if let earlier = byPlace[UploadBatch.resumeKey(Uploader.absolute(file.path), 0, 0, destination.stored)],
-                    earlier.size != statuses[index]?.size || earlier.modified != statuses[index]?.modified
+                    earlier.size != status?.size || earlier.modified != status?.modified
                 {
                     outdated[index] = earlier
                 }

@@ -142,7 +142,6 @@ struct UploadJob: CommandJob {
     /// keeps to (`UploadOptions.defaultLargestTusChunk` on Apple platforms).
     static let largestTusChunk = 64 << 20
 
-    /// `--chunk-size MB` in bytes, checked against its range (`upload` and `uploads resume`).
     /// The line for a file not sent because the journal sent the same bytes to its destination:
     /// `shown` is the file (a copy's source), and the file those bytes were sent as, when it was
     /// another (a copy made to send has a name of its own each run: not said).
@@ -162,6 +161,7 @@ struct UploadJob: CommandJob {
         }
     }
 
+    /// `--chunk-size MB` in bytes, checked against its range (`upload` and `uploads resume`).
     static func chunkBytes(_ size: DecimalValue) throws(ValidationError) -> Int {
         Int(try OptionRange.number(size.value, 0.0625...1024, flag: "--chunk-size", unit: "megabytes") * 1_048_576)
     }

@@ -132,10 +132,7 @@ enum UploadRunner {
     private static func note(_ record: UploadRecord, journal: String?) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
-            let resume = "'\(UploadHints.resume(record.id, journal: journal))'"
-            // A form has no offset to go on from: its one POST is sent again whole.
-            if record.isForm { return ": \(resume) sends the form again, the whole file" }
-            return ": \(resume) goes on from the last byte the server confirmed"
+            return ": '\(UploadHints.resume(record.id, journal: journal))' \(UploadHints.goesOn(form: record.isForm))"
         }
         let form = record.isForm
         // Sending, as the journal says: by a pickup still running, or by one that was killed (an
@@ -143,8 +140,7 @@ enum UploadRunner {
         if record.state == .uploading || record.state == .waiting {
             return
                 ": if no pickup is sending it any more (one was killed), '\(UploadHints.resume(record.id, journal: journal))' "
-                + (form || record.remote == nil
-                    ? "sends it from the start" : "goes on from the last byte the server confirmed")
+                + (form || record.remote == nil ? "sends it from the start" : UploadHints.goesOn(form: false))
         }
         if let error = record.error {
             return ": "

@@ -325,13 +325,8 @@ struct UploadsJob: CommandJob {
             // As upload sends them: 8 at once, and when they all go to one place, a place that
             // cannot be reached stops the run after one upload's retries (the rest stay paused).
             let queue = UploadQueue(uploader: uploader, concurrency: 8, stopsWhenUnreachable: servers.count == 1)
-            for id in ids {
-                if let record = records[id] {
-                    await queue.add(restoring: record, endpoint: endpoint)
-                } else {
-                    await queue.add(.journal(id: id, endpoint: endpoint))
-                }
-            }
+            // Every id comes from a record read above.
+            for record in ids.compactMap({ records[$0] }) { await queue.add(restoring: record, endpoint: endpoint) }
             let triesOf = tries
             let work = Task {
                 await UploadRunner.run(queue, json: json, progress: progress, triesOf: triesOf, journal: named)

@@ -7,13 +7,22 @@ enum UploadHints {
     /// The command that resumes: `pickup uploads resume`, with `--journal` when the person named
     /// one (a resume without it would look in the default journal and find nothing).
     static func resume(_ id: String? = nil, journal: String?) -> String {
-        "pickup uploads resume" + (id.map { " " + $0 } ?? "")
-            + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+        "pickup uploads resume" + (id.map { " " + $0 } ?? "") + journalFlag(journal)
     }
 
     /// The command that cancels upload `id`, with `--journal` when the person named one.
     static func cancel(_ id: String, journal: String?) -> String {
-        "pickup uploads cancel \(id)" + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+        "pickup uploads cancel \(id)" + journalFlag(journal)
+    }
+
+    /// ` --journal PATH` for a journal the person named, quoted for a shell; nothing for the default.
+    private static func journalFlag(_ journal: String?) -> String {
+        journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
+    }
+
+    /// What resuming does: a form's POST has no offset to go on from, so it is sent again whole.
+    static func goesOn(form: Bool) -> String {
+        form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed"
     }
 
     /// What to do; `journal`: the journal the person named, said again in a resume command, and
@@ -24,7 +33,7 @@ enum UploadHints {
         for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil
     ) -> String {
         let resume = resume(id, journal: journal)
-        let goesOn = form ? "sends the form again, the whole file" : "goes on from the last byte the server confirmed"
+        let goesOn = goesOn(form: form)
         switch error.code {
         case .network:
             return "Check the connection; '\(resume)' \(goesOn)."
@@ -81,7 +90,7 @@ enum UploadHints {
         switch destination {
         case .tus, .form:
             return "pickup upload \(Text.shellQuoted(record.path)) --to \(Text.shellQuoted(destination.displayName))"
-                + (journal.map { " --journal " + Text.shellQuoted($0) } ?? "")
+                + journalFlag(journal)
         case .s3, .s3Presigned: return nil
         }
     }
