@@ -385,7 +385,7 @@ struct UploadsJob: CommandJob {
     }
 
     private func notFound(_ id: String) -> Int32 {
-        let list = "pickup uploads list" + (journalNamed ? " --journal " + Text.shellQuoted(journalPath) : "")
+        let list = "pickup uploads list" + UploadHints.journalFlag(journalNamed ? journalPath : nil)
         Console.error(Text.clean("pickup uploads: no upload '\(id)' in \(journalPath). Run '\(list)' to see them."))
         return ExitStatus.someFailed
     }

@@ -16,7 +16,7 @@ enum UploadHints {
     }
 
     /// ` --journal PATH` for a journal the person named, quoted for a shell; nothing for the default.
-    private static func journalFlag(_ journal: String?) -> String {
+    static func journalFlag(_ journal: String?) -> String {
         journal.map { " --journal " + Text.shellQuoted($0) } ?? ""
     }
 
