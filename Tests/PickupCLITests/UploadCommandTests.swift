@@ -359,17 +359,11 @@ struct UploadCommandTests {
 
     @Test("a resume counts as earlier the bytes the server kept, when they are more than the journal's")
     func resumeCountsTheServersBytes() throws {
-        let server = try TusServer()
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        let big = try randomFile(megabytes: 32, in: folder)
-        let journal = folder + "/j.sqlite"
-        let status = try interruptOnceSending(
-            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
-            environment: ["F": big, "TO": "tus+" + server.endpoint.absoluteString])
+        let (server, _, journal, _, status, paused) = try stoppedUpload(in: folder, signal: "INT")
+        defer { withExtendedLifetime(server) {} }
         #expect(status == 130)
-        let paused = try #require(
-            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         let id = try #require(paused["id"] as? String)
         // A process killed after a chunk landed, before the journal kept it, leaves the journal
         // behind the server: here it says nothing was confirmed.
