@@ -205,9 +205,11 @@
 
         func pendingTasks() async -> [BackgroundTaskInfo] {
             await session.allTasks.filter { $0.state != .completed }.map {
+                // countOfBytesSent: "number of body bytes already sent" (NSURLSession.h); it may be
+                // NSURLSessionTransferSizeUnknown (-1), which BackgroundTaskInfo takes as 0.
                 BackgroundTaskInfo(
                     identifier: $0.taskIdentifier, description: $0.taskDescription,
-                    isRunning: $0.state == .running || $0.state == .suspended)
+                    isRunning: $0.state == .running || $0.state == .suspended, bodyBytesSent: $0.countOfBytesSent)
             }
         }
 

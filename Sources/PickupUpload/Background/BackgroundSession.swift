@@ -29,12 +29,16 @@ package struct BackgroundTaskInfo: Sendable, Hashable {
     package var description: String?
     /// Whether it runs or waits to (`running` or `suspended`), not being cancelled.
     package var isRunning: Bool
+    /// The body bytes the system has sent for it so far (`countOfBytesSent`), also while no
+    /// app was there; 0 when unknown.
+    package var bodyBytesSent: Int64
 
-    /// A task numbered `identifier`, labelled `description`.
-    package init(identifier: Int, description: String?, isRunning: Bool = true) {
+    /// A task numbered `identifier`, labelled `description`, `bodyBytesSent` of its body sent.
+    package init(identifier: Int, description: String?, isRunning: Bool = true, bodyBytesSent: Int64 = 0) {
         self.identifier = identifier
         self.description = description
         self.isRunning = isRunning
+        self.bodyBytesSent = max(0, bodyBytesSent)
     }
 
     /// The upload it carries, when it is one of Pickup's.

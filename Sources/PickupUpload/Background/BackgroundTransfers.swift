@@ -245,6 +245,16 @@ package actor BackgroundTransfers {
         Set(await session.pendingTasks().filter(\.isRunning).compactMap { $0.transfer?.id })
     }
 
+    /// The file's bytes each upload's running task has sent (`BackgroundTransfer.fileBytes(sent:)`).
+    private func bodyBytesSent() async -> [String: Int64] {
+        var sent: [String: Int64] = [:]
+        for task in await session.pendingTasks() where task.isRunning {
+            guard let transfer = task.transfer else { continue }
+            sent[transfer.id] = max(sent[transfer.id] ?? 0, transfer.fileBytes(sent: task.bodyBytesSent))
+        }
+        return sent
+    }
+
     /// Takes an upload back from the background session: the journal first (so that its
     /// task's end, when it comes, changes nothing), then its task is cancelled. The foreground
     /// resumes it from the server's offset. False when the background session did not hold it.
@@ -323,7 +333,13 @@ package actor BackgroundTransfers {
         let result: Result<[Int], UploadError> = await inLane {
             do throws(UploadError) {
                 let found = try await self.restore()
-                for record in found.inBackground { await queue.track(inBackground: record) }
+                let sent = await self.bodyBytesSent()
+                for record in found.inBackground {
+                    await queue.track(inBackground: record)
+                    // The bytes its task sent while no app was there: the row starts from them,
+                    // not from where the task began.
+                    if let bytes = sent[record.id] { await queue.backgroundSent(journalID: record.id, bytes: bytes) }
+                }
                 var added: [Int] = []
                 for record in found.resume { added.append(await queue.add(restoring: record)) }
                 return .success(added)

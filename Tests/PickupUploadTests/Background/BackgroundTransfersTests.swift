@@ -252,6 +252,36 @@ struct BackgroundTransfersTests {
         #expect(await server.patched == 4 * (200 << 10), "no byte sent twice")
     }
 
+    @Test("a relaunch shows a task's row from the bytes the system sent while no app was there")
+    func relaunchShowsBytesSentMeanwhile() async throws {
+        let journal = journalPath()
+        let path = try file(bytes: 512 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let first = try await launch(journal: journal, transport: server, system: system)
+        let id = try await first.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "application/octet-stream", expected: nil,
+            on: first.queue)
+        #expect(await first.queue.item(id)?.state == .inBackground)
+        let uploadID = try #require(await first.queue.item(id)?.uploadID)
+        // The app is killed; the system sends 300 KB of the task's body and goes on.
+        system.appEnded(BackgroundTransfersTests.identifier)
+        let task = try #require(system.outstanding(BackgroundTransfersTests.identifier).first)
+        system.sentPart(task.identifier, bytes: 300 << 10)
+
+        let second = try await launch(journal: journal, transport: server, system: system)
+        #expect(try await second.transfers.restore(into: second.queue).isEmpty, "nothing to resume in the queue")
+        let row = try #require(await second.queue.all().first { $0.uploadID == uploadID })
+        #expect(row.state == .inBackground)
+        #expect(row.sent == 300 << 10, "the row starts where the task is, not where it began")
+        #expect(row.confirmed == 0, "nothing is confirmed until the task ends")
+        await system.runAll()
+        let record = try #require(try await second.uploader.journal.record(id: uploadID))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(await second.queue.item(row.id)?.state == .done)
+    }
+
     @Test("force-quit: the system cancels every task; at the next launch each upload goes on in the queue")
     func forceQuit() async throws {
         let journal = journalPath()

@@ -19,6 +19,9 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         var completed = false
         /// Cancelled, its end not yet delivered: still among "all outstanding tasks".
         var cancelling = false
+        /// `countOfBytesSent`: "number of body bytes already sent" (NSURLSession.h:353-354),
+        /// kept by the system whether or not an app is there to hear of them.
+        var bodyBytesSent: Int64 = 0
     }
 
     /// How a task ended, as the session's delegate hears it (`didCompleteWithError`).
@@ -53,7 +56,7 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     /// once the delegate's queue runs (`deliverHeld`): BackgroundUploads makes its session on
     /// a suspended delegate queue and starts the queue once it is ready for them.
     /// `progress`: told a task's body bytes sent while the app runs ("Sent periodically to notify
-    /// the delegate of upload progress", NSURLSession.h:1029), here as the transport writes them.
+    /// the delegate of upload progress", NSURLSession.h:1069), here as the transport writes them.
     func session(
         _ identifier: String, delegate: @escaping Delegate, progress: ProgressDelegate? = nil
     ) -> FakeBackgroundSession {
@@ -101,6 +104,20 @@ final class FakeBackgroundSystem: @unchecked Sendable {
                     description: description))
             return nextIdentifier
         }
+    }
+
+    /// The system has sent `bytes` of a task's body and goes on sending it: its
+    /// `countOfBytesSent` (NSURLSession.h:353-354) says so from now on, and a delegate there is
+    /// told ("Sent periodically to notify the delegate of upload progress", NSURLSession.h:1069).
+    func sentPart(_ identifier: Int, bytes: Int64) {
+        let told = lock.withLock { () -> (ProgressDelegate, String)? in
+            guard let index = tasks.firstIndex(where: { $0.identifier == identifier && !$0.completed }) else {
+                return nil
+            }
+            tasks[index].bodyBytesSent = bytes
+            return progressDelegates[tasks[index].session].map { ($0, tasks[index].description) }
+        }
+        if let (progress, description) = told { progress(description, bytes) }
     }
 
     /// `-resume`: the task may run.
@@ -172,11 +189,10 @@ final class FakeBackgroundSystem: @unchecked Sendable {
                 do {
                     let source = try SourceFile(path: task.file)
                     request.body = .file(source, offset: 0, length: source.size)
-                    // Progress reaches the app only while it runs (a delegate is there).
-                    if let progress = lock.withLock({ progressDelegates[task.session] }) {
-                        let description = task.description
-                        request.onBodyBytesSent = { total in progress(description, total) }
-                    }
+                    // countOfBytesSent follows the body; progress reaches the app only while it
+                    // runs (a delegate is there).
+                    let identifier = task.identifier
+                    request.onBodyBytesSent = { [weak self] total in self?.sentPart(identifier, bytes: total) }
                     let response = try await transport.send(request, limits: HTTPLimits())
                     if (300..<400).contains(response.status), hops < 5,
                         let location = response.value("Location"),
@@ -246,7 +262,9 @@ struct FakeBackgroundSession: BackgroundSession {
 
     func pendingTasks() async -> [BackgroundTaskInfo] {
         system.outstanding(identifier).map {
-            BackgroundTaskInfo(identifier: $0.identifier, description: $0.description, isRunning: !$0.cancelling)
+            BackgroundTaskInfo(
+                identifier: $0.identifier, description: $0.description, isRunning: !$0.cancelling,
+                bodyBytesSent: $0.bodyBytesSent)
         }
     }
 
