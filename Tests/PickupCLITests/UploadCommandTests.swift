@@ -228,7 +228,8 @@ struct UploadCommandTests {
     /// unfinished upload, then interrupts it as Ctrl-C does (or kills it, with `signal` "KILL").
     /// Returns its exit status; its standard output is in `journal` + ".out".
     func interruptOnceSending(
-        _ command: String, journal: String, environment: [String: String], signal: String = "INT"
+        _ command: String, journal: String, environment: [String: String], signal: String = "INT",
+        meanwhile: String = ""
     ) throws -> Int32 {
         let result = try Shell.run(
             """
@@ -238,7 +239,9 @@ struct UploadCommandTests {
                 | grep -q '"confirmed":[1-9]'; then break; fi
               sleep 0.05
             done
-            kill -$SIGNAL $pid; wait $pid
+            kill -$SIGNAL $pid
+            \(meanwhile)
+            wait $pid
             """, environment: environment.merging(["TOOL": CLI.tool, "J": journal, "SIGNAL": signal]) { $1 })
         return result.status
     }
@@ -268,11 +271,10 @@ struct UploadCommandTests {
         #expect(status == 137)
         #expect(cut["state"] as? String == "uploading")
         let id = try #require(cut["id"] as? String)
-        // The journal cannot tell a killed process from a running one: the list says what to do if none runs.
+        // The process that held it is gone: the list says so, and how to go on.
         let listed = try CLI.run(["uploads", "list", "--journal", journal])
         #expect(
-            listed.outputText.contains(
-                "if no pickup is sending it any more (one was killed), 'pickup uploads resume \(id)"),
+            listed.outputText.contains("cut off earlier (no pickup sends it now); 'pickup uploads resume \(id)"),
             "\(listed.outputText)")
         let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
         #expect(again.status == 0, "\(again.errorText)")
@@ -280,6 +282,52 @@ struct UploadCommandTests {
         #expect(again.errorText.contains("(cut off earlier; --force starts over)"), "\(again.errorText)")
         let records = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
         #expect(records.count == 1 && records.first?["state"] as? String == "done", "\(records)")
+        let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter {
+            $0.hasSuffix(".info")
+        }
+        #expect(created.count == 1, "one upload on the server: \(created)")
+    }
+
+    @Test(
+        "the same command while another pickup sends the file: left to it and said so; list names it; nothing sent twice"
+    )
+    func anotherProcessSends() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let big = try randomFile(megabytes: 32, in: folder)
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        // The first is stopped (SIGSTOP: alive, its claim holding) while the second runs, then let go.
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
+            environment: ["F": big, "TO": to], signal: "STOP",
+            meanwhile: """
+                echo $pid > "$J.pid"
+                "$TOOL" upload "$F" --to "$TO" --journal "$J" > "$J.second" 2>&1; echo $? > "$J.status"
+                "$TOOL" upload "$F" --to "$TO" --journal "$J" --json > "$J.json" 2>/dev/null
+                "$TOOL" uploads list --journal "$J" > "$J.list" 2>&1
+                kill -CONT $pid
+                """)
+        #expect(status == 0, "the first goes on and finishes")
+        func read(_ suffix: String) throws -> String {
+            try String(contentsOfFile: journal + suffix, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        let pid = try read(".pid")
+        let second = try read(".second")
+        #expect(try read(".status") == "1", "not sent by this run: \(second)")
+        #expect(second.contains("left to process \(pid), which is sending \(big) now ("), "\(second)")
+        #expect(
+            second.contains("1 file: 0 uploaded, 0 already there, 1 left to another process, 0 failed."), "\(second)")
+        #expect(!second.contains("continues"), "\(second)")
+        let json = try read(".json")
+        let line = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(line?["state"] as? String == "sentElsewhere", "\(json)")
+        #expect(try read(".list").contains("process \(pid) is sending it now"))
+        let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
+        #expect(again.status == 0, "\(again.errorText)")
+        #expect(again.outputText.contains("already there"), "\(again.outputText)")
         let created = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter {
             $0.hasSuffix(".info")
         }

@@ -141,6 +141,30 @@ extension UploadJournal {
         try owned(by: [UploadJournal.backgroundOwner, UploadJournal.processID])
     }
 
+    /// The uploads another live process is sending now (its claim holds: `claim(id:)`), each
+    /// with that process's id.
+    package func sentElsewhere() throws(UploadError) -> [String: Int64] {
+        let now = Date().timeIntervalSince1970
+        let claims: [(String, Int64)] = try call {
+            let statement = try database.prepare(
+                "SELECT id, owner FROM uploads WHERE owner > 0 AND owner != ?1 AND lease > ?2")
+            try statement.bind([.integer(UploadJournal.processID), .real(now)])
+            var found: [(String, Int64)] = []
+            while try statement.step() {
+                if let id = statement.text("id") { found.append((id, statement.integer(1))) }
+            }
+            return found
+        }
+        var running: [Int64: Bool] = [:]
+        var sent: [String: Int64] = [:]
+        for (id, owner) in claims {
+            let alive = running[owner] ?? UploadJournal.isRunning(owner)
+            running[owner] = alive
+            if alive { sent[id] = owner }
+        }
+        return sent
+    }
+
     private func owned(by owners: [Int64]) throws(UploadError) -> Set<String> {
         try call {
             let marks = owners.indices.map { "?\($0 + 1)" }.joined(separator: ", ")

@@ -87,6 +87,10 @@ public struct UploadBatch: Sendable {
     /// The files the journal had sent but their server no longer has (`enqueue(check: true)`),
     /// sent again, by position, with the upload the server lost.
     public private(set) var lost: [Int: UploadRecord] = [:]
+    /// The files another live process is sending now (the journal's claim holds), by position,
+    /// with that upload and the process's id: not queued, so that nothing is sent twice. Once
+    /// that process ends, the same batch again finds each one already there, or goes on with it.
+    public private(set) var sentElsewhere: [Int: (record: UploadRecord, process: Int64)] = [:]
     /// The files sent anew while the journal holds an unfinished upload of the same path to the
     /// same place, begun before the file changed (by position, with that upload): it cannot be
     /// finished, and is left for the caller to cancel or tell about.
@@ -145,14 +149,16 @@ public struct UploadBatch: Sendable {
         // An upload of the same file (path, size, modification time) to the same destination
         // that was paused, failed, or cut off by a killed process (still `uploading` in the
         // journal) goes on from the server's offset instead of starting over: running the same
-        // command again continues it. One another live process sends is not taken: its claim
-        // holds (`UploadJournal.claim`), and this one fails saying so, sending nothing twice.
+        // command again continues it. One another live process sends is left to it
+        // (`sentElsewhere`): its claim holds (`UploadJournal.claim`), and nothing is sent twice.
         // One this process or the background session sends is left to it.
         var unfinished: [String: UploadRecord] = [:]
         // The same, by path and destination only: one of another size or time is outdated.
         var byPlace: [String: UploadRecord] = [:]
+        var elsewhere: [String: Int64] = [:]
         if !force {
             let held = (try? await journal.heldHere()) ?? []
+            elsewhere = (try? await journal.sentElsewhere()) ?? [:]
             for record in (try? await journal.unfinished()) ?? []
             where record.state == .paused || record.state == .failed || !held.contains(record.id) {
                 // Found by the destination as given or by its twin (`…/files` for `…/files/`).
@@ -190,6 +196,10 @@ public struct UploadBatch: Sendable {
                     forKey: UploadBatch.resumeKey(
                         Uploader.absolute(file.path), status.size, status.modified, destination.stored))
             {
+                if let process = elsewhere[earlier.id] {
+                    sentElsewhere[index] = (earlier, process)
+                    continue
+                }
                 continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(

@@ -266,6 +266,17 @@ struct UploadJob: CommandJob {
                 Console.error("\(gone.id) is no longer on the server: sending \(shown[index]) again")
             }
         }
+        for (index, busy) in batch.sentElsewhere.sorted(by: { $0.key < $1.key }) {
+            var record = busy.record
+            record.error = UploadError(.busy, "process \(busy.process) is sending it now")
+            Console.raw(
+                json
+                    ? UploadRunner.line(record, status: "sentElsewhere", path: shown[index], journal: journalNamed)
+                    : Text.clean(
+                        "\(record.id) left to process \(busy.process), which is sending \(shown[index]) now "
+                            + "(\(Text.byteCount(record.offset)) of \(Text.byteCount(record.size)) confirmed): "
+                            + "run this again once it ends") + "\n")
+        }
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
             Console.raw(
@@ -288,7 +299,7 @@ struct UploadJob: CommandJob {
             Console.out(
                 UploadRunner.closing(
                     items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
-                    leftAlone: leftAlone,
+                    leftAlone: leftAlone, elsewhere: batch.sentElsewhere.count,
                     before: Dictionary(
                         batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
         }
@@ -303,7 +314,9 @@ struct UploadJob: CommandJob {
                 rmdir((path as NSString).deletingLastPathComponent)
             }
         }
-        return items.allSatisfy { $0.state == .done } && !failedEarly ? ExitStatus.success : ExitStatus.someFailed
+        // A file another process is sending is not known sent yet: the run did not do all it was asked.
+        return items.allSatisfy { $0.state == .done } && !failedEarly && batch.sentElsewhere.isEmpty
+            ? ExitStatus.success : ExitStatus.someFailed
     }
 
     /// A Live Photo's movie is dated as its still (a `{date}` key puts the two side by side; a

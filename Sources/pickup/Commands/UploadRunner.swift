@@ -129,17 +129,19 @@ enum UploadRunner {
     }
 
     /// What follows a record's line: how to go on with a paused one, a failed one's error.
-    private static func note(_ record: UploadRecord, journal: String?) -> String {
+    /// `sending`: the uploads another live process sends now, by id, with its process id.
+    private static func note(_ record: UploadRecord, journal: String?, sending: [String: Int64] = [:]) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             return ": '\(UploadHints.resume(record.id, journal: journal))' \(UploadHints.goesOn(form: record.isForm))"
         }
         let form = record.isForm
-        // Sending, as the journal says: by a pickup still running, or by one that was killed (an
-        // error it kept is from a try before, not why it stopped).
+        // Sending, as the journal says: by a pickup still running (its claim holds), or by one
+        // that was killed (an error it kept is from a try before, not why it stopped).
         if record.state == .uploading || record.state == .waiting {
+            if let process = sending[record.id] { return ": process \(process) is sending it now" }
             return
-                ": if no pickup is sending it any more (one was killed), '\(UploadHints.resume(record.id, journal: journal))' "
+                ": cut off earlier (no pickup sends it now); '\(UploadHints.resume(record.id, journal: journal))' "
                 + (form || record.remote == nil ? "sends it from the start" : UploadHints.goesOn(form: false))
         }
         if let error = record.error {
@@ -153,7 +155,8 @@ enum UploadRunner {
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
     /// as wide as their longest cell, then the file, where it goes, its URL and any note.
-    static func table(_ records: [UploadRecord], journal: String? = nil) -> String {
+    /// `sending`: the uploads another live process sends now (`UploadJournal.sentElsewhere`).
+    static func table(_ records: [UploadRecord], journal: String? = nil, sending: [String: Int64] = [:]) -> String {
         let bytes = records.map { "\(Text.byteCount($0.offset))/\(Text.byteCount($0.size))" }
         let idWidth = records.map(\.id.count).max().map { max($0, 2) + 2 } ?? 4
         let stateWidth = records.map(\.state.rawValue.count).max().map { max($0, 5) + 2 } ?? 7
@@ -165,7 +168,7 @@ enum UploadRunner {
             let row =
                 Text.pad(record.id, idWidth) + Text.pad(record.state.rawValue, stateWidth) + Text.pad(bytes, bytesWidth)
                 + "\(record.path) -> \(shownTarget(record)) \(record.url ?? "(no upload URL yet)")"
-                + note(record, journal: journal)
+                + note(record, journal: journal, sending: sending)
             text += Text.clean(row) + "\n"
         }
         return text
@@ -182,7 +185,7 @@ enum UploadRunner {
     /// run, so one paused before it went on again is paused, not "not started".
     static func closing(
         _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0,
-        before: [String: Int64] = [:], resumed: Bool = false
+        elsewhere: Int = 0, before: [String: Int64] = [:], resumed: Bool = false
     ) -> String {
         let done = items.filter { $0.state == .done }
         // Paused before they began (a stop, a Ctrl-C): not started, as the stop line says.
@@ -201,18 +204,22 @@ enum UploadRunner {
             earlier += start
         }
         let seconds = max(0.001, Date().timeIntervalSince(began))
-        let total = items.count + alreadyThere
+        let total = items.count + alreadyThere + elsewhere
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
+        if elsewhere > 0 { parts.append("\(elsewhere) left to another process") }
         if paused > 0 { parts.append("\(paused) paused") }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
         parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
         let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
         // Nothing to send: said so, without a byte count and a rate of nothing.
-        if items.isEmpty, alreadyThere > 0, !failedEarly {
+        if items.isEmpty, alreadyThere > 0, !failedEarly, elsewhere == 0 {
             return "\n" + (alreadyThere == 1 ? "The file was" : "All \(alreadyThere) files were")
                 + " already there; nothing was sent\(aside)."
         }
-        return "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
+        let counts = "\n\(total) file\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ") + aside + ". "
+        // Nothing queued (left to another process, or not sent, see above): no rate of nothing.
+        if items.isEmpty { return counts + "Nothing was sent." }
+        return counts
             + "\(Text.byteCount(bytes)) confirmed in \(Text.fixed(seconds, 1)) s (\(Text.byteCount(Int64(Double(bytes) / seconds)))/s)"
             + (earlier > 0 ? ", besides \(Text.byteCount(earlier)) confirmed before this run." : ".")
     }

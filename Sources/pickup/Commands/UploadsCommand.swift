@@ -230,7 +230,8 @@ struct UploadsJob: CommandJob {
             if json {
                 Console.raw(shown.map { UploadRunner.line($0) }.joined())
             } else if !shown.isEmpty {
-                Console.raw(UploadRunner.table(shown, journal: named))
+                let sending = (try? await journal.sentElsewhere()) ?? [:]
+                Console.raw(UploadRunner.table(shown, journal: named, sending: sending))
             }
             if !json {
                 let of = shown.count == records.count ? "" : " (of \(records.count))"
