@@ -40,7 +40,8 @@ extension ImportCatalog {
 
     /// Records new items whose files are already in place, in one transaction: each unless an
     /// item with the same content is already there with all its files, which is then given in
-    /// its place (nil: recorded). The checks and the inserts are one immediate transaction: it
+    /// its place (nil: recorded). An entry that is such an item with files added
+    /// (`ImportSession.completing`) records those files with it (nil). The checks and the inserts are one immediate transaction: it
     /// holds the write lock, so two imports (two processes, too) of the same content at once
     /// cannot both record it. `syncing` false: the commit does not wait for the disk; the caller
     /// flushes the file system before it counts on the records (`FlushRounds`).
@@ -61,6 +62,19 @@ extension ImportCatalog {
                 var existing: [ImportedItem?] = []
                 for ((item, sources), infoJSON) in zip(entries, infos) {
                     if let primary = item.primary, let found = try self.item(withSHA256: primary.sha256) {
+                        // The item this one completes (`ImportSession.completing`): the files it
+                        // has are the entry's too, and the entry's others are added to it.
+                        let added = item.files.filter { file in !found.files.contains { $0.role == file.role } }
+                        let same = found.files.allSatisfy { file in
+                            item.files.contains {
+                                $0.role == file.role && $0.name == file.name && $0.sha256 == file.sha256
+                            }
+                        }
+                        if !added.isEmpty, same, found.id == item.id {
+                            try self.insertFiles(added, of: found.id, sources: sources)
+                            existing.append(nil)
+                            continue
+                        }
                         existing.append(found)
                         continue
                     }

@@ -166,6 +166,11 @@ public actor ImportCatalog {
                 .real(item.importedAt), .text(infoJSON),
             ])
         }
+        try insertFiles(item.files, of: item.id, sources: sources)
+    }
+
+    /// Records `files` as item `id`'s, each with where it came from.
+    func insertFiles(_ files: [StoredFile], of id: String, sources: [StoredFile.Role: SourceKey]) throws {
         try withStatement(
             """
             INSERT INTO files (item_id, role, stored_name, original_path, size, sha256, source_size, source_modified, method,
@@ -173,14 +178,14 @@ public actor ImportCatalog {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """
         ) { insertFile in
-            for file in item.files {
+            for file in files {
                 let source = sources[file.role]
                 // A source path that now holds other bytes is no longer another item's source.
                 if let source {
-                    try withStatement(Query.forgetSource) { try $0.run([.text(source.path), .text(item.id)]) }
+                    try withStatement(Query.forgetSource) { try $0.run([.text(source.path), .text(id)]) }
                 }
                 try insertFile.run([
-                    .text(item.id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
+                    .text(id), .text(file.role.rawValue), .text(file.name), .text(file.originalPath),
                     .integer(file.size), .text(file.sha256), .integer(source?.size ?? -1),
                     .integer(source?.modified ?? -1), file.method.map { .text($0.rawValue) } ?? .null,
                     source.map { .text($0.path) } ?? .null, file.duration.map { .real($0) } ?? .null,

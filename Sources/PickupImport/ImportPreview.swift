@@ -12,6 +12,10 @@ public enum ImportPreview: Sendable, Equatable {
     /// In the catalog with the same content, but a stored file is missing or damaged: the
     /// import would copy it back to its recorded name.
     case wouldRestore(ImportedItem)
+    /// In the catalog with the same content, but without a file the request brings (a Live
+    /// Photo's still imported alone, picked again with its movie): the import would add that
+    /// file to the item.
+    case wouldComplete(ImportedItem)
     /// The same content as the request at this index of the same run, which would be imported
     /// first: the import would then find this one already there.
     case sameAsEarlier(Int)
@@ -20,7 +24,7 @@ public enum ImportPreview: Sendable, Equatable {
     public var item: ImportedItem? {
         switch self {
         case .wouldImport, .sameAsEarlier: return nil
-        case .alreadyThere(let item), .wouldRestore(let item): return item
+        case .alreadyThere(let item), .wouldRestore(let item), .wouldComplete(let item): return item
         }
     }
 
@@ -85,10 +89,16 @@ extension ImportCatalog {
     nonisolated func previewWithHashes(
         _ request: ImportRequest, bySource: Bool = true
     ) async throws(ImportError) -> (preview: ImportPreview, hashes: [String]?) {
-        if bySource, let known = try await item(importedFrom: request.path) { return (.alreadyThere(known), nil) }
+        let roles = request.parts.map(\.role)
+        if bySource, let known = try await item(importedFrom: request.path), !known.lacks(any: roles) {
+            return (.alreadyThere(known), nil)
+        }
         let hashes = try ImportPreview.hashes(of: request)
         guard let primary = hashes.first else { return (.wouldImport, hashes) }
         if let recorded = try await recorded(withSHA256: [primary])[primary] {
+            if recorded.intact, recorded.item.isCompleted(by: roles, hashes: hashes) {
+                return (.wouldComplete(recorded.item), hashes)
+            }
             if recorded.intact { return (.alreadyThere(recorded.item), hashes) }
             if recorded.restored(by: hashes) { return (.wouldRestore(recorded.item), hashes) }
         }

@@ -115,10 +115,14 @@ extension ImportSession {
     ) async throws -> (Copied, onDisk: Bool) {
         guard !run.flag.isSet else { throw ImportError(.cancelled, "the import was cancelled", path: request.path) }
         let keys = try sourceKeys(request, index: index, run: run, attempt: attempt)
-        if !options.rehash, !run.sourcesLookedUp, let existing = try await catalog.item(from: keys[0]) {
+        if !options.rehash, !run.sourcesLookedUp, let existing = try await catalog.item(from: keys[0]),
+            !existing.lacks(any: request.parts.map(\.role))
+        {
             return (.reused(existing), false)
         }
-        if options.rehash, let same = try await heldByContent(request) { return (.reused(same), false) }
+        if options.rehash, let same = try await heldByContent(request), !same.lacks(any: request.parts.map(\.role)) {
+            return (.reused(same), false)
+        }
         let paths = request.parts.map(\.path)
         if let adopted = try await adopt(request, paths: paths, keys: keys, names: run.folderNames) {
             return (.reused(adopted), false)

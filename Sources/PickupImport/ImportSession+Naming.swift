@@ -83,6 +83,7 @@ extension ImportSession {
     func settle(_ made: Made, recorded: ImportCatalog.Recorded?, syncing: Bool) throws(ImportError) -> Settled {
         let copies = made.copies
         if let recorded, recorded.intact {
+            if let completed = try completing(recorded.item, with: made, syncing: syncing) { return completed }
             for copy in copies { copy.temporary.discard() }
             return .done(.reused(recorded.item))
         }

@@ -154,7 +154,11 @@ public final class ImportSession: Sendable {
                 }
             }
             let lookup = options.rehash ? nil : empty ? [:] : try? await catalog.items(from: primaries)
-            let known = lookup ?? [:]
+            // An item known by its source but lacking a file this request brings (a Live Photo's
+            // still imported alone) is completed, not reused.
+            let known = (lookup ?? [:]).filter { index, item in
+                !item.lacks(any: requests[index].parts.map(\.role))
+            }
             // What does not fit on the disk fails before anything is copied, in selection order.
             let space = self.spacePlan(requests, statuses: statuses, known: known)
             for (index, error) in space.refused {

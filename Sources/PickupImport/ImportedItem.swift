@@ -24,6 +24,21 @@ public struct ImportedItem: Sendable, Hashable, Codable {
     public var primary: StoredFile? { files.first { $0.role == .primary } }
     /// Whether it holds a Live Photo's movie beside its still.
     public var isLivePhoto: Bool { files.contains { $0.role == .livePhotoMovie } }
+
+    /// Whether a file of these roles is missing from the item: a Live Photo whose still was
+    /// imported alone, picked again with its movie. Such an item is completed, not reused.
+    func lacks(any roles: [StoredFile.Role]) -> Bool {
+        roles.contains { role in !files.contains { $0.role == role } }
+    }
+
+    /// Whether files of these roles and contents (SHA-256, by position) complete the item: it
+    /// lacks one of the roles, and holds the same bytes for each of the others.
+    func isCompleted(by roles: [StoredFile.Role], hashes: [String]) -> Bool {
+        guard lacks(any: roles) else { return false }
+        return zip(roles, hashes).allSatisfy { role, sha256 in
+            files.first { $0.role == role }.map { $0.sha256 == sha256 } ?? true
+        }
+    }
 }
 
 /// One file the destination holds for an item.

@@ -261,6 +261,37 @@ struct ImportCommandTests {
         #expect(movieTime != "-" && row.split(separator: " ").contains(movieTime), "\(row) \(movie.outputText)")
     }
 
+    @Test("a Live Photo's still imported alone, then its card: the dry run says the movie would be added, and it is")
+    func stillThenCard() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        try add(.movAppleKeys, "IMG_0263.MOV", to: folder)
+        let still = folder.appendingPathComponent("card/DCIM/IMG_0263.HEIC").path
+        try Data(heif.build()).write(to: URL(fileURLWithPath: still))
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        #expect(try pickup("import", still, "--into", library).status == 0)
+        let dry = try pickup("import", card, "--into", library, "--dry-run")
+        #expect(dry.outputText.contains("would add IMG_0263.MOV to "), "\(dry.outputText)")
+        #expect(dry.outputText.contains("1 would be completed"), "\(dry.outputText)")
+        let dryJSON = try jsonLines(try pickup("import", card, "--into", library, "--dry-run", "--json"))
+        #expect(dryJSON.contains { $0["status"] as? String == "wouldComplete" }, "\(dryJSON)")
+        let result = try pickup("import", card, "--into", library, "--json")
+        let items = try jsonLines(result).filter { $0["type"] as? String == "item" }
+        #expect(items.map { $0["status"] as? String } == ["imported"], "\(result.outputText)")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }
+        #expect(stored.sorted() == ["IMG_0263.HEIC", "IMG_0263.MOV"])
+        let verify = try pickup("library", library, "verify")
+        #expect(verify.outputText.contains("1 item, 2 files"), "\(verify.outputText)")
+        #expect(try pickup("library", library, "list").outputText.contains("live photo"))
+    }
+
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
     func namedAsMedia() throws {
         let folder = try scratch()

@@ -252,6 +252,45 @@ struct ImportSessionTests {
         #expect(try scratch.stored() == ["IMG_0004.HEIC", "IMG_0004.MOV"])
     }
 
+    @Test(
+        "a Live Photo's still imported alone, then the pair: the movie is added to the item, not dropped",
+        arguments: [false, true])
+    func livePhotoCompleted(rehash: Bool) async throws {
+        let scratch = try Scratch()
+        let movie = try scratch.add(.movAppleKeys, as: "IMG_0005.MOV")
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        let still = try scratch.write(heif.build(), as: "IMG_0005.HEIC")
+        var options = ImportOptions()
+        options.rehash = rehash
+        let session = try ImportSession(destination: scratch.library, options: options)
+        let alone = try #require(await session.run(try requests([still]))[0].item)
+        #expect(!alone.isLivePhoto)
+        let plan = ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
+        let pair = await session.run(plan.requests)
+        guard case .imported(let completed) = pair[0] else {
+            Issue.record("not completed: \(pair)")
+            return
+        }
+        #expect(completed.id == alone.id)
+        #expect(completed.files.map(\.role) == [.primary, .livePhotoMovie])
+        #expect(try scratch.stored() == ["IMG_0005.HEIC", "IMG_0005.MOV"])
+        let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.library + "/IMG_0005.MOV"))
+        #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: movie))))
+        let items = try await session.catalog.items()
+        #expect(items.count == 1 && items.first?.isLivePhoto == true, "\(items)")
+        // Whole now: the pair again is reused, nothing copied.
+        guard case .reused = await session.run(plan.requests)[0] else {
+            Issue.record("not reused the third time")
+            return
+        }
+        #expect(try scratch.stored() == ["IMG_0005.HEIC", "IMG_0005.MOV"])
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()

@@ -14,6 +14,7 @@ extension ImportJob {
         var newItems = 0
         var there = 0
         var restoring = 0
+        var completing = 0
         var bytes: Int64 = 0
         var output = ""
         // What the import would find: this very file, the same content under another name, or
@@ -40,6 +41,14 @@ extension ImportJob {
                 (status, what) = ("wouldRestore", "would restore \(item.id) (a stored file is missing or damaged)")
                 restoring += 1
                 bytes += size
+            case .wouldComplete(let item):
+                let adding = zip(request.parts, paths).filter { part, _ in !item.files.contains { $0.role == part.role }
+                }
+                let added = adding.map { FileStatus(path: $1)?.size ?? 0 }.reduce(0, +)
+                let names = adding.map { ($0.1 as NSString).lastPathComponent }.joined(separator: " and ")
+                (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks it")
+                completing += 1
+                bytes += added
             }
             if json {
                 var object = JSONObject()
@@ -61,6 +70,7 @@ extension ImportJob {
             output +=
                 "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
                 + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
+                + (completing > 0 ? "\(completing) would be completed, " : "")
                 + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
                 + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "") + ". "
                 + "Nothing was written. Library: \(shownLibrary)\n"
