@@ -321,9 +321,10 @@ public final class ImportSession: Sendable {
     }
 
     /// Makes an item's thumbnail (from its primary file), keeps it in `.pickup/thumbnails/`
-    /// and records it in the catalog; an item that has one, or is audio, is returned as is.
+    /// and records it in the catalog; an item that has one, or is audio, is returned as is. One
+    /// whose recorded thumbnail file is gone (deleted, a folder copied without it) gets it again.
     public func thumbnail(for item: ImportedItem, using thumbnails: ImportThumbnails) async throws -> ImportedItem {
-        guard item.thumbnail == nil, item.kind != .audio, let primary = item.primary else { return item }
+        guard !hasThumbnailFile(item), item.kind != .audio, let primary = item.primary else { return item }
         let image = try await thumbnails.renderer.thumbnail(of: destination + "/" + primary.name, thumbnails.request)
         let folder = library.thumbnailsFolder
         if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
@@ -334,6 +335,12 @@ public final class ImportSession: Sendable {
         var updated = item
         updated.thumbnail = thumbnail
         return updated
+    }
+
+    /// Whether the item's recorded thumbnail is there in the library folder.
+    public func hasThumbnailFile(_ item: ImportedItem) -> Bool {
+        guard let thumbnail = item.thumbnail else { return false }
+        return FileStatus(path: destination + "/" + thumbnail.name) != nil
     }
 
     /// Runs blocking file work on a thread of its own, off Swift's cooperative pool (on `queue`

@@ -77,6 +77,7 @@ struct ThumbnailsJob: CommandJob {
         var failed = false
         for item in items {
             do {
+                let had = session.hasThumbnailFile(item)
                 let done = try await session.thumbnail(for: item, using: using)
                 guard let thumbnail = done.thumbnail else { continue }
                 if json {
@@ -84,9 +85,12 @@ struct ThumbnailsJob: CommandJob {
                     object.add("type", "thumbnail")
                     object.add("id", done.id)
                     object.add("thumbnail", thumbnail.name)
+                    object.add("status", had ? "alreadyThere" : "made")
                     Console.out(object.text)
                 } else {
-                    Console.out("\(done.id) → \(thumbnail.name) \(thumbnail.width)x\(thumbnail.height)")
+                    Console.out(
+                        "\(done.id) → \(thumbnail.name) \(thumbnail.width)x\(thumbnail.height)"
+                            + (had ? " (already there)" : " (made)"))
                 }
             } catch {
                 failed = true

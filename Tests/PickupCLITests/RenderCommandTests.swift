@@ -261,11 +261,18 @@ struct RenderCommandTests {
     func importThumbnails() throws {
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        let result = try CLI.run([
+        let arguments = [
             "import", try Fixtures.path(.mp4PortraitStored), try Fixtures.path(.jpegOrientation6), "--into",
             folder + "/lib", "--thumbnails", "64x64", "--json",
-        ])
+        ]
+        let result = try CLI.run(arguments)
         #expect(result.status == 0, "\(result.errorText)")
+        // A thumbnail file deleted since (the catalog still names it) is made again.
+        let first = try #require(try CLI.jsonLines(result).first?["thumbnail"] as? [String: Any])
+        let deleted = folder + "/lib/" + (try #require(first["name"] as? String))
+        #expect(unlink(deleted) == 0)
+        #expect(try CLI.run(arguments).status == 0)
+        #expect(FileManager.default.fileExists(atPath: deleted), "made again")
         for line in try CLI.jsonLines(result) {
             let thumbnail = try #require(line["thumbnail"] as? [String: Any])
             let name = try #require(thumbnail["name"] as? String)
