@@ -4,6 +4,8 @@ import Pickup
 /// Encodes an RGB picture as JPEG (mjpeg), PNG or WebP (libwebp) with FFmpeg's encoders.
 enum ImageEncoder {
     static func encode(_ image: RGBImage, as format: ImageFormat, quality: Double) throws(RenderError) -> [UInt8] {
+        // A picture decoded by libheif reaches FFmpeg first here: its scaler's warnings stay quiet too.
+        _ = quietFFmpeg
         let (name, pixelFormat): (String, AVPixelFormat) =
             switch format {
             case .jpeg: ("mjpeg", AV_PIX_FMT_YUVJ420P)

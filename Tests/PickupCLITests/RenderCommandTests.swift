@@ -285,6 +285,17 @@ struct RenderCommandTests {
         }
     }
 
+    @Test("a HEIC's thumbnail (libheif decodes, FFmpeg encodes) prints none of FFmpeg's own log lines")
+    func heicThumbnailQuiet() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let result = try CLI.run([
+            "import", try Fixtures.path(.heicGPS), "--into", folder + "/lib", "--thumbnails", "64x64", "-q",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(!result.errorText.contains("swscaler") && !result.errorText.contains("@ 0x"), "\(result.errorText)")
+    }
+
     @Test("upload --export and --strip-location: the video exported, every photo stripped, other files held back")
     func uploadExported() throws {
         let server = try TusServer()
