@@ -205,7 +205,7 @@ struct IntegrityTests {
         #expect(copies == 0, "nothing copied to find it there: the sources' SHA-256 found the items")
         // A byte changed behind the same size: read, found different, copied.
         var changed = try Data(contentsOf: URL(fileURLWithPath: photo))
-        changed[changed.count - 1] ^= 0x01
+        changed[changed.count / 2] ^= 0x01
         try changed.write(to: URL(fileURLWithPath: photo))
         let again = await session.run(try requests([photo]))
         if case .imported = again.first {} else { Issue.record("expected imported, got \(again)") }

@@ -123,6 +123,22 @@ struct HostileInputTests {
         expectError([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xF0, 0x45, 0x78], .truncated, mentions: "segment")
     }
 
+    @Test("a JPEG or HEIC cut inside its image data is cut short; bytes after a whole image are not a cut")
+    func cutImageData() throws {
+        let jpeg = TIFFBuilder.jpeg(width: 8, height: 8, exif: nil)
+        expectError(Array(jpeg.dropLast(2)), .truncated, mentions: "end marker (FF D9)")
+        expectError(Array(jpeg.dropLast(1)), .truncated, mentions: "end marker (FF D9)")
+        // Zero padding, Samsung's trailer, a motion photo's movie: the image before them is whole.
+        for after in [[UInt8](repeating: 0, count: 100), Array("SEFH-records-SEFT".utf8), BoxBuilder.movie(.init())] {
+            #expect(try probe.probe(bytes: jpeg + after).width == 8)
+        }
+        let heic = HEIFBuilder().build()
+        expectError(Array(heic.dropLast(4)), .truncated, mentions: "'mdat'")
+        // A few stray bytes, or a box of some tag cut short, after the image data are not the picture.
+        #expect(try probe.probe(bytes: heic + [1, 2, 3]).width == 4032)
+        #expect(try probe.probe(bytes: heic + [0, 0, 0, 100] + Array("junk".utf8)).width == 4032)
+    }
+
     @Test("PNG, GIF, WebP and Matroska headers cut short")
     func cutHeaders() {
         expectError([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48], .truncated)

@@ -31,7 +31,11 @@ enum JPEGProbe {
                 offset += 2
                 continue
             }
-            if marker == 0xD9 || marker == 0xDA { break }  // end of image, start of scan
+            if marker == 0xD9 { break }  // end of image
+            if marker == 0xDA {  // start of scan: the image data, whole only if it ends
+                try JPEGEnd.check(source, scanAt: offset)
+                break
+            }
             let length = Int(try header.u16())
             let name = "JPEG segment 0x" + String(marker, radix: 16, uppercase: true)
             guard length >= 2 else {

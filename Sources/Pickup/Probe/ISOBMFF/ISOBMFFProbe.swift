@@ -13,8 +13,10 @@ enum ISOBMFFProbe {
             do {
                 box = try reader.header(at: offset, end: source.size)
             } catch {
-                // A cut-off tail (an unfinished copy) is fine once the header boxes are in hand.
-                if error.code == .truncated, moov != nil || meta != nil { break }
+                // Bytes past the last whole box (a tag, padding) are not the picture or the movie
+                // once the header boxes are in hand; a cut media box is: its samples, or the
+                // HEIF image's data, are missing (an unfinished copy), and the file says so.
+                if error.code == .truncated, moov != nil || meta != nil, error.element != "box 'mdat'" { break }
                 throw error
             }
             switch box.type {
