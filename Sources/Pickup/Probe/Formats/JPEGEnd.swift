@@ -16,7 +16,9 @@ enum JPEGEnd {
         guard tailCount > 0 else { return }
         var tail = try source.read(at: source.size - Int64(tailCount), count: tailCount)
         while tail.last == 0 { tail.removeLast() }
-        if tail.isEmpty || tail.suffix(2).elementsEqual([0xFF, 0xD9]) || tail.suffix(4).elementsEqual(Array("SEFT".utf8)) {
+        if tail.isEmpty || tail.suffix(2).elementsEqual([0xFF, 0xD9])
+            || tail.suffix(4).elementsEqual(Array("SEFT".utf8))
+        {
             return
         }
         // Something follows the image, or it is cut: an end marker after the scan says which.
