@@ -255,16 +255,20 @@ struct ImportJob: CommandJob {
                 bar?.draw(
                     itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1))
             case .finished(let index, let result):
-                done += 1
-                // Its whole size, copied or already there, as the plan counted it (looked up only
-                // for an item that never started: one reused without a copy).
-                bytesFinished +=
-                    inFlight.removeValue(forKey: index)?.total
-                    ?? plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
+                // One stopped by Ctrl-C counts in neither bar: the bar shows what was done.
+                let stopped = result.error?.code == .cancelled
+                let started = inFlight.removeValue(forKey: index)
+                if !stopped {
+                    done += 1
+                    // Its whole size, copied or already there, as the plan counted it (looked up only
+                    // for an item that never started: one reused without a copy).
+                    bytesFinished +=
+                        started?.total ?? plan.requests[index].parts.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
+                }
                 bar?.draw(
                     itemsDone: done, bytesDone: bytesDone(), current: current, alsoRunning: max(0, inFlight.count - 1),
                     force: true)
-                if !showBar, !json, !progress.quiet {
+                if !showBar, !json, !progress.quiet, !stopped {
                     Console.error(Text.clean(ImportJob.progressLine(plan.requests[index], result)))
                 }
             case .thumbnailFailed(let index, let message):  // not asked for here: pickup-render makes them
@@ -288,19 +292,22 @@ struct ImportJob: CommandJob {
             }
             if let error = result.error {
                 failures += 1
-                if !json { Console.error(Text.clean("pickup import: " + error.description)) }
+                // Stopped by Ctrl-C: counted once in the summary, not a failure line each.
+                if !json, error.code != .cancelled { Console.error(Text.clean("pickup import: " + error.description)) }
             }
         }
+        let stopped = results.filter { $0.error?.code == .cancelled }.count
         let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
         let reused = results.filter { if case .reused = $0 { return true } else { return false } }.count
         let restored = results.filter { if case .restored = $0 { return true } else { return false } }.count
         if !json {
-            let failed = results.count - imported - reused - restored
-            let notImported = failures - failed  // files that never became items: unreadable, not media...
+            let failed = results.count - imported - reused - restored - stopped
+            let notImported = failures - failed - stopped  // files that never became items: unreadable, not media...
             output +=
                 "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
                 + "\(imported) imported, \(reused) already there, "
                 + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
+                + (stopped > 0 ? ", \(stopped) not imported (interrupted: the same command again imports them)" : "")
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
                 + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "") + ". "
