@@ -292,6 +292,29 @@ struct ImportCommandTests {
         #expect(try pickup("library", library, "list").outputText.contains("live photo"))
     }
 
+    @Test("a file already inside the library, named or in a folder named, is left alone and said so")
+    func insideTheLibrary() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try add(.jpegPlain, "good.jpg", to: folder)
+        let library = folder.appendingPathComponent("Library").path
+        #expect(try pickup("import", folder.appendingPathComponent("card").path, "--into", library).status == 0)
+        let stray = library + "/stray.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: stray)
+        for named in [stray, library] {
+            let result = try pickup("import", named, "--into", library)
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(
+                result.errorText.contains("left alone ")
+                    && result.errorText.contains("(already inside the library it would go into): "),
+                "\(result.errorText)")
+            #expect(result.errorText.contains("'pickup library \(library) verify' lists them"), "\(result.errorText)")
+            #expect(result.outputText.contains("left alone (see above)"), "\(result.outputText)")
+        }
+        let json = try jsonLines(try pickup("import", stray, "--into", library, "--json"))
+        #expect(json.contains { $0["reason"] as? String == "already inside the library it would go into" }, "\(json)")
+    }
+
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
     func namedAsMedia() throws {
         let folder = try scratch()

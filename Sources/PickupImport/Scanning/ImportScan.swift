@@ -48,7 +48,10 @@ public struct ImportScan: Sendable {
     /// Files found in the folders that are not photos or videos (an edit that went with its
     /// item is not among them).
     public var notMedia: [String] = []
-    /// Paths passed over on purpose (a symbolic link out of the folder named), and why.
+    /// Why a file inside the library it is to go into is passed over.
+    public static let insideLibrary = "already inside the library it would go into"
+    /// Paths passed over on purpose (a symbolic link out of the folder named, a file inside the
+    /// library itself), and why.
     public var passedOver: [(path: String, reason: String)] = []
     /// Files named themselves that the selection does not take.
     public var notSelected: [String] = []
@@ -75,7 +78,12 @@ public struct ImportScan: Sendable {
             switch entry {
             case .file(let path, let identity):
                 let real = sourcePaths.resolve(path)?.path
-                if let real, library.contains(resolved: real) { continue }
+                // The library's own files are never taken, but said: one named, or a folder that
+                // holds the library, would otherwise come to "0 items" with no word why.
+                if let real, library.contains(resolved: real) {
+                    scan.passedOver.append((path, ImportScan.insideLibrary))
+                    continue
+                }
                 files.append(path)
                 resolved.append(real)
                 found[path] = identity

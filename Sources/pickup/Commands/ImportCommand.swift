@@ -206,8 +206,8 @@ struct ImportJob: CommandJob {
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan
         let leftAlone = scan.notMedia
-        let linksLeftAlone = scan.passedOver.map(\.path)
-        let leftAloneCount = leftAlone.count + linksLeftAlone.count
+        let passedOver = scan.passedOver.map(\.path)
+        let leftAloneCount = leftAlone.count + passedOver.count
         let notMedia = "not a photo or video"
         if json {
             let all =
@@ -218,9 +218,15 @@ struct ImportJob: CommandJob {
             let link = "a symbolic link out of the folder named"
             let all =
                 scan.notSelected.map { ($0, FileListOptions.notTaken) } + leftAlone.map { ($0, notMedia) }
-                + linksLeftAlone.map { ($0, link) }
+                + scan.passedOver.map { ($0.path, $0.reason == ImportScan.insideLibrary ? $0.reason : link) }
             let lines = NamedFiles.leftAloneLines(
-                all, command: "pickup import", hints: [link: "--follow-links follows them"], notTaken: scan.notTaken)
+                all, command: "pickup import",
+                hints: [
+                    link: "--follow-links follows them",
+                    ImportScan.insideLibrary:
+                        "the library's own files are its items already, or files it does not know "
+                        + "('pickup library \(destination) verify' lists them)",
+                ], notTaken: scan.notTaken)
             for line in lines { Console.error(line) }
         }
         for (path, error) in plan.skipped {
@@ -228,7 +234,7 @@ struct ImportJob: CommandJob {
         }
         guard let session else {
             await dryRunReport(
-                plan, library: library.path, leftAlone: leftAlone.count + linksLeftAlone.count, failed: failures)
+                plan, library: library.path, leftAlone: leftAlone.count + passedOver.count, failed: failures)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 
