@@ -24,10 +24,29 @@ extension UploadJob {
             Console.error("pickup upload: " + error.message + " (see 'pickup upload --help')")
             return nil
         }
-        let (resolved, probes, leftAlone) = UploadJob.mediaOnly(
+        var (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
         reportLeftAlone(leftAlone, passedOver: passedOver, notTaken: notTaken)
-        return (resolved, probes, failedEarly, leftAlone.count)
+        // An empty file named as a photo or video is an interrupted copy, as probe and import
+        // say: not sent (a file named as something else is sent whatever it holds).
+        var refused = false
+        for index in resolved.indices.reversed() {
+            guard case .failure(let error) = probes[index], error.code == .empty,
+                MediaNames.namedAsMedia(resolved[index].path)
+            else { continue }
+            let path = resolved[index].path
+            if json {
+                Console.out(
+                    JSONObject.failure(path: path, code: error.code.rawValue, message: error.message, hint: error.hint)
+                        .text)
+            } else {
+                Console.error(Text.clean("pickup upload: " + error.description))
+            }
+            resolved.remove(at: index)
+            probes.remove(at: index)
+            refused = true
+        }
+        return (resolved, probes, failedEarly || refused, leftAlone.count)
     }
 
     func planOnly() async -> Int32 {
@@ -72,6 +91,7 @@ extension UploadJob {
             let count = batch.files.count
             Console.out(
                 "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
+                    + (failedEarly ? " (+ files that would not be, see above)" : "")
                     + (leftAlone == 0 ? "" : "; \(leftAlone) left alone (not photos or videos)")
                     + ". Nothing was sent (--dry-run); the journal was not touched.")
         }
