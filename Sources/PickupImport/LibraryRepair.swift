@@ -73,6 +73,25 @@ public struct LibraryRepair: Sendable {
         return report
     }
 
+    /// How many of the missing and damaged files of `findings` have a recorded source still
+    /// there with their recorded size: those `repair` can try (it then checks their bytes). A
+    /// look at the sources only, nothing read.
+    public func repairable(_ findings: [LibraryVerifier.Finding]) async throws(ImportError) -> Int {
+        var count = 0
+        for finding in findings {
+            guard finding.problem == .missing || finding.problem == .damaged, let id = finding.itemID,
+                let file = try await catalog.item(id: id)?.files.first(where: { $0.name == finding.name })
+            else { continue }
+            let sources = try await catalog.recordedSources(ofItem: id)[file.role] ?? []
+            if sources.contains(where: {
+                FileStatus(path: $0).map { $0.kind == .regular && $0.size == file.size } ?? false
+            }) {
+                count += 1
+            }
+        }
+        return count
+    }
+
     /// Copies `file` again from the first of `sources` that still holds its recorded bytes.
     static func restore(
         _ file: StoredFile, of finding: LibraryVerifier.Finding, from sources: [String], in folder: String

@@ -90,6 +90,15 @@ struct LibraryCommandTests {
         #expect(words.outputText.contains("not repaired"), "\(words.outputText)")
         #expect(words.outputText.contains("0 repaired, 1 cannot be repaired"), "\(words.outputText)")
         #expect(words.outputText.contains("1 unknown file left alone"), "\(words.outputText)")
+        // Its source gone, verify no longer sends a person to a repair that cannot help.
+        try FileManager.default.moveItem(atPath: folder + "/src/IMG_0003.PNG", toPath: folder + "/moved.png")
+        let gone = try pickup("library", library, "verify")
+        #expect(
+            gone.outputText.contains(
+                "Its source is gone or changed: restore it from a backup; move or delete the unknown files yourself."),
+            "\(gone.outputText)")
+        #expect(!gone.outputText.contains("repair'"), "\(gone.outputText)")
+        try FileManager.default.moveItem(atPath: folder + "/moved.png", toPath: folder + "/src/IMG_0003.PNG")
         unlink(library + "/2024/unknown.jpg")
         try flipByte(folder + "/src/IMG_0003.PNG", at: 200)  // the source as it was
         #expect(try pickup("library", library, "repair").status == 0)

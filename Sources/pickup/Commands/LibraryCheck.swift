@@ -19,7 +19,11 @@ struct LibraryCheck {
                 totals(report)
                 + (report.isClean
                     ? "every file is intact.\n"
-                    : "\(LibraryCheck.count(report.findings.count, "problem")). " + hint(report.findings) + "\n")
+                    : "\(LibraryCheck.count(report.findings.count, "problem")). "
+                        + hint(
+                            report.findings,
+                            repairable: try await LibraryRepair(folder: folder, catalog: catalog).repairable(
+                                report.findings)) + "\n")
         }
         Console.raw(output)
         return report.isClean ? ExitStatus.success : ExitStatus.someFailed
@@ -58,19 +62,30 @@ struct LibraryCheck {
         return report.remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    /// What to do about the problems verify found.
-    private func hint(_ findings: [LibraryVerifier.Finding]) -> String {
-        let repairable = findings.contains { $0.problem == .missing || $0.problem == .damaged }
+    /// What to do about the problems verify found; `repairable`: how many missing or damaged
+    /// files have a source still there that repair can copy them from again.
+    private func hint(_ findings: [LibraryVerifier.Finding], repairable: Int) -> String {
+        let broken = findings.filter { $0.problem == .missing || $0.problem == .damaged }.count
         let unknown = findings.contains { $0.problem == .unknown }
         var hints: [String] = []
-        if repairable {
+        if repairable > 0 {
             hints.append(
                 "Run 'pickup library \(Text.clean(folder)) repair' to copy missing and damaged files again from "
                     + "their sources")
         }
-        if unknown { hints.append((repairable ? "move" : "Move") + " or delete the unknown files yourself") }
+        if broken > repairable {
+            let gone = broken - repairable
+            hints.append(
+                (hints.isEmpty ? "" : "for ")
+                    + (gone == broken
+                        ? (broken == 1 ? "its source is" : "their sources are")
+                        : "\(gone) of them, the sources are") + " gone or changed: restore "
+                    + (gone == 1 ? "it" : "them") + " from a backup")
+        }
+        if unknown { hints.append((hints.isEmpty ? "Move" : "move") + " or delete the unknown files yourself") }
         if hints.isEmpty { return "Restore the library from a backup." }
-        return hints.joined(separator: "; ") + "."
+        let text = hints.joined(separator: "; ") + "."
+        return text.prefix(1).uppercased() + text.dropFirst()
     }
 
     private func totals(_ report: LibraryVerifier.Report) -> String {
