@@ -3,14 +3,39 @@ import Pickup
 /// Small text helpers for tables and sizes (no Foundation needed).
 public enum Text {
     public static func pad(_ text: String, _ width: Int) -> String {
-        let count = text.count
+        let count = columns(text)
         return count >= width ? text : text + String(repeating: " ", count: width - count)
     }
 
     public static func padLeft(_ text: String, _ width: Int) -> String {
-        let count = text.count
+        let count = columns(text)
         return count >= width ? text : String(repeating: " ", count: width - count) + text
     }
+
+    /// How many columns a terminal gives `text`: two for each wide character (Chinese, Japanese
+    /// and Korean characters, full-width forms, most emoji), none for a combining mark or a
+    /// zero-width joiner, one for the rest. Tables pad by it, so that a row with `東京.jpg` in
+    /// it lines up with the others.
+    public static func columns(_ text: String) -> Int {
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: break
+            }
+            if value == 0xFE0F || (0xFE00...0xFE0E).contains(value) { continue }  // variation selectors
+            total += wideRanges.contains { $0.contains(value) } ? 2 : 1
+        }
+        return total
+    }
+
+    /// East Asian Wide and Fullwidth characters, and the emoji shown two columns wide.
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+        0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+    ]
 
     /// A name as every table, progress line and message shows it: control characters (a newline,
     /// a tab, an escape) written as `\n`, `\t`, `\x1B`, so that a file's name cannot break a

@@ -292,6 +292,24 @@ struct ImportCommandTests {
         #expect(try pickup("library", library, "list").outputText.contains("live photo"))
     }
 
+    @Test("the table lines up with Japanese names: a wide character takes two columns")
+    func wideNames() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try add(.jpegPlain, "東京タワー.jpg", to: folder)
+        try add(.jpegEXIF, "tokyo.jpg", to: folder)
+        let result = try pickup(
+            "import", folder.appendingPathComponent("card").path, "--into", folder.appendingPathComponent("L").path)
+        // Where SOURCE begins on each row, in terminal columns (CJK ideographs and kana are two wide).
+        func column(of needle: String, in line: Substring) -> Int? {
+            guard let range = line.range(of: needle) else { return nil }
+            return line[..<range.lowerBound].unicodeScalars.reduce(0) { $0 + ($1.value >= 0x3000 ? 2 : 1) }
+        }
+        let rows = result.outputText.split(separator: "\n").filter { $0.contains(" imported ") }
+        let columns = rows.compactMap { column(of: folder.appendingPathComponent("card").path, in: $0) }
+        #expect(rows.count == 2 && columns.count == 2 && columns[0] == columns[1], "\(result.outputText)")
+    }
+
     @Test("a file already inside the library, named or in a folder named, is left alone and said so")
     func insideTheLibrary() throws {
         let folder = try scratch()

@@ -287,7 +287,7 @@ struct ImportJob: CommandJob {
         if let thumbnails, !interrupted.fired {
             results = await ImportJob.addThumbnails(results, size: thumbnails, session: session)
         }
-        let storedWidth = max(9, results.compactMap(\.item).map { ItemTable.storedNames($0).count }.max() ?? 0)
+        let storedWidth = max(9, results.compactMap(\.item).map { Text.columns(ItemTable.storedNames($0)) }.max() ?? 0)
         var output = json ? "" : ItemTable.importHeader(storedWidth: storedWidth)
         for (request, result) in zip(plan.requests, results) {
             if json {

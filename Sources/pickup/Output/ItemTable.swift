@@ -35,7 +35,8 @@ enum ItemTable {
     static func importRow(_ item: ImportedItem, note: String, source: String, storedWidth: Int) -> String {
         var row = row(item, note: note)
         row.removeLast()
-        return Text.pad(row, row.count - storedNames(item).count + storedWidth) + "  " + Text.clean(source) + "\n"
+        return Text.pad(row, Text.columns(row) - Text.columns(storedNames(item)) + storedWidth) + "  "
+            + Text.clean(source) + "\n"
     }
 
     static func row(_ item: ImportedItem, note: String) -> String {
