@@ -137,7 +137,10 @@ struct ProbeCommandTests {
         defer { Temporary.remove(folder) }
         let table = try pickup("probe", folder.path)
         #expect(table.status == 0, "\(table.errorText)")
-        #expect(table.outputText.contains("2 files: 1 probed, 1 left alone (not photos or videos), 0 failed."))
+        #expect(table.outputText.contains("2 files: 1 probed, 1 left alone (see above), 0 failed."))
+        #expect(
+            table.errorText.contains("pickup probe: left alone 1 file (not a photo or video): ")
+                && table.errorText.contains("IMG_0001.AAE"), "\(table.errorText)")
         let json = try jsonLines(try pickup("probe", "--json", folder.path))
         let aside = try #require(json.first { ($0["path"] as? String)?.hasSuffix(".AAE") == true })
         #expect(aside["status"] as? String == "leftAlone" && aside["error"] == nil)

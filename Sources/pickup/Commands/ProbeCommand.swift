@@ -197,10 +197,15 @@ struct ProbeJob: CommandJob {
                 for pair in pairs { Console.out("  \(pair.still) + \(pair.movie)  (\(pair.contentIdentifier))") }
             }
             let total = entries.count { if case .notTaken = $0 { false } else { true } }
-            // Files passed over (named ones the patterns leave out, links out of the folder) were said above.
+            // Files passed over (named ones the patterns leave out, links out of the folder) were
+            // said above; the files that are not media are named here, as import names them.
+            for line in NamedFiles.leftAloneLines(
+                leftAloneFiles.map { ($0, "not a photo or video") }, command: "pickup probe")
+            {
+                Console.error(line)
+            }
             let alone = leftAloneFiles.count + passedOver.count
-            let why = passedOver.isEmpty ? "not photos or videos" : "see above"
-            let aside = alone == 0 ? "" : ", \(alone) left alone (\(why))"
+            let aside = alone == 0 ? "" : ", \(alone) left alone (see above)"
             let patterns = notTaken == 0 ? "" : "; \(notTaken) more not taken by the --include/--exclude patterns"
             Console.out(
                 "\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed\(patterns).")
