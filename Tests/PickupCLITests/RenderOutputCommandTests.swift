@@ -73,6 +73,22 @@ struct RenderOutputCommandTests {
         #expect(exported.count == 1 && exported.allSatisfy { $0.utf8.count <= 255 }, "\(exported)")
     }
 
+    @Test("a Live Photo's still and movie, one name in one folder, get thumbnails named by their extensions")
+    func sameNameOtherExtension() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let still = folder + "/IMG_0001.JPG"
+        let movie = folder + "/IMG_0001.MOV"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: still)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.movAppleKeys), toPath: movie)
+        let result = try CLI.run(["thumb", still, movie, "--size", "16x16", "-o", folder + "/out/", "--json"])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try CLI.jsonLines(result).compactMap { line in
+            (line["path"] as? String).map { ($0 as NSString).lastPathComponent }
+        }
+        #expect(names == ["IMG_0001 (JPG)-thumb.jpg", "IMG_0001 (MOV)-thumb.jpg"], "\(names)")
+    }
+
     @Test("inputs of one name in folders of one name get thumbnails named with hashes of one length")
     func sameNamesSameHashLength() throws {
         let folder = try scratch()
