@@ -76,10 +76,11 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
             if Task.isCancelled { throw RenderError(.cancelled, "the strip was cancelled") }
             let seconds = duration * (Double(index) + 0.5) / Double(count)
             // Keyframes sparser than the strip's steps (a long GOP) would give the same picture
-            // several times: a keyframe farther than half a step from the time asked gives way to
+            // several times, or frames unevenly spaced (a 4 s clip's strip of 4 at 0, 1.5, 2.5
+            // and 3.5 s): a keyframe farther than a quarter step from the time asked gives way to
             // the frame at that time, decoded forward from it, and so do the frames after it.
             let frame = try decoder.frame(
-                at: seconds, tolerance: tolerance, keyframeWithin: duration / Double(count) / 2)
+                at: seconds, tolerance: tolerance, keyframeWithin: duration / Double(count) / 4)
             if decoder.wentForward { tolerance = .exact }
             let time = decoder.seconds(of: frame)
             let image = try RGBImage(frame: frame, size: geometry.scaled)

@@ -60,6 +60,20 @@ struct ExactFrameTests {
             "at \(seconds) s (given \(image.time ?? -1))")
     }
 
+    @Test("a strip with its default tolerance is evenly spaced, where keyframes are sparse (one at the start)")
+    func evenStrip() async throws {
+        let path = try Fixtures.ffmpeg(
+            "-f lavfi -i testsrc2=size=160x120:rate=25 -t 4 -c:v libx264 -g 250 -pix_fmt yuv420p", as: "mp4")
+        defer { Temporary.remove(path) }
+        let strip = try await renderer.strip(
+            of: path, count: 4, ThumbnailRequest(size: PixelSize(width: 80, height: 60), mode: .fit))
+        let times = strip.compactMap(\.time)
+        #expect(times.count == 4)
+        for (index, time) in times.enumerated() {
+            #expect(abs(time - (Double(index) + 0.5)) <= 0.05, "frame \(index) at \(time) s: \(times)")
+        }
+    }
+
     @Test("a strip in one pass gives ffmpeg's frame at each of its times")
     func exactStrip() async throws {
         let path = try Fixtures.ffmpeg(Self.recipe, as: "mp4")
