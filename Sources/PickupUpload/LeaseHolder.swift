@@ -6,21 +6,13 @@
 
 /// Whether the process holding an upload's lease is still alive, from `kill(pid, 0)`.
 enum LeaseHolder {
-    /// Whether this platform runs each app in a sandbox of its own (iOS, tvOS, watchOS,
-    /// visionOS), where `kill` on any other app's process fails with `EPERM`.
-    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        static let sandboxed = true
-    #else
-        static let sandboxed = false
-    #endif
-
     /// `signalled`: `kill(pid, 0)` succeeded; otherwise `errno` says why not. `EPERM` means a
-    /// process with that id exists and may not be signalled: on Linux and macOS another user's
-    /// (alive: the lease holds); in an app sandbox every other app's, so never a process of
-    /// this app, which alone can open the journal in its container (the id was reused: the
-    /// lease is free).
-    static func isAlive(signalled: Bool, errno: Int32, sandboxed: Bool = LeaseHolder.sandboxed) -> Bool {
-        if signalled { return true }
-        return errno == EPERM && !sandboxed
+    /// process with that id exists and may not be signalled: on Linux and macOS another user's;
+    /// in an app sandbox any other process, the app's own share extension among them, which may
+    /// send uploads of a journal the two share in an App Group container. Alive, on every
+    /// platform: the lease still bounds the claim (`UploadJournal.leaseSeconds`), so an id
+    /// reused by another app after a crash holds an upload back for that long at most.
+    static func isAlive(signalled: Bool, errno: Int32) -> Bool {
+        signalled || errno == EPERM
     }
 }

@@ -20,6 +20,22 @@ struct ImportCommandTests {
             atPath: try Fixtures.path(fixture), toPath: folder.appendingPathComponent("card/DCIM/" + name).path)
     }
 
+    /// A Live Photo on the card: `IMG_0263.HEIC` (its content identifier in Apple's maker note)
+    /// and `IMG_0263.MOV`. Returns the still's path.
+    @discardableResult
+    func addLivePhoto(to folder: URL) throws -> String {
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        var heif = HEIFBuilder()
+        heif.exif = tiff.build()
+        try add(.movAppleKeys, "IMG_0263.MOV", to: folder)
+        let still = folder.appendingPathComponent("card/DCIM/IMG_0263.HEIC").path
+        try Data(heif.build()).write(to: URL(fileURLWithPath: still))
+        return still
+    }
+
     @Test("help and misuse")
     func help() throws {
         let help = try pickup("import", "--help")
@@ -234,14 +250,7 @@ struct ImportCommandTests {
     func sameLivePhotoTwice() throws {
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        var tiff = TIFFBuilder()
-        tiff.exif = [
-            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
-        ]
-        var heif = HEIFBuilder()
-        heif.exif = tiff.build()
-        try add(.movAppleKeys, "IMG_0263.MOV", to: folder)
-        try Data(heif.build()).write(to: folder.appendingPathComponent("card/DCIM/IMG_0263.HEIC"))
+        try addLivePhoto(to: folder)
         try FileManager.default.copyItem(
             at: folder.appendingPathComponent("card"), to: folder.appendingPathComponent("backup"))
         let library = folder.appendingPathComponent("Library").path
@@ -265,15 +274,7 @@ struct ImportCommandTests {
     func stillThenCard() throws {
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        var tiff = TIFFBuilder()
-        tiff.exif = [
-            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
-        ]
-        var heif = HEIFBuilder()
-        heif.exif = tiff.build()
-        try add(.movAppleKeys, "IMG_0263.MOV", to: folder)
-        let still = folder.appendingPathComponent("card/DCIM/IMG_0263.HEIC").path
-        try Data(heif.build()).write(to: URL(fileURLWithPath: still))
+        let still = try addLivePhoto(to: folder)
         let card = folder.appendingPathComponent("card").path
         let library = folder.appendingPathComponent("Library").path
         #expect(try pickup("import", still, "--into", library).status == 0)

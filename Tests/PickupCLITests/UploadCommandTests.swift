@@ -249,7 +249,7 @@ struct UploadCommandTests {
     /// A 32 MB upload to a fresh tus server in `folder`, stopped by `signal` once it has
     /// confirmed bytes: its exit status and its record as `uploads list --json` gives it.
     func stoppedUpload(
-        in folder: String, signal: String
+        in folder: String, signal: String, meanwhile: String = ""
     ) throws -> (server: TusServer, big: String, journal: String, to: String, status: Int32, record: [String: Any]) {
         let server = try TusServer()
         let big = try randomFile(megabytes: 32, in: folder)
@@ -257,7 +257,7 @@ struct UploadCommandTests {
         let to = "tus+" + server.endpoint.absoluteString
         let status = try interruptOnceSending(
             "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
-            environment: ["F": big, "TO": to], signal: signal)
+            environment: ["F": big, "TO": to], signal: signal, meanwhile: meanwhile)
         let record = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first)
         return (server, big, journal, to, status, record)
@@ -292,16 +292,11 @@ struct UploadCommandTests {
         "the same command while another pickup sends the file: left to it and said so; list names it; nothing sent twice"
     )
     func anotherProcessSends() throws {
-        let server = try TusServer()
         let folder = try scratch()
         defer { Temporary.remove(folder) }
-        let big = try randomFile(megabytes: 32, in: folder)
-        let journal = folder + "/j.sqlite"
-        let to = "tus+" + server.endpoint.absoluteString
         // The first is stopped (SIGSTOP: alive, its claim holding) while the second runs, then let go.
-        let status = try interruptOnceSending(
-            "\"$TOOL\" upload \"$F\" --to \"$TO\" --journal \"$J\" --chunk-size 0.25", journal: journal,
-            environment: ["F": big, "TO": to], signal: "STOP",
+        let (server, big, journal, to, status, _) = try stoppedUpload(
+            in: folder, signal: "STOP",
             meanwhile: """
                 echo $pid > "$J.pid"
                 "$TOOL" upload "$F" --to "$TO" --journal "$J" > "$J.second" 2>&1; echo $? > "$J.status"

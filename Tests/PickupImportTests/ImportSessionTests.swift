@@ -231,17 +231,22 @@ struct ImportSessionTests {
         #expect(try await session.catalog.items().count == 1)
     }
 
-    @Test("a Live Photo's still and movie are imported together as one item")
-    func livePhoto() async throws {
-        let scratch = try Scratch()
-        let movie = try scratch.add(.movAppleKeys, as: "IMG_0004.MOV")
+    /// A Live Photo: `NAME.HEIC` (its content identifier in Apple's maker note) and `NAME.MOV`.
+    func livePhoto(in scratch: Scratch, named name: String) throws -> (still: String, movie: String) {
+        let movie = try scratch.add(.movAppleKeys, as: name + ".MOV")
         var tiff = TIFFBuilder()
         tiff.exif = [
             (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
         ]
         var heif = HEIFBuilder()
         heif.exif = tiff.build()
-        let still = try scratch.write(heif.build(), as: "IMG_0004.HEIC")
+        return (try scratch.write(heif.build(), as: name + ".HEIC"), movie)
+    }
+
+    @Test("a Live Photo's still and movie are imported together as one item")
+    func livePhoto() async throws {
+        let scratch = try Scratch()
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0004")
         let plan = ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
         #expect(plan.requests.count == 1)
         #expect(plan.requests[0].livePhotoMovie == movie)
@@ -257,14 +262,7 @@ struct ImportSessionTests {
         arguments: [false, true])
     func livePhotoCompleted(rehash: Bool) async throws {
         let scratch = try Scratch()
-        let movie = try scratch.add(.movAppleKeys, as: "IMG_0005.MOV")
-        var tiff = TIFFBuilder()
-        tiff.exif = [
-            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
-        ]
-        var heif = HEIFBuilder()
-        heif.exif = tiff.build()
-        let still = try scratch.write(heif.build(), as: "IMG_0005.HEIC")
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0005")
         var options = ImportOptions()
         options.rehash = rehash
         let session = try ImportSession(destination: scratch.library, options: options)

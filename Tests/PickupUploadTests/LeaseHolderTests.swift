@@ -6,21 +6,16 @@ import Testing
 /// Who holds an upload's lease, from `kill(pid, 0)` as each platform answers it.
 @Suite("Lease holders")
 struct LeaseHolderTests {
-    @Test("in an app sandbox, EPERM is another app's process: the lease is free (a reused pid)")
+    @Test("EPERM is a living process (another user's; in an app sandbox, the app's share extension): the lease holds")
     func sandboxedPermissionDenied() {
-        // iOS: a sandboxed app may signal no other app's process; kill(2) fails with EPERM for them.
-        #expect(!LeaseHolder.isAlive(signalled: false, errno: EPERM, sandboxed: true))
-    }
-
-    @Test("on Linux and macOS, EPERM is another user's living process: the lease holds")
-    func desktopPermissionDenied() {
-        #expect(LeaseHolder.isAlive(signalled: false, errno: EPERM, sandboxed: false))
+        // iOS: a sandboxed process may signal no other process, its own app's extension among
+        // them; kill(2) fails with EPERM for them. The lease, not the pid, then decides.
+        #expect(LeaseHolder.isAlive(signalled: false, errno: EPERM))
     }
 
     @Test("no such process, anywhere: the lease is free")
     func noSuchProcess() {
-        #expect(!LeaseHolder.isAlive(signalled: false, errno: ESRCH, sandboxed: false))
-        #expect(!LeaseHolder.isAlive(signalled: false, errno: ESRCH, sandboxed: true))
-        #expect(LeaseHolder.isAlive(signalled: true, errno: 0, sandboxed: true))
+        #expect(!LeaseHolder.isAlive(signalled: false, errno: ESRCH))
+        #expect(LeaseHolder.isAlive(signalled: true, errno: 0))
     }
 }

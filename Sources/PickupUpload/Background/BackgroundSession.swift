@@ -29,8 +29,9 @@ package struct BackgroundTaskInfo: Sendable, Hashable {
     package var description: String?
     /// Whether it runs or waits to (`running` or `suspended`), not being cancelled.
     package var isRunning: Bool
-    /// The body bytes the system has sent for it so far (`countOfBytesSent`), also while no
-    /// app was there; 0 when unknown.
+    /// The body bytes the system has sent for it so far (`countOfBytesSent`, "number of body
+    /// bytes already sent"), as far as the system has told the app, which may lag; 0 when
+    /// unknown (`NSURLSessionTransferSizeUnknown`, -1).
     package var bodyBytesSent: Int64
 
     /// A task numbered `identifier`, labelled `description`, `bodyBytesSent` of its body sent.

@@ -232,7 +232,14 @@ package actor BackgroundTransfers {
     /// the background session carries. An upload the journal gives to the background but that
     /// no task carries (its task ended while no app was there to hear it) is given back first.
     package func restore() async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
-        let carried = await carried()
+        try await restore(from: await session.pendingTasks())
+    }
+
+    /// `restore()` from one snapshot of the session's tasks.
+    private func restore(
+        from tasks: [BackgroundTaskInfo]
+    ) async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
+        let carried = BackgroundTransfers.carried(tasks)
         for id in try await journal.backgroundIDs() where !carried.contains(id) {
             try await journal.takeBack(id: id)
         }
@@ -241,14 +248,16 @@ package actor BackgroundTransfers {
     }
 
     /// The uploads the session's running tasks carry (one being cancelled carries nothing).
-    private func carried() async -> Set<String> {
-        Set(await session.pendingTasks().filter(\.isRunning).compactMap { $0.transfer?.id })
+    private func carried() async -> Set<String> { BackgroundTransfers.carried(await session.pendingTasks()) }
+
+    private static func carried(_ tasks: [BackgroundTaskInfo]) -> Set<String> {
+        Set(tasks.filter(\.isRunning).compactMap { $0.transfer?.id })
     }
 
     /// The file's bytes each upload's running task has sent (`BackgroundTransfer.fileBytes(sent:)`).
-    private func bodyBytesSent() async -> [String: Int64] {
+    private static func bodyBytesSent(_ tasks: [BackgroundTaskInfo]) -> [String: Int64] {
         var sent: [String: Int64] = [:]
-        for task in await session.pendingTasks() where task.isRunning {
+        for task in tasks where task.isRunning {
             guard let transfer = task.transfer else { continue }
             sent[transfer.id] = max(sent[transfer.id] ?? 0, transfer.fileBytes(sent: task.bodyBytesSent))
         }
@@ -332,8 +341,10 @@ package actor BackgroundTransfers {
     package func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
         let result: Result<[Int], UploadError> = await inLane {
             do throws(UploadError) {
-                let found = try await self.restore()
-                let sent = await self.bodyBytesSent()
+                // One look at the session's tasks: which carry an upload, and how far each is.
+                let tasks = await self.session.pendingTasks()
+                let found = try await self.restore(from: tasks)
+                let sent = BackgroundTransfers.bodyBytesSent(tasks)
                 for record in found.inBackground {
                     await queue.track(inBackground: record)
                     // The bytes its task sent while no app was there: the row starts from them,

@@ -189,17 +189,20 @@ public struct UploadBatch: Sendable {
             }
             let destination = destinations[index]
             let status = statuses[index]
+            let same = status.flatMap { status in
+                status.identity == file.expected || file.expected == nil
+                    ? UploadBatch.resumeKey(Uploader.absolute(file.path), status.size, status.modified, destination.stored)
+                    : nil
+            }
+            // One another live process sends now, a form's POST too, is left to it.
+            if let same, let earlier = unfinished[same], let process = elsewhere[earlier.id] {
+                unfinished[same] = nil
+                sentElsewhere[index] = (earlier, process)
+                continue
+            }
             // tus and S3 go on from the server's offset; a form is one POST, sent again whole
             // (and its headers are not in the journal), so it starts a new entry.
-            if destination.continuesFromOffset, let status, status.identity == file.expected || file.expected == nil,
-                let earlier = unfinished.removeValue(
-                    forKey: UploadBatch.resumeKey(
-                        Uploader.absolute(file.path), status.size, status.modified, destination.stored))
-            {
-                if let process = elsewhere[earlier.id] {
-                    sentElsewhere[index] = (earlier, process)
-                    continue
-                }
+            if destination.continuesFromOffset, let same, let earlier = unfinished.removeValue(forKey: same) {
                 continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(

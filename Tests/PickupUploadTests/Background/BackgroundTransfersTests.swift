@@ -252,34 +252,60 @@ struct BackgroundTransfersTests {
         #expect(await server.patched == 4 * (200 << 10), "no byte sent twice")
     }
 
-    @Test("a relaunch shows a task's row from the bytes the system sent while no app was there")
-    func relaunchShowsBytesSentMeanwhile() async throws {
+    /// How a task handed to the background session began, and what the system says it sent.
+    enum Meanwhile: String, CaseIterable, Sendable {
+        /// Sent from the start on screen; 300 KB sent since.
+        case fromTheStart
+        /// Handed over mid-file by the queue (the rest from the server's offset, a copied body); 100 KB sent since.
+        case midFile
+        /// The system cannot say (`NSURLSessionTransferSizeUnknown`): the row starts where the task began.
+        case unknown
+    }
+
+    @Test(
+        "a relaunch shows a task's row from the bytes the system sent while no app was there",
+        arguments: Meanwhile.allCases)
+    func relaunchShowsBytesSentMeanwhile(_ meanwhile: Meanwhile) async throws {
         let journal = journalPath()
-        let path = try file(bytes: 512 << 10)
+        let path = try file(bytes: 1 << 20)
         defer { unlink(path) }
         let server = try CountingServer()
         let system = FakeBackgroundSystem(transport: server)
         let first = try await launch(journal: journal, transport: server, system: system)
-        let id = try await first.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "application/octet-stream", expected: nil,
-            on: first.queue)
+        let endpoint = server.server.endpoint
+        let id: Int
+        if meanwhile == .midFile {
+            await server.slow(30_000_000)
+            id = await first.queue.add(.upload(path: path, to: .tus(endpoint: endpoint)))
+            while (await first.queue.item(id)?.confirmed ?? 0) < 256 << 10 { try await Task.sleep(nanoseconds: 5_000_000) }
+            #expect(await first.transfers.handOff(first.queue) == 1)
+        } else {
+            id = try await first.transfers.send(
+                path: path, to: .tus(endpoint: endpoint), type: "application/octet-stream", expected: nil,
+                on: first.queue)
+        }
         #expect(await first.queue.item(id)?.state == .inBackground)
         let uploadID = try #require(await first.queue.item(id)?.uploadID)
-        // The app is killed; the system sends 300 KB of the task's body and goes on.
+        // The app is killed; the system sends part of the task's body and goes on.
         system.appEnded(BackgroundTransfersTests.identifier)
         let task = try #require(system.outstanding(BackgroundTransfersTests.identifier).first)
-        system.sentPart(task.identifier, bytes: 300 << 10)
+        let began = try #require(task.request.value("Upload-Offset").flatMap { Int64($0) })
+        #expect((meanwhile == .midFile) == (began > 0), "mid-file: the rest from the server's offset")
+        let told: Int64 = meanwhile == .unknown ? -1 : meanwhile == .midFile ? 100 << 10 : 300 << 10
+        system.sentPart(task.identifier, bytes: told)
 
         let second = try await launch(journal: journal, transport: server, system: system)
         #expect(try await second.transfers.restore(into: second.queue).isEmpty, "nothing to resume in the queue")
         let row = try #require(await second.queue.all().first { $0.uploadID == uploadID })
         #expect(row.state == .inBackground)
-        #expect(row.sent == 300 << 10, "the row starts where the task is, not where it began")
-        #expect(row.confirmed == 0, "nothing is confirmed until the task ends")
+        #expect(row.sent == began + max(0, told), "the row starts where the task is, not where it began")
+        #expect(row.confirmed == began, "nothing more is confirmed until the task ends")
         await system.runAll()
         let record = try #require(try await second.uploader.journal.record(id: uploadID))
         #expect(record.state == .done, "\(record.why)")
         #expect(await second.queue.item(row.id)?.state == .done)
+        let stored = try #require(await server.server.stored(record.remote ?? ""))
+        #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
     @Test("force-quit: the system cancels every task; at the next launch each upload goes on in the queue")

@@ -19,8 +19,9 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         var completed = false
         /// Cancelled, its end not yet delivered: still among "all outstanding tasks".
         var cancelling = false
-        /// `countOfBytesSent`: "number of body bytes already sent" (NSURLSession.h:353-354),
-        /// kept by the system whether or not an app is there to hear of them.
+        /// `countOfBytesSent`: "number of body bytes already sent" (NSURLSession.h:353-354), or
+        /// `NSURLSessionTransferSizeUnknown` (-1) when "it is not possible to know how many bytes
+        /// will be transferred" (NSURLSession.h:348-350); a test sets it as the system would.
         var bodyBytesSent: Int64 = 0
     }
 

@@ -161,6 +161,34 @@ extension FastTier {
         }
 
         @Test(
+            "a file another live process sends, tus or a form's POST, is left to it: not queued, told in sentElsewhere",
+            arguments: [false, true])
+        func sentElsewhere(form: Bool) async throws {
+            let paths = try files(1)
+            defer { unlink(paths[0]) }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            let journalPath = Temporary.path("batch", suffix: ".sqlite")
+            let uploader = try uploader(server, journal: journalPath)
+            let target: UploadBatch.Target = form ? .form(FormTarget(url: server.endpoint)) : .tus(server.endpoint)
+            let status = try #require(FileStatus(path: paths[0]))
+            let destination = try batch(paths, to: target).destinations[0]
+            let record = try await uploader.journal.begin(
+                path: Uploader.absolute(paths[0]), size: status.size, modified: status.modified,
+                destination: destination, type: "application/octet-stream")
+            // Another process (pid 1, alive: init) claimed it and sends it now, its lease running.
+            try SQLiteDatabase(path: journalPath).prepare(
+                "UPDATE uploads SET owner = 1, lease = ?2, state = 'uploading' WHERE id = ?1"
+            ).run([.text(record.id), .real(Date().timeIntervalSince1970 + 60)])
+            var again = try batch(paths, to: target)
+            let queue = UploadQueue(uploader: uploader)
+            _ = await again.enqueue(on: queue)
+            #expect(await queue.all().isEmpty, "nothing queued: it would be sent twice")
+            #expect(again.sentElsewhere[0]?.record.id == record.id)
+            #expect(again.sentElsewhere[0]?.process == 1)
+            #expect(await server.created == 0)
+        }
+
+        @Test(
             "an upload resumed from the journal, once done, has its SHA-256 recorded: the same bytes are then already there"
         )
         func resumedThenAlreadyThere() async throws {
