@@ -191,7 +191,8 @@ public struct UploadBatch: Sendable {
             let status = statuses[index]
             let same = status.flatMap { status in
                 status.identity == file.expected || file.expected == nil
-                    ? UploadBatch.resumeKey(Uploader.absolute(file.path), status.size, status.modified, destination.stored)
+                    ? UploadBatch.resumeKey(
+                        Uploader.absolute(file.path), status.size, status.modified, destination.stored)
                     : nil
             }
             // One another live process sends now, a form's POST too, is left to it.

@@ -277,7 +277,9 @@ struct BackgroundTransfersTests {
         if meanwhile == .midFile {
             await server.slow(30_000_000)
             id = await first.queue.add(.upload(path: path, to: .tus(endpoint: endpoint)))
-            while (await first.queue.item(id)?.confirmed ?? 0) < 256 << 10 { try await Task.sleep(nanoseconds: 5_000_000) }
+            while (await first.queue.item(id)?.confirmed ?? 0) < 256 << 10 {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
             #expect(await first.transfers.handOff(first.queue) == 1)
         } else {
             id = try await first.transfers.send(
