@@ -19,7 +19,10 @@ enum OutputNames {
                 toBytes: 150)
         }
         func folder(_ file: String) -> String {
-            let parent = ((SystemPath.readable(file) as NSString).deletingLastPathComponent as NSString)
+            // A name given without a folder is in the current one: its own name, not ".".
+            let given = (SystemPath.readable(file) as NSString).deletingLastPathComponent
+            let parent =
+                ((given.isEmpty || given == "." ? FileManager.default.currentDirectoryPath : given) as NSString)
                 .lastPathComponent
             return parent.isEmpty ? "." : ImportNaming.shortened(ImportNaming.namePart(parent), toBytes: 40)
         }

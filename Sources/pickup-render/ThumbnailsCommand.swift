@@ -57,6 +57,8 @@ struct ThumbnailsJob: CommandJob {
         let session: ImportSession
         var items: [ImportedItem] = []
         do {
+            // A library already: a mistyped path or a card is never made into one here.
+            _ = try ImportCatalog(folder: folder, readOnly: true)
             session = try ImportSession(destination: folder)
             if ids.isEmpty {
                 items = try await session.catalog.items()

@@ -341,6 +341,9 @@ struct ImportCommandTests {
         try add(.jpegPlain, "good.jpg", to: folder)
         try Data("not a photo".utf8).write(to: folder.appendingPathComponent("card/DCIM/broken.jpg"))
         try Data("a note".utf8).write(to: folder.appendingPathComponent("card/DCIM/notes.txt"))
+        // Empty: one named as a photo is an interrupted copy; one that is not is left alone as well.
+        try Data().write(to: folder.appendingPathComponent("card/DCIM/empty.jpg"))
+        try Data().write(to: folder.appendingPathComponent("card/DCIM/Thumbs.db"))
         let card = folder.appendingPathComponent("card").path
         let imported = try jsonLines(
             try pickup("import", card, "--into", folder.appendingPathComponent("L").path, "--json"))
@@ -348,8 +351,8 @@ struct ImportCommandTests {
         for lines in [imported, probed] {
             let failed = lines.filter { $0["type"] as? String == "error" }.compactMap { $0["path"] as? String }
             let alone = lines.filter { $0["type"] as? String == "leftAlone" }.compactMap { $0["path"] as? String }
-            #expect(failed.map { ($0 as NSString).lastPathComponent } == ["broken.jpg"])
-            #expect(alone.map { ($0 as NSString).lastPathComponent } == ["notes.txt"])
+            #expect(failed.map { ($0 as NSString).lastPathComponent }.sorted() == ["broken.jpg", "empty.jpg"])
+            #expect(alone.map { ($0 as NSString).lastPathComponent }.sorted() == ["Thumbs.db", "notes.txt"])
         }
     }
 

@@ -89,6 +89,36 @@ struct RenderOutputCommandTests {
         #expect(names == ["IMG_0001 (JPG)-thumb.jpg", "IMG_0001 (MOV)-thumb.jpg"], "\(names)")
     }
 
+    @Test("a name given without a folder is told apart by the current folder's name, not '.'")
+    func currentFolderNamed() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        for name in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/\(name)/IMG.jpg")
+        }
+        let result = try Shell.run(
+            "cd \"$DIR/a\" && \"$TOOL\" thumb IMG.jpg ../b/IMG.jpg --size 16x16 -o ../out/ --json",
+            environment: [
+                "DIR": folder,
+                "TOOL": CLI.tool.hasPrefix("/") ? CLI.tool : FileManager.default.currentDirectoryPath + "/" + CLI.tool,
+            ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        #expect(names == ["IMG (a)-thumb.jpg", "IMG (b)-thumb.jpg"], "\(names)")
+    }
+
+    @Test("pickup-render thumbnails takes a library only: a mistyped folder is said, and not made into one")
+    func thumbnailsNeedALibrary() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let render = (CLI.tool as NSString).deletingLastPathComponent + "/pickup-render"
+        let result = try Shell.execute(render, ["thumbnails", folder + "/typo"])
+        #expect(result.status == 1)
+        #expect(result.errorText.contains("is not a Pickup library"), "\(result.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/typo"))
+    }
+
     @Test("inputs of one name in folders of one name get thumbnails named with hashes of one length")
     func sameNamesSameHashLength() throws {
         let folder = try scratch()
