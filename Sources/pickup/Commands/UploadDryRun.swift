@@ -27,11 +27,11 @@ extension UploadJob {
         var (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
         reportLeftAlone(leftAlone, passedOver: passedOver, notTaken: notTaken)
-        // An empty or cut-short file named as a photo or video is an interrupted copy, as probe,
-        // import and thumb say: not sent (a file named as something else is sent whatever it holds).
+        // An empty file named as a photo or video is an interrupted copy, as probe and import
+        // say: not sent (a file named as something else is sent whatever it holds).
         var refused = false
         for index in resolved.indices.reversed() {
-            guard case .failure(let error) = probes[index], [.empty, .truncated].contains(error.code),
+            guard case .failure(let error) = probes[index], error.code == .empty,
                 MediaNames.namedAsMedia(resolved[index].path)
             else { continue }
             let path = resolved[index].path
