@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Whether a JPEG's image data is whole: it ends with the end-of-image marker (FF D9). A copy
 /// cut short ends inside the scan, without it: decoders then show the rest of the picture as
 /// grey or garbage, and the file would be kept as if it were good.
@@ -8,7 +14,22 @@
 /// the marker is read that far.
 enum JPEGEnd {
     /// How much of the file is read at a time when looking for the marker.
-    static let block = 1 << 20
+    static let block = 64 << 10
+
+    /// Whether `bytes` hold FF D9 anywhere.
+    static func holdsEndMarker(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.count >= 2 else { return false }
+            var offset = 0
+            while offset < buffer.count - 1 {
+                guard let found = memchr(base + offset, 0xFF, buffer.count - 1 - offset) else { return false }
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if base[at + 1] == 0xD9 { return true }
+                offset = at + 1
+            }
+            return false
+        }
+    }
 
     /// Throws `truncated` when the image data that starts at `scan` (its SOS marker) never ends.
     static func check(_ source: ByteSource, scanAt scan: Int64) throws(ProbeError) {
@@ -22,15 +43,16 @@ enum JPEGEnd {
             return
         }
         // Something follows the image, or it is cut: an end marker after the scan says which.
-        var offset = scan
-        var previous: UInt8 = 0
-        while offset < source.size {
-            let bytes = try source.read(at: offset, count: Int(min(Int64(block), source.size - offset)))
-            for byte in bytes {
-                if previous == 0xFF, byte == 0xD9 { return }
-                previous = byte
-            }
-            offset += Int64(bytes.count)
+        // Looked for from the end back (what follows a whole image is short, as a rule, or holds
+        // the pair by chance), a block at a time, each searched for 0xFF with memchr.
+        var blockEnd = source.size
+        while blockEnd > scan {
+            let blockStart = max(scan, blockEnd - Int64(block))
+            // One byte more than the block, so that a pair across two blocks is seen.
+            let count = Int(min(blockEnd + 1, source.size) - blockStart)
+            let bytes = try source.read(at: blockStart, count: count)
+            if JPEGEnd.holdsEndMarker(bytes) { return }
+            blockEnd = blockStart
         }
         throw ProbeError(
             .truncated, "the image data ends without the JPEG's end marker (FF D9)", offset: source.size,
