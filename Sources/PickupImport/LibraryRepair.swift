@@ -73,23 +73,28 @@ public struct LibraryRepair: Sendable {
         return report
     }
 
-    /// How many of the missing and damaged files of `findings` have a recorded source still
-    /// there with their recorded size: those `repair` can try (it then checks their bytes). A
+    /// The missing and damaged files of `findings` that no recorded source still there with their
+    /// recorded size can put back: `repair` can try the others (it then checks their bytes). A
     /// look at the sources only, nothing read.
-    public func repairable(_ findings: [LibraryVerifier.Finding]) async throws(ImportError) -> Int {
-        var count = 0
-        for finding in findings {
-            guard finding.problem == .missing || finding.problem == .damaged, let id = finding.itemID,
+    public func beyondRepair(
+        _ findings: [LibraryVerifier.Finding]
+    ) async throws(ImportError) -> [LibraryVerifier.Finding] {
+        var beyond: [LibraryVerifier.Finding] = []
+        for finding in findings where finding.problem == .missing || finding.problem == .damaged {
+            guard let id = finding.itemID,
                 let file = try await catalog.item(id: id)?.files.first(where: { $0.name == finding.name })
-            else { continue }
+            else {
+                beyond.append(finding)
+                continue
+            }
             let sources = try await catalog.recordedSources(ofItem: id)[file.role] ?? []
-            if sources.contains(where: {
+            if !sources.contains(where: {
                 FileStatus(path: $0).map { $0.kind == .regular && $0.size == file.size } ?? false
             }) {
-                count += 1
+                beyond.append(finding)
             }
         }
-        return count
+        return beyond
     }
 
     /// Copies `file` again from the first of `sources` that still holds its recorded bytes.

@@ -95,7 +95,8 @@ struct LibraryCommandTests {
         let gone = try pickup("library", library, "verify")
         #expect(
             gone.outputText.contains(
-                "Its source is gone or changed: restore it from a backup; move or delete the unknown files yourself."),
+                "Its source is gone or changed (IMG_0003.PNG): restore it from a backup; "
+                    + "move or delete the unknown files yourself."),
             "\(gone.outputText)")
         #expect(!gone.outputText.contains("repair'"), "\(gone.outputText)")
         try FileManager.default.moveItem(atPath: folder + "/moved.png", toPath: folder + "/src/IMG_0003.PNG")

@@ -22,7 +22,7 @@ struct LibraryCheck {
                     : "\(LibraryCheck.count(report.findings.count, "problem")). "
                         + hint(
                             report.findings,
-                            repairable: try await LibraryRepair(folder: folder, catalog: catalog).repairable(
+                            beyondRepair: try await LibraryRepair(folder: folder, catalog: catalog).beyondRepair(
                                 report.findings)) + "\n")
         }
         Console.raw(output)
@@ -62,24 +62,26 @@ struct LibraryCheck {
         return report.remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    /// What to do about the problems verify found; `repairable`: how many missing or damaged
-    /// files have a source still there that repair can copy them from again.
-    private func hint(_ findings: [LibraryVerifier.Finding], repairable: Int) -> String {
+    /// What to do about the problems verify found; `beyondRepair`: the missing or damaged files
+    /// with no source still there that repair could copy them from again.
+    private func hint(_ findings: [LibraryVerifier.Finding], beyondRepair: [LibraryVerifier.Finding]) -> String {
         let broken = findings.filter { $0.problem == .missing || $0.problem == .damaged }.count
+        let gone = beyondRepair.count
         let unknown = findings.contains { $0.problem == .unknown }
         var hints: [String] = []
-        if repairable > 0 {
+        if gone < broken {
             hints.append(
                 "Run 'pickup library \(Text.clean(folder)) repair' to copy missing and damaged files again from "
                     + "their sources")
         }
-        if broken > repairable {
-            let gone = broken - repairable
+        if gone > 0 {
+            let names = Text.clean(
+                beyondRepair.prefix(3).map(\.name).joined(separator: ", ") + (gone > 3 ? ", ..." : ""))
             hints.append(
                 (hints.isEmpty ? "" : "for ")
                     + (gone == broken
                         ? (broken == 1 ? "its source is" : "their sources are")
-                        : "\(gone) of them, the sources are") + " gone or changed: restore "
+                        : "\(gone) of them, the sources are") + " gone or changed (\(names)): restore "
                     + (gone == 1 ? "it" : "them") + " from a backup")
         }
         if unknown { hints.append((hints.isEmpty ? "Move" : "move") + " or delete the unknown files yourself") }
