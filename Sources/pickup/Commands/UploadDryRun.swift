@@ -34,14 +34,7 @@ extension UploadJob {
             guard case .failure(let error) = probes[index], error.code == .empty,
                 MediaNames.namedAsMedia(resolved[index].path)
             else { continue }
-            let path = resolved[index].path
-            if json {
-                Console.out(
-                    JSONObject.failure(path: path, code: error.code.rawValue, message: error.message, hint: error.hint)
-                        .text)
-            } else {
-                Console.error(Text.clean("pickup upload: " + error.description))
-            }
+            notSent(resolved[index].path, code: error.code.rawValue, message: error.message, hint: error.hint)
             resolved.remove(at: index)
             probes.remove(at: index)
             refused = true
