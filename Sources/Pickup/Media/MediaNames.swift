@@ -18,6 +18,13 @@ public enum MediaNames {
         mediaExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
+    /// Whether a file found in a folder, whose probe failed with `error`, is left alone: not
+    /// recognised as media, or empty (a note not yet written, `Thumbs.db`), and not named as a
+    /// photo or video (one that is, is misnamed, damaged or an interrupted copy: a failure).
+    public static func leftAlone(after error: ProbeError, path: String) -> Bool {
+        [.unrecognized, .empty].contains(error.code) && !namedAsMedia(path)
+    }
+
     /// Whether the file is an iPhone's edits of a photo (`IMG_0001.AAE`).
     public static func namedAsEdits(_ path: String) -> Bool { path.lowercased().hasSuffix(".aae") }
 

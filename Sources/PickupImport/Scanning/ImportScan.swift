@@ -106,9 +106,7 @@ public struct ImportScan: Sendable {
             switch result {
             case .success(let info): probed.append((path, info))
             case .failure(let error)
-            // An empty one too (a notes file not yet written, Thumbs.db): not media, whatever its size.
-            where [.unrecognized, .empty].contains(error.code) && !named.contains(path)
-                && !MediaNames.namedAsMedia(path):
+            where !named.contains(path) && MediaNames.leftAlone(after: error, path: path):
                 scan.notMedia.append(path)
             case .failure(let error):
                 scan.failures.append((path, ImportError(probeError: error, path: path)))

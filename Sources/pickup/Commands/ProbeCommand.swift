@@ -167,9 +167,7 @@ struct ProbeJob: CommandJob {
                         ? ProbeJob.jsonLine(path: path, info: info)
                         : columns?.row(path: path, info: info) ?? table.row(path: path, info: info)
                 case .failure(let error)
-                // An empty one too (a notes file not yet written): not media, whatever its size.
-                where [.unrecognized, .empty].contains(error.code) && !named.contains(path)
-                    && !MediaNames.namedAsMedia(path):
+                where !named.contains(path) && MediaNames.leftAlone(after: error, path: path):
                     leftAloneFiles.append(path)
                     if json { output += JSONObject.leftAlone(path: path, reason: "not a photo or video").text + "\n" }
                 case .failure(let error):

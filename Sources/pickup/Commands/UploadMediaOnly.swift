@@ -14,7 +14,7 @@ extension UploadJob {
     ) -> (files: [ResolvedFile], probes: [Result<MediaInfo, ProbeError>], leftAlone: [String]) {
         func isMedia(_ index: Int) -> Bool {
             guard files[index].walked, case .failure(let error) = probes[index] else { return true }
-            return ![.unrecognized, .empty].contains(error.code) || MediaNames.namedAsMedia(files[index].path)
+            return !MediaNames.leftAlone(after: error, path: files[index].path)
         }
         let media = files.indices.filter(isMedia)
         // The same folder and name without the extension, in any case, as import pairs edits.
