@@ -15,38 +15,15 @@ extension ImportSession {
         let parts = made.request.parts
         guard item.isCompleted(by: parts.map(\.role), hashes: made.copies.map(\.sha256)) else { return nil }
         let held = Set(item.files.map(\.role))
+        let copies = zip(parts, made.copies).map { (part: $0, copy: $1) }
+        for (part, copy) in copies where held.contains(part.role) { copy.temporary.discard() }
         // Beside the primary file, in its folder (the layout's subfolder when it was imported).
         let folder = item.primary.map { ($0.name as NSString).deletingLastPathComponent } ?? ""
-        let subfolder = folder.isEmpty ? "" : folder + "/"
-        let placer = FileCopier(folder: destination + (folder.isEmpty ? "" : "/" + folder))
+        let added = try name(
+            copies.filter { !held.contains($0.part.role) }, in: folder.isEmpty ? "" : folder + "/",
+            of: made.request, syncing: syncing)
         var completed = item
-        var placed: [String] = []
-        var usedUp = 0
-        do throws(ImportError) {
-            for (part, copy) in zip(parts, made.copies) {
-                guard !held.contains(part.role) else {
-                    copy.temporary.discard()
-                    usedUp += 1
-                    continue
-                }
-                let name =
-                    subfolder
-                    + (try placer.place(copy.temporary, as: ImportSession.fileName(part.path), syncing: false))
-                unrecorded.withValue { _ = $0.insert(name) }
-                usedUp += 1
-                placed.append(name)
-                if syncing { placer.syncFolder() }
-                completed.files.append(
-                    StoredFile(
-                        role: part.role, name: name, originalPath: part.path, size: copy.size, sha256: copy.sha256,
-                        method: copy.method, duration: made.request.duration(of: part.role)))
-            }
-        } catch {
-            for copy in made.copies[usedUp...] { copy.temporary.discard() }
-            for name in placed { unlink(destination + "/" + name) }
-            recordedNames(placed)
-            throw error
-        }
-        return .named(completed, names: placed)
+        completed.files += added
+        return .named(completed, names: added.map(\.name))
     }
 }

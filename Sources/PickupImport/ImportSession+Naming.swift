@@ -87,47 +87,60 @@ extension ImportSession {
             for copy in copies { copy.temporary.discard() }
             return .done(.reused(recorded.item))
         }
-        let copier = FileCopier(folder: destination)
-        var usedUp = 0  // copies before this one were placed or discarded
-        var placed: [String] = []
-        do throws(ImportError) {
-            // In the catalog with a missing or damaged file: the same bytes go back to the names
-            // the catalog records (each checked to lie inside the library).
-            if let recorded, recorded.restored(by: copies.map(\.sha256)) {
+        // In the catalog with a missing or damaged file: the same bytes go back to the names
+        // the catalog records (each checked to lie inside the library).
+        if let recorded, recorded.restored(by: copies.map(\.sha256)) {
+            let copier = FileCopier(folder: destination)
+            var usedUp = 0  // copies before this one were put back
+            do throws(ImportError) {
                 for file in recorded.item.files { try ImportCatalog.checkName(file.name) }
                 for (file, copy) in zip(recorded.item.files, copies) {
                     try library.makeFolders(for: file.name)
                     try copier.replace(copy.temporary, named: file.name)
                     usedUp += 1
                 }
-                return .done(.restored(recorded.item))
+            } catch {
+                for copy in copies[usedUp...] { copy.temporary.discard() }
+                throw error
             }
-            let request = made.request
-            let placer =
-                made.subfolder.isEmpty ? copier : FileCopier(folder: destination + "/" + made.subfolder.dropLast())
-            var files: [StoredFile] = []
-            for (position, copy) in copies.enumerated() {
-                let path = request.parts[position].path
-                let given = try placer.place(copy.temporary, as: ImportSession.fileName(path), syncing: false)
-                let name = made.subfolder + given
+            return .done(.restored(recorded.item))
+        }
+        let files = try name(
+            zip(made.request.parts, copies).map { (part: $0, copy: $1) }, in: made.subfolder, of: made.request,
+            syncing: syncing)
+        return .named(ImportSession.item(made.request, files: files, sha256: made.sha256), names: files.map(\.name))
+    }
+
+    /// Names `copies` of the request's `parts` in `subfolder` (empty, or ending with "/"), never
+    /// over another file: their stored files, in order. On failure nothing half-done stays: the
+    /// copies not yet named are dropped and the names made unlinked.
+    func name(
+        _ copies: [(part: (path: String, role: StoredFile.Role), copy: FileCopier.Copied)], in subfolder: String,
+        of request: ImportRequest, syncing: Bool
+    ) throws(ImportError) -> [StoredFile] {
+        let placer = FileCopier(folder: subfolder.isEmpty ? destination : destination + "/" + subfolder.dropLast())
+        var files: [StoredFile] = []
+        do throws(ImportError) {
+            for (part, copy) in copies {
+                let name =
+                    subfolder
+                    + (try placer.place(copy.temporary, as: ImportSession.fileName(part.path), syncing: false))
                 // Known as in waiting before the folder's flush, while another item could see the name.
                 unrecorded.withValue { _ = $0.insert(name) }
-                usedUp += 1
-                placed.append(name)
-                if syncing { placer.syncFolder() }
                 files.append(
                     StoredFile(
-                        role: request.parts[position].role, name: name, originalPath: path, size: copy.size,
-                        sha256: copy.sha256, method: copy.method,
-                        duration: request.duration(of: request.parts[position].role)))
+                        role: part.role, name: name, originalPath: part.path, size: copy.size, sha256: copy.sha256,
+                        method: copy.method, duration: request.duration(of: part.role)))
+                if syncing { placer.syncFolder() }
             }
-            return .named(ImportSession.item(request, files: files, sha256: made.sha256), names: placed)
         } catch {
-            for copy in copies[usedUp...] { copy.temporary.discard() }
+            for (_, copy) in copies[files.count...] { copy.temporary.discard() }
+            let placed = files.map(\.name)
             for name in placed { unlink(destination + "/" + name) }
             recordedNames(placed)
             throw error
         }
+        return files
     }
 
     /// Names of this session's that the catalog now records, or that were unlinked: another
