@@ -175,7 +175,7 @@ public actor UploadJournal {
                 let owner = statement.isNull(0) ? nil : statement.integer(0)
                 let lease = statement.real(1)
                 if owner == UploadJournal.backgroundOwner { return owner }
-                if let owner, owner != me, lease > now, UploadJournal.isRunning(owner) { return owner }
+                if let owner, UploadJournal.holds(owner: owner, lease: lease, now: now) { return owner }
                 try database.prepare("UPDATE uploads SET owner = ?2, lease = ?3 WHERE id = ?1").run([
                     .text(id), .integer(me), .real(now + UploadJournal.leaseSeconds),
                 ])
@@ -189,6 +189,11 @@ public actor UploadJournal {
         if let holder {
             throw UploadError(.busy, "upload \(id) is being sent by process \(holder)")
         }
+    }
+
+    /// Whether another process's claim holds: it is alive and its lease runs (`claim(id:)`).
+    static func holds(owner: Int64, lease: Double, now: Double) -> Bool {
+        owner != processID && lease > now && isRunning(owner)
     }
 
     /// Whether a process with this id is alive on this machine.

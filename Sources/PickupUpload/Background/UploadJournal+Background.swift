@@ -145,24 +145,20 @@ extension UploadJournal {
     /// with that process's id.
     package func sentElsewhere() throws(UploadError) -> [String: Int64] {
         let now = Date().timeIntervalSince1970
-        let claims: [(String, Int64)] = try call {
-            let statement = try database.prepare(
-                "SELECT id, owner FROM uploads WHERE owner > 0 AND owner != ?1 AND lease > ?2")
-            try statement.bind([.integer(UploadJournal.processID), .real(now)])
-            var found: [(String, Int64)] = []
+        return try call {
+            // Owned by a process (the background session's owner is negative), the lease running.
+            let statement = try database.prepare("SELECT id, owner, lease FROM uploads WHERE owner > 0 AND lease > ?1")
+            try statement.bind([.real(now)])
+            var sent: [String: Int64] = [:]
             while try statement.step() {
-                if let id = statement.text("id") { found.append((id, statement.integer(1))) }
+                let owner = statement.integer(1)
+                if let id = statement.text("id"), UploadJournal.holds(owner: owner, lease: statement.real(2), now: now)
+                {
+                    sent[id] = owner
+                }
             }
-            return found
+            return sent
         }
-        var running: [Int64: Bool] = [:]
-        var sent: [String: Int64] = [:]
-        for (id, owner) in claims {
-            let alive = running[owner] ?? UploadJournal.isRunning(owner)
-            running[owner] = alive
-            if alive { sent[id] = owner }
-        }
-        return sent
     }
 
     private func owned(by owners: [Int64]) throws(UploadError) -> Set<String> {
