@@ -206,8 +206,7 @@ struct ImportJob: CommandJob {
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan
         let leftAlone = scan.notMedia
-        let passedOver = scan.passedOver.map(\.path)
-        let leftAloneCount = leftAlone.count + passedOver.count
+        let leftAloneCount = leftAlone.count + scan.passedOver.count
         let notMedia = "not a photo or video"
         if json {
             let all =
@@ -234,7 +233,7 @@ struct ImportJob: CommandJob {
         }
         guard let session else {
             await dryRunReport(
-                plan, library: library.path, leftAlone: leftAlone.count + passedOver.count, failed: failures)
+                plan, library: library.path, leftAlone: leftAloneCount, failed: failures)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 

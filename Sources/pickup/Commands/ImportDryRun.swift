@@ -42,13 +42,11 @@ extension ImportJob {
                 restoring += 1
                 bytes += size
             case .wouldComplete(let item):
-                let adding = zip(request.parts, paths).filter { part, _ in !item.files.contains { $0.role == part.role }
-                }
-                let added = adding.map { FileStatus(path: $1)?.size ?? 0 }.reduce(0, +)
-                let names = adding.map { ($0.1 as NSString).lastPathComponent }.joined(separator: " and ")
+                let adding = request.parts.filter { part in !item.files.contains { $0.role == part.role } }
+                let names = adding.map { ($0.path as NSString).lastPathComponent }.joined(separator: " and ")
                 (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks it")
+                bytes += adding.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
                 completing += 1
-                bytes += added
             }
             if json {
                 var object = JSONObject()
