@@ -17,9 +17,16 @@ public enum Text {
     /// zero-width joiner, one for the rest. Tables pad by it, so that a row with `東京.jpg` in
     /// it lines up with the others.
     public static func columns(_ text: String) -> Int {
+        // Most names are ASCII: one column a byte, with no look-up of each character's category
+        // (which cost 5% of importing ten thousand small photos, a row each).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
         var total = 0
         for scalar in text.unicodeScalars {
             let value = scalar.value
+            if value < 0x300 {  // below the combining marks: Latin, one column each
+                total += 1
+                continue
+            }
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .format: continue
             default: break

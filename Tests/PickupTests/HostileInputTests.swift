@@ -132,6 +132,11 @@ struct HostileInputTests {
         for after in [[UInt8](repeating: 0, count: 100), Array("SEFH-records-SEFT".utf8), BoxBuilder.movie(.init())] {
             #expect(try probe.probe(bytes: jpeg + after).width == 8)
         }
+        // Longer data after the image: the marker is looked for a block at a time from the end,
+        // and is found where it falls across two blocks (4095 and 69,631 bytes after it).
+        for count in [4095, 4096, 69_631, 200_000] {
+            #expect(try probe.probe(bytes: jpeg + [UInt8](repeating: 1, count: count)).width == 8, "\(count)")
+        }
         let heic = HEIFBuilder().build()
         expectError(Array(heic.dropLast(4)), .truncated, mentions: "'mdat'")
         // A few stray bytes, or a box of some tag cut short, after the image data are not the picture.

@@ -13,7 +13,10 @@
 /// marker anywhere after its first scan is cut short, and only a file that does not end with
 /// the marker is read that far.
 enum JPEGEnd {
-    /// How much of the file is read at a time when looking for the marker.
+    /// How much of the file is read at a time when looking for the marker: a small block first
+    /// (what follows an image is short, as a rule, and a small photo's tail is then still in the
+    /// probe's window, not read again), then larger ones.
+    static let firstBlock = 4 << 10
     static let block = 64 << 10
 
     /// Whether `bytes` hold FF D9 anywhere.
@@ -46,13 +49,15 @@ enum JPEGEnd {
         // Looked for from the end back (what follows a whole image is short, as a rule, or holds
         // the pair by chance), a block at a time, each searched for 0xFF with memchr.
         var blockEnd = source.size
+        var blockSize = Int64(firstBlock)
         while blockEnd > scan {
-            let blockStart = max(scan, blockEnd - Int64(block))
+            let blockStart = max(scan, blockEnd - blockSize)
             // One byte more than the block, so that a pair across two blocks is seen.
             let count = Int(min(blockEnd + 1, source.size) - blockStart)
             let bytes = try source.read(at: blockStart, count: count)
             if JPEGEnd.holdsEndMarker(bytes) { return }
             blockEnd = blockStart
+            blockSize = Int64(block)
         }
         throw ProbeError(
             .truncated, "the image data ends without the JPEG's end marker (FF D9)", offset: source.size,
