@@ -42,7 +42,9 @@ public actor ImportCatalog {
         do {
             let database = try SQLiteDatabase(path: path, readOnly: readOnly)
             self.database = database
-            if !readOnly {
+            if readOnly {
+                try ImportCatalog.schema.checkOwned(database)
+            } else {
                 try ImportCatalog.schema.migrate(database)
             }
             hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)
@@ -58,12 +60,14 @@ public actor ImportCatalog {
         let explained = SQLiteError.explain(
             error, store: "the catalog", doing: opening ? "cannot open the catalog" : nil, folder: "the library folder",
             whenDamaged:
-                "Run 'pickup library DIR verify' to see which files are intact; restore the catalog from a backup.")
+                "Run 'pickup library DIR verify' to see which files are intact; restore the catalog from a backup.",
+            whenForeign:
+                "This folder is not a Pickup library: name another folder (the one named was left as it is).")
         let code: ImportError.Code
         switch explained.kind {
         case .full: code = .destinationFull
         case .readOnly, .permission, .cannotOpen: code = .destinationUnwritable
-        case .busy, .damaged, .other: code = .catalog
+        case .busy, .damaged, .foreign, .other: code = .catalog
         }
         return ImportError(code, explained.message, path: path, hint: explained.hint)
     }

@@ -32,6 +32,7 @@ public final class SQLiteDatabase {
     /// written it reads the file as it is (SQLite's `immutable`).
     public init(path: String, durability: Durability = .full, readOnly: Bool = false) throws(SQLiteError) {
         self.durability = durability
+        try SQLiteDatabase.checkIsDatabase(path)
         if readOnly {
             do {
                 handle = try SQLiteDatabase.open(SQLiteDatabase.uri(path, "mode=ro"), readOnly: true, path: path)
@@ -48,6 +49,30 @@ public final class SQLiteDatabase {
         try setWAL()
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// What every SQLite database file begins with.
+    static let header = Array("SQLite format 3\0".utf8)
+
+    /// Throws a ``SQLiteError/Kind/foreign`` error when `path` holds something that is not a
+    /// SQLite database: a folder, or a file that does not begin with SQLite's header (a photo
+    /// named by mistake). Nothing there is opened for writing, so nothing there changes. No file,
+    /// or an empty one, is a new database.
+    public static func checkIsDatabase(_ path: String) throws(SQLiteError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }  // none yet: SQLite makes it, or says why not
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN, message: "it is a folder, not a database file", action: "opening \(path)",
+                kind: .foreign)
+        }
+        // Not readable: SQLite says why.
+        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0, let first = firstBytes(of: path, header.count),
+            first != header
+        else { return }
+        throw SQLiteError(
+            code: SQLITE_NOTADB, message: "it is not a SQLite database but some other kind of file",
+            action: "opening \(path)", kind: .foreign)
     }
 
     private static func open(_ name: String, readOnly: Bool, path: String) throws(SQLiteError) -> OpaquePointer {
@@ -296,3 +321,13 @@ public enum SQLiteValue: Sendable, Hashable {
 
 /// SQLite's "copy the bytes now" destructor, which Swift cannot spell directly.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// Up to `count` bytes from the start of the file at `path`; nil when it cannot be read.
+private func firstBytes(of path: String, _ count: Int) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    let done = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    return done < 0 ? nil : Array(bytes.prefix(done))
+}

@@ -13,6 +13,16 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// What Pickup was doing ("preparing SELECT ...").
     public let action: String
+    /// What kind of failure it is (from `code`, unless Pickup found it itself).
+    public let kind: Kind
+
+    /// A failure of kind `kind`, or of the kind SQLite's `code` says.
+    public init(code: Int32, message: String, action: String, kind: Kind? = nil) {
+        self.code = code
+        self.message = message
+        self.action = action
+        self.kind = kind ?? SQLiteError.kind(of: code)
+    }
 
     /// What kind of failure it is, so that callers tell a damaged database from a full disk,
     /// a refused permission or a busy one.
@@ -29,10 +39,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         case permission
         /// The file is not a database, or is damaged.
         case damaged
+        /// The path names something that is not this store: a folder, a file of another kind (a
+        /// photo), or another program's database. It is left as it is.
+        case foreign
         case other
     }
 
-    public var kind: Kind {
+    static func kind(of code: Int32) -> Kind {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
         case SQLITE_FULL: return .full
@@ -64,9 +77,11 @@ extension SQLiteError {
 
     /// `error` (SQLite's or another) explained for the store called `store` ("the catalog",
     /// "the upload journal at PATH"); `doing` is what failed ("cannot open the catalog"; by default
-    /// "STORE failed"), `folder` the folder it lives in, `whenDamaged` what to do with a damaged file.
+    /// "STORE failed"), `folder` the folder it lives in, `whenDamaged` what to do with a damaged file,
+    /// `whenForeign` with a path that holds something else.
     public static func explain(
-        _ error: any Error, store: String, doing: String? = nil, folder: String, whenDamaged: String
+        _ error: any Error, store: String, doing: String? = nil, folder: String, whenDamaged: String,
+        whenForeign: String
     ) -> Explanation {
         let doing = doing ?? "\(store) failed"
         guard let error = error as? SQLiteError else {
@@ -92,6 +107,9 @@ extension SQLiteError {
         case .damaged:
             return Explanation(
                 kind: kind, message: "\(doing): the database is damaged (\(error.message))", hint: whenDamaged)
+        case .foreign:
+            return Explanation(
+                kind: kind, message: "\(store) cannot be used: \(error.message)", hint: whenForeign)
         case .other:
             return Explanation(kind: kind, message: "\(doing): \(error)")
         }

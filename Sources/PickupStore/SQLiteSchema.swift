@@ -35,6 +35,19 @@ public struct SQLiteSchema: Sendable {
         self.steps = steps
     }
 
+    /// The tables the steps make (`CREATE TABLE IF NOT EXISTS name`).
+    var tables: Set<String> {
+        var names: Set<String> = []
+        for statement in steps.flatMap(\.statements) {
+            let words = statement.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" })
+            guard words.count > 2, words[0] == "CREATE", words[1] == "TABLE",
+                let name = words.dropFirst(2).first(where: { !["IF", "NOT", "EXISTS"].contains($0) })
+            else { continue }
+            names.insert(String(name))
+        }
+        return names
+    }
+
     /// The newest version: what every file has once migrated.
     public var version: Int32 { steps.last?.version ?? 0 }
 
@@ -42,7 +55,7 @@ public struct SQLiteSchema: Sendable {
     /// with the version's change, in one transaction (a step cut short leaves the file as it
     /// was; each step is also safe to run twice). A file newer than this schema is refused (`SQLiteError` naming the store).
     public func migrate(_ database: SQLiteDatabase) throws(SQLiteError) {
-        let current = try SQLiteSchema.version(of: database)
+        let current = try checkOwned(database)
         guard current <= version else {
             throw SQLiteError(
                 code: 1,
@@ -67,6 +80,25 @@ public struct SQLiteSchema: Sendable {
                 throw SQLiteError(code: 1, message: "\(error)", action: "migrating \(store) to \(step.version)")
             }
         }
+    }
+
+    /// The file's version, once it is known to be this store's or a new file. Another program's
+    /// database, or another store's (the catalog named as the journal), is refused with a
+    /// ``SQLiteError/Kind/foreign`` error before anything is written to it: a file with tables
+    /// and version 0 (every version of each store has counted its own from 1), or with none of
+    /// the tables this schema makes.
+    @discardableResult
+    public func checkOwned(_ database: SQLiteDatabase) throws(SQLiteError) -> Int32 {
+        let current = try SQLiteSchema.version(of: database)
+        let statement = try database.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        var tables: [String] = []
+        while try statement.step() { tables.append(statement.text(0) ?? "?") }
+        guard !tables.isEmpty, current == 0 || !tables.contains(where: self.tables.contains) else { return current }
+        let shown = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
+        throw SQLiteError(
+            code: 1, message: "it is another database (its tables: \(shown)), not \(store)",
+            action: "opening \(store)", kind: .foreign)
     }
 
     /// The file's `user_version`.

@@ -51,6 +51,11 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// (`UploadQueue.stopsWhenUnreachable`).
     public var unreachable = false
 
+    /// For a ``Code/journal`` error: the path named as the journal holds something else (a
+    /// folder, a photo, another database), which was left as it is; another path is the remedy,
+    /// not the disk or its permissions.
+    public var notAJournal = false
+
     /// For a ``Code/badTarget`` or ``Code/tooLarge`` error, what is wrong with the target, when
     /// Pickup knows: for a program (or a command line's hint) to act on without reading the
     /// message.
@@ -108,7 +113,11 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .sourceUnreadable: return "Check that the file is still there and readable."
         case .sourceChanged:
             return "The file changed after its upload began: send it again as a new upload, and cancel this one."
-        case .journal: return "Check the journal's disk and permissions, as the message says."
+        case .journal:
+            if notAJournal {
+                return "Name the journal's own file, or a new path to start one: the one named was left as it is."
+            }
+            return "Check the journal's disk and permissions, as the message says."
         case .cancelled: return "Resume it to go on from the last byte the server confirmed."
         case .badTarget:
             return "Check where the upload goes: a tus endpoint, an S3 bucket and key, or a web form's URL."

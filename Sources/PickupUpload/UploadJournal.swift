@@ -76,6 +76,7 @@ public actor UploadJournal {
         if readOnly {
             do {
                 database = try SQLiteDatabase(path: path, readOnly: true)
+                try UploadJournal.schema.checkOwned(database)
                 try database.execute("SELECT count(*) FROM uploads")
                 try database.checkIntegrity()
             } catch {
@@ -91,6 +92,9 @@ public actor UploadJournal {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
+            // A folder, a photo or another program's database named by mistake is refused
+            // before anything there changes, its permissions included.
+            try SQLiteDatabase.checkIsDatabase(path)
             UploadJournal.makePrivate(path)
             // A lost offset after a power cut costs nothing: resuming asks the server where it stands.
             database = try SQLiteDatabase(path: path, durability: .normal)
@@ -390,15 +394,17 @@ public actor UploadJournal {
         try SQLiteDatabase.mapping(body) { UploadJournal.explain($0, path: path) }
     }
 
-    /// A journal failure, told by its cause (full disk, permission, busy, damaged).
+    /// A journal failure, told by its cause (full disk, permission, busy, damaged, not a journal).
     static func explain(_ error: any Error, path: String) -> UploadError {
         let folder = (path as NSString).deletingLastPathComponent
         let explained = SQLiteError.explain(
             error, store: "the upload journal at \(path)", folder: folder.isEmpty ? "its folder" : folder,
-            whenDamaged: "move it aside to start a new one")
+            whenDamaged: "move it aside to start a new one", whenForeign: "")
         // An upload error's hint comes with its code; only a damaged journal's remedy is its own.
-        return UploadError(
+        var journalError = UploadError(
             .journal, explained.message + (explained.kind == .damaged ? "; " + (explained.hint ?? "") : ""))
+        journalError.notAJournal = explained.kind == .foreign
+        return journalError
     }
 
     static func newID() -> String {

@@ -62,4 +62,26 @@ struct CatalogMigrationTests {
         #expect(error?.description.contains("newer version of Pickup") == true, "\(String(describing: error))")
         #expect(try version(path) == 99)
     }
+
+    @Test("a library folder whose catalog file is another database (the upload journal) is refused and left as it is")
+    func anotherDatabase() async throws {
+        let folder = try Temporary.folder("foreign", inside: ".pickup")
+        defer { Temporary.remove(folder) }
+        let path = folder + "/.pickup/catalog.sqlite"
+        do {
+            let made = try SQLiteDatabase(path: path)
+            try made.execute("CREATE TABLE uploads (id TEXT PRIMARY KEY)")
+            try made.execute("PRAGMA user_version = 7")
+        }
+        for readOnly in [false, true] {
+            let error = #expect(throws: ImportError.self) { try ImportCatalog(folder: folder, readOnly: readOnly) }
+            #expect(error?.code == .catalog)
+            #expect(error?.message.contains("its tables: uploads") == true, "\(String(describing: error))")
+            #expect(error?.hint.contains("not a Pickup library") == true, "\(String(describing: error))")
+        }
+        let statement = try SQLiteDatabase(path: path).prepare(
+            "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")
+        #expect(try statement.step() && statement.text(0) == "uploads", "the file was written to")
+        #expect(try version(path) == 7)
+    }
 }

@@ -88,4 +88,51 @@ struct JournalClaimTests {
             }
         }
     }
+
+    @Test("a photo, a folder or another database named as the journal is refused and left as it is")
+    func somethingElseNamedAsTheJournal() async throws {
+        let folder = Temporary.path("not-a-journal")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        let photo = folder + "/IMG_0001.JPG"
+        let photoBytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 5000))
+        try photoBytes.write(to: URL(fileURLWithPath: photo))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: photo)
+        // Another store's file (tables, a version), and another program's (tables, version 0).
+        let catalog = folder + "/catalog.sqlite"
+        let other = folder + "/other.sqlite"
+        do {
+            let made = try SQLiteDatabase(path: catalog)
+            try made.execute("CREATE TABLE items (id TEXT PRIMARY KEY)")
+            try made.execute("PRAGMA user_version = 4")
+            try SQLiteDatabase(path: other).execute("CREATE TABLE notes (text TEXT)")
+        }
+        for (path, said) in [
+            (photo, "not a SQLite database"), (folder + "/photos", "a folder"), (catalog, "its tables: items"),
+            (other, "its tables: notes"),
+        ] {
+            for readOnly in [true, false] {
+                do {
+                    _ = try UploadJournal(path: path, readOnly: readOnly)
+                    Issue.record("\(path) opened as a journal (readOnly: \(readOnly))")
+                } catch {
+                    #expect(error.code == .journal && error.notAJournal, "\(error)")
+                    #expect(error.message.contains(said) && error.message.contains("cannot be used"), "\(error)")
+                    #expect(error.hint.contains("left as it is"), "\(error.hint)")
+                }
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == photoBytes)
+        let mode = try FileManager.default.attributesOfItem(atPath: photo)[.posixPermissions] as? Int
+        #expect(mode == 0o644, "the photo's permissions changed")
+        for (path, table) in [(catalog, "items"), (other, "notes")] {
+            let statement = try SQLiteDatabase(path: path).prepare(
+                "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")
+            #expect(try statement.step() && statement.text(0) == table, "\(path) was written to")
+        }
+        // An empty file, or none, is a new journal.
+        #expect(FileManager.default.createFile(atPath: folder + "/empty.sqlite", contents: nil))
+        _ = try UploadJournal(path: folder + "/empty.sqlite")
+        _ = try UploadJournal(path: folder + "/new.sqlite")
+    }
 }

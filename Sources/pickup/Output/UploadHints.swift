@@ -68,6 +68,8 @@ enum UploadHints {
             // The bytes sent no longer match the file: this upload cannot be finished.
             let send = again.map { "'\($0)'" } ?? "run 'pickup upload' on it again"
             return "To send the file as it is now, \(send); '\(cancel(id ?? "ID", journal: journal))' lets this one go."
+        case .journal where error.notAJournal:
+            return "Give --journal the journal's own file, or a new path to start one: the one named was left as it is."
         case .journal, .busy, .gone, .offsetConflict, .checksumMismatch, .sourceUnreadable, .badAnswer:
             return error.hint
         }
