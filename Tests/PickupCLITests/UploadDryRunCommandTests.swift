@@ -18,6 +18,11 @@ struct UploadDryRunCommandTests {
         let to = "tus+" + server.endpoint.absoluteString
         let dry = try CLI.run(["upload", empty, note, "--to", to, "--dry-run"])
         #expect(dry.status == 1)
+        #expect(dry.outputText.contains("How: by tus, resumable"), "\(dry.outputText)")
+        // A plain http(s):// URL is a web form: said, with how a tus server is given.
+        let form = try CLI.run(["upload", note, "--to", server.endpoint.absoluteString, "--dry-run"])
+        #expect(form.outputText.contains("How: as a web form, one multipart POST a file (field 'file')"))
+        #expect(form.outputText.contains("A tus server is given as --to tus+http(s)://HOST/PATH."))
         #expect(dry.errorText.contains("\(empty): the file is empty (0 bytes)"), "\(dry.errorText)")
         #expect(!dry.outputText.contains("would send \(empty)") && dry.outputText.contains("would send \(note)"))
         let sent = try CLI.run(["upload", empty, note, "--to", to, "--journal", folder + "/j.sqlite"])
@@ -54,6 +59,7 @@ struct UploadDryRunCommandTests {
         #expect(plain.outputText.contains("-> s3://photos/trip/IMG_0001.JPG at http://127.0.0.1:9"))
         #expect(!plain.outputText.contains("notes.txt"))
         #expect(plain.outputText.contains("2 files ("), "\(plain.outputText)")
+        #expect(plain.outputText.contains("How: to S3, one PUT a file below 8 MB"), "\(plain.outputText)")
         #expect(plain.outputText.contains("Nothing was sent (--dry-run); the journal was not touched."))
         #expect(!plain.errorText.contains("retry"), "\(plain.errorText)")
         #expect(!FileManager.default.fileExists(atPath: journal))

@@ -82,6 +82,7 @@ extension UploadJob {
         }
         if !json {
             let count = batch.files.count
+            if let destination = batch.destinations.first { Console.out("\n" + howSent(destination)) }
             Console.out(
                 "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
                     + (failedEarly ? " (+ files that would not be, see above)" : "")
@@ -89,5 +90,26 @@ extension UploadJob {
                     + ". Nothing was sent (--dry-run); the journal was not touched.")
         }
         return failedEarly ? ExitStatus.someFailed : ExitStatus.success
+    }
+
+    /// How the files would go, by the protocol the target names, and what a cut costs: a form
+    /// given as plain http(s):// where a tus server was meant is seen before anything is sent.
+    func howSent(_ destination: UploadDestination) -> String {
+        switch destination {
+        case .tus:
+            return "How: by tus, resumable: a cut upload goes on from the last byte the server confirmed."
+        case .form(let form):
+            let field = Text.clean(form.field)
+            return "How: as a web form, one multipart POST a file (field '\(field)'); a cut one starts again.\n"
+                + "     A tus server is given as --to tus+http(s)://HOST/PATH."
+        case .s3, .s3Presigned:
+            let megabytes = options.multipartThreshold >> 20
+            if megabytes == 0 {
+                return "How: to S3, in parts (--multipart-threshold 0): a cut upload goes on from the last part "
+                    + "the store confirmed."
+            }
+            return "How: to S3, one PUT a file below \(megabytes) MB (--multipart-threshold; a cut one starts again),\n"
+                + "     larger ones in parts (a cut one goes on from the last part the store confirmed)."
+        }
     }
 }
