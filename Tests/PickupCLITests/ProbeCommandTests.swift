@@ -73,6 +73,15 @@ struct ProbeCommandTests {
         #expect(table.status == 1)
         #expect(table.errorText.contains("b.mov: the file holds plain text"))
         #expect(table.outputText.contains("4 files: 2 probed, 2 failed."))
+        #expect(table.outputText.hasPrefix("KIND"), "\(table.outputText)")
+        // Every file failed: no table, not even its header; CSV keeps its header.
+        let none = try pickup(
+            "probe", folder.appendingPathComponent("b.mov").path, folder.appendingPathComponent("d.mp4").path)
+        #expect(none.status == 1)
+        #expect(!none.outputText.contains("KIND"), "\(none.outputText)")
+        #expect(none.outputText.contains("2 files: 0 probed, 2 failed."), "\(none.outputText)")
+        let csv = try pickup("probe", "--format", "csv", folder.appendingPathComponent("b.mov").path)
+        #expect(csv.outputText.hasPrefix("path,"), "\(csv.outputText)")
     }
 
     @Test("the table: one row a file, m:ss durations, rotation, Live Photo pairs")

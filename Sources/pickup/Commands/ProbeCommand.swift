@@ -146,7 +146,10 @@ struct ProbeJob: CommandJob {
             for line in NamedFiles.leftAloneLines(passedOver, command: "pickup probe") { Console.error(line) }
         }
         let table = ProbeTable()
-        if !json, !files.isEmpty { Console.raw(columns?.header ?? table.header) }
+        // CSV and TSV always begin with their header; the table's comes with its first row, so
+        // that a run where every file failed shows no empty table.
+        var tableHeaderDue = !json && columns == nil
+        if !json, !files.isEmpty, let columns { Console.raw(columns.header) }
         var probed = 0
         // Only files with a Live Photo identifier are kept, for pairing at the end.
         var livePhotoParts: [(item: String, info: MediaInfo)] = []
@@ -162,6 +165,10 @@ struct ProbeJob: CommandJob {
                 case .success(let info):
                     probed += 1
                     if info.livePhotoRole != nil { livePhotoParts.append((path, info)) }
+                    if tableHeaderDue {
+                        output += table.header
+                        tableHeaderDue = false
+                    }
                     output +=
                         json
                         ? ProbeJob.jsonLine(path: path, info: info)
