@@ -23,7 +23,8 @@ do {
     }
     for result in await run.results() {  // in the order of the plan
         switch result {
-        case .imported(let item), .reused(let item), .restored(let item):
+        case .imported(let item), .reused(let item), .restored(let item),
+            .completed(let item, _):
             print(
                 item.id, item.isLivePhoto,
                 item.files.map { session.path(of: $0) })

@@ -33,6 +33,9 @@ public struct JSONObject {
     public mutating func add(_ key: String, array: [JSONObject]) {
         members.append(JSONObject.quote(key) + ":[" + array.map(\.text).joined(separator: ",") + "]")
     }
+    public mutating func add(_ key: String, strings: [String]) {
+        members.append(JSONObject.quote(key) + ":[" + strings.map(JSONObject.quote).joined(separator: ",") + "]")
+    }
 
     public mutating func add(_ key: String, _ fact: Fact) {
         switch fact {

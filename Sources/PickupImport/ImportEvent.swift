@@ -10,7 +10,8 @@ public enum ImportEvent: Sendable {
     case thumbnailFailed(index: Int, message: String)
     /// An item is done: imported, reused, or failed.
     case finished(index: Int, result: ImportResult)
-    /// Every item is done (or cancelled).
+    /// Every item is done (or cancelled). `imported`: the items whose files were copied in (new,
+    /// restored or completed); `failed`: those that failed or were cancelled.
     case completed(imported: Int, reused: Int, failed: Int)
 }
 
@@ -23,15 +24,25 @@ public enum ImportResult: Sendable {
     /// In the catalog, but a stored file was missing or damaged: copied again from the source
     /// to its recorded name, checked against its recorded SHA-256.
     case restored(ImportedItem)
+    /// In the catalog, but without a file this source brings: a Live Photo whose still was
+    /// imported alone, picked again with its movie. The files it lacked were copied beside its
+    /// own and recorded with it; `added` names them as stored. Its other files were not copied.
+    case completed(ImportedItem, added: [String])
     /// Not imported; the error says why and what to do.
     case failed(ImportError)
 
     /// The item, unless it failed.
     public var item: ImportedItem? {
         switch self {
-        case .imported(let item), .reused(let item), .restored(let item): return item
+        case .imported(let item), .reused(let item), .restored(let item), .completed(let item, _): return item
         case .failed: return nil
         }
+    }
+
+    /// For a completed item, the names of the files added to it.
+    public var added: [String]? {
+        if case .completed(_, let added) = self { return added }
+        return nil
     }
 
     /// The error, if it failed.

@@ -21,11 +21,14 @@ extension ImportSession {
         case reused(ImportedItem)
         /// The catalog held the item but a file of it was missing or damaged; the copy put it back.
         case restored(ImportedItem)
+        /// The catalog held the item without a file the copy brings: that file was named beside
+        /// the item's own and recorded with it (`added`: the names it got).
+        case completed(ImportedItem, added: [String])
 
         /// The item, whichever way it came.
         var item: ImportedItem {
             switch self {
-            case .imported(let item), .reused(let item), .restored(let item): return item
+            case .imported(let item), .reused(let item), .restored(let item), .completed(let item, _): return item
             }
         }
     }

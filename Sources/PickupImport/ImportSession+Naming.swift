@@ -153,8 +153,12 @@ extension ImportSession {
     /// What a named item came to: imported, or — when the catalog already held its content
     /// (another process recorded it meanwhile) — that item reused, and the names just made
     /// unlinked unless the catalog names them (that process may have adopted this very copy).
+    /// A completed item is the one named item with fewer names made than files (`completing`
+    /// names only the files it lacked; a new item's files are all named now).
     func ended(_ item: ImportedItem, instead existing: ImportedItem?, names: [String]) -> Copied {
-        guard let existing else { return .imported(item) }
+        guard let existing else {
+            return names.count < item.files.count ? .completed(item, added: names) : .imported(item)
+        }
         for name in names where !existing.files.contains(where: { $0.name == name }) {
             unlink(destination + "/" + name)
         }

@@ -217,9 +217,9 @@ public final class ImportSession: Sendable {
             }
             let final = ImportSession.inSelectionOrder(
                 results.map { $0 ?? .failed(ImportError(.cancelled, "the import was cancelled")) })
-            let imported = final.filter { if case .imported = $0 { return true } else { return false } }.count
             let reused = final.filter { if case .reused = $0 { return true } else { return false } }.count
-            feed.yield(.completed(imported: imported, reused: reused, failed: final.count - imported - reused))
+            let failed = final.filter { $0.error != nil }.count
+            feed.yield(.completed(imported: final.count - reused - failed, reused: reused, failed: failed))
             feed.finish()
             return final
         }
@@ -240,7 +240,7 @@ public final class ImportSession: Sendable {
         var madeNow: [String: ImportResult] = [:]
         for result in results {
             switch result {
-            case .imported(let item), .restored(let item): madeNow[item.id] = result
+            case .imported(let item), .restored(let item), .completed(let item, _): madeNow[item.id] = result
             case .reused, .failed: break
             }
         }
@@ -251,6 +251,7 @@ public final class ImportSession: Sendable {
             if seen.contains(item.id) { return .reused(item) }
             switch made {
             case .restored: return .restored(item)
+            case .completed(_, let added): return .completed(item, added: added)
             default: return .imported(item)
             }
         }
@@ -303,6 +304,8 @@ public final class ImportSession: Sendable {
         case .imported(let item): return .imported(await withThumbnail(item, index: index, events: run.events))
         case .reused(let item): return .reused(await withThumbnail(item, index: index, events: run.events))
         case .restored(let item): return .restored(await withThumbnail(item, index: index, events: run.events))
+        case .completed(let item, let added):
+            return .completed(await withThumbnail(item, index: index, events: run.events), added: added)
         }
     }
 

@@ -283,9 +283,22 @@ struct ImportCommandTests {
         #expect(dry.outputText.contains("1 would be completed"), "\(dry.outputText)")
         let dryJSON = try jsonLines(try pickup("import", card, "--into", library, "--dry-run", "--json"))
         #expect(dryJSON.contains { $0["status"] as? String == "wouldComplete" }, "\(dryJSON)")
+        #expect(dry.outputText.contains("1 would be completed, 0 left alone; "), "\(dry.outputText)")
+        // The movie's bytes, as the dry run shows what it would add.
+        let toAdd = try #require(
+            dry.outputText.split(separator: "\n").first { $0.hasPrefix("would add") }?.split(separator: "(").last?
+                .split(separator: " to add)").first, "\(dry.outputText)")
+        // The run says what the dry run said: completed, the movie added, only its bytes written.
+        let copy = folder.appendingPathComponent("Copy").path
+        try FileManager.default.copyItem(atPath: library, toPath: copy)
+        let table = try pickup("import", card, "--into", copy)
+        #expect(table.outputText.contains("0 imported, 0 already there, 1 completed, 0 failed"), "\(table.outputText)")
+        #expect(table.outputText.contains("Wrote \(toAdd)."), "\(table.outputText) \(toAdd)")
+        #expect(table.errorText.contains(": added IMG_0263.MOV"), "\(table.errorText)")
         let result = try pickup("import", card, "--into", library, "--json")
         let items = try jsonLines(result).filter { $0["type"] as? String == "item" }
-        #expect(items.map { $0["status"] as? String } == ["imported"], "\(result.outputText)")
+        #expect(items.map { $0["status"] as? String } == ["completed"], "\(result.outputText)")
+        #expect(items.first?["added"] as? [String] == ["IMG_0263.MOV"], "\(result.outputText)")
         let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }
         #expect(stored.sorted() == ["IMG_0263.HEIC", "IMG_0263.MOV"])
         let verify = try pickup("library", library, "verify")

@@ -269,11 +269,18 @@ struct ImportSessionTests {
         let alone = try #require(await session.run(try requests([still]))[0].item)
         #expect(!alone.isLivePhoto)
         let plan = ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
-        let pair = await session.run(plan.requests)
-        guard case .imported(let completed) = pair[0] else {
+        let run = session.start(plan.requests)
+        var counts: (imported: Int, reused: Int, failed: Int)?
+        for await event in run.events {
+            if case .completed(let imported, let reused, let failed) = event { counts = (imported, reused, failed) }
+        }
+        let pair = await run.results()
+        guard case .completed(let completed, let added) = pair[0] else {
             Issue.record("not completed: \(pair)")
             return
         }
+        #expect(added == ["IMG_0005.MOV"])
+        #expect(counts.map { [$0.imported, $0.reused, $0.failed] } == [1, 0, 0], "files were copied in: not failed")
         #expect(completed.id == alone.id)
         #expect(completed.files.map(\.role) == [.primary, .livePhotoMovie])
         #expect(try scratch.stored() == ["IMG_0005.HEIC", "IMG_0005.MOV"])

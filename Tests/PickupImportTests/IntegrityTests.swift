@@ -118,6 +118,7 @@ struct IntegrityTests {
                     case .imported(let item): "imported \(item.originalPath.hasSuffix("/a/IMG_0004.JPG") ? "a" : "b")"
                     case .reused: "reused"
                     case .restored: "restored"
+                    case .completed: "completed"
                     case .failed(let error): "failed \(error)"
                     }
                 }.joined(separator: ", "))

@@ -60,7 +60,8 @@ public struct PickedItemImporter: Sendable {
         switch result {
         case .imported(let item):
             return PickedItem(key: key, stored: .imported(item), note: note, isNew: true)
-        case .reused(let item), .restored(let item):
+        case .reused(let item), .restored(let item), .completed(let item, _):
+            // The library held it before this pick: deselecting it leaves it there.
             return PickedItem(key: key, stored: .imported(item), note: note, isNew: false)
         case .failed(let error): throw error
         }

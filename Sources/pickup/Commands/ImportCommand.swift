@@ -305,13 +305,15 @@ struct ImportJob: CommandJob {
         let imported = results.filter { if case .imported = $0 { return true } else { return false } }.count
         let reused = results.filter { if case .reused = $0 { return true } else { return false } }.count
         let restored = results.filter { if case .restored = $0 { return true } else { return false } }.count
+        let completed = results.filter { if case .completed = $0 { return true } else { return false } }.count
         if !json {
-            let failed = results.count - imported - reused - restored - stopped
+            let failed = results.count - imported - reused - restored - completed - stopped
             let notImported = failures - failed - stopped  // files that never became items: unreadable, not media...
             output +=
                 "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
                 + "\(imported) imported, \(reused) already there, "
-                + (restored > 0 ? "\(restored) restored, " : "") + "\(failed) failed"
+                + (restored > 0 ? "\(restored) restored, " : "") + (completed > 0 ? "\(completed) completed, " : "")
+                + "\(failed) failed"
                 + (stopped > 0 ? ", \(stopped) not imported (interrupted: the same command again imports them)" : "")
                 + (notImported > 0
                     ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
@@ -340,8 +342,10 @@ struct ImportJob: CommandJob {
         var shared: [CopyMethod: Int] = [:]
         for result in results {
             switch result {
-            case .imported(let item), .restored(let item):
-                for file in item.files {
+            case .imported(let item), .restored(let item), .completed(let item, _):
+                // A completed item's files it held before were not written again.
+                let added = result.added.map(Set.init)
+                for file in item.files where added?.contains(file.name) ?? true {
                     bytes += file.bytesWritten
                     if let method = file.method, method.sharesBlocks { shared[method, default: 0] += 1 }
                 }
@@ -366,6 +370,7 @@ struct ImportJob: CommandJob {
         case .imported: return "imported"
         case .reused: return "already there"
         case .restored: return "restored"
+        case .completed: return "completed"
         case .failed: return "failed"
         }
     }
@@ -375,6 +380,8 @@ struct ImportJob: CommandJob {
         case .imported(let item): return "imported \(request.path) -> \(item.primary?.name ?? "?")"
         case .reused(let item): return "already there \(request.path) (\(item.id))"
         case .restored(let item): return "restored \(request.path) -> \(item.primary?.name ?? "?")"
+        case .completed(let item, let added):
+            return "completed \(item.id) from \(request.path): added " + added.joined(separator: ", ")
         case .failed(let error): return "failed \(request.path): \(error.message)"
         }
     }
@@ -383,7 +390,9 @@ struct ImportJob: CommandJob {
         guard let item = result.item else {
             return jsonError(path: request.path, error: result.error ?? ImportError(.cancelled, "not imported"))
         }
-        return ItemJSON.object(item, status: ImportJob.jsonStatus(result), path: request.path).text + "\n"
+        var object = ItemJSON.object(item, status: ImportJob.jsonStatus(result), path: request.path)
+        if let added = result.added { object.add("added", strings: added) }
+        return object.text + "\n"
     }
 
     /// A file found in a folder that is not media: not imported, not a failure.
@@ -414,6 +423,7 @@ extension ImportJob {
             case .imported: updated.append(.imported(item))
             case .reused: updated.append(.reused(item))
             case .restored: updated.append(.restored(item))
+            case .completed(_, let added): updated.append(.completed(item, added: added))
             case .failed: updated.append(result)
             }
         }

@@ -26,6 +26,7 @@ extension ImportJob {
             let preview = (try? answer.get()) ?? .wouldImport
             let status: String
             let what: String
+            var written = size  // what the import would write for it
             switch preview {
             case .wouldImport:
                 (status, what) = ("wouldImport", "would import")
@@ -34,9 +35,11 @@ extension ImportJob {
             case .alreadyThere(let item):
                 (status, what) = ("alreadyThere", "already there as \(item.id)")
                 there += 1
+                written = 0
             case .sameAsEarlier(let index):
                 (status, what) = ("alreadyThere", "already there once \(plan.requests[index].path) is imported")
                 there += 1
+                written = 0
             case .wouldRestore(let item):
                 (status, what) = ("wouldRestore", "would restore \(item.id) (a stored file is missing or damaged)")
                 restoring += 1
@@ -45,7 +48,8 @@ extension ImportJob {
                 let adding = request.parts.filter { part in !item.files.contains { $0.role == part.role } }
                 let names = adding.map { ($0.path as NSString).lastPathComponent }.joined(separator: " and ")
                 (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks it")
-                bytes += adding.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
+                written = adding.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
+                bytes += written
                 completing += 1
             }
             if json {
@@ -61,17 +65,19 @@ extension ImportJob {
                 output += object.text + "\n"
             } else {
                 let others = paths.dropFirst().map { " + " + $0 }.joined()
-                output += Text.clean("\(what): \(request.path)\(others) (\(Text.byteCount(size)))") + "\n"
+                let shownSize =
+                    written == size || written == 0 ? Text.byteCount(size) : Text.byteCount(written) + " to add"
+                output += Text.clean("\(what): \(request.path)\(others) (\(shownSize))") + "\n"
             }
         }
         if !json {
             output +=
-                "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported (\(Text.byteCount(bytes))), "
+                "\nDry run: \(newItems) item\(newItems == 1 ? "" : "s") would be imported, "
                 + "\(there) already there, " + (restoring > 0 ? "\(restoring) would be restored, " : "")
                 + (completing > 0 ? "\(completing) would be completed, " : "")
                 + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
-                + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "") + ". "
-                + "Nothing was written. Library: \(shownLibrary)\n"
+                + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "")
+                + "; \(Text.byteCount(bytes)) to write. Nothing was written. Library: \(shownLibrary)\n"
         }
         Console.raw(output)
     }
