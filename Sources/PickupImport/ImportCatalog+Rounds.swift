@@ -19,20 +19,40 @@ extension ImportCatalog {
         var item: ImportedItem
         /// Whether every stored file of it is there (else a copy of the same bytes restores it).
         var intact: Bool
+        /// Which of its files has the content: its primary file, or another (a Live Photo's
+        /// movie, picked alone after the pair was imported).
+        var role: StoredFile.Role = .primary
+        /// Whether that file itself is there with its recorded size.
+        var fileIntact = true
+
+        /// The file of the item with the content.
+        var file: StoredFile? { item.files.first { $0.role == role } }
 
         /// Whether files of these contents (SHA-256, by position, the primary first) are the
         /// item's own, and so can put back the files of it that are missing or damaged.
         func restored(by hashes: [String]) -> Bool { item.files.map(\.sha256) == hashes }
     }
 
-    /// What the catalog records with each of these contents (SHA-256 of a primary file), by
-    /// content; one read snapshot for them all.
+    /// What the catalog records with each of these contents, by content: the item whose primary
+    /// file has it, else the item with another file of it (a Live Photo's movie); one read
+    /// snapshot for them all.
     func recorded(withSHA256 hashes: [String]) throws(ImportError) -> [String: Recorded] {
         try reading { () throws(ImportError) -> [String: Recorded] in
             var found: [String: Recorded] = [:]
             for hash in Set(hashes) {
-                guard let item = try recordedItem(withSHA256: hash) else { continue }
-                found[hash] = Recorded(item: item, intact: filesIntact(item))
+                let match = try catalogCall {
+                    try withStatement(Query.itemWithFileSHA256) { statement -> (String, StoredFile.Role)? in
+                        try statement.bind([.text(hash)])
+                        guard try statement.step(), let id = statement.text(0),
+                            let role = statement.text(1).flatMap(StoredFile.Role.init(rawValue:))
+                        else { return nil }
+                        return (id, role)
+                    }
+                }
+                guard let (id, role) = match, let item = try item(exactID: id) else { continue }
+                var recorded = Recorded(item: item, intact: filesIntact(item), role: role)
+                recorded.fileIntact = recorded.file.map(fileIntact) ?? false
+                found[hash] = recorded
             }
             return found
         }

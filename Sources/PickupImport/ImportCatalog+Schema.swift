@@ -106,6 +106,10 @@ extension ImportCatalog {
             WHERE original_path = ?1 AND source_size = ?2 AND source_modified = ?3 AND role = 'primary'
             """
         static let itemWithSHA256 = "SELECT item_id FROM files WHERE sha256 = ?1 AND role = 'primary'"
+        /// The item with a file of this content, and that file's role: its primary file first,
+        /// else another (a Live Photo's movie).
+        static let itemWithFileSHA256 =
+            "SELECT item_id, role FROM files WHERE sha256 = ?1 ORDER BY role != 'primary' LIMIT 1"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
         /// The first id on the primary key: one row read, whatever the library's size.
         static let holdsItems = "SELECT 1 FROM items WHERE id >= '' LIMIT 1"
@@ -119,7 +123,7 @@ extension ImportCatalog {
             ("idsWithPrefix", idsWithPrefix),
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
-            ("itemWithSHA256", itemWithSHA256),
+            ("itemWithSHA256", itemWithSHA256), ("itemWithFileSHA256", itemWithFileSHA256),
             ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource), ("holdsItems", holdsItems),
         ]
     }

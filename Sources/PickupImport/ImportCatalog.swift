@@ -225,7 +225,7 @@ public actor ImportCatalog {
     }
 
     /// The item with exactly this identifier, found by its primary key.
-    private func item(exactID id: String) throws(ImportError) -> ImportedItem? {
+    func item(exactID id: String) throws(ImportError) -> ImportedItem? {
         try catalogCall {
             try withStatement(Query.itemByID(duration: hasDuration)) { statement in
                 try statement.bind([.text(id)])
@@ -360,12 +360,12 @@ public actor ImportCatalog {
 
     /// Whether every stored file of the item is there with its recorded size (a cheap check;
     /// `LibraryVerifier` reads the bytes).
-    func filesIntact(_ item: ImportedItem) -> Bool {
-        item.files.allSatisfy { file in
-            (try? ImportCatalog.checkName(file.name)) != nil
-                && FileStatus(path: folder + "/" + file.name).map { $0.kind == .regular && $0.size == file.size }
-                    ?? false
-        }
+    func filesIntact(_ item: ImportedItem) -> Bool { item.files.allSatisfy(fileIntact) }
+
+    /// Whether a stored file is there under its name, with its recorded size.
+    func fileIntact(_ file: StoredFile) -> Bool {
+        (try? ImportCatalog.checkName(file.name)) != nil
+            && FileStatus(path: folder + "/" + file.name).map { $0.kind == .regular && $0.size == file.size } ?? false
     }
 
     /// Runs `body` with the statement for `sql` (prepared on first use, then kept), and resets

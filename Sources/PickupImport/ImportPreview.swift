@@ -96,6 +96,12 @@ extension ImportCatalog {
         let hashes = try ImportPreview.hashes(of: request)
         guard let primary = hashes.first else { return (.wouldImport, hashes) }
         if let recorded = try await recorded(withSHA256: [primary])[primary] {
+            if recorded.role != .primary {
+                // Another file of an item (a Live Photo's movie): a lone file is that item's, as
+                // the import finds; an item of several files is a new one.
+                guard hashes.count == 1 else { return (.wouldImport, hashes) }
+                return (recorded.fileIntact ? .alreadyThere(recorded.item) : .wouldRestore(recorded.item), hashes)
+            }
             if recorded.intact, recorded.item.isCompleted(by: roles, hashes: hashes) {
                 return (.wouldComplete(recorded.item), hashes)
             }

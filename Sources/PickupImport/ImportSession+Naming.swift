@@ -82,6 +82,25 @@ extension ImportSession {
     /// nothing half-done stays: the copies left are dropped and the names made unlinked.
     func settle(_ made: Made, recorded: ImportCatalog.Recorded?, syncing: Bool) throws(ImportError) -> Settled {
         let copies = made.copies
+        if let recorded, recorded.role != .primary {
+            // A lone file whose bytes are another file of an item (a Live Photo's movie picked
+            // alone after the pair was imported): that item holds it, and it goes back to its name
+            // if missing there. An item of several files is not another's part: a new item.
+            guard copies.count == 1, let file = recorded.file else { return try named(made, syncing: syncing) }
+            if recorded.fileIntact {
+                copies[0].temporary.discard()
+                return .done(.reused(recorded.item))
+            }
+            do throws(ImportError) {
+                try ImportCatalog.checkName(file.name)
+                try library.makeFolders(for: file.name)
+                try FileCopier(folder: destination).replace(copies[0].temporary, named: file.name)
+            } catch {
+                copies[0].temporary.discard()
+                throw error
+            }
+            return .done(.restored(recorded.item))
+        }
         if let recorded, recorded.intact {
             if let completed = try completing(recorded.item, with: made, syncing: syncing) { return completed }
             for copy in copies { copy.temporary.discard() }
@@ -105,8 +124,13 @@ extension ImportSession {
             }
             return .done(.restored(recorded.item))
         }
+        return try named(made, syncing: syncing)
+    }
+
+    /// A new item: its copies named (in the layout's subfolder, never over another file).
+    private func named(_ made: Made, syncing: Bool) throws(ImportError) -> Settled {
         let files = try name(
-            zip(made.request.parts, copies).map { (part: $0, copy: $1) }, in: made.subfolder, of: made.request,
+            zip(made.request.parts, made.copies).map { (part: $0, copy: $1) }, in: made.subfolder, of: made.request,
             syncing: syncing)
         return .named(ImportSession.item(made.request, files: files, sha256: made.sha256), names: files.map(\.name))
     }

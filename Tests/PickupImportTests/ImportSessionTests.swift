@@ -296,6 +296,44 @@ struct ImportSessionTests {
         #expect(try scratch.stored() == ["IMG_0005.HEIC", "IMG_0005.MOV"])
     }
 
+    @Test(
+        "a Live Photo's movie picked alone after the pair was imported is that item's: already there, or put back",
+        arguments: [false, true])
+    func livePhotoMovieAlone(rehash: Bool) async throws {
+        let scratch = try Scratch()
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0006")
+        var options = ImportOptions()
+        options.rehash = rehash
+        let session = try ImportSession(destination: scratch.library, options: options)
+        let plan = ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
+        let pair = try #require(await session.run(plan.requests)[0].item)
+        #expect(pair.isLivePhoto)
+        // The movie alone: the dry run and the import agree it is there, as the pair's movie.
+        let alone = try requests([movie])
+        let preview = await ImportPreview.run(alone, catalog: session.catalog)
+        #expect((try? preview[0].get()) == .alreadyThere(pair), "\(preview)")
+        guard case .reused(let reused) = await session.run(alone)[0] else {
+            Issue.record("the movie alone was not found in its Live Photo")
+            return
+        }
+        #expect(reused.id == pair.id)
+        #expect(try scratch.stored() == ["IMG_0006.HEIC", "IMG_0006.MOV"])
+        #expect(try await session.catalog.items().count == 1)
+        // Its stored copy gone: the movie alone puts it back under its name, in the same item.
+        try FileManager.default.removeItem(atPath: scratch.library + "/IMG_0006.MOV")
+        let again = await ImportPreview.run(alone, catalog: session.catalog)
+        #expect((try? again[0].get()) == .wouldRestore(pair), "\(again)")
+        guard case .restored(let restored) = await session.run(alone)[0] else {
+            Issue.record("the missing movie was not put back")
+            return
+        }
+        #expect(restored.id == pair.id)
+        #expect(try scratch.stored() == ["IMG_0006.HEIC", "IMG_0006.MOV"])
+        let back = try Data(contentsOf: URL(fileURLWithPath: scratch.library + "/IMG_0006.MOV"))
+        #expect(back == (try Data(contentsOf: URL(fileURLWithPath: movie))))
+        #expect(try await session.catalog.items().count == 1)
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()
