@@ -35,8 +35,12 @@ extension ImportCatalog {
 
     /// What the catalog records with each of these contents, by content: the item whose primary
     /// file has it, else the item with another file of it (a Live Photo's movie); one read
-    /// snapshot for them all.
-    func recorded(withSHA256 hashes: [String]) throws(ImportError) -> [String: Recorded] {
+    /// snapshot for them all. `movies`: the content identifiers of lone Live Photo movies, by
+    /// content: one the catalog does not hold finds the still it belongs with, imported alone
+    /// before (its `file` nil: the movie completes it).
+    func recorded(
+        withSHA256 hashes: [String], movies: [String: String] = [:]
+    ) throws(ImportError) -> [String: Recorded] {
         try reading { () throws(ImportError) -> [String: Recorded] in
             var found: [String: Recorded] = [:]
             for hash in Set(hashes) {
@@ -49,13 +53,36 @@ extension ImportCatalog {
                         return (id, role)
                     }
                 }
-                guard let (id, role) = match, let item = try item(exactID: id) else { continue }
-                var recorded = Recorded(item: item, intact: filesIntact(item), role: role)
-                recorded.fileIntact = recorded.file.map(fileIntact) ?? false
-                found[hash] = recorded
+                if let (id, role) = match, let item = try item(exactID: id) {
+                    var recorded = Recorded(item: item, intact: filesIntact(item), role: role)
+                    recorded.fileIntact = recorded.file.map(fileIntact) ?? false
+                    found[hash] = recorded
+                } else if let contentID = movies[hash], let still = try stillAwaitingMovie(contentID) {
+                    found[hash] = Recorded(item: still, intact: true, role: .livePhotoMovie, fileIntact: false)
+                }
             }
             return found
         }
+    }
+
+    /// The Live Photo still imported alone whose movie has this content identifier: an item of
+    /// it without a movie, its files intact.
+    func stillAwaitingMovie(_ contentID: String) throws(ImportError) -> ImportedItem? {
+        let ids = try catalogCall {
+            try withStatement(Query.itemsWithContentID) { statement -> [String] in
+                try statement.bind([.text(contentID)])
+                var ids: [String] = []
+                while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
+                return ids
+            }
+        }
+        for id in ids {
+            guard let item = try item(exactID: id), item.info.livePhotoRole == .still, !item.isLivePhoto,
+                filesIntact(item)
+            else { continue }
+            return item
+        }
+        return nil
     }
 
     /// Records new items whose files are already in place, in one transaction: each unless an

@@ -56,6 +56,19 @@ extension ImportCatalog {
                 ]),
             // How long a video or a Live Photo's movie plays (the list's TIME for a Live Photo).
             SQLiteSchema.Step(version: 4, [], columns: [("files", "duration", "REAL")]),
+            // A Live Photo's content identifier (the still's and the movie's): a movie picked
+            // alone finds the still imported alone before. Filled from the facts of items made
+            // before it (a text that is not JSON gives none).
+            SQLiteSchema.Step(version: 5, [], columns: [("items", "content_id", "TEXT")]),
+            SQLiteSchema.Step(
+                version: 6,
+                [
+                    """
+                    UPDATE items SET content_id = CASE WHEN json_valid(info) THEN json_extract(info, '$.contentIdentifier') END
+                    WHERE content_id IS NULL
+                    """,
+                    "CREATE INDEX IF NOT EXISTS items_by_content_id ON items(content_id) WHERE content_id IS NOT NULL",
+                ]),
         ])
 
     /// The catalog's queries. Each is served by an index: ids by the primary key (a prefix by a
@@ -111,6 +124,8 @@ extension ImportCatalog {
         static let itemWithFileSHA256 =
             "SELECT item_id, role FROM files WHERE sha256 = ?1 ORDER BY role != 'primary' LIMIT 1"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+        /// The items with this Live Photo content identifier.
+        static let itemsWithContentID = "SELECT id FROM items WHERE content_id = ?1 ORDER BY id LIMIT 8"
         /// The first id on the primary key: one row read, whatever the library's size.
         static let holdsItems = "SELECT 1 FROM items WHERE id >= '' LIMIT 1"
         /// A source path that now holds other bytes: no longer another item's source.
@@ -124,6 +139,7 @@ extension ImportCatalog {
             ("idsFromPrefix", idsFromPrefix),
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256), ("itemWithFileSHA256", itemWithFileSHA256),
+            ("itemsWithContentID", itemsWithContentID),
             ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource), ("holdsItems", holdsItems),
         ]
     }

@@ -163,11 +163,14 @@ public actor ImportCatalog {
     ) throws {
         try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(item.id)]) }
         try withStatement(
-            "INSERT INTO items (id, kind, original_name, original_path, imported_at, info) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            """
+            INSERT INTO items (id, kind, original_name, original_path, imported_at, info, content_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """
         ) {
             try $0.run([
                 .text(item.id), .text(item.kind.rawValue), .text(item.originalName), .text(item.originalPath),
-                .real(item.importedAt), .text(infoJSON),
+                .real(item.importedAt), .text(infoJSON), item.info.contentIdentifier.map { .text($0) } ?? .null,
             ])
         }
         try insertFiles(item.files, of: item.id, sources: sources)

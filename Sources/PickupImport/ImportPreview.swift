@@ -95,11 +95,15 @@ extension ImportCatalog {
         }
         let hashes = try ImportPreview.hashes(of: request)
         guard let primary = hashes.first else { return (.wouldImport, hashes) }
-        if let recorded = try await recorded(withSHA256: [primary])[primary] {
+        let loneMovie = request.parts.count == 1 && request.info.livePhotoRole == .movie
+        let movies = loneMovie ? request.info.contentIdentifier.map { [primary: $0] } ?? [:] : [:]
+        if let recorded = try await recorded(withSHA256: [primary], movies: movies)[primary] {
             if recorded.role != .primary {
                 // Another file of an item (a Live Photo's movie): a lone file is that item's, as
-                // the import finds; an item of several files is a new one.
+                // the import finds, or completes the still it belongs with; an item of several
+                // files is a new one.
                 guard hashes.count == 1 else { return (.wouldImport, hashes) }
+                if recorded.file == nil { return (.wouldComplete(recorded.item), hashes) }
                 return (recorded.fileIntact ? .alreadyThere(recorded.item) : .wouldRestore(recorded.item), hashes)
             }
             if recorded.intact, recorded.item.isCompleted(by: roles, hashes: hashes) {

@@ -26,4 +26,32 @@ extension ImportSession {
         completed.files += added
         return .named(completed, names: added.map(\.name))
     }
+
+    /// The still imported alone, completed by its movie picked alone (its content identifier
+    /// found it: `ImportCatalog.stillAwaitingMovie`): the movie named beside the still and
+    /// recorded with it, the item a Live Photo.
+    func completing(_ item: ImportedItem, withMovie made: Made, syncing: Bool) throws(ImportError) -> Settled {
+        let folder = item.primary.map { ($0.name as NSString).deletingLastPathComponent } ?? ""
+        var added = try name(
+            [(part: (path: made.request.path, role: .livePhotoMovie), copy: made.copies[0])],
+            in: folder.isEmpty ? "" : folder + "/", of: made.request, syncing: syncing)
+        for index in added.indices { added[index].duration = made.request.info.duration }
+        var completed = item
+        completed.files += added
+        return .named(completed, names: added.map(\.name))
+    }
+
+    /// The content identifiers of the lone Live Photo movies among `made`, by content: each may
+    /// complete a still imported alone before.
+    static func loneMovies(_ made: [Made]) -> [String: String] {
+        var movies: [String: String] = [:]
+        for item in made {
+            let request = item.request
+            guard request.parts.count == 1, request.info.livePhotoRole == .movie,
+                let contentID = request.info.contentIdentifier
+            else { continue }
+            movies[item.sha256] = contentID
+        }
+        return movies
+    }
 }

@@ -102,10 +102,13 @@ extension ImportSession {
     }
 
     /// Where each of an item's files came from, by role, as the catalog records them.
+    /// Each file's source, by the role it has in `item` (a lone movie that completes a still is
+    /// the item's movie, not its primary), or in the request when the item has no file from it.
     static func sources(
-        _ keys: [ImportCatalog.SourceKey], _ request: ImportRequest
+        _ keys: [ImportCatalog.SourceKey], _ request: ImportRequest, of item: ImportedItem? = nil
     ) -> [StoredFile.Role: ImportCatalog.SourceKey] {
-        Dictionary(zip(request.parts.map(\.role), keys), uniquingKeysWith: { first, _ in first })
+        let roles = request.parts.map { part in item?.files.first { $0.originalPath == part.path }?.role ?? part.role }
+        return Dictionary(zip(roles, keys), uniquingKeysWith: { first, _ in first })
     }
 
     /// Copies an item in: reused when the library holds it (by source, content or files already

@@ -53,7 +53,8 @@ extension ImportSession {
     func nameAndRecord(_ made: Made) async throws(ImportError) -> Copied {
         let recorded: ImportCatalog.Recorded?
         do {
-            recorded = try await catalog.recorded(withSHA256: [made.sha256])[made.sha256]
+            recorded = try await catalog.recorded(
+                withSHA256: [made.sha256], movies: ImportSession.loneMovies([made]))[made.sha256]
         } catch {
             for copy in made.copies { copy.temporary.discard() }
             throw error
@@ -67,7 +68,7 @@ extension ImportSession {
             let existing: ImportedItem?
             do {
                 existing = try await catalog.record(
-                    item, sources: ImportSession.sources(made.keys, made.request), syncing: true)
+                    item, sources: ImportSession.sources(made.keys, made.request, of: item), syncing: true)
             } catch {
                 for name in names { unlink(destination + "/" + name) }
                 throw error
@@ -86,7 +87,8 @@ extension ImportSession {
             // A lone file whose bytes are another file of an item (a Live Photo's movie picked
             // alone after the pair was imported): that item holds it, and it goes back to its name
             // if missing there. An item of several files is not another's part: a new item.
-            guard copies.count == 1, let file = recorded.file else { return try named(made, syncing: syncing) }
+            guard copies.count == 1 else { return try named(made, syncing: syncing) }
+            guard let file = recorded.file else { return try completing(recorded.item, withMovie: made, syncing: syncing) }
             if recorded.fileIntact {
                 copies[0].temporary.discard()
                 return .done(.reused(recorded.item))

@@ -102,7 +102,8 @@ extension ImportSession {
             let tickets = round.map(\.flushTicket)
             let ticket = tickets.contains(nil) ? nil : tickets.compactMap { $0 }.max()
             try await flushes.flush(after: ticket, gathering: false)
-            let recorded = try await catalog.recorded(withSHA256: round.map(\.sha256))
+            let recorded = try await catalog.recorded(
+                withSHA256: round.map(\.sha256), movies: ImportSession.loneMovies(round))
             // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
             // pool. Each item's failure is its own result; the work itself does not throw.
             settled = try await ImportSession.onThread(queue: roundsQueue) { [self] in
@@ -137,7 +138,7 @@ extension ImportSession {
             case .success(.named(let item, let names)):
                 return .success(
                     .named(
-                        item, names: names, sources: ImportSession.sources(made.keys, made.request),
+                        item, names: names, sources: ImportSession.sources(made.keys, made.request, of: item),
                         infoJSON: made.infoJSON ?? ImportCatalog.factsJSON(made.request.info)))
             case .failure(let error): return .failure(error)
             }

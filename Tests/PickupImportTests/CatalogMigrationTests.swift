@@ -31,7 +31,7 @@ struct CatalogMigrationTests {
         #expect(Set(items.map(\.id)) == ["6830dd03a869", "01478a228c6d"])
         #expect(Set(items.flatMap { $0.files.map(\.name) }) == ["a.jpg", "b.mp4"])
         #expect(items.first { $0.id == "01478a228c6d" }?.kind == .video)
-        #expect(try version(folder + "/.pickup/catalog.sqlite") == 4)
+        #expect(try version(folder + "/.pickup/catalog.sqlite") == 6)
         // Opened again: nothing left to run, nothing lost.
         #expect(try await ImportCatalog(folder: folder).items().count == 2)
     }

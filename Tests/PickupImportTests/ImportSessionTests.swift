@@ -334,6 +334,44 @@ struct ImportSessionTests {
         #expect(try await session.catalog.items().count == 1)
     }
 
+    @Test(
+        "a Live Photo's still imported alone, then its movie alone (in a catalog of an earlier version too): the movie completes the still",
+        arguments: [false, true])
+    func livePhotoStillThenMovieAlone(olderCatalog: Bool) async throws {
+        let scratch = try Scratch()
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0007")
+        let first = try ImportSession(destination: scratch.library)
+        let alone = try #require(await first.run(try requests([still]))[0].item)
+        #expect(!alone.isLivePhoto)
+        if olderCatalog {
+            // As a catalog of version 4 left it: no content identifiers kept apart, no index.
+            let database = try SQLiteDatabase(path: scratch.library + "/.pickup/catalog.sqlite")
+            try database.execute("DROP INDEX items_by_content_id")
+            try database.execute("ALTER TABLE items DROP COLUMN content_id")
+            try database.execute("PRAGMA user_version = 4")
+        }
+        let session = try ImportSession(destination: scratch.library)
+        let lone = try requests([movie])
+        let preview = await ImportPreview.run(lone, catalog: session.catalog)
+        #expect((try? preview[0].get()) == .wouldComplete(alone), "\(preview)")
+        guard case .completed(let completed, let added) = await session.run(lone)[0] else {
+            Issue.record("the movie alone did not complete its still")
+            return
+        }
+        #expect(completed.id == alone.id && completed.isLivePhoto && added == ["IMG_0007.MOV"])
+        #expect(completed.files.map(\.role) == [.primary, .livePhotoMovie])
+        #expect(try scratch.stored() == ["IMG_0007.HEIC", "IMG_0007.MOV"])
+        let items = try await session.catalog.items()
+        #expect(items.count == 1 && items.first?.isLivePhoto == true, "\(items)")
+        #expect(items.first?.files.last?.duration != nil, "the movie's duration is kept")
+        // Again: already there, nothing copied.
+        guard case .reused = await session.run(lone)[0] else {
+            Issue.record("not reused the second time")
+            return
+        }
+        #expect(try scratch.stored() == ["IMG_0007.HEIC", "IMG_0007.MOV"])
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()

@@ -45,7 +45,9 @@ extension ImportJob {
                 restoring += 1
                 bytes += size
             case .wouldComplete(let item):
-                let adding = request.parts.filter { part in !item.files.contains { $0.role == part.role } }
+                // What the item lacks; a lone movie completing its still is all of the request.
+                let lacking = request.parts.filter { part in !item.files.contains { $0.role == part.role } }
+                let adding = lacking.isEmpty ? request.parts : lacking
                 let names = adding.map { ($0.path as NSString).lastPathComponent }.joined(separator: " and ")
                 (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks it")
                 written = adding.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
