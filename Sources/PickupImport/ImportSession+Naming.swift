@@ -88,7 +88,9 @@ extension ImportSession {
             // alone after the pair was imported): that item holds it, and it goes back to its name
             // if missing there. An item of several files is not another's part: a new item.
             guard copies.count == 1 else { return try named(made, syncing: syncing) }
-            guard let file = recorded.file else { return try completing(recorded.item, withMovie: made, syncing: syncing) }
+            guard let file = recorded.file else {
+                return try completing(recorded.item, withMovie: made, syncing: syncing)
+            }
             if recorded.fileIntact {
                 copies[0].temporary.discard()
                 return .done(.reused(recorded.item))
