@@ -59,6 +59,11 @@ public struct NamedFiles {
     /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
     /// one line, not one a photo; `hints` what to do, by reason (after the names); then how many
     /// files `notTaken` says the patterns did not take.
+    /// The reasons said of one file, as said of several.
+    static let plurals = [
+        "not a photo or video": "not photos or videos", "not a video": "not videos", "not a photo": "not photos",
+    ]
+
     public static func leftAloneLines(
         _ leftAlone: [(path: String, reason: String)], command: String, hints: [String: String] = [:],
         notTaken: Int = 0
@@ -73,8 +78,9 @@ public struct NamedFiles {
         return reasons.map { reason in
             let found = paths[reason] ?? []
             let shown = found.prefix(2).joined(separator: ", ") + (found.count > 2 ? ", ..." : "")
+            let why = found.count == 1 ? reason : plurals[reason] ?? reason
             return Text.clean(
-                "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(reason)): \(shown)"
+                "\(command): left alone \(found.count) file\(found.count == 1 ? "" : "s") (\(why)): \(shown)"
                     + (hints[reason].map { "; " + $0 } ?? ""))
         } + counted
     }

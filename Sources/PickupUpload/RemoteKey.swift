@@ -4,7 +4,7 @@ import Pickup
 /// `photos/{date}/{name}`, and the rule that two sources never land on one name.
 ///
 /// Placeholders: `{name}` the file's name, `{stem}` without its extension, `{ext}` the
-/// extension, `{relpath}` the path relative to what was named (the name, for a file named
+/// extension without its dot (`JPG`), `{relpath}` the path relative to what was named (the name, for a file named
 /// itself), `{date}` the day the media was taken (`YYYY/MM/DD`, `undated` when it says
 /// none), `{id}` the library item's id (else the first 12 hex digits of the SHA-256), and
 /// `{sha256}`.
@@ -62,6 +62,22 @@ public struct RemoteKey: Sendable, Hashable {
             rest = rest[rest.index(after: close)...]
         }
         if !rest.isEmpty { parts.append(.text(String(rest))) }
+        // A key is a name, not a path to walk: a store takes '..' as it is, or refuses it, or
+        // folds it away (another key than the journal's), as it does a leading or a double slash.
+        let segments = template.split(separator: "/", omittingEmptySubsequences: false)
+        if template.hasPrefix("/") {
+            return .failure(
+                RemoteKeyError(
+                    message: "the key template '\(template)' begins with '/': the key follows the prefix of --to, "
+                        + "which ends with one already; leave it out"))
+        }
+        if let odd = segments.first(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            return .failure(
+                RemoteKeyError(
+                    message: "the key template '\(template)' has \(odd.isEmpty ? "an empty part" : "a '\(odd)' part"): "
+                        + "a key is stored as written, not walked as a path; write it as it should be stored "
+                        + "(as 'trip/{date}/{name}')"))
+        }
         return .success(RemoteKey(template: template, parts: parts))
     }
 

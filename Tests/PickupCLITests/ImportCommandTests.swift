@@ -49,6 +49,8 @@ struct ImportCommandTests {
         #expect(filter.status == 2 && filter.errorText.contains("unknown filter 'selfies'"))
         #expect(try pickup("library", "--help").outputText.contains("remove ID"))
         #expect(try pickup("library", "x", "explode").status == 2)
+        let remove = try pickup("library", "x", "remove")
+        #expect(remove.status == 2 && remove.errorText.contains("'remove' needs the item's id"), "\(remove.errorText)")
     }
 
     @Test("a card imports into a library; a cut movie fails alone; files that are not media are left alone")

@@ -183,7 +183,7 @@ struct RenderCommandTests {
         #expect(human.status == 0, "\(human.errorText)")
         let notVideos = human.errorText.split(separator: "\n").filter { $0.contains("left alone") }
         #expect(notVideos.count == 1, "one line: \(human.errorText)")
-        #expect(notVideos.first?.contains("left alone 2 files (not a video)") == true, "\(human.errorText)")
+        #expect(notVideos.first?.contains("left alone 2 files (not videos)") == true, "\(human.errorText)")
         let named = try CLI.run([
             "export", try Fixtures.path(.movAppleKeys), folder + "/card/DCIM/100APPLE/b.mp4", "--preset", "low",
             "-o", folder + "/one.mp4",

@@ -880,8 +880,10 @@ struct UploadCommandTests {
         #expect(said == 1, "\(run.errorText)")
         #expect(run.errorText.contains("connection refused"))
         #expect(run.errorText.contains("not started"))
-        // The resume it names finds this journal: the --journal given is said again.
-        #expect(run.errorText.contains("(or 'pickup uploads resume --journal "), "\(run.errorText)")
+        // Only the same command sends the files not started (the journal holds the begun ones
+        // only): `uploads resume` is not offered, as it would say all went well without them.
+        #expect(run.errorText.contains(": run the same command again when it is back."), "\(run.errorText)")
+        #expect(!run.errorText.contains("pickup uploads resume"), "\(run.errorText)")
         // The first upload to use its retries stops the run. Another whose last retry failed in
         // the same moment (8 began together, their waits alike) has failed too, and says so.
         let failed = run.errorText.firstMatch(of: #/(\d+) failed after (its|their) retries, /#).flatMap { Int($0.1) }

@@ -44,7 +44,7 @@ struct UploadFolderCommandTests {
         let plain = try CLI.run(["upload", "-r", card, "--to", to, "--journal", journal, "--force"])
         #expect(plain.status == 0, "\(plain.errorText)")
         #expect(
-            plain.errorText.contains("pickup upload: left alone 3 files (not a photo or video): "), "\(plain.errorText)"
+            plain.errorText.contains("pickup upload: left alone 3 files (not photos or videos): "), "\(plain.errorText)"
         )
         #expect(plain.errorText.contains("; name a file to send it whatever it is"), "\(plain.errorText)")
         #expect(

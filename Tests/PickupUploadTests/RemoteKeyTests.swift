@@ -34,6 +34,23 @@ struct RemoteKeyTests {
                 continue
             }
         }
+        // A key is stored as written: parts a store would walk or fold away are refused, saying so.
+        for (template, said) in [
+            ("../../etc/{name}", "a '..' part"), ("trip/./{name}", "a '.' part"), ("/{name}", "begins with '/'"),
+            ("a//{name}", "an empty part"), ("{date}/", "an empty part"), ("x/..", "a '..' part"),
+        ] {
+            guard case .failure(let error) = RemoteKey.parse(template) else {
+                Issue.record("\(template) was accepted")
+                continue
+            }
+            #expect(error.message.contains(said), "\(error.message)")
+        }
+        for template in ["{date}/{name}", "..{name}", "a.b/{stem}.{ext}", "{relpath}"] {
+            guard case .success = RemoteKey.parse(template) else {
+                Issue.record("\(template) was refused")
+                continue
+            }
+        }
     }
 
     @Test func collisionsNameEverySource() {

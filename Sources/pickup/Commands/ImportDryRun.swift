@@ -49,7 +49,8 @@ extension ImportJob {
                 let lacking = request.parts.filter { part in !item.files.contains { $0.role == part.role } }
                 let adding = lacking.isEmpty ? request.parts : lacking
                 let names = adding.map { ($0.path as NSString).lastPathComponent }.joined(separator: " and ")
-                (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks it")
+                let them = adding.count == 1 ? "it" : "them"
+                (status, what) = ("wouldComplete", "would add \(names) to \(item.id), which lacks \(them)")
                 written = adding.reduce(Int64(0)) { $0 + ImportJob.size($1.path) }
                 bytes += written
                 completing += 1

@@ -45,7 +45,10 @@ struct LibraryCheck {
         } else {
             let unrepaired = report.outcomes.count - repaired
             var parts = ["\(repaired) repaired"]
-            if unrepaired > 0 { parts.append("\(unrepaired) cannot be repaired (restore them from a backup)") }
+            if unrepaired > 0 {
+                parts.append(
+                    "\(unrepaired) cannot be repaired (restore \(unrepaired == 1 ? "it" : "them") from a backup)")
+            }
             let unknown = report.unknown.count
             if unknown > 0 {
                 parts.append(

@@ -110,6 +110,10 @@ struct LibraryJob: CommandJob {
         case ("verify", 2): action = .verify
         case ("repair", 2): action = .repair
         case ("remove", 3): action = .remove(words[2])
+        case ("show", 2), ("remove", 2):
+            throw ValidationError(
+                "'\(words[1])' needs the item's id (or the start of it), as 'pickup library \(words[0]) \(words[1]) ID': "
+                    + "'pickup library \(words[0]) list' shows the ids")
         default:
             let known = ["list", "show", "verify", "repair", "remove"]
             let guess = known.contains(words[1]) ? "" : UnknownOptions.guess(words[1], among: known)

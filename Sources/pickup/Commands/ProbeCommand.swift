@@ -215,7 +215,8 @@ struct ProbeJob: CommandJob {
             let aside = alone == 0 ? "" : ", \(alone) left alone (see above)"
             let patterns = notTaken == 0 ? "" : "; \(notTaken) more not taken by the --include/--exclude patterns"
             Console.out(
-                "\n\(total) file\(total == 1 ? "" : "s"): \(probed) probed\(aside), \(failures) failed\(patterns).")
+                (tableHeaderDue && pairs.isEmpty ? "" : "\n") + "\(total) file\(total == 1 ? "" : "s"): "
+                    + "\(probed) probed\(aside), \(failures) failed\(patterns).")
         } else if let line = FileListOptions.notTakenLine(command: "pickup probe", count: notTaken) {
             Console.error(line)
         }

@@ -117,7 +117,7 @@ struct UploadCommand: JobCommand {
     @Option(
         name: [.customLong("key")],
         help: ArgumentHelp(
-            "S3: each object's key after the prefix; also {name}, {stem}, {ext}, {date}, {id}, {sha256}.",
+            "S3: each object's key after the prefix; also {name}, {stem}, {ext} (no dot), {date}, {id}, {sha256}.",
             valueName: "TEMPLATE"))
     var key = "{relpath}"
 

@@ -261,7 +261,9 @@ enum UploadRunner {
                         left > 0 ? "\(left) file\(left == 1 ? "" : "s") not started" : nil,
                     ].compactMap { $0 }.joined(separator: ", ")
                     + ": run the same command again when it is back"
-                    + (begun + failed > 0 ? " (or '\(UploadHints.resume(journal: journal))')." : ".")))
+                    // `uploads resume` goes on only with uploads the journal holds: not the files
+                    // never started, which only the same command sends.
+                    + (begun + failed > 0 && left == 0 ? " (or '\(UploadHints.resume(journal: journal))')." : ".")))
     }
 
     /// The retry an update begins, if it begins one: what failed and the wait.

@@ -103,8 +103,8 @@ extension UploadJob {
                     else {
                         throw ValidationError(
                             "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
-                                + "so it is not sent; run 'pickup library \(library) verify', then import its source "
-                                + "again to restore it")
+                                + "so it is not sent; 'pickup library \(library) repair' puts it back from its "
+                                + "source when that is still there")
                     }
                     paths.append(
                         ResolvedFile(
