@@ -73,6 +73,26 @@ extension UploadJournal {
         }
     }
 
+    /// The newest finished upload to each of these destinations, whatever its bytes (nil where
+    /// none is known): what an S3 key holds now, as far as Pickup sent it. One lookup in the
+    /// journal's index a destination. With each, the SHA-256 of its bytes when known.
+    public func newestFinished(
+        to destinations: [UploadDestination]
+    ) throws(UploadError) -> [(record: UploadRecord, sha256: String?)?] {
+        try call {
+            let statement = try database.prepare(
+                UploadJournal.select + " WHERE state = 'done' AND destination = ?1 ORDER BY created DESC LIMIT 1")
+            return try destinations.map { destination -> (record: UploadRecord, sha256: String?)? in
+                let stored = destination.stored
+                guard let text = try? UploadJournal.json(stored) else { return nil }
+                try statement.bind([.text(text)])
+                defer { statement.reset() }
+                guard try statement.step() else { return nil }
+                return (UploadJournal.record(statement, destination: stored, home: home), statement.text("sha256"))
+            }
+        }
+    }
+
     /// Records the SHA-256 of many finished uploads, in one transaction.
     public func recordSHA256(_ hashes: [(id: String, sha256: String)]) throws(UploadError) {
         guard !hashes.isEmpty else { return }

@@ -706,6 +706,47 @@ struct UploadCommandTests {
         #expect(bad.status == 2 && bad.errorText.contains("cannot read the credentials file"))
     }
 
+    @Test("an S3 key that holds another file Pickup sent is not replaced by a photo of the same name, unless --force")
+    func sameNameOtherPhoto() throws {
+        let server = try SeaweedServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        for (card, fixture) in [("a", Fixture.jpegPlain), ("b", .jpegEXIF)] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + card, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: try Fixtures.path(fixture), toPath: folder + "/\(card)/IMG_0001.JPG")
+        }
+        let environment = ["AWS_ACCESS_KEY_ID": server.accessKey, "AWS_SECRET_ACCESS_KEY": server.secretKey]
+        func upload(_ card: String, _ more: [String] = []) throws -> Shell.Result {
+            try CLI.run(
+                [
+                    "upload", folder + "/\(card)/IMG_0001.JPG", "--to", "s3://photos/trip/", "--key", "{name}",
+                    "--endpoint", server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
+                ] + more, environment: environment)
+        }
+        let first = try upload("a")
+        #expect(first.status == 0, "\(first.errorText)")
+        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/a/IMG_0001.JPG"))
+        // Another camera's IMG_0001.JPG: refused, the first one kept, saying what to do.
+        let second = try upload("b")
+        #expect(second.status == 1)
+        #expect(
+            second.errorText.contains("not sent: s3://photos/trip/IMG_0001.JPG at http")
+                && second.errorText.contains(" holds another file Pickup sent there"),
+            "\(second.errorText)")
+        #expect(second.errorText.contains("--force to replace that one"), "\(second.errorText)")
+        #expect(try server.object("trip/IMG_0001.JPG") == firstBytes)
+        let json = try CLI.jsonLines(try upload("b", ["--json"]))
+        #expect(json.contains { ($0["error"] as? [String: Any])?["code"] as? String == "keyTaken" }, "\(json)")
+        // The same file again is already there, not refused.
+        #expect(try upload("a").status == 0)
+        // --force replaces it.
+        #expect(try upload("b", ["--force"]).status == 0)
+        #expect(
+            try server.object("trip/IMG_0001.JPG")
+                == (try Data(contentsOf: URL(fileURLWithPath: folder + "/b/IMG_0001.JPG"))))
+    }
+
     @Test("a folder with -r to S3, credentials and endpoint from ~/.aws and AWS_PROFILE, keys keep the folder's paths")
     func recursiveToS3WithAWSProfile() throws {
         let server = try SeaweedServer()

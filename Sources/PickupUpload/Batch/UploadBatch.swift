@@ -95,6 +95,11 @@ public struct UploadBatch: Sendable {
     /// same place, begun before the file changed (by position, with that upload): it cannot be
     /// finished, and is left for the caller to cancel or tell about.
     public private(set) var outdated: [Int: UploadRecord] = [:]
+    /// The files whose S3 key holds other bytes Pickup sent there (by position, with that
+    /// upload): not queued, so that a photo is never replaced by another of its name (a second
+    /// camera's IMG_0001.JPG, a counter that started again). `enqueue(force: true)` sends them
+    /// over it.
+    public private(set) var keyTaken: [Int: UploadRecord] = [:]
 
     /// Decides every file's destination. `knownSHA256`: digests already known by path (a
     /// library's files, checked against its catalog), so that those files are not read again.
@@ -146,6 +151,11 @@ public struct UploadBatch: Sendable {
         // to its destination.
         let candidates =
             force ? [] : ((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
+        // What each S3 key holds now, as far as Pickup sent it: another object is not replaced.
+        let replacing = destinations.map(\.replacesObject)
+        let newest =
+            force || !replacing.contains(true)
+            ? [] : ((try? await journal.newestFinished(to: destinations)) ?? [])
         // An upload of the same file (path, size, modification time) to the same destination
         // that was paused, failed, or cut off by a killed process (still `uploading` in the
         // journal) goes on from the server's offset instead of starting over: running the same
@@ -187,6 +197,12 @@ public struct UploadBatch: Sendable {
                 }
                 lost[index] = earlier
             }
+            if index < newest.count, replacing[index], let held = newest[index],
+                UploadBatch.holdsOtherBytes(held, size: sizes[index], sha256: digests.known(file.path))
+            {
+                keyTaken[index] = held.record
+                continue
+            }
             let destination = destinations[index]
             let status = statuses[index]
             let same = status.flatMap { status in
@@ -226,6 +242,18 @@ public struct UploadBatch: Sendable {
         let known = digests
         hashing = Task { [queued] in await known.adding(queued) }
         return alreadyThere
+    }
+
+    /// Whether the upload `held` (the newest finished one to a key) sent other bytes than a file
+    /// of `size` and `sha256` (nil: not read, as no upload of its size went there): another
+    /// size, or another SHA-256 when both are known. Same size with a digest unknown on either
+    /// side is not taken for other bytes (it may be the same file).
+    static func holdsOtherBytes(
+        _ held: (record: UploadRecord, sha256: String?), size: Int64, sha256: String?
+    ) -> Bool {
+        if held.record.size != size { return size >= 0 }
+        guard let sha256, let heldSHA256 = held.sha256 else { return false }
+        return heldSHA256 != sha256
     }
 
     /// What makes two uploads the same one, to continue it: the file and where it goes.

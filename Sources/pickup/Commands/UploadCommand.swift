@@ -165,7 +165,9 @@ struct UploadCommand: JobCommand {
 
     @Flag(
         name: [.customLong("force")],
-        help: "Send a file even when the journal says the same bytes are already at that destination.")
+        help: ArgumentHelp(
+            "Send a file even when the journal says the same bytes are already at that destination, or over "
+                + "another file sent to its S3 key."))
     var force = false
 
     @Flag(

@@ -277,6 +277,15 @@ struct UploadJob: CommandJob {
                             + "(\(Text.byteCount(record.offset)) of \(Text.byteCount(record.size)) confirmed): "
                             + "run this again once it ends") + "\n")
         }
+        // An S3 key that holds another file Pickup sent: not replaced unless --force says so.
+        for (index, held) in batch.keyTaken.sorted(by: { $0.key < $1.key }) {
+            notSent(
+                shown[index], code: "keyTaken",
+                message: "not sent: \(held.target) holds another file Pickup sent there (\(held.id), "
+                    + "\(held.path), \(Text.byteCount(held.size)))",
+                hint: "Give --key a template that keeps them apart (as '{date}/{stem}-{id}.{ext}'), "
+                    + "or --force to replace that one.")
+        }
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
             Console.raw(
@@ -298,7 +307,8 @@ struct UploadJob: CommandJob {
         if !json {
             Console.out(
                 UploadRunner.closing(
-                    items, alreadyThere: alreadyThere.count, failedEarly: failedEarly, since: began,
+                    items, alreadyThere: alreadyThere.count, failedEarly: failedEarly || !batch.keyTaken.isEmpty,
+                    since: began,
                     leftAlone: leftAlone, elsewhere: batch.sentElsewhere.count,
                     before: Dictionary(
                         batch.continued.values.map { ($0.id, $0.offset) }, uniquingKeysWith: { first, _ in first })))
@@ -316,6 +326,7 @@ struct UploadJob: CommandJob {
         }
         // A file another process is sending is not known sent yet: the run did not do all it was asked.
         return items.allSatisfy { $0.state == .done } && !failedEarly && batch.sentElsewhere.isEmpty
+            && batch.keyTaken.isEmpty
             ? ExitStatus.success : ExitStatus.someFailed
     }
 
