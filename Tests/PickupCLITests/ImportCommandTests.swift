@@ -308,6 +308,27 @@ struct ImportCommandTests {
         #expect(try pickup("library", library, "list").outputText.contains("live photo"))
     }
 
+    @Test("a still named alone takes its .AAE edits from beside it, and says its movie there was not named")
+    func stillNamedAlone() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let still = try addLivePhoto(to: folder)
+        let edits = folder.appendingPathComponent("card/DCIM/IMG_0263.AAE").path
+        try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: edits))
+        let library = folder.appendingPathComponent("Library").path
+        let dry = try pickup("import", still, "--into", library, "--dry-run")
+        #expect(dry.outputText.contains("would import: \(still) + \(edits) ("), "\(dry.outputText)")
+        let result = try pickup("import", still, "--into", library)
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(result.errorText.contains("IMG_0263.MOV, beside \(still), is not named"), "\(result.errorText)")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: library).filter { !$0.hasPrefix(".") }
+        #expect(stored.sorted() == ["IMG_0263.AAE", "IMG_0263.HEIC"])
+        // Named with its still, the movie is not mentioned: it goes with it.
+        let both = try pickup(
+            "import", still, folder.appendingPathComponent("card/DCIM/IMG_0263.MOV").path, "--into", library + "2")
+        #expect(!both.errorText.contains("is not named"), "\(both.errorText)")
+    }
+
     @Test("the table lines up with Japanese names: a wide character takes two columns")
     func wideNames() throws {
         let folder = try scratch()

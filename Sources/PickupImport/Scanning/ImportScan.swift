@@ -57,6 +57,9 @@ public struct ImportScan: Sendable {
     public var notSelected: [String] = []
     /// How many files in the folders the selection did not take.
     public var notTaken = 0
+    /// Live Photo stills named without their movie, which lies beside them unnamed: `movie`
+    /// is not imported with `still` (a later import of the movie alone adds it to the item).
+    public var moviesNotNamed: [(still: String, movie: String)] = []
 
     /// Scans `sources` for an import into `library` (its own files are never taken);
     /// `catalog`, when there is one, gives the facts of the files it already holds.
@@ -113,7 +116,21 @@ public struct ImportScan: Sendable {
             }
         }
         scan.plan = ImportPlan(files: probed, filter: options.filter, order: options.order, limit: options.limit)
-        let edits = scan.plan.attachEdits(from: scan.notMedia)
+        // A photo named itself takes its .AAE edits from beside it, as a folder's walk does.
+        let walked = Set(files)
+        var besideNamed: [String] = []
+        for request in scan.plan.requests where named.contains(request.path) && request.edits == nil {
+            for edits in ImportScan.beside(request.path, extensions: ["AAE", "aae"]) where !walked.contains(edits) {
+                besideNamed.append(edits)
+                found[edits] = FileStatus(path: edits, followingLinks: false)?.identity
+            }
+            if request.livePhotoMovie == nil, request.info.livePhotoRole == .still {
+                for movie in ImportScan.beside(request.path, extensions: ["MOV", "mov"]) where !walked.contains(movie) {
+                    scan.moviesNotNamed.append((request.path, movie))
+                }
+            }
+        }
+        let edits = scan.plan.attachEdits(from: scan.notMedia + besideNamed)
         scan.notMedia.removeAll { edits.contains($0) }
         // Edits taken only to go with their photo, whose photo was not taken, were never asked for.
         if editsAdded { scan.notMedia.removeAll(where: MediaNames.namedAsEdits) }
@@ -124,6 +141,23 @@ public struct ImportScan: Sendable {
             }
         }
         return scan
+    }
+
+    /// The regular files beside `path` with its stem and one of these extensions (the first that
+    /// is there: `IMG_0001.AAE` or `IMG_0001.aae` beside `IMG_0001.HEIC`).
+    static func beside(_ path: String, extensions: [String]) -> [String] {
+        // The stem: up to the name's last dot, a name that begins with its dot having none.
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), dot != path.startIndex,
+            path[path.index(before: dot)] != "/"
+        else { return [] }
+        let stem = String(path[..<dot])
+        for ext in extensions {
+            let candidate = stem + "." + ext
+            if candidate != path, FileStatus(path: candidate, followingLinks: false)?.kind == .regular {
+                return [candidate]
+            }
+        }
+        return []
     }
 
     /// What each file is: for a file the catalog already holds (the same path, size and

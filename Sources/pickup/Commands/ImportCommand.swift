@@ -227,6 +227,13 @@ struct ImportJob: CommandJob {
                         + "('pickup library \(destination) verify' lists them)",
                 ], notTaken: scan.notTaken)
             for line in lines { Console.error(line) }
+            for (still, movie) in scan.moviesNotNamed {
+                Console.error(
+                    Text.clean(
+                        "pickup import: \(movie), beside \(still), is not named, so it is not imported with it: a "
+                            + "Live Photo's movie goes with its still when both are named, or their folder (imported "
+                            + "alone later, it is added to the item)"))
+            }
         }
         for (path, error) in plan.skipped {
             report(path: path, error: error)
