@@ -102,14 +102,19 @@ extension ImportCatalog {
                 // Another file of an item (a Live Photo's movie): a lone file is that item's, as
                 // the import finds, or completes the still it belongs with; an item of several
                 // files is a new one.
-                guard hashes.count == 1 else { return (.wouldImport, hashes) }
-                if recorded.file == nil { return (.wouldComplete(recorded.item), hashes) }
-                return (recorded.fileIntact ? .alreadyThere(recorded.item) : .wouldRestore(recorded.item), hashes)
+                guard hashes.count == 1, let file = recorded.file else {
+                    return (hashes.count == 1 ? .wouldComplete(recorded.item) : .wouldImport, hashes)
+                }
+                let there = recorded.fileIntact && (bySource || ImportSession.storedBytesIntact(file, in: folder))
+                return (there ? .alreadyThere(recorded.item) : .wouldRestore(recorded.item), hashes)
             }
-            if recorded.intact, recorded.item.isCompleted(by: roles, hashes: hashes) {
+            // Read by content when asked (`rehash`), as the import then reads them.
+            let intact =
+                recorded.intact && (bySource || ImportSession.storedBytesIntact(recorded.item, in: folder))
+            if intact, recorded.item.isCompleted(by: roles, hashes: hashes) {
                 return (.wouldComplete(recorded.item), hashes)
             }
-            if recorded.intact { return (.alreadyThere(recorded.item), hashes) }
+            if intact { return (.alreadyThere(recorded.item), hashes) }
             if recorded.restored(by: hashes) { return (.wouldRestore(recorded.item), hashes) }
         }
         return (.wouldImport, hashes)

@@ -89,8 +89,24 @@ extension ImportSession {
         let sha256 = try await ImportSession.onThread { () throws(ImportError) -> String? in
             try? FileHash.sha256(ofFileAt: primary).get().sha256
         }
-        guard let sha256 else { return nil }
-        return try await catalog.item(withSHA256: sha256)
+        guard let sha256, let item = try await catalog.item(withSHA256: sha256) else { return nil }
+        // Its stored files read too: a copy that rotted behind its size is put back from this one.
+        let intact = try await ImportSession.onThread { [destination] () throws(ImportError) -> Bool in
+            ImportSession.storedBytesIntact(item, in: destination)
+        }
+        return intact ? item : nil
+    }
+
+    /// Whether every stored file of `item` holds the bytes the catalog records (SHA-256): what
+    /// `rehash` checks of an item it finds already there, as `library verify` does.
+    static func storedBytesIntact(_ item: ImportedItem, in destination: String) -> Bool {
+        item.files.allSatisfy { storedBytesIntact($0, in: destination) }
+    }
+
+    /// Whether a stored file holds the bytes the catalog records.
+    static func storedBytesIntact(_ file: StoredFile, in destination: String) -> Bool {
+        (try? ImportCatalog.checkName(file.name)) != nil
+            && (try? FileHash.sha256(ofFileAt: destination + "/" + file.name).get().sha256) == file.sha256
     }
 
     /// The item a request becomes with these stored files; its id is the first 12 hex digits of

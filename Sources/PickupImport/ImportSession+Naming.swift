@@ -91,7 +91,7 @@ extension ImportSession {
             guard let file = recorded.file else {
                 return try completing(recorded.item, withMovie: made, syncing: syncing)
             }
-            if recorded.fileIntact {
+            if recorded.fileIntact, !options.rehash || ImportSession.storedBytesIntact(file, in: destination) {
                 copies[0].temporary.discard()
                 return .done(.reused(recorded.item))
             }
@@ -105,7 +105,10 @@ extension ImportSession {
             }
             return .done(.restored(recorded.item))
         }
-        if let recorded, recorded.intact {
+        // With `rehash` the stored files are read too: one that rotted behind its size is put back.
+        if let recorded, recorded.intact,
+            !options.rehash || ImportSession.storedBytesIntact(recorded.item, in: destination)
+        {
             if let completed = try completing(recorded.item, with: made, syncing: syncing) { return completed }
             for copy in copies { copy.temporary.discard() }
             return .done(.reused(recorded.item))

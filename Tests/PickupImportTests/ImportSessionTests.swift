@@ -372,6 +372,42 @@ struct ImportSessionTests {
         #expect(try scratch.stored() == ["IMG_0007.HEIC", "IMG_0007.MOV"])
     }
 
+    @Test("a stored copy that rotted behind its size: found by --rehash, which reads it, and put back from the source")
+    func rehashReadsStoredCopies() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0008.JPG")
+        let session = try ImportSession(destination: scratch.library)
+        let item = try #require(await session.run(try requests([photo]))[0].item)
+        let stored = scratch.library + "/IMG_0008.JPG"
+        let handle = try #require(FileHandle(forUpdatingAtPath: stored))
+        try handle.seek(toOffset: 200)
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: 200)
+        try handle.write(contentsOf: Data([byte ^ 0xFF]))
+        try handle.close()
+        // Without --rehash, sizes decide: already there (`library verify` reads the bytes).
+        guard case .reused = await session.run(try requests([photo]))[0] else {
+            Issue.record("not reused without --rehash")
+            return
+        }
+        var options = ImportOptions()
+        options.rehash = true
+        let thorough = try ImportSession(destination: scratch.library, options: options)
+        let preview = await ImportPreview.run(try requests([photo]), catalog: thorough.catalog, rehash: true)
+        #expect((try? preview[0].get()) == .wouldRestore(item), "\(preview)")
+        guard case .restored(let restored) = await thorough.run(try requests([photo]))[0] else {
+            Issue.record("the rotted copy was not put back")
+            return
+        }
+        #expect(restored.id == item.id)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: stored)) == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+        guard case .reused = await thorough.run(try requests([photo]))[0] else {
+            Issue.record("not reused once whole again")
+            return
+        }
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()

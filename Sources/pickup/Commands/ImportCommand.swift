@@ -108,7 +108,8 @@ struct ImportCommand: JobCommand {
         name: .customLong("rehash"),
         help: ArgumentHelp(
             "Read every source again and compare it by SHA-256, even one the library knows by its path, size "
-                + "and time (a changed byte that kept both is then found); slower."))
+                + "and time (a changed byte that kept both is then found), and the library's copy of each item "
+                + "found there (one that rotted is put back from the source); slower."))
     var rehash = false
 
     @OptionGroup var progress: ProgressOptions
