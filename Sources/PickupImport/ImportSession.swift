@@ -327,7 +327,9 @@ public final class ImportSession: Sendable {
     /// and records it in the catalog; an item that has one, or is audio, is returned as is. One
     /// whose recorded thumbnail file is gone (deleted, a folder copied without it) gets it again.
     public func thumbnail(for item: ImportedItem, using thumbnails: ImportThumbnails) async throws -> ImportedItem {
-        guard !hasThumbnailFile(item), item.kind != .audio, let primary = item.primary else { return item }
+        guard !hasThumbnail(item, as: thumbnails.request), item.kind != .audio, let primary = item.primary else {
+            return item
+        }
         let image = try await thumbnails.renderer.thumbnail(of: destination + "/" + primary.name, thumbnails.request)
         let folder = library.thumbnailsFolder
         if mkdir(folder, 0o755) != 0, errno != EEXIST { throw ImportError.writing(folder, errno: errno) }
@@ -335,6 +337,8 @@ public final class ImportSession: Sendable {
         try FileCopier.writeAtomically(image.data, to: destination + "/" + name)
         let thumbnail = ItemThumbnail(name: name, width: image.size.width, height: image.size.height)
         try await catalog.record(thumbnail: thumbnail, for: item.id)
+        // One of another format, made before, goes (the catalog records this one now).
+        if let old = item.thumbnail, old.name != name { unlink(destination + "/" + old.name) }
         var updated = item
         updated.thumbnail = thumbnail
         return updated
@@ -344,6 +348,22 @@ public final class ImportSession: Sendable {
     public func hasThumbnailFile(_ item: ImportedItem) -> Bool {
         guard let thumbnail = item.thumbnail else { return false }
         return FileStatus(path: destination + "/" + thumbnail.name) != nil
+    }
+
+    /// Whether the item's thumbnail is there as `request` asks: its format, and its size the box
+    /// (filled) or one side on it (fitted). One of another size or format is made again: a
+    /// thumbnail asked for at 512x512 is not answered by the 256x256 one made before.
+    public func hasThumbnail(_ item: ImportedItem, as request: ThumbnailRequest) -> Bool {
+        guard hasThumbnailFile(item), let thumbnail = item.thumbnail,
+            thumbnail.name.lowercased().hasSuffix("." + request.format.fileExtension)
+        else { return false }
+        let (width, height) = (request.size.width, request.size.height)
+        switch request.mode {
+        case .fill: return thumbnail.width == width && thumbnail.height == height
+        case .fit:
+            return (thumbnail.width == width && thumbnail.height <= height)
+                || (thumbnail.height == height && thumbnail.width <= width)
+        }
     }
 
     /// Runs blocking file work on a thread of its own, off Swift's cooperative pool (on `queue`

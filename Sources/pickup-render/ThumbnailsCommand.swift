@@ -79,7 +79,7 @@ struct ThumbnailsJob: CommandJob {
         var failed = false
         for item in items {
             do {
-                let had = session.hasThumbnailFile(item)
+                let had = session.hasThumbnail(item, as: using.request)
                 let done = try await session.thumbnail(for: item, using: using)
                 guard let thumbnail = done.thumbnail else { continue }
                 if json {

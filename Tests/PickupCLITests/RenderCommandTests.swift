@@ -283,6 +283,13 @@ struct RenderCommandTests {
             let table = try CLI.run(["library", folder + "/lib", "show", id])
             #expect(table.outputText.contains("thumbnail") && table.outputText.contains(name + "  64x"))
         }
+        // Asked for at another size, each is made again at that size; asked again, it is there.
+        let render = (CLI.tool as NSString).deletingLastPathComponent + "/pickup-render"
+        let larger = try Shell.execute(render, ["thumbnails", folder + "/lib", "--size", "96x96"])
+        #expect(larger.outputText.components(separatedBy: "96x96 (made)").count == 3, "\(larger.outputText)")
+        #expect(try size(deleted) == "96,96")
+        let again = try Shell.execute(render, ["thumbnails", folder + "/lib", "--size", "96x96"])
+        #expect(again.outputText.components(separatedBy: "96x96 (already there)").count == 3, "\(again.outputText)")
     }
 
     @Test("a HEIC's thumbnail (libheif decodes, FFmpeg encodes) prints none of FFmpeg's own log lines")
