@@ -49,6 +49,13 @@ struct ImportCommandTests {
         #expect(filter.status == 2 && filter.errorText.contains("unknown filter 'selfies'"))
         #expect(try pickup("library", "--help").outputText.contains("remove ID"))
         #expect(try pickup("library", "x", "explode").status == 2)
+        // A folder with nothing to import: its closing line, no empty table.
+        let empty = try scratch()
+        defer { Temporary.remove(empty) }
+        try FileManager.default.createDirectory(
+            at: empty.appendingPathComponent("card"), withIntermediateDirectories: true)
+        let nothing = try pickup("import", empty.appendingPathComponent("card").path, "--into", empty.path + "/Library")
+        #expect(nothing.status == 0 && nothing.outputText.hasPrefix("0 items: "), "\(nothing.outputText)")
         let remove = try pickup("library", "x", "remove")
         #expect(remove.status == 2 && remove.errorText.contains("'remove' needs the item's id"), "\(remove.errorText)")
     }

@@ -26,6 +26,8 @@ struct UploadSecurityCommandTests {
             (["-H", "X-Api-Key: \(secret)\r"], [:], "X-Api-Key"),
             ([], ["PICKUP_UPLOAD_AUTHORIZATION": "Bearer \(secret)\r"], "PICKUP_UPLOAD_AUTHORIZATION"),
             ([], ["PICKUP_UPLOAD_HEADERS": "X-Api-Key: \(secret)\u{7F}"], "X-Api-Key"),
+            // A stray CR inside a line (not a CR LF line end) is the header's, named as such.
+            ([], ["PICKUP_UPLOAD_HEADERS": "Authorization: Bearer \(secret)\rmore\r\nX-Trace: 1"], "Authorization"),
             (["-H", "no colon in \(secret)"], [:], "NAME: VALUE"),
         ])
     func controlCharacters(flags: [String], environment: [String: String], named: String) throws {

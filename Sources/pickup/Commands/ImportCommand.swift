@@ -295,7 +295,9 @@ struct ImportJob: CommandJob {
             results = await ImportJob.addThumbnails(results, size: thumbnails, session: session)
         }
         let storedWidth = max(9, results.compactMap(\.item).map { Text.columns(ItemTable.storedNames($0)) }.max() ?? 0)
-        var output = json ? "" : ItemTable.importHeader(storedWidth: storedWidth)
+        // No table without a row: a folder with nothing to import gets its closing line only.
+        let anyRow = results.contains { $0.item != nil }
+        var output = json || !anyRow ? "" : ItemTable.importHeader(storedWidth: storedWidth)
         for (request, result) in zip(plan.requests, results) {
             if json {
                 output += ImportJob.jsonLine(request, result)
@@ -318,7 +320,7 @@ struct ImportJob: CommandJob {
             let failed = results.count - imported - reused - restored - completed - stopped
             let notImported = failures - failed - stopped  // files that never became items: unreadable, not media...
             output +=
-                "\n\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
+                (output.isEmpty ? "" : "\n") + "\(plan.requests.count) item\(plan.requests.count == 1 ? "" : "s"): "
                 + "\(imported) imported, \(reused) already there, "
                 + (restored > 0 ? "\(restored) restored, " : "") + (completed > 0 ? "\(completed) completed, " : "")
                 + "\(failed) failed"

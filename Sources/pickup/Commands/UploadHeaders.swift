@@ -45,8 +45,9 @@ enum UploadHeaders {
     )
         throws(ValidationError)
     {
-        // Split at any line end: "\r\n" is one Character to Swift, so "\n" alone would not split it.
-        for line in text.split(whereSeparator: \.isNewline) {
+        // Split at LF and CR LF ("\r\n" is one Character to Swift, so "\n" alone would not split it);
+        // a lone CR stays in its line, where the header check names it (a token file's stray CR).
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             try addLine(String(line), from: source, to: &headers)
         }
