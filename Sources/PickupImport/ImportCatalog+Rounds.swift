@@ -68,6 +68,7 @@ extension ImportCatalog {
     /// The Live Photo still imported alone whose movie has this content identifier: an item of
     /// it without a movie, its files intact.
     func stillAwaitingMovie(_ contentID: String) throws(ImportError) -> ImportedItem? {
+        guard hasContentID else { return nil }  // an older catalog opened only to read
         let ids = try catalogCall {
             try withStatement(Query.itemsWithContentID) { statement -> [String] in
                 try statement.bind([.text(contentID)])

@@ -22,6 +22,9 @@ public actor ImportCatalog {
     /// Whether files have their `duration` column (version 4; an older catalog opened only to
     /// read may not).
     let hasDuration: Bool
+    /// Whether its items have the column of Live Photo content identifiers (version 6; a
+    /// catalog of an earlier version opened only to read does not).
+    let hasContentID: Bool
 
     /// Opens (or creates) the catalog of the destination `folder`. A `readOnly` catalog
     /// (for listing and showing) creates and changes nothing, and opens where the library
@@ -49,6 +52,7 @@ public actor ImportCatalog {
             }
             hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)
             hasDuration = try ImportCatalog.hasColumn("duration", in: "files", of: database)
+            hasContentID = try ImportCatalog.hasColumn("content_id", in: "items", of: database)
         } catch {
             throw ImportCatalog.explain(error, opening: true, path: path)
         }

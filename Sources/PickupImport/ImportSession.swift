@@ -350,20 +350,25 @@ public final class ImportSession: Sendable {
         return FileStatus(path: destination + "/" + thumbnail.name) != nil
     }
 
-    /// Whether the item's thumbnail is there as `request` asks: its format, and its size the box
-    /// (filled) or one side on it (fitted). One of another size or format is made again: a
-    /// thumbnail asked for at 512x512 is not answered by the 256x256 one made before.
+    /// Whether the item's thumbnail is there as `request` asks: its format, and the size the
+    /// request gives the item's picture (`ThumbnailGeometry`: never larger than the picture).
+    /// One of another size or format is made again: a thumbnail asked for at 512x512 is not
+    /// answered by the 256x256 one made before.
     public func hasThumbnail(_ item: ImportedItem, as request: ThumbnailRequest) -> Bool {
         guard hasThumbnailFile(item), let thumbnail = item.thumbnail,
             thumbnail.name.lowercased().hasSuffix("." + request.format.fileExtension)
         else { return false }
-        let (width, height) = (request.size.width, request.size.height)
-        switch request.mode {
-        case .fill: return thumbnail.width == width && thumbnail.height == height
-        case .fit:
-            return (thumbnail.width == width && thumbnail.height <= height)
-                || (thumbnail.height == height && thumbnail.width <= width)
+        guard let width = item.info.displayWidth, let height = item.info.displayHeight, width > 0, height > 0 else {
+            // No size known: the box decides (filled, or one side on it).
+            return (thumbnail.width == request.size.width && thumbnail.height <= request.size.height)
+                || (thumbnail.height == request.size.height && thumbnail.width <= request.size.width)
         }
+        let expected = ThumbnailGeometry(
+            source: PixelSize(width: width, height: height), orientation: Orientation(), target: request.size,
+            mode: request.mode
+        ).output
+        // A pixel either way: renderers round the scaled side their own way.
+        return abs(thumbnail.width - expected.width) <= 1 && abs(thumbnail.height - expected.height) <= 1
     }
 
     /// Runs blocking file work on a thread of its own, off Swift's cooperative pool (on `queue`

@@ -52,12 +52,14 @@ public final class SQLiteDatabase {
     }
 
     /// What every SQLite database file begins with.
-    static let header = Array("SQLite format 3\0".utf8)
-
     /// Throws a ``SQLiteError/Kind/foreign`` error when `path` holds something that is not a
-    /// SQLite database: a folder, or a file that does not begin with SQLite's header (a photo
-    /// named by mistake). Nothing there is opened for writing, so nothing there changes. No file,
-    /// or an empty one, is a new database.
+    /// SQLite database: a folder, or a file SQLite cannot read as one (a photo named by mistake).
+    /// Nothing there is opened for writing, so nothing there changes. No file, or an empty one,
+    /// is a new database.
+    ///
+    /// The file is read through SQLite (a read-only connection), never with a descriptor of its
+    /// own: closing one would drop every POSIX lock this process holds on the file, its other
+    /// connections' included (sqlite.org/howtocorrupt.html, 2.2).
     public static func checkIsDatabase(_ path: String) throws(SQLiteError) {
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // none yet: SQLite makes it, or says why not
@@ -66,10 +68,12 @@ public final class SQLiteDatabase {
                 code: SQLITE_CANTOPEN, message: "it is a folder, not a database file", action: "opening \(path)",
                 kind: .foreign)
         }
-        // Not readable: SQLite says why.
-        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0, let first = firstBytes(of: path, header.count),
-            first != header
-        else { return }
+        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return }
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { return }
+        // Not readable for another reason (locked, protected): the real connection says why.
+        guard sqlite3_exec(db, "PRAGMA schema_version", nil, nil, nil) == SQLITE_NOTADB else { return }
         throw SQLiteError(
             code: SQLITE_NOTADB, message: "it is not a SQLite database but some other kind of file",
             action: "opening \(path)", kind: .foreign)
@@ -321,13 +325,3 @@ public enum SQLiteValue: Sendable, Hashable {
 
 /// SQLite's "copy the bytes now" destructor, which Swift cannot spell directly.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// Up to `count` bytes from the start of the file at `path`; nil when it cannot be read.
-private func firstBytes(of path: String, _ count: Int) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes = [UInt8](repeating: 0, count: count)
-    let done = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    return done < 0 ? nil : Array(bytes.prefix(done))
-}

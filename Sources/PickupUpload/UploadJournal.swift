@@ -147,10 +147,17 @@ public actor UploadJournal {
 
     /// Creates the journal's file readable by its owner only, or makes an existing one so.
     static func makePrivate(_ path: String) {
-        let created = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard created >= 0 else { return }  // SQLite says why it cannot open it
-        fchmod(created, 0o600)
-        close(created)
+        // An existing journal is made private by its path: a descriptor opened and closed here
+        // would drop the POSIX locks this process's connections hold on the file
+        // (sqlite.org/howtocorrupt.html, 2.2).
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            if (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 { chmod(path, 0o600) }
+            return
+        }
+        // None yet: made private before SQLite opens it (no lock is held on a file just made).
+        let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if created >= 0 { close(created) }  // else SQLite says why it cannot open it
     }
 
     /// Serves `finishedRecords` and `finishedUploads` (added to journals made before it).

@@ -292,6 +292,19 @@ struct RenderCommandTests {
         #expect(again.outputText.components(separatedBy: "96x96 (already there)").count == 3, "\(again.outputText)")
     }
 
+    @Test("a picture smaller than the box keeps its thumbnail at its own size: already there, not made each time")
+    func smallPictureThumbnail() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let result = try CLI.run([
+            "import", try Fixtures.path(.apng), "--into", folder + "/lib", "--thumbnails", "96x96", "-q",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let render = (CLI.tool as NSString).deletingLastPathComponent + "/pickup-render"
+        let again = try Shell.execute(render, ["thumbnails", folder + "/lib", "--size", "96x96"])
+        #expect(again.outputText.contains("64x48 (already there)"), "\(again.outputText)")
+    }
+
     @Test("a HEIC's thumbnail (libheif decodes, FFmpeg encodes) prints none of FFmpeg's own log lines")
     func heicThumbnailQuiet() throws {
         let folder = try scratch()

@@ -349,6 +349,10 @@ struct ImportSessionTests {
             try database.execute("DROP INDEX items_by_content_id")
             try database.execute("ALTER TABLE items DROP COLUMN content_id")
             try database.execute("PRAGMA user_version = 4")
+            // Opened only to read (a dry run), it answers without the column: not found.
+            let reader = try ImportCatalog(folder: scratch.library, readOnly: true)
+            let read = await ImportPreview.run(try requests([movie]), catalog: reader)
+            #expect((try? read[0].get()) == .wouldImport, "\(read)")
         }
         let session = try ImportSession(destination: scratch.library)
         let lone = try requests([movie])

@@ -7,7 +7,8 @@ import Pickup
 ///
 /// - The selection decides: an item the person deselected or removed is dropped and its load
 ///   cancelled; a load that finishes after that is thrown away, never put back. A copy this
-///   pick made goes with it; an item the library held before stays.
+///   pick made goes with it; an item the library held before stays (with a movie this pick added
+///   to it: a Live Photo whose still it held alone is completed, `ImportResult.completed`).
 /// - Nothing loads twice: an item loading or loaded stays as it is when the selection changes.
 /// - Each item is delivered when it is done (nine photos never wait behind one iCloud video);
 ///   ``ready`` and ``keys`` keep the selection's order, for the grid and for uploads.
@@ -177,7 +178,8 @@ public final class PickedItems<Source: PickedItemSource> {
 
     /// What a deselected item, or a load finished too late, leaves: its copy goes when this pick
     /// made it (an unprobed file, or an item new to the library); an item the library held
-    /// before, or that another selected item shares, stays.
+    /// before (a still this pick completed with its movie among them, the movie kept), or that
+    /// another selected item shares, stays.
     private func discard(_ item: PickedItem) {
         switch item.stored {
         case .unprobed(let file):
