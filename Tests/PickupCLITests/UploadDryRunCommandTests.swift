@@ -78,6 +78,13 @@ struct UploadDryRunCommandTests {
                 "s3://photos/trip/100APPLE/IMG_0002.MOV at http://127.0.0.1:9",
                 "s3://photos/trip/IMG_0001.JPG at http://127.0.0.1:9",
             ], "\(json)")
+        // The object's parts apart, for a program.
+        #expect(
+            plans.compactMap { $0["key"] as? String }.sorted() == ["trip/100APPLE/IMG_0002.MOV", "trip/IMG_0001.JPG"])
+        #expect(
+            plans.allSatisfy {
+                $0["bucket"] as? String == "photos" && $0["endpoint"] as? String == "http://127.0.0.1:9"
+            })
         #expect(!FileManager.default.fileExists(atPath: journal))
     }
 

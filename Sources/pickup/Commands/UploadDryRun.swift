@@ -73,6 +73,12 @@ extension UploadJob {
                 object.add("path", file.path)
                 object.add("size", size)
                 object.add("target", destination.displayName)
+                // An S3 object's parts apart, for a program: the target above reads "s3://… at URL".
+                if case .s3(let location) = destination {
+                    object.add("bucket", location.bucket)
+                    object.add("key", location.key)
+                    object.add("endpoint", redacted(location.endpoint.absoluteString))
+                }
                 Console.out(object.text)
             } else {
                 Console.out(
