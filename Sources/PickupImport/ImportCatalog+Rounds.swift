@@ -65,6 +65,57 @@ extension ImportCatalog {
         }
     }
 
+    /// Video items of their own that are the movies of Live Photo stills now imported, by the
+    /// still's content: found by the movie's content for a pair (`pairs`: still's SHA-256 to the
+    /// movie's), or by the content identifier for a still alone (`stills`: still's SHA-256 to
+    /// its identifier). Each is one file, intact: the new Live Photo item takes it over.
+    func movieItems(pairs: [String: String], stills: [String: String]) throws(ImportError) -> [String: ImportedItem] {
+        guard !pairs.isEmpty || !stills.isEmpty else { return [:] }
+        return try reading { () throws(ImportError) -> [String: ImportedItem] in
+            var found: [String: ImportedItem] = [:]
+            for (still, movie) in pairs {
+                if let item = try recordedItem(withSHA256: movie), isLoneMovie(item) { found[still] = item }
+            }
+            guard hasContentID else { return found }
+            for (still, contentID) in stills where found[still] == nil {
+                let ids = try catalogCall {
+                    try withStatement(Query.itemsWithContentID) { statement -> [String] in
+                        try statement.bind([.text(contentID)])
+                        var ids: [String] = []
+                        while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
+                        return ids
+                    }
+                }
+                for id in ids {
+                    guard let item = try item(exactID: id), item.info.livePhotoRole == .movie, isLoneMovie(item) else {
+                        continue
+                    }
+                    found[still] = item
+                    break
+                }
+            }
+            return found
+        }
+    }
+
+    /// Removes the video item `id` whose one file `item` takes over as its movie, in the caller's
+    /// transaction; throws (the transaction undone) when it is no longer that one file.
+    private func remove(_ id: String, takenOverBy item: ImportedItem) throws {
+        guard let absorbed = try self.item(exactID: id), absorbed.files.count == 1, let file = absorbed.primary,
+            item.files.contains(where: { $0.name == file.name && $0.sha256 == file.sha256 })
+        else {
+            throw ImportError(
+                .catalog, "the video item \(id) changed while its file was taken into a Live Photo",
+                hint: "Import again: the library is as it was.")
+        }
+        try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(id)]) }
+    }
+
+    /// A video item of one intact file: what a Live Photo item may take over as its movie.
+    private func isLoneMovie(_ item: ImportedItem) -> Bool {
+        item.files.count == 1 && item.primary != nil && item.kind == .video && filesIntact(item)
+    }
+
     /// The Live Photo still imported alone whose movie has this content identifier: an item of
     /// it without a movie, its files intact.
     func stillAwaitingMovie(_ contentID: String) throws(ImportError) -> ImportedItem? {
@@ -95,8 +146,13 @@ extension ImportCatalog {
     /// flushes the file system before it counts on the records (`FlushRounds`).
     /// `infos`: each item's facts as the catalog keeps them (`factsJSON`), when encoded already,
     /// off the round's path (in the item's own task, while other items copy).
+    /// `absorbing`, by entry: the video item whose one file a new Live Photo takes over as its
+    /// movie (`ImportSession.settle`), removed in the same transaction before the new item is
+    /// written (a stored name belongs to one item); refused when that item no longer is that one
+    /// file, so that nothing else of it goes.
     func record(
-        _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], infos known: [String]? = nil, syncing: Bool
+        _ entries: [(ImportedItem, [StoredFile.Role: SourceKey])], infos known: [String]? = nil,
+        absorbing: [String?] = [], syncing: Bool
     ) throws(ImportError) -> [ImportedItem?] {
         guard !entries.isEmpty else { return [] }
         for (item, _) in entries {
@@ -108,7 +164,7 @@ extension ImportCatalog {
         let write = { () throws -> [ImportedItem?] in
             try self.database.transaction { () throws -> [ImportedItem?] in
                 var existing: [ImportedItem?] = []
-                for ((item, sources), infoJSON) in zip(entries, infos) {
+                for (index, ((item, sources), infoJSON)) in zip(entries, infos).enumerated() {
                     if let primary = item.primary, let found = try self.item(withSHA256: primary.sha256) {
                         // The item this one completes (`ImportSession.completing`): the files it
                         // has are the entry's too, and the entry's others are added to it.
@@ -125,6 +181,9 @@ extension ImportCatalog {
                         }
                         existing.append(found)
                         continue
+                    }
+                    if index < absorbing.count, let absorbed = absorbing[index] {
+                        try self.remove(absorbed, takenOverBy: item)
                     }
                     try self.insert(item, sources: sources, infoJSON: infoJSON)
                     existing.append(nil)

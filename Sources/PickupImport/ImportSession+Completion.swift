@@ -24,7 +24,7 @@ extension ImportSession {
             of: made.request, syncing: syncing)
         var completed = item
         completed.files += added
-        return .named(completed, names: added.map(\.name))
+        return .named(completed, names: added.map(\.name), absorbing: nil)
     }
 
     /// The still imported alone, completed by its movie picked alone (its content identifier
@@ -38,7 +38,7 @@ extension ImportSession {
         for index in added.indices { added[index].duration = made.request.info.duration }
         var completed = item
         completed.files += added
-        return .named(completed, names: added.map(\.name))
+        return .named(completed, names: added.map(\.name), absorbing: nil)
     }
 
     /// The content identifiers of the lone Live Photo movies among `made`, by content: each may
@@ -53,5 +53,23 @@ extension ImportSession {
             movies[item.sha256] = contentID
         }
         return movies
+    }
+
+    /// The keys `ImportCatalog.movieItems` looks up for new Live Photos among `made`: a pair's
+    /// movie content, and a still alone's content identifier, each by the still's content.
+    static func movieItemKeys(_ made: [Made]) -> (pairs: [String: String], stills: [String: String]) {
+        var pairs: [String: String] = [:]
+        var stills: [String: String] = [:]
+        for item in made {
+            let request = item.request
+            if let position = request.parts.firstIndex(where: { $0.role == .livePhotoMovie }),
+                position < item.copies.count
+            {
+                pairs[item.sha256] = item.copies[position].sha256
+            } else if request.info.livePhotoRole == .still, let contentID = request.info.contentIdentifier {
+                stills[item.sha256] = contentID
+            }
+        }
+        return (pairs, stills)
     }
 }

@@ -42,8 +42,10 @@ extension ImportSession {
     enum Settled: Sendable {
         /// Nothing more to record: reused (the copies dropped) or restored.
         case done(Copied)
-        /// Named; `item` is to be recorded, and `names` unlinked if it is not.
-        case named(ImportedItem, names: [String])
+        /// Named; `item` is to be recorded, and `names` unlinked if it is not. `absorbing`: the
+        /// video item whose file `item` takes over as its movie, removed from the catalog when
+        /// `item` is recorded (`ImportCatalog.record`).
+        case named(ImportedItem, names: [String], absorbing: String?)
         /// The same content as an earlier item of its batch, named in the same round: its copies
         /// dropped, never named; it ends as that item does (`CommitRounds.submit(all:)`).
         case sameAsEarlier
@@ -52,28 +54,34 @@ extension ImportSession {
     /// One item alone: looked up, named, and recorded, each waiting for the disk.
     func nameAndRecord(_ made: Made) async throws(ImportError) -> Copied {
         let recorded: ImportCatalog.Recorded?
+        let movie: ImportedItem?
         do {
             recorded = try await catalog.recorded(
                 withSHA256: [made.sha256], movies: ImportSession.loneMovies([made]))[made.sha256]
+            let (pairs, stills) = ImportSession.movieItemKeys([made])
+            movie = try await catalog.movieItems(pairs: pairs, stills: stills)[made.sha256]
         } catch {
             for copy in made.copies { copy.temporary.discard() }
             throw error
         }
-        switch try settle(made, recorded: recorded, syncing: true) {
+        switch try settle(made, recorded: recorded, movieItem: movie, syncing: true) {
         case .done(let copied): return copied
         case .sameAsEarlier:  // only a round names items of a batch
             throw ImportError(.cancelled, "the import was cancelled", path: made.request.path)
-        case .named(let item, let names):
+        case .named(let item, let names, let absorbing):
             defer { recordedNames(names) }
             let existing: ImportedItem?
             do {
-                existing = try await catalog.record(
-                    item, sources: ImportSession.sources(made.keys, made.request, of: item), syncing: true)
+                existing =
+                    try await catalog.record(
+                        [(item, ImportSession.sources(made.keys, made.request, of: item))], absorbing: [absorbing],
+                        syncing: true
+                    ).first ?? nil
             } catch {
                 for name in names { unlink(destination + "/" + name) }
                 throw error
             }
-            return ended(item, instead: existing, names: names)
+            return ended(item, instead: existing, names: names, absorbing: absorbing)
         }
     }
 
@@ -81,7 +89,11 @@ extension ImportSession {
     /// it holds them intact, put back under the recorded names when a file of it is missing or
     /// damaged, else named (in the layout's subfolder, never over another file). On failure
     /// nothing half-done stays: the copies left are dropped and the names made unlinked.
-    func settle(_ made: Made, recorded: ImportCatalog.Recorded?, syncing: Bool) throws(ImportError) -> Settled {
+    /// `movieItem`: a video item of its own that is this new Live Photo's movie
+    /// (`ImportCatalog.movieItems`), taken over instead of copied again.
+    func settle(
+        _ made: Made, recorded: ImportCatalog.Recorded?, movieItem: ImportedItem? = nil, syncing: Bool
+    ) throws(ImportError) -> Settled {
         let copies = made.copies
         if let recorded, recorded.role != .primary {
             // A lone file whose bytes are another file of an item (a Live Photo's movie picked
@@ -131,6 +143,9 @@ extension ImportSession {
             }
             return .done(.restored(recorded.item))
         }
+        if let movieItem, let movie = movieItem.primary {
+            return try named(made, takingOver: movie, of: movieItem, syncing: syncing)
+        }
         return try named(made, syncing: syncing)
     }
 
@@ -139,7 +154,32 @@ extension ImportSession {
         let files = try name(
             zip(made.request.parts, made.copies).map { (part: $0, copy: $1) }, in: made.subfolder, of: made.request,
             syncing: syncing)
-        return .named(ImportSession.item(made.request, files: files, sha256: made.sha256), names: files.map(\.name))
+        return .named(
+            ImportSession.item(made.request, files: files, sha256: made.sha256), names: files.map(\.name),
+            absorbing: nil)
+    }
+
+    /// A new Live Photo whose movie the library holds already as a video item of its own
+    /// (imported alone before): its other copies named, its movie that item's file, which it
+    /// takes over (the video item is removed when this one is recorded). The movie's copy, if
+    /// the request brought one, is dropped: its bytes are that file's.
+    private func named(
+        _ made: Made, takingOver movie: StoredFile, of movieItem: ImportedItem, syncing: Bool
+    ) throws(ImportError) -> Settled {
+        var copies: [(part: (path: String, role: StoredFile.Role), copy: FileCopier.Copied)] = []
+        for (part, copy) in zip(made.request.parts, made.copies) {
+            if part.role == .livePhotoMovie { copy.temporary.discard() } else { copies.append((part, copy)) }
+        }
+        var files = try name(copies, in: made.subfolder, of: made.request, syncing: syncing)
+        var taken = movie
+        taken.role = .livePhotoMovie
+        taken.duration = movie.duration ?? movieItem.info.duration
+        files.insert(taken, at: min(1, files.count))
+        return .named(
+            ImportSession.item(made.request, files: files, sha256: made.sha256),
+            names: files.map(\.name).filter {
+                $0 != movie.name
+            }, absorbing: movieItem.id)
     }
 
     /// Names `copies` of the request's `parts` in `subfolder` (empty, or ending with "/"), never
@@ -185,10 +225,15 @@ extension ImportSession {
     /// (another process recorded it meanwhile) — that item reused, and the names just made
     /// unlinked unless the catalog names them (that process may have adopted this very copy).
     /// A completed item is the one named item with fewer names made than files (`completing`
-    /// names only the files it lacked; a new item's files are all named now).
-    func ended(_ item: ImportedItem, instead existing: ImportedItem?, names: [String]) -> Copied {
+    /// names only the files it lacked; a new item's files are all named now, but for a movie it
+    /// takes over, `absorbing`).
+    func ended(
+        _ item: ImportedItem, instead existing: ImportedItem?, names: [String], absorbing: String? = nil
+    )
+        -> Copied
+    {
         guard let existing else {
-            return names.count < item.files.count ? .completed(item, added: names) : .imported(item)
+            return names.count < item.files.count && absorbing == nil ? .completed(item, added: names) : .imported(item)
         }
         for name in names where !existing.files.contains(where: { $0.name == name }) {
             unlink(destination + "/" + name)

@@ -83,8 +83,11 @@ extension ImportSession {
         /// Nothing to record (reused, the copies dropped, or restored under its recorded names):
         /// only flushed with the round it reaches.
         case done(Copied)
-        /// Named; to be recorded with where its files came from, and its names unlinked if it is not.
-        case named(ImportedItem, names: [String], sources: [StoredFile.Role: ImportCatalog.SourceKey], infoJSON: String)
+        /// Named; to be recorded with where its files came from, and its names unlinked if it is not;
+        /// `absorbing`: the video item whose file it takes over as its movie (`Settled.named`).
+        case named(
+            ImportedItem, names: [String], sources: [StoredFile.Role: ImportCatalog.SourceKey], infoJSON: String,
+            absorbing: String?)
         /// The same content as an earlier item of its batch (`Settled.sameAsEarlier`): nothing to
         /// record or flush; it ends as that item does.
         case sameAsEarlier
@@ -104,6 +107,8 @@ extension ImportSession {
             try await flushes.flush(after: ticket, gathering: false)
             let recorded = try await catalog.recorded(
                 withSHA256: round.map(\.sha256), movies: ImportSession.loneMovies(round))
+            let (pairs, stills) = ImportSession.movieItemKeys(round)
+            let movies = try await catalog.movieItems(pairs: pairs, stills: stills)
             // Naming is quick but blocking file work: a thread of its own, off Swift's cooperative
             // pool. Each item's failure is its own result; the work itself does not throw.
             settled = try await ImportSession.onThread(queue: roundsQueue) { [self] in
@@ -118,7 +123,8 @@ extension ImportSession {
                         return .success(.sameAsEarlier)
                     }
                     do throws(ImportError) {
-                        let outcome = try settle(made, recorded: recorded[made.sha256], syncing: false)
+                        let outcome = try settle(
+                            made, recorded: recorded[made.sha256], movieItem: movies[made.sha256], syncing: false)
                         if let content { namedHere.insert(content) }
                         return .success(outcome)
                     } catch {
@@ -135,11 +141,11 @@ extension ImportSession {
             switch outcome {
             case .success(.done(let copied)): return .success(.done(copied))
             case .success(.sameAsEarlier): return .success(.sameAsEarlier)
-            case .success(.named(let item, let names)):
+            case .success(.named(let item, let names, let absorbing)):
                 return .success(
                     .named(
                         item, names: names, sources: ImportSession.sources(made.keys, made.request, of: item),
-                        infoJSON: made.infoJSON ?? ImportCatalog.factsJSON(made.request.info)))
+                        infoJSON: made.infoJSON ?? ImportCatalog.factsJSON(made.request.info), absorbing: absorbing))
             case .failure(let error): return .failure(error)
             }
         }
@@ -159,7 +165,7 @@ extension ImportSession {
     /// finds them there, and `library verify` reads their bytes).
     func recordRound(_ round: [Named], flushes: FlushRounds) async -> [Result<Copied, ImportError>] {
         var results: [Result<Copied, ImportError>] = []
-        var named: [(position: Int, item: ImportedItem, names: [String])] = []
+        var named: [(position: Int, item: ImportedItem, names: [String], absorbing: String?)] = []
         var entries: [(ImportedItem, [StoredFile.Role: ImportCatalog.SourceKey])] = []
         var infos: [String] = []
         for (position, outcome) in round.enumerated() {
@@ -167,20 +173,22 @@ extension ImportSession {
             case .done(let copied): results.append(.success(copied))
             case .sameAsEarlier:  // resolved by the batch (`submit(all:)`), never sent here
                 results.append(.failure(ImportError(.cancelled, "the import was cancelled")))
-            case .named(let item, let names, let sources, let infoJSON):
+            case .named(let item, let names, let sources, let infoJSON, let absorbing):
                 results.append(.success(.imported(item)))  // replaced below, once the transaction says
-                named.append((position, item, names))
+                named.append((position, item, names, absorbing))
                 entries.append((item, sources))
                 infos.append(infoJSON)
             }
         }
         do {
-            let existing = try await catalog.record(entries, infos: infos, syncing: false)
+            let existing = try await catalog.record(
+                entries, infos: infos, absorbing: named.map(\.absorbing), syncing: false)
             // One answer an entry is `record`'s promise; a named item left without one would be
             // reported imported unrecorded.
             precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")
             for (entry, existing) in zip(named, existing) {
-                results[entry.position] = .success(ended(entry.item, instead: existing, names: entry.names))
+                results[entry.position] = .success(
+                    ended(entry.item, instead: existing, names: entry.names, absorbing: entry.absorbing))
             }
         } catch {
             for entry in named {

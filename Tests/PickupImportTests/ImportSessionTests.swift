@@ -412,6 +412,40 @@ struct ImportSessionTests {
         }
     }
 
+    @Test(
+        "a Live Photo's movie imported alone first, then its pair or its still: one Live Photo, the movie not stored twice",
+        arguments: [true, false])
+    func livePhotoMovieFirst(pair: Bool) async throws {
+        let scratch = try Scratch()
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0009")
+        let session = try ImportSession(destination: scratch.library)
+        let video = try #require(await session.run(try requests([movie]))[0].item)
+        #expect(video.kind == .video)
+        let plan =
+            pair
+            ? ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
+            : ImportPlan(files: [(still, try probe.probe(path: still))])
+        guard case .imported(let livePhoto) = await session.run(plan.requests)[0] else {
+            Issue.record("the Live Photo was not imported")
+            return
+        }
+        #expect(livePhoto.isLivePhoto && livePhoto.files.map(\.role) == [.primary, .livePhotoMovie])
+        #expect(livePhoto.files.last?.name == "IMG_0009.MOV", "the movie's file is the video item's")
+        #expect(try scratch.stored() == ["IMG_0009.HEIC", "IMG_0009.MOV"])
+        let items = try await session.catalog.items()
+        #expect(items.map(\.id) == [livePhoto.id], "the video item is now the Live Photo's movie: \(items)")
+        let stored = try Data(contentsOf: URL(fileURLWithPath: scratch.library + "/IMG_0009.MOV"))
+        #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: movie))))
+        let verified = try await LibraryVerifier(folder: scratch.library, catalog: session.catalog).verify()
+        #expect(verified.findings.isEmpty, "\(verified.findings)")
+        // Again: already there, nothing copied.
+        guard case .reused = await session.run(plan.requests)[0] else {
+            Issue.record("not reused the second time")
+            return
+        }
+        #expect(try scratch.stored() == ["IMG_0009.HEIC", "IMG_0009.MOV"])
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()

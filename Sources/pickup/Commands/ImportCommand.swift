@@ -231,9 +231,9 @@ struct ImportJob: CommandJob {
             for (still, movie) in scan.moviesNotNamed {
                 Console.error(
                     Text.clean(
-                        "pickup import: \(movie), beside \(still), is not named, so it is not imported with it: a "
-                            + "Live Photo's movie goes with its still when both are named, or their folder (imported "
-                            + "alone later, it is added to the item)"))
+                        "pickup import: \(movie), beside \(still), is not named, so it is not copied with it: a "
+                            + "Live Photo's movie goes with its still when both are named, or their folder (the "
+                            + "library joins them when it holds the movie already, or imports it later)"))
             }
         }
         for (path, error) in plan.skipped {
