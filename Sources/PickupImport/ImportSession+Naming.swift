@@ -81,7 +81,7 @@ extension ImportSession {
                 for name in names { unlink(destination + "/" + name) }
                 throw error
             }
-            return ended(item, instead: existing, names: names, absorbing: absorbing)
+            return ended(item, instead: existing, names: names)
         }
     }
 
@@ -224,16 +224,14 @@ extension ImportSession {
     /// What a named item came to: imported, or — when the catalog already held its content
     /// (another process recorded it meanwhile) — that item reused, and the names just made
     /// unlinked unless the catalog names them (that process may have adopted this very copy).
-    /// A completed item is the one named item with fewer names made than files (`completing`
-    /// names only the files it lacked; a new item's files are all named now, but for a movie it
-    /// takes over, `absorbing`).
-    func ended(
-        _ item: ImportedItem, instead existing: ImportedItem?, names: [String], absorbing: String? = nil
-    )
-        -> Copied
-    {
+    /// A completed item is a named item with fewer names made than files: `completing` names
+    /// only the files it lacked, and a new Live Photo that takes over a movie the library held
+    /// names all but that movie; a new item's files are all named now.
+    func ended(_ item: ImportedItem, instead existing: ImportedItem?, names: [String]) -> Copied {
         guard let existing else {
-            return names.count < item.files.count && absorbing == nil ? .completed(item, added: names) : .imported(item)
+            // An item that took over a movie the library held is completed too: only its added files
+            // were written, and a picker deselecting it must not delete the movie held before.
+            return names.count < item.files.count ? .completed(item, added: names) : .imported(item)
         }
         for name in names where !existing.files.contains(where: { $0.name == name }) {
             unlink(destination + "/" + name)

@@ -188,7 +188,7 @@ extension ImportSession {
             precondition(existing.count == named.count, "the catalog answered \(existing.count) of \(named.count)")
             for (entry, existing) in zip(named, existing) {
                 results[entry.position] = .success(
-                    ended(entry.item, instead: existing, names: entry.names, absorbing: entry.absorbing))
+                    ended(entry.item, instead: existing, names: entry.names))
             }
         } catch {
             for entry in named {

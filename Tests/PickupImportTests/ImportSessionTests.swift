@@ -425,10 +425,13 @@ struct ImportSessionTests {
             pair
             ? ImportPlan(files: [(movie, try probe.probe(path: movie)), (still, try probe.probe(path: still))])
             : ImportPlan(files: [(still, try probe.probe(path: still))])
-        guard case .imported(let livePhoto) = await session.run(plan.requests)[0] else {
-            Issue.record("the Live Photo was not imported")
+        // Completed: the library held its movie, and only the still was added (a picker that
+        // deselects it keeps the movie it held before).
+        guard case .completed(let livePhoto, let added) = await session.run(plan.requests)[0] else {
+            Issue.record("the Live Photo was not made of the movie held and the still")
             return
         }
+        #expect(added == ["IMG_0009.HEIC"])
         #expect(livePhoto.isLivePhoto && livePhoto.files.map(\.role) == [.primary, .livePhotoMovie])
         #expect(livePhoto.files.last?.name == "IMG_0009.MOV", "the movie's file is the video item's")
         #expect(try scratch.stored() == ["IMG_0009.HEIC", "IMG_0009.MOV"])
