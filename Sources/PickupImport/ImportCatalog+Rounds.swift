@@ -73,11 +73,14 @@ extension ImportCatalog {
         guard !pairs.isEmpty || !stills.isEmpty else { return [:] }
         return try reading { () throws(ImportError) -> [String: ImportedItem] in
             var found: [String: ImportedItem] = [:]
-            for (still, movie) in pairs {
-                if let item = try recordedItem(withSHA256: movie), isLoneMovie(item) { found[still] = item }
+            var taken: Set<String> = []  // a video item goes to one still only, the first in order
+            for (still, movie) in pairs.sorted(by: { $0.key < $1.key }) {
+                if let item = try recordedItem(withSHA256: movie), isLoneMovie(item), taken.insert(item.id).inserted {
+                    found[still] = item
+                }
             }
             guard hasContentID else { return found }
-            for (still, contentID) in stills where found[still] == nil {
+            for (still, contentID) in stills.sorted(by: { $0.key < $1.key }) where found[still] == nil {
                 let ids = try catalogCall {
                     try withStatement(Query.itemsWithContentID) { statement -> [String] in
                         try statement.bind([.text(contentID)])
@@ -87,9 +90,9 @@ extension ImportCatalog {
                     }
                 }
                 for id in ids {
-                    guard let item = try item(exactID: id), item.info.livePhotoRole == .movie, isLoneMovie(item) else {
-                        continue
-                    }
+                    guard let item = try item(exactID: id), item.info.livePhotoRole == .movie, isLoneMovie(item),
+                        taken.insert(item.id).inserted
+                    else { continue }
                     found[still] = item
                     break
                 }
@@ -166,6 +169,12 @@ extension ImportCatalog {
                 var existing: [ImportedItem?] = []
                 for (index, ((item, sources), infoJSON)) in zip(entries, infos).enumerated() {
                     if let primary = item.primary, let found = try self.item(withSHA256: primary.sha256) {
+                        // Recorded meanwhile (another process): it is that item's, and the movie
+                        // this one would take over stays with its own video item.
+                        if index < absorbing.count, absorbing[index] != nil {
+                            existing.append(found)
+                            continue
+                        }
                         // The item this one completes (`ImportSession.completing`): the files it
                         // has are the entry's too, and the entry's others are added to it.
                         let added = item.files.filter { file in !found.files.contains { $0.role == file.role } }

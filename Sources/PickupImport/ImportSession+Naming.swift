@@ -168,7 +168,19 @@ extension ImportSession {
     ) throws(ImportError) -> Settled {
         var copies: [(part: (path: String, role: StoredFile.Role), copy: FileCopier.Copied)] = []
         for (part, copy) in zip(made.request.parts, made.copies) {
-            if part.role == .livePhotoMovie { copy.temporary.discard() } else { copies.append((part, copy)) }
+            guard part.role == .livePhotoMovie else {
+                copies.append((part, copy))
+                continue
+            }
+            // The fresh copy, hashed as it was made, goes over the file it is the same bytes as:
+            // that one was checked by its size only, and may have rotted since.
+            do throws(ImportError) {
+                try ImportCatalog.checkName(movie.name)
+                try FileCopier(folder: destination).replace(copy.temporary, named: movie.name)
+            } catch {
+                for (_, copy) in zip(made.request.parts, made.copies) { copy.temporary.discard() }
+                throw error
+            }
         }
         var files = try name(copies, in: made.subfolder, of: made.request, syncing: syncing)
         var taken = movie

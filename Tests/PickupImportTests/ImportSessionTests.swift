@@ -449,6 +449,26 @@ struct ImportSessionTests {
         #expect(try scratch.stored() == ["IMG_0009.HEIC", "IMG_0009.MOV"])
     }
 
+    @Test("two stills of one content identifier and the movie imported before: one takes it over, the other is a photo")
+    func twoStillsOneMovie() async throws {
+        let scratch = try Scratch()
+        let (still, movie) = try livePhoto(in: scratch, named: "IMG_0010")
+        // A JPEG of the same Live Photo (an export), with the same content identifier.
+        var tiff = TIFFBuilder()
+        tiff.exif = [
+            (0x927C, .undefined(TIFFBuilder.appleMakerNote(contentIdentifier: "1E2D3C4B-5A69-7887-96A5-B4C3D2E1F001")))
+        ]
+        let export = scratch.sources + "/IMG_0010.JPG"
+        try Data(TIFFBuilder.jpeg(width: 8, height: 8, exif: tiff.build())).write(to: URL(fileURLWithPath: export))
+        let session = try ImportSession(destination: scratch.library)
+        _ = try #require(await session.run(try requests([movie]))[0].item)
+        let results = await session.run(try requests([still, export]))
+        #expect(results.allSatisfy { $0.item != nil }, "\(results)")
+        let items = try await session.catalog.items()
+        #expect(items.count == 2 && items.filter(\.isLivePhoto).count == 1, "\(items)")
+        #expect(try scratch.stored() == ["IMG_0010.HEIC", "IMG_0010.JPG", "IMG_0010.MOV"])
+    }
+
     @Test("plans: filter, order, limit, files listed twice")
     func planning() throws {
         let scratch = try Scratch()
