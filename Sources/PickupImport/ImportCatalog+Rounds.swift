@@ -81,15 +81,7 @@ extension ImportCatalog {
             }
             guard hasContentID else { return found }
             for (still, contentID) in stills.sorted(by: { $0.key < $1.key }) where found[still] == nil {
-                let ids = try catalogCall {
-                    try withStatement(Query.itemsWithContentID) { statement -> [String] in
-                        try statement.bind([.text(contentID)])
-                        var ids: [String] = []
-                        while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
-                        return ids
-                    }
-                }
-                for id in ids {
+                for id in try itemIDs(withContentID: contentID) {
                     guard let item = try item(exactID: id), item.info.livePhotoRole == .movie, isLoneMovie(item),
                         taken.insert(item.id).inserted
                     else { continue }
@@ -114,6 +106,18 @@ extension ImportCatalog {
         try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(id)]) }
     }
 
+    /// The ids of the items with this Live Photo content identifier (`items_by_content_id`).
+    private func itemIDs(withContentID contentID: String) throws(ImportError) -> [String] {
+        try catalogCall {
+            try withStatement(Query.itemsWithContentID) { statement -> [String] in
+                try statement.bind([.text(contentID)])
+                var ids: [String] = []
+                while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
+                return ids
+            }
+        }
+    }
+
     /// A video item of one intact file: what a Live Photo item may take over as its movie.
     private func isLoneMovie(_ item: ImportedItem) -> Bool {
         item.files.count == 1 && item.primary != nil && item.kind == .video && filesIntact(item)
@@ -123,15 +127,7 @@ extension ImportCatalog {
     /// it without a movie, its files intact.
     func stillAwaitingMovie(_ contentID: String) throws(ImportError) -> ImportedItem? {
         guard hasContentID else { return nil }  // an older catalog opened only to read
-        let ids = try catalogCall {
-            try withStatement(Query.itemsWithContentID) { statement -> [String] in
-                try statement.bind([.text(contentID)])
-                var ids: [String] = []
-                while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
-                return ids
-            }
-        }
-        for id in ids {
+        for id in try itemIDs(withContentID: contentID) {
             guard let item = try item(exactID: id), item.info.livePhotoRole == .still, !item.isLivePhoto,
                 filesIntact(item)
             else { continue }
