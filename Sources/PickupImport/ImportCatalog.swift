@@ -313,12 +313,19 @@ public actor ImportCatalog {
     /// Every name is checked first: a catalog that names a file outside the library (`../x`,
     /// `a/b`) is refused, and nothing is removed.
     public func remove(id: String) throws(ImportError) -> ImportedItem? {
-        guard let item = try item(id: id) else { return nil }
-        for file in item.files { try ImportCatalog.checkName(file.name) }
-        if let thumbnail = item.thumbnail { try ImportCatalog.checkName(thumbnail.name, thumbnail: true) }
-        try catalogCall {
-            try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
+        // Read and deleted under one write lock: an item another process changed in between (a
+        // Live Photo that took a video item's file over as its movie) is never removed as it was
+        // read, nor a file of another item unlinked.
+        let removed = try catalogCall { () throws -> ImportedItem? in
+            try database.transaction { () throws -> ImportedItem? in
+                guard let item = try self.item(id: id) else { return nil }
+                for file in item.files { try ImportCatalog.checkName(file.name) }
+                if let thumbnail = item.thumbnail { try ImportCatalog.checkName(thumbnail.name, thumbnail: true) }
+                try database.prepare("DELETE FROM items WHERE id = ?1").run([.text(item.id)])
+                return item
+            }
         }
+        guard let item = removed else { return nil }
         for file in item.files { unlink(folder + "/" + file.name) }
         if let thumbnail = item.thumbnail { unlink(folder + "/" + thumbnail.name) }
         return item
