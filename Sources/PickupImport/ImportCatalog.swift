@@ -43,11 +43,9 @@ public actor ImportCatalog {
             throw ImportError.writing(hidden, errno: errno)
         }
         do {
-            let database = try SQLiteDatabase(path: path, readOnly: readOnly)
+            let database = try SQLiteDatabase(path: path, readOnly: readOnly, owner: ImportCatalog.schema)
             self.database = database
-            if readOnly {
-                try ImportCatalog.schema.checkOwned(database)
-            } else {
+            if !readOnly {
                 try ImportCatalog.schema.migrate(database)
             }
             hasSourcePath = try ImportCatalog.hasColumn("source_path", in: "files", of: database)

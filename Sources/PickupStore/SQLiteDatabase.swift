@@ -29,8 +29,12 @@ public final class SQLiteDatabase {
 
     /// Opens the database at `path`, creating it when `readOnly` is false. A read-only
     /// connection writes nothing, not even the WAL's index: where the folder cannot be
-    /// written it reads the file as it is (SQLite's `immutable`).
-    public init(path: String, durability: Durability = .full, readOnly: Bool = false) throws(SQLiteError) {
+    /// written it reads the file as it is (SQLite's `immutable`). `owner`: the store's schema; a
+    /// file that is another store's or program's database is refused before anything is written
+    /// to it (`SQLiteSchema.checkOwned`), the WAL mode this connection sets included.
+    public init(
+        path: String, durability: Durability = .full, readOnly: Bool = false, owner: SQLiteSchema? = nil
+    ) throws(SQLiteError) {
         self.durability = durability
         try SQLiteDatabase.checkIsDatabase(path)
         if readOnly {
@@ -43,15 +47,16 @@ public final class SQLiteDatabase {
                 handle = try SQLiteDatabase.open(SQLiteDatabase.uri(path, "immutable=1"), readOnly: true, path: path)
                 try execute("SELECT count(*) FROM sqlite_master")
             }
+            try owner?.checkOwned(self)
             return
         }
         handle = try SQLiteDatabase.open(path, readOnly: false, path: path)
+        try owner?.checkOwned(self)
         try setWAL()
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         try execute("PRAGMA foreign_keys=ON")
     }
 
-    /// What every SQLite database file begins with.
     /// Throws a ``SQLiteError/Kind/foreign`` error when `path` holds something that is not a
     /// SQLite database: a folder, or a file SQLite cannot read as one (a photo named by mistake).
     /// Nothing there is opened for writing, so nothing there changes. No file, or an empty one,

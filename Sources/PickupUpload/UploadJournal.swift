@@ -75,8 +75,7 @@ public actor UploadJournal {
         self.home = home
         if readOnly {
             do {
-                database = try SQLiteDatabase(path: path, readOnly: true)
-                try UploadJournal.schema.checkOwned(database)
+                database = try SQLiteDatabase(path: path, readOnly: true, owner: UploadJournal.schema)
                 try database.execute("SELECT count(*) FROM uploads")
                 try database.checkIntegrity()
             } catch {
@@ -92,12 +91,12 @@ public actor UploadJournal {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            // A folder, a photo or another program's database named by mistake is refused
-            // before anything there changes, its permissions included.
-            try SQLiteDatabase.checkIsDatabase(path)
-            UploadJournal.makePrivate(path)
+            UploadJournal.createPrivate(path)
             // A lost offset after a power cut costs nothing: resuming asks the server where it stands.
-            database = try SQLiteDatabase(path: path, durability: .normal)
+            // A folder, a photo or another program's database named by mistake is refused before
+            // anything there changes.
+            database = try SQLiteDatabase(path: path, durability: .normal, owner: UploadJournal.schema)
+            UploadJournal.keepPrivate(path)
             try UploadJournal.schema.migrate(database)
             try database.checkIntegrity()
         } catch {
@@ -145,19 +144,22 @@ public actor UploadJournal {
                 columns: [("uploads", "chunk_size", "INTEGER"), ("uploads", "largest_chunk", "INTEGER")]),
         ])
 
-    /// Creates the journal's file readable by its owner only, or makes an existing one so.
-    static func makePrivate(_ path: String) {
-        // An existing journal is made private by its path: a descriptor opened and closed here
-        // would drop the POSIX locks this process's connections hold on the file
-        // (sqlite.org/howtocorrupt.html, 2.2).
+    /// Creates the journal's file readable by its owner only, where there is none yet, before
+    /// SQLite opens it (its -wal and -shm then get the same). No lock is held on a file just made.
+    static func createPrivate(_ path: String) {
+        let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if created >= 0 { close(created) }  // there already, or SQLite says why it cannot open it
+    }
+
+    /// Makes a journal made before it was kept private readable by its owner only, once it is
+    /// known to be a journal: by its path, as a descriptor opened and closed here would drop the
+    /// POSIX locks this process's connections hold on the file (sqlite.org/howtocorrupt.html, 2.2).
+    static func keepPrivate(_ path: String) {
         var status = stat()
-        if lstat(path, &status) == 0 {
-            if (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 { chmod(path, 0o600) }
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_mode & 0o077 != 0 else {
             return
         }
-        // None yet: made private before SQLite opens it (no lock is held on a file just made).
-        let created = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if created >= 0 { close(created) }  // else SQLite says why it cannot open it
+        chmod(path, 0o600)
     }
 
     /// Serves `finishedRecords` and `finishedUploads` (added to journals made before it).

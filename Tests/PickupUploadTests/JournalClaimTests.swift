@@ -105,8 +105,12 @@ struct JournalClaimTests {
             let made = try SQLiteDatabase(path: catalog)
             try made.execute("CREATE TABLE items (id TEXT PRIMARY KEY)")
             try made.execute("PRAGMA user_version = 4")
-            try SQLiteDatabase(path: other).execute("CREATE TABLE notes (text TEXT)")
+            let otherDatabase = try SQLiteDatabase(path: other)
+            try otherDatabase.execute("CREATE TABLE notes (text TEXT)")
+            // As another program keeps it: a rollback journal, not WAL; readable by all.
+            try otherDatabase.execute("PRAGMA journal_mode=DELETE")
         }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: other)
         for (path, said) in [
             (photo, "not a SQLite database"), (folder + "/photos", "a folder"), (catalog, "its tables: items"),
             (other, "its tables: notes"),
@@ -125,6 +129,12 @@ struct JournalClaimTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == photoBytes)
         let mode = try FileManager.default.attributesOfItem(atPath: photo)[.posixPermissions] as? Int
         #expect(mode == 0o644, "the photo's permissions changed")
+        // Nothing written to the other program's database: not its journal mode, not its mode.
+        let journalMode = try SQLiteDatabase(path: other, readOnly: true).prepare("PRAGMA journal_mode")
+        #expect(
+            try journalMode.step() && journalMode.text(0) == "delete",
+            "the other program's database was switched to WAL")
+        #expect(try FileManager.default.attributesOfItem(atPath: other)[.posixPermissions] as? Int == 0o644)
         for (path, table) in [(catalog, "items"), (other, "notes")] {
             let statement = try SQLiteDatabase(path: path).prepare(
                 "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")
