@@ -55,15 +55,15 @@ public struct NamedFiles {
         }
     }
 
-    /// What was left alone, one line for each reason, in the order first seen: "pickup export:
-    /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
-    /// one line, not one a photo; `hints` what to do, by reason (after the names); then how many
-    /// files `notTaken` says the patterns did not take.
     /// The reasons said of one file, as said of several.
     static let plurals = [
         "not a photo or video": "not photos or videos", "not a video": "not videos", "not a photo": "not photos",
     ]
 
+    /// What was left alone, one line for each reason, in the order first seen: "pickup export:
+    /// left alone 12 files (not a video): a.jpg, b.jpg, ...", so that a folder of photos gives
+    /// one line, not one a photo; `hints` what to do, by reason (after the names); then how many
+    /// files `notTaken` says the patterns did not take.
     public static func leftAloneLines(
         _ leftAlone: [(path: String, reason: String)], command: String, hints: [String: String] = [:],
         notTaken: Int = 0

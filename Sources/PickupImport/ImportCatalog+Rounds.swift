@@ -79,14 +79,13 @@ extension ImportCatalog {
                     found[still] = item
                 }
             }
-            guard hasContentID else { return found }
             for (still, contentID) in stills.sorted(by: { $0.key < $1.key }) where found[still] == nil {
-                for id in try itemIDs(withContentID: contentID) {
-                    guard let item = try item(exactID: id), item.info.livePhotoRole == .movie, isLoneMovie(item),
-                        taken.insert(item.id).inserted
-                    else { continue }
-                    found[still] = item
-                    break
+                let movie = try items(withContentID: contentID).first {
+                    $0.info.livePhotoRole == .movie && isLoneMovie($0) && !taken.contains($0.id)
+                }
+                if let movie {
+                    taken.insert(movie.id)
+                    found[still] = movie
                 }
             }
             return found
@@ -106,9 +105,11 @@ extension ImportCatalog {
         try withStatement("DELETE FROM items WHERE id = ?1") { try $0.run([.text(id)]) }
     }
 
-    /// The ids of the items with this Live Photo content identifier (`items_by_content_id`).
-    private func itemIDs(withContentID contentID: String) throws(ImportError) -> [String] {
-        try catalogCall {
+    /// The items with this Live Photo content identifier (`items_by_content_id`); none in a
+    /// catalog of an earlier version opened only to read, which has no such column.
+    private func items(withContentID contentID: String) throws(ImportError) -> [ImportedItem] {
+        guard hasContentID else { return [] }
+        let ids = try catalogCall {
             try withStatement(Query.itemsWithContentID) { statement -> [String] in
                 try statement.bind([.text(contentID)])
                 var ids: [String] = []
@@ -116,6 +117,9 @@ extension ImportCatalog {
                 return ids
             }
         }
+        var items: [ImportedItem] = []
+        for id in ids { if let item = try item(exactID: id) { items.append(item) } }
+        return items
     }
 
     /// A video item of one intact file: what a Live Photo item may take over as its movie.
@@ -126,14 +130,9 @@ extension ImportCatalog {
     /// The Live Photo still imported alone whose movie has this content identifier: an item of
     /// it without a movie, its files intact.
     func stillAwaitingMovie(_ contentID: String) throws(ImportError) -> ImportedItem? {
-        guard hasContentID else { return nil }  // an older catalog opened only to read
-        for id in try itemIDs(withContentID: contentID) {
-            guard let item = try item(exactID: id), item.info.livePhotoRole == .still, !item.isLivePhoto,
-                filesIntact(item)
-            else { continue }
-            return item
+        try items(withContentID: contentID).first {
+            $0.info.livePhotoRole == .still && !$0.isLivePhoto && filesIntact($0)
         }
-        return nil
     }
 
     /// Records new items whose files are already in place, in one transaction: each unless an

@@ -17,10 +17,8 @@ extension ImportSession {
         let held = Set(item.files.map(\.role))
         let copies = zip(parts, made.copies).map { (part: $0, copy: $1) }
         for (part, copy) in copies where held.contains(part.role) { copy.temporary.discard() }
-        // Beside the primary file, in its folder (the layout's subfolder when it was imported).
-        let folder = item.primary.map { ($0.name as NSString).deletingLastPathComponent } ?? ""
         let added = try name(
-            copies.filter { !held.contains($0.part.role) }, in: folder.isEmpty ? "" : folder + "/",
+            copies.filter { !held.contains($0.part.role) }, in: ImportSession.besidePrimary(of: item),
             of: made.request, syncing: syncing)
         var completed = item
         completed.files += added
@@ -31,14 +29,20 @@ extension ImportSession {
     /// found it: `ImportCatalog.stillAwaitingMovie`): the movie named beside the still and
     /// recorded with it, the item a Live Photo.
     func completing(_ item: ImportedItem, withMovie made: Made, syncing: Bool) throws(ImportError) -> Settled {
-        let folder = item.primary.map { ($0.name as NSString).deletingLastPathComponent } ?? ""
         var added = try name(
             [(part: (path: made.request.path, role: .livePhotoMovie), copy: made.copies[0])],
-            in: folder.isEmpty ? "" : folder + "/", of: made.request, syncing: syncing)
+            in: ImportSession.besidePrimary(of: item), of: made.request, syncing: syncing)
         for index in added.indices { added[index].duration = made.request.info.duration }
         var completed = item
         completed.files += added
         return .named(completed, names: added.map(\.name), absorbing: nil)
+    }
+
+    /// Where files added to `item` go: beside its primary file, in its folder (the layout's
+    /// subfolder when it was imported), as `name(_:in:of:syncing:)` takes it.
+    static func besidePrimary(of item: ImportedItem) -> String {
+        let folder = item.primary.map { ($0.name as NSString).deletingLastPathComponent } ?? ""
+        return folder.isEmpty ? "" : folder + "/"
     }
 
     /// The content identifiers of the lone Live Photo movies among `made`, by content: each may

@@ -117,9 +117,9 @@ extension ImportSession {
             originalPath: request.path, importedAt: Date().timeIntervalSince1970, files: files, info: request.info)
     }
 
-    /// Where each of an item's files came from, by role, as the catalog records them.
-    /// Each file's source, by the role it has in `item` (a lone movie that completes a still is
-    /// the item's movie, not its primary), or in the request when the item has no file from it.
+    /// Where each of an item's files came from, by role, as the catalog records them: by the
+    /// role the file has in `item` (a lone movie that completes a still is the item's movie, not
+    /// its primary), or in the request when the item has no file from it.
     static func sources(
         _ keys: [ImportCatalog.SourceKey], _ request: ImportRequest, of item: ImportedItem? = nil
     ) -> [StoredFile.Role: ImportCatalog.SourceKey] {

@@ -162,7 +162,7 @@ extension ImportSession {
     /// A new Live Photo whose movie the library holds already as a video item of its own
     /// (imported alone before): its other copies named, its movie that item's file, which it
     /// takes over (the video item is removed when this one is recorded). The movie's copy, if
-    /// the request brought one, is dropped: its bytes are that file's.
+    /// the request brought one, goes over that file: the same bytes, hashed as they were copied.
     private func named(
         _ made: Made, takingOver movie: StoredFile, of movieItem: ImportedItem, syncing: Bool
     ) throws(ImportError) -> Settled {
@@ -187,11 +187,9 @@ extension ImportSession {
         taken.role = .livePhotoMovie
         taken.duration = movie.duration ?? movieItem.info.duration
         files.insert(taken, at: min(1, files.count))
+        let named = files.map(\.name).filter { $0 != movie.name }  // the taken file is not this item's to undo
         return .named(
-            ImportSession.item(made.request, files: files, sha256: made.sha256),
-            names: files.map(\.name).filter {
-                $0 != movie.name
-            }, absorbing: movieItem.id)
+            ImportSession.item(made.request, files: files, sha256: made.sha256), names: named, absorbing: movieItem.id)
     }
 
     /// Names `copies` of the request's `parts` in `subfolder` (empty, or ending with "/"), never
