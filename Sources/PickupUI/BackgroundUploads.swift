@@ -16,6 +16,13 @@
     /// ``reattach(identifier:completionHandler:)`` from the app delegate's
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
     ///
+    /// An app extension (a share extension) has a session of its own: another identifier, and
+    /// `sharedContainerIdentifier` set to an App Group that it shares with its app, where the
+    /// journal and the library live too (``/Pickup/PickupStorage/appGroup(_:)``). The journal
+    /// says which session sends each upload: one session never takes back, or resumes, what
+    /// another sends. When the extension has ended, iOS launches the app for its session's
+    /// events: make a `BackgroundUploads` with the extension's identifier there, and reattach.
+    ///
     /// Requests carry the uploader's `UploadOptions.headers` (and a form's own headers), as
     /// in the foreground; the system follows redirects in the background (NSURLSession.h,
     /// "redirections will always be followed"), so an answer from another host is recorded
@@ -38,13 +45,23 @@
         /// Background uploads on a session named `identifier`, for `uploader`'s journal; the
         /// bodies a task needs (the rest of a tus upload, a form) are written under `storage`'s
         /// folder (`outbox`, excluded from backup).
-        public init(identifier: String = "pickup.uploads", uploader: Uploader, storage: PickupStorage = .standard) {
+        ///
+        /// In an app extension, give `sharedContainerIdentifier`, an App Group the extension
+        /// shares with its app ("App extensions wishing to use background sessions *must* set
+        /// this property to a valid container identifier, or all transfers in that session will
+        /// fail", NSURLSession.h:787-788), an `identifier` of its own, and `storage` in that
+        /// group: the files a task sends must outlive the extension.
+        public init(
+            identifier: String = "pickup.uploads", sharedContainerIdentifier: String? = nil, uploader: Uploader,
+            storage: PickupStorage = .standard
+        ) {
             self.identifier = identifier
             self.uploader = uploader
             super.init()
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
             configuration.sessionSendsLaunchEvents = true
             configuration.isDiscretionary = false
+            if let sharedContainerIdentifier { configuration.sharedContainerIdentifier = sharedContainerIdentifier }
             // The delegate queue is serial: URLSession calls the delegate one event at a time. It
             // starts suspended: a relaunched app's session gets the events of its earlier tasks at
             // once, and none may come before `transfers` can record them.
@@ -57,7 +74,8 @@
             lock.withLock {
                 session = made
                 transfers = BackgroundTransfers(
-                    uploader: uploader, session: SystemBackgroundSession(session: made), folder: folder,
+                    uploader: uploader, session: SystemBackgroundSession(session: made, identifier: identifier),
+                    folder: folder,
                     background: UIKitBackgroundTime())
             }
             delegateQueue.isSuspended = false
@@ -185,6 +203,7 @@
     /// The background `URLSession` as `BackgroundTransfers` sees it.
     struct SystemBackgroundSession: BackgroundSession {
         let session: URLSession
+        let identifier: String
 
         func startUpload(
             _ request: HTTPRequest, fromFile path: String, description: String,

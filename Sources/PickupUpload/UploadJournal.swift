@@ -142,6 +142,10 @@ public actor UploadJournal {
             SQLiteSchema.Step(
                 version: 5, [],
                 columns: [("uploads", "chunk_size", "INTEGER"), ("uploads", "largest_chunk", "INTEGER")]),
+            // Which background session sends an upload the background owns (an app and each of
+            // its extensions have their own). Null in uploads handed over before it was kept:
+            // those were the app's one session's.
+            SQLiteSchema.Step(version: 6, [], columns: [("uploads", "background_session", "TEXT")]),
         ])
 
     /// Creates the journal's file readable by its owner only, where there is none yet, before

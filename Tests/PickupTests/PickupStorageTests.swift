@@ -27,4 +27,11 @@ struct PickupStorageTests {
     func standardIsState() {
         #expect(!PickupStorage.standard.root.contains("Documents"))
     }
+
+    @Test("an App Group's storage is Apple's only: off Apple's systems there is none")
+    func noAppGroupOnLinux() {
+        #if !canImport(Darwin)
+            #expect(PickupStorage.appGroup("group.com.example.photos") == nil)
+        #endif
+    }
 }

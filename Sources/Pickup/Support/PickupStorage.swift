@@ -33,6 +33,21 @@ public struct PickupStorage: Sendable, Hashable {
         #endif
     }
 
+    /// `Library/Application Support/Pickup` in the App Group container named `identifier`, which
+    /// an app shares with its extensions (a share extension that uploads): nil when the system
+    /// gives no container for it (`containerURL(forSecurityApplicationGroupIdentifier:)` is
+    /// `nullable`, NSFileManager.h:454; the group must be in the app's entitlements), and off
+    /// Apple's systems, which have no App Groups.
+    public static func appGroup(_ identifier: String) -> PickupStorage? {
+        #if canImport(Darwin)
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
+            else { return nil }
+            return PickupStorage(root: container.appendingPathComponent("Library/Application Support/Pickup").path)
+        #else
+            return nil
+        #endif
+    }
+
     /// The state folder from the environment, as the standard place says off iPhone.
     public static func stateFolder(_ environment: [String: String]) -> String {
         if let folder = environment["PICKUP_STATE_DIR"], !folder.isEmpty { return folder }

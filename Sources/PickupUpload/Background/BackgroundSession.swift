@@ -7,6 +7,10 @@ import Foundation
 /// delegate API; they go on while the app is suspended or killed, and a session made again
 /// with the same identifier (after a relaunch) finds them and gets their events.
 package protocol BackgroundSession: Sendable {
+    /// The session's identifier (`URLSessionConfiguration.identifier`): an app and each of its
+    /// extensions have their own, as "only one process can use a background session at a time"
+    /// (Apple's App Extension Programming Guide, "Performing Uploads and Downloads").
+    var identifier: String { get }
     /// Makes an upload task that sends the file at `path` as the body of `request` (its own
     /// body is ignored), labelled `description` (the task's `taskDescription`, which the
     /// session keeps with the task across relaunches), and starts it if `confirm` says so

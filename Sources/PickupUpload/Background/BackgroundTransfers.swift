@@ -68,18 +68,19 @@ package actor BackgroundTransfers {
         if await carried().contains(id) { return .alreadyInBackground }
         let record: UploadRecord
         do {
-            record = try await journal.handOver(id: id)
+            record = try await journal.handOver(id: id, session: session.identifier)
         } catch {
             return .staysInForeground(error)
         }
         do {
             guard let transfer = try await start(record, attempt: attempt) else {
-                _ = try await journal.settleFromBackground(id: id, state: .done, confirmed: record.size, error: nil)
+                _ = try await journal.settleFromBackground(
+                    id: id, session: session.identifier, state: .done, confirmed: record.size, error: nil)
                 return .finished
             }
             return .handedOver(transfer)
         } catch {
-            _ = try? await journal.takeBack(id: id)
+            _ = try? await journal.takeBack(id: id, session: session.identifier)
             return .staysInForeground(error)
         }
     }
@@ -111,7 +112,8 @@ package actor BackgroundTransfers {
                 let created = try await client.create(length: record.size, metadata: TusClient.metadata(of: record))
                 remote = created.url
                 offset = created.offset
-                try await journal.recordRemote(id: record.id, remote: created.url.absoluteString)
+                try await journal.recordRemote(
+                    id: record.id, remote: created.url.absoluteString, session: session.identifier)
             }
             guard let remote else { throw UploadError(.gone, "the upload has no address on the server") }
             guard offset < record.size else { return nil }
@@ -164,9 +166,10 @@ package actor BackgroundTransfers {
         // exists: the foreground may have taken it back while this one was being prepared.
         let journal = self.journal
         let id = record.id
+        let named = session.identifier
         do {
             try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription) {
-                (try? await journal.isWithBackground(id: id)) ?? false
+                (try? await journal.isWithBackground(id: id, session: named)) ?? false
             }
         } catch {
             if transfer.bodyIsCopy { unlink(transfer.body) }
@@ -213,7 +216,7 @@ package actor BackgroundTransfers {
         case .stopped(let confirmed, let failure):
             guard
                 let record = try? await journal.settleFromBackground(
-                    id: transfer.id, state: .failed, confirmed: confirmed, error: failure)
+                    id: transfer.id, session: session.identifier, state: .failed, confirmed: confirmed, error: failure)
             else { return nil }
             // A connection lost on the way, or an offset the server had moved past (it was still
             // taking in a request the foreground cut when it paused): another task goes on from
@@ -229,8 +232,10 @@ package actor BackgroundTransfers {
     }
 
     /// What the app resumes at launch: every unfinished upload of the journal that no task of
-    /// the background session carries. An upload the journal gives to the background but that
+    /// the background session carries. An upload the journal gives to this session but that
     /// no task carries (its task ended while no app was there to hear it) is given back first.
+    /// One another session sends (an extension's: its tasks are not this session's to see) is
+    /// left to it, neither resumed nor shown: that session's own restore decides it.
     package func restore() async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
         try await restore(from: await session.pendingTasks())
     }
@@ -240,10 +245,11 @@ package actor BackgroundTransfers {
         from tasks: [BackgroundTaskInfo]
     ) async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
         let carried = BackgroundTransfers.carried(tasks)
-        for id in try await journal.backgroundIDs() where !carried.contains(id) {
-            try await journal.takeBack(id: id)
+        let background = try await journal.backgroundIDs(session: session.identifier)
+        for id in background.own where !carried.contains(id) {
+            try await journal.takeBack(id: id, session: session.identifier)
         }
-        let unfinished = try await journal.unfinished()
+        let unfinished = try await journal.unfinished().filter { !background.others.contains($0.id) }
         return (unfinished.filter { !carried.contains($0.id) }, unfinished.filter { carried.contains($0.id) })
     }
 
@@ -269,7 +275,7 @@ package actor BackgroundTransfers {
     /// resumes it from the server's offset. False when the background session did not hold it.
     @discardableResult
     package func takeBack(id: String) async throws(UploadError) -> Bool {
-        let held = try await journal.takeBack(id: id)
+        let held = try await journal.takeBack(id: id, session: session.identifier)
         for task in await session.pendingTasks() where task.isRunning && task.transfer?.id == id {
             await session.cancelTask(task.identifier)
         }

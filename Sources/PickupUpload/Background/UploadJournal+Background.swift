@@ -1,18 +1,24 @@
 import Foundation
 import PickupStore
 
-/// Who sends an upload, between this process and the system's background session: the journal
+/// Who sends an upload, between this process and the system's background sessions: the journal
 /// says it in the `owner` column. An upload handed over is owned by `backgroundOwner` until
 /// its task's outcome is recorded or the app takes it back; meanwhile no foreground sender
 /// claims it and no foreground save changes it, so one upload never has two senders.
+///
+/// An app and each of its extensions have a background session of their own ("only one process
+/// can use a background session at a time", Apple's App Extension Programming Guide, "Performing
+/// Uploads and Downloads"): `background_session` names the one that sends an upload, so that one
+/// session never takes back, settles or restarts what another sends. An upload handed over
+/// before the column was kept (null there) is the app's one session's, whichever it is.
 extension UploadJournal {
-    /// The `owner` of an upload the background session sends (no process has this id).
+    /// The `owner` of an upload a background session sends (no process has this id).
     static let backgroundOwner: Int64 = -1
 
-    /// Gives an upload to the background session, if nobody sends it: its owner is none (paused,
-    /// failed or waiting), or a process that has died or whose lease ran out. An upload this
-    /// process still sends is refused: pause it first.
-    func handOver(id: String) throws(UploadError) -> UploadRecord {
+    /// Gives an upload to the background session named `session`, if nobody sends it: its owner
+    /// is none (paused, failed or waiting), or a process that has died or whose lease ran out.
+    /// An upload this process still sends is refused: pause it first.
+    func handOver(id: String, session: String) throws(UploadError) -> UploadRecord {
         let now = Date().timeIntervalSince1970
         let refusal: UploadError? = try call {
             try database.transaction { () throws -> UploadError? in
@@ -26,7 +32,7 @@ extension UploadJournal {
                 if !statement.isNull("owner") {
                     let owner = statement.integer("owner")
                     if owner == UploadJournal.backgroundOwner {
-                        return UploadError(.busy, "upload \(id) is already with the background session")
+                        return UploadError(.busy, "upload \(id) is already with a background session")
                     }
                     let alive = owner == UploadJournal.processID || UploadJournal.isRunning(owner)
                     if alive, statement.real("lease") > now {
@@ -37,9 +43,9 @@ extension UploadJournal {
                     }
                 }
                 try database.prepare(
-                    "UPDATE uploads SET owner = ?2, lease = NULL, state = 'uploading', error = NULL, "
-                        + "error_code = NULL, error_status = NULL, updated = ?3 WHERE id = ?1"
-                ).run([.text(id), .integer(UploadJournal.backgroundOwner), .real(now)])
+                    "UPDATE uploads SET owner = ?2, background_session = ?4, lease = NULL, state = 'uploading', "
+                        + "error = NULL, error_code = NULL, error_status = NULL, updated = ?3 WHERE id = ?1"
+                ).run([.text(id), .integer(UploadJournal.backgroundOwner), .real(now), .text(session)])
                 return nil
             }
         }
@@ -48,19 +54,20 @@ extension UploadJournal {
         return record
     }
 
-    /// Records what the background session did with an upload it owns, and gives the upload back
-    /// to nobody (a finished one, or one the foreground resumes from the server's offset). Nil
-    /// when the background session no longer owns it (the app took it back): nothing is changed.
+    /// Records what the background session named `session` did with an upload it owns, and gives
+    /// the upload back to nobody (a finished one, or one the foreground resumes from the server's
+    /// offset). Nil when that session no longer owns it (the app took it back): nothing is changed.
     func settleFromBackground(
-        id: String, state: UploadRecord.State, confirmed: Int64?, error: UploadError?
+        id: String, session: String, state: UploadRecord.State, confirmed: Int64?, error: UploadError?
     ) throws(UploadError) -> UploadRecord? {
         let changed: Bool = try call {
             try database.transaction { () throws -> Bool in
-                guard try backgroundOwns(id) else { return false }
+                guard try owns(id, session: session) else { return false }
                 try database.prepare(
                     """
                     UPDATE uploads SET state = ?2, offset = max(offset, coalesce(?3, offset)),
-                        error = ?4, error_code = ?5, error_status = ?6, owner = NULL, lease = NULL, updated = ?7
+                        error = ?4, error_code = ?5, error_status = ?6, owner = NULL, background_session = NULL,
+                        lease = NULL, updated = ?7
                     WHERE id = ?1
                     """
                 ).run([
@@ -75,15 +82,18 @@ extension UploadJournal {
         return changed ? try record(id: id) : nil
     }
 
-    /// Whether the background session owns the upload.
-    func isWithBackground(id: String) throws(UploadError) -> Bool { try call { try backgroundOwns(id) } }
+    /// Whether the background session named `session` owns the upload.
+    func isWithBackground(id: String, session: String) throws(UploadError) -> Bool {
+        try call { try owns(id, session: session) }
+    }
 
-    /// Whether the background session owns the upload, read inside the caller's transaction.
-    private func backgroundOwns(_ id: String) throws -> Bool {
-        let statement = try database.prepare("SELECT owner FROM uploads WHERE id = ?1")
-        try statement.bind([.text(id)])
-        return try statement.step() && !statement.isNull("owner")
-            && statement.integer("owner") == UploadJournal.backgroundOwner
+    /// Whether the background session named `session` owns the upload (one handed over before
+    /// sessions were named counts as any session's), read inside the caller's transaction.
+    private func owns(_ id: String, session: String) throws -> Bool {
+        let statement = try database.prepare(
+            "SELECT 1 FROM uploads WHERE id = ?1 AND owner = ?2 AND coalesce(background_session, ?3) = ?3")
+        try statement.bind([.text(id), .integer(UploadJournal.backgroundOwner), .text(session)])
+        return try statement.step()
     }
 
     /// Records that a background task brought every byte to the server, whoever owns the upload
@@ -95,6 +105,7 @@ extension UploadJournal {
                 """
                 UPDATE uploads SET state = 'done', offset = ?2, error = NULL, error_code = NULL, error_status = NULL,
                     lease = CASE WHEN owner = ?3 THEN NULL ELSE lease END,
+                    background_session = CASE WHEN owner = ?3 THEN NULL ELSE background_session END,
                     owner = CASE WHEN owner = ?3 THEN NULL ELSE owner END, updated = ?4
                 WHERE id = ?1 AND state != 'cancelled'
                 """
@@ -106,34 +117,53 @@ extension UploadJournal {
         return try record(id: id)
     }
 
-    /// Takes an upload back from the background session: nobody owns it, paused, so that the
-    /// foreground claims it and asks the server's offset. False when the background did not own it.
+    /// Takes an upload back from the background session named `session`: nobody owns it, paused,
+    /// so that the foreground claims it and asks the server's offset. False when that session did
+    /// not own it (another session's upload is left to it).
     @discardableResult
-    func takeBack(id: String) throws(UploadError) -> Bool {
+    func takeBack(id: String, session: String) throws(UploadError) -> Bool {
         try call {
             try database.transaction { () throws -> Bool in
-                guard try backgroundOwns(id) else { return false }
+                guard try owns(id, session: session) else { return false }
                 try database.prepare(
-                    "UPDATE uploads SET owner = NULL, lease = NULL, state = 'paused', updated = ?2 WHERE id = ?1"
+                    "UPDATE uploads SET owner = NULL, background_session = NULL, lease = NULL, state = 'paused', "
+                        + "updated = ?2 WHERE id = ?1"
                 ).run([.text(id), .real(Date().timeIntervalSince1970)])
                 return true
             }
         }
     }
 
-    /// Records the server's URL of an upload the background session owns (a tus upload created
-    /// while handing it over).
-    func recordRemote(id: String, remote: String) throws(UploadError) {
+    /// Records the server's URL of an upload the background session named `session` owns (a tus
+    /// upload created while handing it over).
+    func recordRemote(id: String, remote: String, session: String) throws(UploadError) {
         try call {
-            try database.prepare("UPDATE uploads SET remote = ?2, updated = ?3 WHERE id = ?1 AND owner = ?4").run([
+            try database.prepare(
+                "UPDATE uploads SET remote = ?2, updated = ?3 WHERE id = ?1 AND owner = ?4 "
+                    + "AND coalesce(background_session, ?5) = ?5"
+            ).run([
                 .text(id), .text(redacted(remote)), .real(Date().timeIntervalSince1970),
-                .integer(UploadJournal.backgroundOwner),
+                .integer(UploadJournal.backgroundOwner), .text(session),
             ])
         }
     }
 
-    /// The uploads the background session owns.
-    func backgroundIDs() throws(UploadError) -> Set<String> { try owned(by: [UploadJournal.backgroundOwner]) }
+    /// The uploads the background session named `session` owns (with those handed over before
+    /// sessions were named), and those other sessions own (an extension's, to be left to it).
+    func backgroundIDs(session: String) throws(UploadError) -> (own: Set<String>, others: Set<String>) {
+        try call {
+            let statement = try database.prepare(
+                "SELECT id, coalesce(background_session, ?2) = ?2 FROM uploads WHERE owner = ?1")
+            try statement.bind([.integer(UploadJournal.backgroundOwner), .text(session)])
+            var own: Set<String> = []
+            var others: Set<String> = []
+            while try statement.step() {
+                guard let id = statement.text("id") else { continue }
+                if statement.integer(1) != 0 { own.insert(id) } else { others.insert(id) }
+            }
+            return (own, others)
+        }
+    }
 
     /// The uploads this process or the background session owns: those another process cannot
     /// have left behind.

@@ -43,10 +43,11 @@ struct BackgroundTransfersTests {
         let outbox: String
     }
 
-    /// An app on `journal`: its queue sends through `transport`; its background session is on `system`.
+    /// An app on `journal`: its queue sends through `transport`; its background session, named
+    /// `session`, is on `system`.
     func launch(
         journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10,
-        growing: Bool = false
+        growing: Bool = false, session identifier: String = BackgroundTransfersTests.identifier
     ) async throws -> App {
         var options = UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport)
         // Chunks of one size unless asked, so that a foreground upload is still mid-file when it is handed over.
@@ -55,7 +56,7 @@ struct BackgroundTransfersTests {
         let outbox = Temporary.path("outbox")
         let box = TransfersBox()
         let session = system.session(
-            BackgroundTransfersTests.identifier,
+            identifier,
             delegate: { completion in
                 // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
                 let record = await box.value?.completed(
@@ -72,7 +73,7 @@ struct BackgroundTransfersTests {
         let transfers = BackgroundTransfers(uploader: uploader, session: session, folder: outbox)
         let queue = UploadQueue(uploader: uploader)
         await box.set(transfers, queue)
-        await system.deliverHeld(BackgroundTransfersTests.identifier)
+        await system.deliverHeld(identifier)
         return App(uploader: uploader, queue: queue, transfers: transfers, outbox: outbox)
     }
 
