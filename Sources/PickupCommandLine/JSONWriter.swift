@@ -98,17 +98,20 @@ public struct JSONObject {
     public var text: String { "{" + members.joined(separator: ",") + "}" }
 
     /// `{"type": "error", "path": path, "status": "failed", "error": {"code", "message", "hint"}}`:
-    /// how every command reports a file or an item that failed.
+    /// how every command reports a file or an item that failed. One that Ctrl-C stopped before it
+    /// was done (code `cancelled`) has status `interrupted`: not a failure, the same command
+    /// again does it.
     public static func failure(path: String?, code: String, message: String, hint: String) -> JSONObject {
-        failure(path: path, error: error(code: code, message: message, hint: hint))
+        failure(path: path, error: error(code: code, message: message, hint: hint), interrupted: code == "cancelled")
     }
 
-    /// An error line with an error object made already (probe's adds the offset and the element).
-    public static func failure(path: String?, error: JSONObject) -> JSONObject {
+    /// An error line with an error object made already (probe's adds the offset and the element);
+    /// `interrupted` for one that Ctrl-C stopped.
+    public static func failure(path: String?, error: JSONObject, interrupted: Bool = false) -> JSONObject {
         var object = JSONObject()
         object.add("type", "error")
         object.add("path", path)
-        object.add("status", "failed")
+        object.add("status", interrupted ? "interrupted" : "failed")
         object.add("error", object: error)
         return object
     }

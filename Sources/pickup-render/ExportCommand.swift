@@ -279,7 +279,8 @@ struct ExportJob: CommandJob {
     private func report(_ error: RenderError, _ file: String) -> Int32 {
         if json {
             Console.out(
-                JSONObject.failure(path: file, error: JSONObject.error(error)).text
+                JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
+                    .text
             )
         } else {
             Console.error(Text.clean("pickup export: \(file): \(error.message). \(error.hint)"))

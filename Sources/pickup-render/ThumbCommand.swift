@@ -229,7 +229,8 @@ struct ThumbJob: CommandJob {
     private func fail(_ file: String, _ error: RenderError) {
         if json {
             Console.out(
-                JSONObject.failure(path: file, error: JSONObject.error(error)).text
+                JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
+                    .text
             )
         } else {
             Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))

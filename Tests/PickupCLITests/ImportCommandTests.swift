@@ -488,8 +488,10 @@ struct ImportCommandTests {
         #expect(lines.contains { $0.hasPrefix("audioSampleRate") } || lines.contains { $0.hasPrefix("displayWidth") })
     }
 
-    @Test("Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files")
-    func interrupt() throws {
+    @Test(
+        "Ctrl-C stops cleanly: exit 130, no partial file, the catalog names only whole files; --json says interrupted",
+        arguments: [false, true])
+    func interrupt(json: Bool) throws {
         let folder = try scratch()
         defer { Temporary.remove(folder) }
         // Large but valid movies: a real MP4 followed by a 300 MB 'free' box (sparse on disk).
@@ -504,16 +506,29 @@ struct ImportCommandTests {
         }
         let library = folder.appendingPathComponent("Library").path
         let result = try Shell.run(
-            "\"$TOOL\" import \"$CARD\" --into \"$LIB\" & pid=$!; sleep 0.4; kill -INT $pid; wait $pid",
+            "\"$TOOL\" import \"$CARD\" --into \"$LIB\" $JSON & pid=$!; sleep 0.4; kill -INT $pid; wait $pid",
             environment: [
                 "TOOL": CLI.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
+                "JSON": json ? "--json" : "",
             ])
         #expect(result.status == 130, "\(result.errorText)")
-        // What Ctrl-C stopped is said once, as not imported; none of it is a failure.
-        #expect(result.outputText.contains(" 0 failed, "), "\(result.outputText)")
-        #expect(
-            result.outputText.contains(" not imported (interrupted: the same command again imports them)"),
-            "\(result.outputText)")
+        if json {
+            // Each file Ctrl-C stopped: an error line with status interrupted, code cancelled; no failure.
+            let lines = try jsonLines(result)
+            let statuses = lines.compactMap { $0["status"] as? String }
+            #expect(statuses.count == 4, "\(result.outputText)")
+            #expect(statuses.contains("interrupted") && !statuses.contains("failed"), "\(result.outputText)")
+            for line in lines where line["status"] as? String == "interrupted" {
+                #expect((line["error"] as? [String: Any])?["code"] as? String == "cancelled")
+            }
+            try JSONSchemaTests().check("import", [result])
+        } else {
+            // What Ctrl-C stopped is said once, as not imported; none of it is a failure.
+            #expect(result.outputText.contains(" 0 failed, "), "\(result.outputText)")
+            #expect(
+                result.outputText.contains(" not imported (interrupted: the same command again imports them)"),
+                "\(result.outputText)")
+        }
         #expect(!result.errorText.contains("cancelled"), "\(result.errorText)")
         let names = try FileManager.default.contentsOfDirectory(atPath: library)
         #expect(!names.contains { $0.hasPrefix(".pickup-partial") })
