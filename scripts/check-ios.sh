@@ -141,6 +141,11 @@ printf 'import Foundation\nextension Foundation.Bundle {\n  static let module: B
 # PickupUI also leaves its symbol graph, from which scripts/docs.sh builds its DocC pages.
 module PickupUI $ios16 $(find Sources/PickupUI -name '*.swift' -not -path '*.docc/*' | sort) "$out/PickupUI-resource-accessor.swift" "${extra[@]}" \
   -emit-symbol-graph -emit-symbol-graph-dir "$out/symbol-graphs" -symbol-graph-skip-synthesized-members
+# PickupUI as an app extension compiles it (a share extension that uploads): every declaration that
+# reaches an API extensions may not use (UIApplication.shared) says so, with
+# @available(iOSApplicationExtension, unavailable); the rest is there for extensions.
+step "PickupUI for app extensions ($ios16)" swiftc_ios $ios16 -typecheck -application-extension -module-name PickupUI \
+  $(find Sources/PickupUI -name '*.swift' -not -path '*.docc/*' | sort) "$out/PickupUI-resource-accessor.swift" "${extra[@]}"
 module PickupDemo arm64-apple-ios17.0 Examples/PickupDemo/*.swift
 # The documentation's SwiftUI snippets (on Linux, `swift build` compiles them empty).
 mapfile -t ui_snippets < <(grep -l '^import PickupUI' Snippets/*.swift | sort)

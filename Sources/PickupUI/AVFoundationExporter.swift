@@ -41,13 +41,14 @@
         /// (`AVAssetExportSession.h`: "the length of the output file should be tested"); an output
         /// shorter than the plan or over the limit is refused and removed.
         ///
-        /// On iPhone the export runs inside background time (`UIKitBackgroundTime`), so it
-        /// finishes when the person leaves the app.
+        /// On iPhone the export runs inside background time, so it finishes when the person
+        /// leaves the app: `ProcessInfo`'s expiring activity (``ExpiringActivityTime``), which app
+        /// extensions may use too (a share extension that makes a video smaller before sending it).
         public func export(
             _ path: String, to output: String, _ options: ExportOptions, events: AsyncStream<ExportEvent>.Continuation?
         ) async throws(RenderError) -> ExportResult {
             #if canImport(UIKit)
-                let background: any BackgroundTimeGranting = UIKitBackgroundTime()
+                let background: any BackgroundTimeGranting = ExpiringActivityTime()
             #else
                 let background: any BackgroundTimeGranting = NoBackgroundTime()
             #endif

@@ -42,18 +42,73 @@
         private var transfers: BackgroundTransfers?
         private let delegateQueue = OperationQueue()
 
-        /// Background uploads on a session named `identifier`, for `uploader`'s journal; the
-        /// bodies a task needs (the rest of a tus upload, a form) are written under `storage`'s
-        /// folder (`outbox`, excluded from backup).
-        ///
-        /// In an app extension, give `sharedContainerIdentifier`, an App Group the extension
-        /// shares with its app ("App extensions wishing to use background sessions *must* set
-        /// this property to a valid container identifier, or all transfers in that session will
-        /// fail", NSURLSession.h:787-788), an `identifier` of its own, and `storage` in that
-        /// group: the files a task sends must outlive the extension.
-        public init(
-            identifier: String = "pickup.uploads", sharedContainerIdentifier: String? = nil, uploader: Uploader,
+        /// The app's background uploads, on a session named `identifier`, for `uploader`'s
+        /// journal; the bodies a task needs (the rest of a tus upload, a form) are written under
+        /// `storage`'s folder (`outbox`, excluded from backup). Background time while handing
+        /// over comes from `UIApplication`, which app extensions cannot use: an extension uses
+        /// ``init(extensionIdentifier:appGroup:uploader:)``.
+        @available(iOSApplicationExtension, unavailable)
+        public convenience init(
+            identifier: String = BackgroundUploads.appIdentifier, uploader: Uploader,
             storage: PickupStorage = .standard
+        ) {
+            self.init(
+                identifier: identifier, appGroup: nil, uploader: uploader, storage: storage,
+                background: UIKitBackgroundTime())
+        }
+
+        /// An app extension's background uploads (a share extension's), on a session of its own
+        /// named `extensionIdentifier`: "only one process can use a background session at a
+        /// time", so the app and each extension need their own (Apple's App Extension Programming
+        /// Guide, "Performing Uploads and Downloads"). `appGroup` is the App Group the extension
+        /// shares with its app: the session's `sharedContainerIdentifier` ("App extensions wishing
+        /// to use background sessions *must* set this property to a valid container identifier",
+        /// NSURLSession.h:787 in the iOS 26.2 SDK, :784 in 17.4), and where the outbox is, so that
+        /// the files a task sends outlive the extension. `uploader`'s journal must be there too
+        /// (``/Pickup/PickupStorage/appGroup(_:)``'s `journal`), where the app sees it.
+        ///
+        /// The app makes the same one, with the same arguments, when iOS launches it for the
+        /// extension's session (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`).
+        /// Background time while handing over comes from `ProcessInfo`'s expiring activity, which
+        /// extensions may use. Throws when the identifier is the app's default, or the group or
+        /// the journal is not where the app can see them.
+        public convenience init(
+            extensionIdentifier: String, appGroup: String, uploader: Uploader
+        ) throws(UploadError) {
+            guard extensionIdentifier != BackgroundUploads.appIdentifier else {
+                throw UploadError(
+                    .badTarget,
+                    "\(extensionIdentifier) is the app's background session: give the extension an identifier of its own"
+                )
+            }
+            guard let storage = PickupStorage.appGroup(appGroup) else {
+                throw UploadError(
+                    .badTarget,
+                    "there is no App Group container \(appGroup): add the group to the app's and the extension's entitlements"
+                )
+            }
+            // The group's container: `storage.root` less `Library/Application Support/Pickup`.
+            let journal = URL(fileURLWithPath: uploader.journal.path).resolvingSymlinksInPath().path
+            let group = URL(fileURLWithPath: storage.root).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().resolvingSymlinksInPath().path
+            guard journal.hasPrefix(group + "/") else {
+                throw UploadError(
+                    .journal,
+                    "the upload journal at \(uploader.journal.path) is not in the App Group \(appGroup), where the app "
+                        + "would see the extension's uploads: open it at PickupStorage.appGroup(\"\(appGroup)\")?.journal"
+                )
+            }
+            self.init(
+                identifier: extensionIdentifier, appGroup: appGroup, uploader: uploader, storage: storage,
+                background: ExpiringActivityTime())
+        }
+
+        /// The app's background session's identifier unless it is given another.
+        public static let appIdentifier = "pickup.uploads"
+
+        private init(
+            identifier: String, appGroup: String?, uploader: Uploader, storage: PickupStorage,
+            background: any BackgroundTimeGranting
         ) {
             self.identifier = identifier
             self.uploader = uploader
@@ -61,7 +116,7 @@
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
             configuration.sessionSendsLaunchEvents = true
             configuration.isDiscretionary = false
-            if let sharedContainerIdentifier { configuration.sharedContainerIdentifier = sharedContainerIdentifier }
+            if let appGroup { configuration.sharedContainerIdentifier = appGroup }
             // The delegate queue is serial: URLSession calls the delegate one event at a time. It
             // starts suspended: a relaunched app's session gets the events of its earlier tasks at
             // once, and none may come before `transfers` can record them.
@@ -73,12 +128,24 @@
             storage.excludeFromBackup(folder)
             lock.withLock {
                 session = made
+                // The app's session takes the uploads an earlier version handed over without
+                // naming a session (there was only the app's then); an extension's does not.
                 transfers = BackgroundTransfers(
                     uploader: uploader, session: SystemBackgroundSession(session: made, identifier: identifier),
-                    folder: folder,
-                    background: UIKitBackgroundTime())
+                    folder: folder, background: background, adoptsUnnamedUploads: appGroup == nil)
             }
             delegateQueue.isSuspended = false
+        }
+
+        /// Lets the session's tasks run on and ends this object's use of the session
+        /// (`finishTasksAndInvalidate`). The app calls it on an extension's `BackgroundUploads`
+        /// once that session's events are handled (the handler given to
+        /// ``reattach(identifier:completionHandler:)`` has been called), so that the extension
+        /// can use its session again: "it is not safe to create another background session with
+        /// the same identifier until URLSession:didBecomeInvalidWithError: has been issued"
+        /// (NSURLSession.h:157-159 in the iOS 26.2 SDK).
+        public func invalidate() {
+            lock.withLock { session }?.finishTasksAndInvalidate()
         }
 
         private var running: BackgroundTransfers? { lock.withLock { transfers } }

@@ -148,7 +148,7 @@
                     let result: Result<ImportedItem, ImportError>
                     do {
                         result = try await BackgroundTime.run(
-                            "Pickup: keeping a capture", granting: UIKitBackgroundTime()
+                            "Pickup: keeping a capture", granting: ExpiringActivityTime()
                         ) {
                             await Coordinator.keep(movie: movie, photo: photo, export: export)
                         }

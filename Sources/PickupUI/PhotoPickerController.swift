@@ -55,7 +55,7 @@
         public func makeCoordinator() -> Coordinator {
             Coordinator(
                 loading: PickedItemLoading(
-                    importer: PickedMediaStore.shared.importer, motion: motion, background: UIKitBackgroundTime()),
+                    importer: PickedMediaStore.shared.importer, motion: motion, background: ExpiringActivityTime()),
                 onPicked: onPicked)
         }
 

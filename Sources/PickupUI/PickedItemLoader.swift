@@ -29,7 +29,7 @@
         /// Photos with their movie unless `motion` says still only.
         public convenience init(motion: LivePhotoMotion = .pair, concurrency: Int = 3) {
             #if canImport(UIKit)
-                let background: any BackgroundTimeGranting = UIKitBackgroundTime()
+                let background: any BackgroundTimeGranting = ExpiringActivityTime()
             #else
                 let background: any BackgroundTimeGranting = NoBackgroundTime()
             #endif

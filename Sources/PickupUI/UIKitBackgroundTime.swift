@@ -3,13 +3,17 @@
     import UIKit
 
     /// Background time from `UIApplication` (`beginBackgroundTask(withName:expirationHandler:)`,
-    /// `endBackgroundTask(_:)`), for imports, exports and foreground uploads that should finish
-    /// when the person leaves the app.
+    /// `endBackgroundTask(_:)`), for an app's foreground uploads (an `UploadQueue`) that should
+    /// finish when the person leaves the app. App extensions cannot use `UIApplication.shared`
+    /// (`NS_EXTENSION_UNAVAILABLE_IOS`, UIApplication.h), so this type is not there for them;
+    /// PickupUI's own work (a capture kept, picked files loaded, an export) and an extension's
+    /// background uploads use ``ExpiringActivityTime``, which both may use.
     ///
     /// When the time runs out, the expiration handler ends the task itself, before it returns
     /// (Apple's documentation of `beginBackgroundTask(withName:expirationHandler:)`: an app that
     /// does not end its task in time is terminated); the work is told to stop, and a later
     /// `end(_:)` for that task does nothing. Each task is ended exactly once.
+    @available(iOSApplicationExtension, unavailable)
     public struct UIKitBackgroundTime: BackgroundTimeGranting {
         private let ended = LockedValue<Set<Int>>([])
 

@@ -7,7 +7,7 @@ import PickupStore
 public actor UploadJournal {
     let database: SQLiteDatabase
     /// The journal file's path.
-    public let path: String
+    public nonisolated let path: String
     /// The folder under which the journal keeps file paths relative to it, as `~/…`: on iPhone
     /// the app's home, whose path changes when the app is updated (pending uploads still find
     /// their files afterwards); nil elsewhere, where paths are kept absolute.

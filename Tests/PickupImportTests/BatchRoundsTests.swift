@@ -1,3 +1,4 @@
+import PickupTestSupport
 import Testing
 
 @testable import PickupImport
@@ -5,25 +6,6 @@ import Testing
 /// `BatchRounds`: callers who arrive while a round runs are served together by the next one.
 @Suite("batch rounds", .timeLimit(.minutes(1)))
 struct BatchRoundsTests {
-    /// Holds a round's work until opened.
-    actor Gate {
-        private var open = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-        private(set) var entered = 0
-
-        func pass() async {
-            entered += 1
-            if open { return }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-
-        func release() {
-            open = true
-            for continuation in waiting { continuation.resume() }
-            waiting = []
-        }
-    }
-
     @Test("a caller alone is served at once, in a round of its own")
     func alone() async {
         let rounds = BatchRounds<Int, Int> { inputs in inputs.map { $0 * 2 } }

@@ -66,7 +66,7 @@ struct FormUploadTests {
             .upload(path: path, to: .form(away))
         #expect(failed.state == .failed && failed.error?.code == .network)
         // A new uploader, as in a new process: everything but the address comes from the journal.
-        let resumed = await Uploader(journal: try UploadJournal(path: await journal.path))
+        let resumed = await Uploader(journal: try UploadJournal(path: journal.path))
             .resume(id: failed.id, endpoint: server.url).result()
         #expect(resumed.state == .done, "\(resumed.why)")
         let kept = try server.fields(of: (path as NSString).lastPathComponent)

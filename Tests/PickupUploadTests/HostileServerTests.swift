@@ -294,7 +294,7 @@ struct HostileServerTests {
         expectNoSecret(record.why, "the error")
         let saved = try #require(try await uploader.journal.record(id: record.id))
         expectNoSecret((saved.why) + saved.target + (saved.remote ?? ""), "the journal")
-        let raw = try Data(contentsOf: URL(fileURLWithPath: await uploader.journal.path))
+        let raw = try Data(contentsOf: URL(fileURLWithPath: uploader.journal.path))
         expectNoSecret(String(decoding: raw, as: UTF8.self), "the journal file")
     }
 
@@ -505,7 +505,7 @@ struct SecretQueryTests {
         let saved = try #require(try await journal.record(id: stopped.id))
         #expect(!saved.target.contains("hunter2"))
         #expect(saved.target.hasSuffix(UploadJournal.queryNotStored))
-        let raw = try Data(contentsOf: URL(fileURLWithPath: await journal.path))
+        let raw = try Data(contentsOf: URL(fileURLWithPath: journal.path))
         #expect(!String(decoding: raw, as: UTF8.self).contains("hunter2"))
         let refused = await uploader.resume(id: stopped.id).result()
         #expect(refused.why.contains("give the endpoint again") == true, "\(refused.why)")

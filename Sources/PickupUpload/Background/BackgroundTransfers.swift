@@ -18,6 +18,9 @@ package actor BackgroundTransfers {
     private let session: any BackgroundSession
     private let folder: String
     private let hold: BackgroundHold
+    /// Whether this session takes the uploads handed over before sessions were named (the app's
+    /// session does; an extension's does not).
+    private let adoptsUnnamedUploads: Bool
     /// How many tasks in a row may carry one upload before it waits for the foreground.
     static let attempts = 3
     /// The longest object S3 takes in one PUT.
@@ -29,13 +32,16 @@ package actor BackgroundTransfers {
     /// Transfers of `uploader`'s journal on `session`, writing the bodies it needs into `folder`
     /// (the app's own storage: a task's file must outlive the app's process), holding
     /// `background` time while handing over (on iPhone `UIKitBackgroundTime()`).
+    /// `adoptsUnnamedUploads`: the app's session, which takes the uploads an earlier version
+    /// handed over without naming a session; an extension's session passes false.
     package init(
         uploader: Uploader, session: any BackgroundSession, folder: String,
-        background: any BackgroundTimeGranting = NoBackgroundTime()
+        background: any BackgroundTimeGranting = NoBackgroundTime(), adoptsUnnamedUploads: Bool = true
     ) {
         self.uploader = uploader
         self.session = session
         self.folder = folder
+        self.adoptsUnnamedUploads = adoptsUnnamedUploads
         hold = BackgroundHold("Pickup: handing uploads to the background", granting: background)
     }
 
@@ -169,7 +175,7 @@ package actor BackgroundTransfers {
         let named = session.identifier
         do {
             try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription) {
-                (try? await journal.isWithBackground(id: id, session: named)) ?? false
+                (try? await journal.confirmBackground(id: id, session: named)) ?? false
             }
         } catch {
             if transfer.bodyIsCopy { unlink(transfer.body) }
@@ -233,9 +239,10 @@ package actor BackgroundTransfers {
 
     /// What the app resumes at launch: every unfinished upload of the journal that no task of
     /// the background session carries. An upload the journal gives to this session but that
-    /// no task carries (its task ended while no app was there to hear it) is given back first.
-    /// One another session sends (an extension's: its tasks are not this session's to see) is
-    /// left to it, neither resumed nor shown: that session's own restore decides it.
+    /// no task carries (its task ended while no app was there to hear it) is given back first,
+    /// and so is one whose task was never confirmed (its preparer ended), whichever session it
+    /// went to. One another session sends (an extension's: its tasks are not this session's to
+    /// see) is left to it, neither resumed nor shown: that session's own restore decides it.
     package func restore() async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
         try await restore(from: await session.pendingTasks())
     }
@@ -245,7 +252,10 @@ package actor BackgroundTransfers {
         from tasks: [BackgroundTaskInfo]
     ) async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
         let carried = BackgroundTransfers.carried(tasks)
-        let background = try await journal.backgroundIDs(session: session.identifier)
+        try await journal.adopt(carried, session: session.identifier)
+        try await journal.takeBackUnconfirmed()
+        let background = try await journal.backgroundIDs(
+            session: session.identifier, adoptingUnnamed: adoptsUnnamedUploads)
         for id in background.own where !carried.contains(id) {
             try await journal.takeBack(id: id, session: session.identifier)
         }
@@ -334,7 +344,9 @@ package actor BackgroundTransfers {
         await inLane {
             for (queueID, uploadID) in await queue.inBackground() {
                 guard case .tus = try? await self.journal.record(id: uploadID)?.destination else { continue }
-                _ = try? await self.takeBack(id: uploadID)
+                // Only one this session held: another session's (an extension's, restored into the
+                // same queue) stays with it, and so does one whose end was recorded meanwhile.
+                guard (try? await self.takeBack(id: uploadID)) == true else { continue }
                 await queue.backgroundTakenBack(queueID)
             }
         }

@@ -10,7 +10,14 @@ import PickupStore
 /// can use a background session at a time", Apple's App Extension Programming Guide, "Performing
 /// Uploads and Downloads"): `background_session` names the one that sends an upload, so that one
 /// session never takes back, settles or restarts what another sends. An upload handed over
-/// before the column was kept (null there) is the app's one session's, whichever it is.
+/// before the column was kept (null there) is the app's one session's: a session that carries
+/// it names itself there, and only the app's session takes it back.
+///
+/// While its task is being prepared (the server asked, a body written), a handed-over upload's
+/// `lease` says until when the preparation may last; the task is started only once the journal
+/// confirms it (`confirmBackground`), which clears the lease. An upload whose lease ran out
+/// unconfirmed lost its preparer (an extension ended mid-way): any session's restore takes it
+/// back, where otherwise it would stay with a session that has no task for it.
 extension UploadJournal {
     /// The `owner` of an upload a background session sends (no process has this id).
     static let backgroundOwner: Int64 = -1
@@ -43,9 +50,12 @@ extension UploadJournal {
                     }
                 }
                 try database.prepare(
-                    "UPDATE uploads SET owner = ?2, background_session = ?4, lease = NULL, state = 'uploading', "
+                    "UPDATE uploads SET owner = ?2, background_session = ?4, lease = ?5, state = 'uploading', "
                         + "error = NULL, error_code = NULL, error_status = NULL, updated = ?3 WHERE id = ?1"
-                ).run([.text(id), .integer(UploadJournal.backgroundOwner), .real(now), .text(session)])
+                ).run([
+                    .text(id), .integer(UploadJournal.backgroundOwner), .real(now), .text(session),
+                    .real(now + UploadJournal.leaseSeconds),
+                ])
                 return nil
             }
         }
@@ -82,9 +92,41 @@ extension UploadJournal {
         return changed ? try record(id: id) : nil
     }
 
-    /// Whether the background session named `session` owns the upload.
-    func isWithBackground(id: String, session: String) throws(UploadError) -> Bool {
-        try call { try owns(id, session: session) }
+    /// Whether the background session named `session` still owns the upload, once its task
+    /// exists: then its preparation is over (the lease cleared), and the task may start.
+    func confirmBackground(id: String, session: String) throws(UploadError) -> Bool {
+        try call {
+            try database.transaction { () throws -> Bool in
+                guard try owns(id, session: session) else { return false }
+                try database.prepare("UPDATE uploads SET lease = NULL WHERE id = ?1").run([.text(id)])
+                return true
+            }
+        }
+    }
+
+    /// Takes back every upload handed to a background session whose preparation ran out before
+    /// its task was confirmed (its preparer ended): paused, nobody's, for a restore to resume.
+    func takeBackUnconfirmed() throws(UploadError) {
+        try call {
+            try database.prepare(
+                "UPDATE uploads SET owner = NULL, background_session = NULL, lease = NULL, state = 'paused', "
+                    + "updated = ?2 WHERE owner = ?1 AND lease IS NOT NULL AND lease < ?2"
+            ).run([.integer(UploadJournal.backgroundOwner), .real(Date().timeIntervalSince1970)])
+        }
+    }
+
+    /// Names `session` on the uploads handed over before sessions were named that its tasks
+    /// carry (`ids`): from then on they are that session's only.
+    func adopt(_ ids: Set<String>, session: String) throws(UploadError) {
+        guard !ids.isEmpty else { return }
+        try call {
+            let statement = try database.prepare(
+                "UPDATE uploads SET background_session = ?2 WHERE id = ?1 AND owner = ?3 AND background_session IS NULL"
+            )
+            for id in ids {
+                try statement.run([.text(id), .text(session), .integer(UploadJournal.backgroundOwner)])
+            }
+        }
     }
 
     /// Whether the background session named `session` owns the upload (one handed over before
@@ -149,12 +191,18 @@ extension UploadJournal {
     }
 
     /// The uploads the background session named `session` owns (with those handed over before
-    /// sessions were named), and those other sessions own (an extension's, to be left to it).
-    func backgroundIDs(session: String) throws(UploadError) -> (own: Set<String>, others: Set<String>) {
+    /// sessions were named when it is the app's: `adoptingUnnamed`), and those other sessions own
+    /// (an extension's, to be left to it).
+    func backgroundIDs(
+        session: String, adoptingUnnamed: Bool
+    ) throws(UploadError) -> (own: Set<String>, others: Set<String>) {
         try call {
             let statement = try database.prepare(
-                "SELECT id, coalesce(background_session, ?2) = ?2 FROM uploads WHERE owner = ?1")
-            try statement.bind([.integer(UploadJournal.backgroundOwner), .text(session)])
+                "SELECT id, coalesce(background_session, ?3) = ?2 FROM uploads WHERE owner = ?1")
+            try statement.bind([
+                .integer(UploadJournal.backgroundOwner), .text(session),
+                adoptingUnnamed ? .text(session) : .null,
+            ])
             var own: Set<String> = []
             var others: Set<String> = []
             while try statement.step() {

@@ -44,10 +44,12 @@ struct BackgroundTransfersTests {
     }
 
     /// An app on `journal`: its queue sends through `transport`; its background session, named
-    /// `session`, is on `system`.
+    /// `session`, is on `system`; `isExtension` for an app extension's (it leaves the uploads
+    /// handed over before sessions were named to the app's, as BackgroundUploads' does).
     func launch(
         journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10,
-        growing: Bool = false, session identifier: String = BackgroundTransfersTests.identifier
+        growing: Bool = false, session identifier: String = BackgroundTransfersTests.identifier,
+        isExtension: Bool = false
     ) async throws -> App {
         var options = UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport)
         // Chunks of one size unless asked, so that a foreground upload is still mid-file when it is handed over.
@@ -70,7 +72,8 @@ struct BackgroundTransfersTests {
                 let bytes = transfer.fileBytes(sent: total)
                 Task { await box.queue?.backgroundSent(journalID: transfer.id, bytes: bytes) }
             })
-        let transfers = BackgroundTransfers(uploader: uploader, session: session, folder: outbox)
+        let transfers = BackgroundTransfers(
+            uploader: uploader, session: session, folder: outbox, adoptsUnnamedUploads: !isExtension)
         let queue = UploadQueue(uploader: uploader)
         await box.set(transfers, queue)
         await system.deliverHeld(identifier)

@@ -14,19 +14,40 @@ import Testing
 extension BackgroundTransfersTests {
     static let extensionIdentifier = "pickup.uploads.test.share"
 
-    @Test("an extension's background upload is left to its session by the app's relaunch, and ends done once")
-    func extensionSessionKeepsItsUpload() async throws {
+    /// An upload handed to a background session: a fresh journal, tus server and system, a file
+    /// of `bytes` sent by the app's session, or by the extension's when `byExtension`.
+    struct Handed {
+        let journal: String
+        let path: String
+        let server: CountingServer
+        let system: FakeBackgroundSystem
+        let sender: App
+        let uploadID: String
+    }
+
+    func handedToBackground(bytes: Int, byExtension: Bool = false) async throws -> Handed {
         let journal = journalPath()
-        let path = try file(bytes: 300 << 10)
-        defer { unlink(path) }
+        let path = try file(bytes: bytes)
         let server = try CountingServer()
         let system = FakeBackgroundSystem(transport: server)
-        let share = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier)
-        let queueID = try await share.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
-            on: share.queue)
-        let uploadID = try #require(await share.queue.item(queueID)?.uploadID)
+        let sender = try await launch(
+            journal: journal, transport: server, system: system,
+            session: byExtension ? BackgroundTransfersTests.extensionIdentifier : BackgroundTransfersTests.identifier,
+            isExtension: byExtension)
+        let queueID = try await sender.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil, on: sender.queue)
+        let uploadID = try #require(await sender.queue.item(queueID)?.uploadID)
+        return Handed(
+            journal: journal, path: path, server: server, system: system, sender: sender, uploadID: uploadID)
+    }
+
+    @Test("an extension's background upload is left to its session by the app's relaunch, and ends done once")
+    func extensionSessionKeepsItsUpload() async throws {
+        let handed = try await handedToBackground(bytes: 300 << 10, byExtension: true)
+        let (journal, path, server, system, _, uploadID) = (
+            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
+        )
+        defer { unlink(path) }
         #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).count == 1)
         // The extension ends; its task goes on without it.
         system.appEnded(BackgroundTransfersTests.extensionIdentifier)
@@ -41,11 +62,12 @@ extension BackgroundTransfersTests {
         #expect(refused.error?.code == .busy, "the foreground does not send it too: \(refused.why)")
 
         // The system ends the task while neither runs; iOS launches the app for the extension's
-        // session ("the identifier of the URL session requiring attention", UIApplication.h:436-440),
-        // which makes a session with that identifier and gets the held event.
+        // session ("the identifier of the session needing attention", UIApplication.h:437 in the
+        // iOS 26.2 SDK), which makes a session with that identifier and gets the held event.
         await system.runAll()
         let relaunched = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier)
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
         let record = try #require(try await relaunched.uploader.journal.record(id: uploadID))
         #expect(record.state == .done, "\(record.why)")
         #expect(await server.patched == 300 << 10, "every byte sent once")
@@ -53,23 +75,22 @@ extension BackgroundTransfersTests {
         #expect(stored == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
-    @Test("an extension's upload whose task was cancelled is resumed by its own session's restore, never by the app's")
+    @Test(
+        "an extension's upload whose task was cancelled is resumed by its own session's restore, never by the app's")
     func extensionUploadCancelled() async throws {
-        let journal = journalPath()
-        let path = try file(bytes: 200 << 10)
+        let handed = try await handedToBackground(bytes: 200 << 10, byExtension: true)
+        let (journal, path, server, system, _, uploadID) = (
+            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
+        )
         defer { unlink(path) }
-        let server = try CountingServer()
-        let system = FakeBackgroundSystem(transport: server)
-        let share = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier)
-        let queueID = try await share.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
-            on: share.queue)
-        let uploadID = try #require(await share.queue.item(queueID)?.uploadID)
-        // The extension is ended and its session's tasks cancelled ("the system cancels all of the
-        // session's background transfers", URL Loading System, "Downloading files in the
-        // background"); the cancellation waits for a session with its identifier.
-        await system.forceQuit(BackgroundTransfersTests.extensionIdentifier)
+        // The extension's task is cancelled while it is gone (a task may be cancelled by the
+        // system; "-cancel ... The task will signal -URLSession:task:didCompleteWithError: with
+        // an error value of { NSURLErrorDomain, NSURLErrorCancelled }", NSURLSession.h:371-373):
+        // the cancellation waits for a session with its identifier.
+        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
+        for task in system.outstanding(BackgroundTransfersTests.extensionIdentifier) {
+            await system.cancel(task.identifier)
+        }
         await system.drain()
 
         let app = try await launch(journal: journal, transport: server, system: system)
@@ -79,7 +100,8 @@ extension BackgroundTransfersTests {
         // The extension's session, made again (by the app, for its events), hears the
         // cancellation and resumes the upload in the queue it is given.
         let again = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier)
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
         #expect(try await again.uploader.journal.record(id: uploadID)?.state == .failed)
         #expect(try await again.transfers.restore(into: again.queue).count == 1)
         let items = await again.queue.waitUntilSettled()
@@ -90,16 +112,11 @@ extension BackgroundTransfersTests {
 
     @Test("an upload handed over before sessions were named is the app's session's: taken back when no task carries it")
     func handedOverBeforeSessionsWereNamed() async throws {
-        let journal = journalPath()
-        let path = try file(bytes: 150 << 10)
+        let handed = try await handedToBackground(bytes: 150 << 10)
+        let (journal, path, server, _, _, uploadID) = (
+            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
+        )
         defer { unlink(path) }
-        let server = try CountingServer()
-        let system = FakeBackgroundSystem(transport: server)
-        let first = try await launch(journal: journal, transport: server, system: system)
-        let queueID = try await first.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
-            on: first.queue)
-        let uploadID = try #require(await first.queue.item(queueID)?.uploadID)
         // As a journal of version 5 held it: owned by the background, no session named. Its task
         // is gone (the app was deleted and installed again: a new system, no tasks).
         try SQLiteDatabase(path: journal).execute("UPDATE uploads SET background_session = NULL")
@@ -110,5 +127,115 @@ extension BackgroundTransfersTests {
         let items = await second.queue.waitUntilSettled()
         #expect(items.allSatisfy { $0.state == .done }, "\(items.map(\.state))")
         #expect(try await second.uploader.journal.record(id: uploadID)?.state == .done)
+    }
+
+    @Test(
+        "an upload handed over before sessions were named, its task still running, is left by an extension's session and named by the app's"
+    )
+    func unnamedUploadStillRunning() async throws {
+        let handed = try await handedToBackground(bytes: 150 << 10)
+        let (journal, path, server, system, _, uploadID) = (
+            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
+        )
+        defer { unlink(path) }
+        try SQLiteDatabase(path: journal).execute("UPDATE uploads SET background_session = NULL")
+        system.appEnded(BackgroundTransfersTests.identifier)
+
+        // The extension's session (made by the app for its events) does not take it.
+        let share = try await launch(
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
+        #expect(try await share.transfers.restore(into: share.queue).isEmpty)
+        #expect(try await share.uploader.journal.record(id: uploadID)?.state == .uploading)
+        // The app's session, whose task carries it, names itself on it and shows it.
+        let app = try await launch(journal: journal, transport: server, system: system)
+        #expect(try await app.transfers.restore(into: app.queue).isEmpty)
+        #expect(await app.queue.all().map(\.state) == [.inBackground])
+        let named = try SQLiteDatabase(path: journal, readOnly: true).prepare(
+            "SELECT background_session FROM uploads WHERE id = ?1")
+        try named.bind([.text(uploadID)])
+        #expect(try named.step() && named.text(0) == BackgroundTransfersTests.identifier)
+        await system.runAll()
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+        #expect(await server.patched == 150 << 10, "every byte sent once")
+    }
+
+    /// Holds every request at its gate: a server the extension is still asking when it ends.
+    struct HeldTransport: HTTPTransport {
+        let gate: Gate
+        let next: any HTTPTransport
+        func send(_ request: HTTPRequest, limits: HTTPLimits) async throws(UploadError) -> HTTPResponse {
+            await gate.pass()
+            return try await next.send(request, limits: limits)
+        }
+    }
+
+    @Test(
+        "an extension that ends while it prepares a task leaves its upload to the app's restore once the preparation's lease runs out"
+    )
+    func extensionEndsWhilePreparing() async throws {
+        let journal = journalPath()
+        let path = try file(bytes: 200 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let gate = Gate()
+        let share = try await launch(
+            journal: journal, transport: HeldTransport(gate: gate, next: server), system: system,
+            session: BackgroundTransfersTests.extensionIdentifier, isExtension: true)
+        let endpoint = server.server.endpoint
+        let sending = Task {
+            try? await share.transfers.send(
+                path: path, to: .tus(endpoint: endpoint), type: "image/jpeg", expected: nil, on: share.queue)
+        }
+        // Handed over: the extension asks the server (held) before its task exists.
+        var handed: UploadRecord?
+        while handed == nil {
+            handed = try await share.uploader.journal.all().first { $0.state == .uploading }
+            if handed == nil { try await Task.sleep(nanoseconds: 5_000_000) }
+        }
+        let uploadID = try #require(handed?.id)
+        // The extension ends there. Before its lease runs out the app leaves the upload to it.
+        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
+        let app = try await launch(journal: journal, transport: server, system: system)
+        #expect(try await app.transfers.restore(into: app.queue).isEmpty, "its preparation may still be under way")
+        // Two minutes later, its task never confirmed: the app's restore takes it back and sends it.
+        try SQLiteDatabase(path: journal).execute("UPDATE uploads SET lease = lease - 121 WHERE owner = -1")
+        #expect(try await app.transfers.restore(into: app.queue).count == 1)
+        let items = await app.queue.waitUntilSettled()
+        #expect(items.map(\.state) == [.done], "\(items.map(\.state))")
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+
+        // Had the extension gone on after all, its task is cancelled, never started: nothing twice.
+        await gate.release()
+        _ = await sending.value
+        #expect(system.all(BackgroundTransfersTests.extensionIdentifier).allSatisfy { !$0.resumed })
+        #expect(await server.patched == 200 << 10, "every byte sent once")
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+    }
+
+    @Test("the app back on screen takes back only its own session's tus uploads, not the extension's in the same queue")
+    func takeBackLeavesTheExtensions() async throws {
+        let handed = try await handedToBackground(bytes: 150 << 10, byExtension: true)
+        let (journal, path, server, system, _, uploadID) = (
+            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
+        )
+        defer { unlink(path) }
+        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
+        // The app shows the extension's uploads in its own queue, through the extension's session.
+        let app = try await launch(journal: journal, transport: server, system: system)
+        let shown = try await launch(
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
+        #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
+        #expect(await app.queue.all().map(\.state) == [.inBackground])
+        // Back on screen, the app's session takes back its own tus uploads only.
+        await app.transfers.takeBack(app.queue)
+        #expect(await app.queue.all().map(\.state) == [.inBackground])
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .uploading)
+        #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).allSatisfy { !$0.cancelling })
+        await system.runAll()
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+        #expect(await server.patched == 150 << 10, "every byte sent once")
     }
 }
