@@ -112,7 +112,7 @@ struct ImportCommandTests {
         let id = try #require(listed.first?["id"] as? String)
         let show = try pickup("library", library, "show", String(id.prefix(6)))
         #expect(show.status == 0 && show.outputText.contains("sha256"))
-        let removed = try pickup("library", library, "remove", id)
+        let removed = try pickup("library", library, "remove", id, "--yes")
         #expect(removed.status == 0 && removed.outputText.contains("removed \(id)"))
         #expect(try jsonLines(try pickup("library", library, "list", "--json")).count == 2)
         #expect(try pickup("library", library, "show", "ffffffffffff").status == 1)
@@ -446,7 +446,7 @@ struct ImportCommandTests {
         #expect(again.contains { $0["status"] as? String == "restored" })
         #expect(FileManager.default.fileExists(atPath: library + "/2024/05/b.jpg"))
         let id = try #require(lines.first { $0["originalName"] as? String == "c.jpg" }?["id"] as? String)
-        #expect(try pickup("library", library, "remove", id).status == 0)
+        #expect(try pickup("library", library, "remove", id, "--yes").status == 0)
         #expect(!FileManager.default.fileExists(atPath: library + "/undated/c.jpg"))
         #expect(try pickup("import", card, "--into", library, "--layout", "sideways").status == 2)
     }

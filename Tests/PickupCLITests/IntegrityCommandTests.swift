@@ -133,7 +133,7 @@ struct IntegrityCommandTests {
         #expect(listed.status == 0, "\(listed.errorText)")
         #expect(listed.outputText.contains("IMG_0001.JPG"))
         #expect(try pickup("library", mount, "verify").status == 0)
-        let removed = try pickup("library", mount, "remove", "0")
+        let removed = try pickup("library", mount, "remove", "0", "--yes")
         #expect(removed.status == 1)
         #expect(!removed.errorText.contains("damaged"), "\(removed.errorText)")
     }
@@ -145,14 +145,14 @@ struct IntegrityCommandTests {
         try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
         let library = folder + "/Library"
         #expect(try pickup("import", folder + "/src", "--into", library).status == 0)
-        #expect(try pickup("library", library, "remove", "%").status == 1)
-        #expect(try pickup("library", library, "remove", "_").status == 1)
+        #expect(try pickup("library", library, "remove", "%", "--yes").status == 1)
+        #expect(try pickup("library", library, "remove", "_", "--yes").status == 1)
         #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
         try Data("victim".utf8).write(to: URL(fileURLWithPath: folder + "/victim2.txt"))
         try sqlite(library + "/.pickup/catalog.sqlite", "UPDATE files SET stored_name = '../victim2.txt'")
         let list = try pickup("library", library, "list", "--json")
         let id = try #require(CLI.jsonLines(list).first?["id"] as? String)
-        let removed = try pickup("library", library, "remove", id)
+        let removed = try pickup("library", library, "remove", id, "--yes")
         #expect(removed.status == 1)
         #expect(removed.errorText.contains("outside the library"), "\(removed.errorText)")
         #expect(FileManager.default.fileExists(atPath: folder + "/victim2.txt"))
@@ -160,7 +160,7 @@ struct IntegrityCommandTests {
         try FileManager.default.createDirectory(atPath: library + "/2024", withIntermediateDirectories: true)
         for name in ["2024/../../victim2.txt", "2024/05/../../../victim2.txt", "undated/..", "2024/5/../x", "a/b.jpg"] {
             try sqlite(library + "/.pickup/catalog.sqlite", "UPDATE files SET stored_name = '\(name)'")
-            let refused = try pickup("library", library, "remove", id)
+            let refused = try pickup("library", library, "remove", id, "--yes")
             #expect(refused.status == 1 && refused.errorText.contains("outside the library"), "\(name)")
         }
         #expect(FileManager.default.fileExists(atPath: folder + "/victim2.txt"))

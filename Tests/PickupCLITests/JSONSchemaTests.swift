@@ -81,7 +81,7 @@ struct JSONSchemaTests {
                 try CLI.run(["library", library, "show", id, "--json"]),
                 try CLI.run(["library", library, "verify", "--json"]),
                 try CLI.run(["library", library, "show", "nosuchitem", "--json"]),
-                try CLI.run(["library", library, "remove", id, "--json"]),
+                try CLI.run(["library", library, "remove", id, "--json", "--yes"]),
                 try CLI.run(["library", folder + "/nowhere", "list", "--json"]),
             ])
         #expect(libraryTypes == ["item", "finding", "summary", "error"])

@@ -173,7 +173,7 @@ struct LibraryCommandTests {
         #expect(none.errorText.contains("no item 'zzzz'") && none.errorText.contains("list"))
     }
 
-    @Test("remove: --dry-run removes nothing; on a terminal it asks first, --yes does not")
+    @Test("remove: --dry-run removes nothing; on a terminal it asks first, --yes does not; without one it needs --yes")
     func removeAsksFirst() throws {
         let folder = try scratch()
         defer { Temporary.remove(folder) }
@@ -187,6 +187,14 @@ struct LibraryCommandTests {
         #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
         let dryJSON = try CLI.jsonLines(try pickup("library", library, "remove", id, "--dry-run", "--json"))
         #expect(dryJSON.first?["status"] as? String == "wouldRemove")
+        // No terminal (a pipe, --json): nothing to ask at, so nothing is removed without --yes,
+        // whatever is piped in.
+        let piped = try Shell.run(
+            "echo y | \"$T\" library \"$L\" remove \(id)", environment: ["T": CLI.tool, "L": library])
+        #expect(piped.status == 1)
+        #expect(piped.errorText.contains("add --yes to remove it without asking"), "\(piped.errorText)")
+        #expect(try pickup("library", library, "remove", id, "--json").status == 1)
+        #expect(FileManager.default.fileExists(atPath: library + "/IMG_0001.JPG"))
         // A terminal (script(1) gives the tool one), answered "n", then "y".
         func onTerminal(_ answer: String) throws -> Shell.Result {
             try Shell.run(

@@ -22,8 +22,8 @@ struct LibraryCommand: JobCommand {
             any folder of the library. repair copies missing and damaged files again from the \
             sources they were imported from, each put in place only when its SHA-256 is the one \
             the catalog records; it says which cannot be repaired (a source gone or changed) and \
-            leaves unknown files alone. remove asks first on a terminal (--yes does not ask; \
-            --dry-run says what it would remove and removes nothing).
+            leaves unknown files alone. remove asks first on a terminal, and without one needs \
+            --yes (--yes does not ask; --dry-run says what it would remove and removes nothing).
 
             Exit status: 0 on success, 1 when the library or the item is not found, or verify \
             or repair leaves a problem, 2 for a usage mistake.
@@ -60,7 +60,7 @@ struct LibraryCommand: JobCommand {
     @Flag(name: [.customLong("dry-run")], help: "remove: say what would be removed, and remove nothing.")
     var dryRun = false
 
-    @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (on a terminal it asks).")
+    @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (needed without a terminal).")
     var yes = false
 
     func job() throws -> LibraryJob { try LibraryJob(self) }

@@ -9,7 +9,8 @@ import PickupImport
 #endif
 
 /// `pickup library DIR remove ID`: says what it would remove (`--dry-run`), asks first on a
-/// terminal (unless `--yes`), then removes the item from the catalog and its files.
+/// terminal (unless `--yes`; without a terminal it needs `--yes`), then removes the item from
+/// the catalog and its files.
 struct LibraryRemoval {
     let folder: String
     let json: Bool
@@ -28,8 +29,16 @@ struct LibraryRemoval {
             }
             return ExitStatus.success
         }
-        // A person at a terminal is asked; a script (no terminal, or --json) is not.
-        if !yes, !json, isatty(STDIN_FILENO) == 1 {
+        // A person at a terminal is asked. Without one (a script, a pipe, --json) there is nobody
+        // to ask: nothing is removed without --yes, as an answer piped in is not read for one.
+        if !yes, json || isatty(STDIN_FILENO) != 1 {
+            Console.error(
+                Text.clean(
+                    "pickup library: \(item.id) (\(item.originalName)) was not removed: remove asks first, and there "
+                        + "is no terminal to ask at; add --yes to remove it without asking."))
+            return ExitStatus.someFailed
+        }
+        if !yes {
             Console.errorRaw(
                 Text.clean("Remove \(item.id) (\(item.originalName)) and its files \(names.joined(separator: ", "))? ")
                     + "[y/N] ")
