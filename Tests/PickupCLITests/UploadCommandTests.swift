@@ -86,6 +86,22 @@ struct UploadCommandTests {
         #expect(notFile.status == 1 && notFile.errorText.contains("--library"), "\(notFile.errorText)")
     }
 
+    @Test("not on a terminal, a file's progress is a line at each tenth, not one a chunk")
+    func progressLinesInALog() throws {
+        let server = try TusServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let path = try randomFile(megabytes: 8, in: folder)
+        let result = try CLI.run([
+            "upload", path, "--to", "tus+" + server.endpoint.absoluteString, "--journal", folder + "/j.sqlite",
+            "--chunk-size", "0.0625",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        // 128 chunks of 64 KB; a line at each tenth reached, at most ten.
+        let progress = result.errorText.split(separator: "\n").filter { $0.contains("% ") && $0.contains(" of ") }
+        #expect((1...10).contains(progress.count), "\(result.errorText)")
+    }
+
     @Test("a missing file in a batch is reported and the others are sent; the run exits 1, as probe and export do")
     func missingFileInABatch() throws {
         let server = try TusServer()

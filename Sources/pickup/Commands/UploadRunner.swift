@@ -77,7 +77,7 @@ enum UploadRunner {
     }
 
     /// The line an update deserves, if any: starts, retries, ends; with `percent` (not on a terminal),
-    /// progress too.
+    /// progress too, at each tenth of a file.
     /// `source`: the file a copy sent in its place was made from, named instead of the copy.
     static func report(
         _ item: UploadQueue.Item, previous: UploadQueue.Item?, percent: Bool, tries: Int, source: String? = nil
@@ -96,8 +96,11 @@ enum UploadRunner {
         if item.state == .paused, previous?.state != .paused, item.uploadID != nil {
             return "\(id) paused at \(Text.byteCount(item.confirmed))"
         }
-        // Progress once there is some to tell: a size known, and a change since the last update.
-        if percent, item.state == .uploading, item.size > 0, let previous, item.confirmed != previous.confirmed {
+        // Progress once there is some to tell: a size known, and a new tenth of the file confirmed
+        // since the last update (a log gets ten lines a file at most, not one a chunk).
+        if percent, item.state == .uploading, item.size > 0, let previous,
+            item.confirmed * 10 / item.size > previous.confirmed * 10 / item.size
+        {
             let percent = item.size > 0 ? Int(Double(item.confirmed) * 100 / Double(item.size)) : 100
             let left = item.secondsLeft.map { ", " + DurationLabel.string(seconds: $0) + " left" } ?? ""
             return "\(id) \(percent)% \(Text.byteCount(item.confirmed)) of \(Text.byteCount(item.size)), "
