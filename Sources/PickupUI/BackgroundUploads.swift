@@ -41,6 +41,11 @@
         private var session: URLSession?
         private var transfers: BackgroundTransfers?
         private let delegateQueue = OperationQueue()
+        /// Set once `invalidate()` lets the session go: no task may be made in it after that.
+        private let letGo = LockedValue(false)
+        /// Who waits for the session's end (`urlSession(_:didBecomeInvalidWithError:)`), and whether it came.
+        private var invalidWaiters: [CheckedContinuation<Void, Never>] = []
+        private var isInvalid = false
 
         /// The app's background uploads, on a session named `identifier`, for `uploader`'s
         /// journal; the bodies a task needs (the rest of a tus upload, a form) are written under
@@ -131,21 +136,45 @@
                 // The app's session takes the uploads an earlier version handed over without
                 // naming a session (there was only the app's then); an extension's does not.
                 transfers = BackgroundTransfers(
-                    uploader: uploader, session: SystemBackgroundSession(session: made, identifier: identifier),
+                    uploader: uploader,
+                    session: SystemBackgroundSession(session: made, identifier: identifier, letGo: letGo),
                     folder: folder, background: background, adoptsUnnamedUploads: appGroup == nil)
             }
             delegateQueue.isSuspended = false
         }
 
         /// Lets the session's tasks run on and ends this object's use of the session
-        /// (`finishTasksAndInvalidate`). The app calls it on an extension's `BackgroundUploads`
-        /// once that session's events are handled (the handler given to
-        /// ``reattach(identifier:completionHandler:)`` has been called), so that the extension
-        /// can use its session again: "it is not safe to create another background session with
-        /// the same identifier until URLSession:didBecomeInvalidWithError: has been issued"
-        /// (NSURLSession.h:157-159 in the iOS 26.2 SDK).
-        public func invalidate() {
-            lock.withLock { session }?.finishTasksAndInvalidate()
+        /// (`finishTasksAndInvalidate`); returns once the session says it has ended. The app calls
+        /// it on an extension's `BackgroundUploads` once that session's events are handled (the
+        /// handler given to ``reattach(identifier:completionHandler:)`` has been called), and
+        /// makes no other for that identifier until it returns: "it is not safe to create another
+        /// background session with the same identifier until URLSession:didBecomeInvalidWithError:
+        /// has been issued" (NSURLSession.h:157-159 in the iOS 26.2 SDK). No task is made in the
+        /// session after this is called ("New tasks may not be created"): an upload it would
+        /// have handed over again stays with the foreground.
+        public func invalidate() async {
+            letGo.withValue { $0 = true }
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                let (over, session) = lock.withLock { () -> (Bool, URLSession?) in
+                    if !isInvalid { invalidWaiters.append(ended) }
+                    return (isInvalid, self.session)
+                }
+                if over {
+                    ended.resume()
+                } else {
+                    session?.finishTasksAndInvalidate()
+                }
+            }
+        }
+
+        /// The session has ended after `invalidate()` (URLSession calls it).
+        public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
+            let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+                isInvalid = true
+                defer { invalidWaiters = [] }
+                return invalidWaiters
+            }
+            for waiter in waiting { waiter.resume() }
         }
 
         private var running: BackgroundTransfers? { lock.withLock { transfers } }
@@ -271,14 +300,20 @@
     struct SystemBackgroundSession: BackgroundSession {
         let session: URLSession
         let identifier: String
+        /// Set once the session is let go (`BackgroundUploads.invalidate()`): a task made in an
+        /// invalidated session is a programming error that raises, so none is made.
+        let letGo: LockedValue<Bool>
 
         func startUpload(
             _ request: HTTPRequest, fromFile path: String, description: String,
             confirm: @escaping @Sendable () async -> Bool
-        ) async throws(UploadError) {
+        ) async throws(UploadError) -> Bool {
             var urlRequest = URLRequest(url: request.url)
             urlRequest.httpMethod = request.method
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            guard !letGo.withValue({ $0 }) else {
+                throw UploadError(.network, "the background session \(identifier) was let go: this upload stays here")
+            }
             // The task would only fail at its end without the file: say so now.
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UploadError(.sourceUnreadable, "no file at \(path) to upload from")
@@ -286,7 +321,12 @@
             // A background session runs upload tasks from a file only, made with the delegate API.
             let task = session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
             task.taskDescription = description
-            if await confirm() { task.resume() } else { task.cancel() }
+            guard await confirm() else {
+                task.cancel()
+                return false
+            }
+            task.resume()
+            return true
         }
 
         func pendingTasks() async -> [BackgroundTaskInfo] {

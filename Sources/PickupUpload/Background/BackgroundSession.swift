@@ -14,11 +14,12 @@ package protocol BackgroundSession: Sendable {
     /// Makes an upload task that sends the file at `path` as the body of `request` (its own
     /// body is ignored), labelled `description` (the task's `taskDescription`, which the
     /// session keeps with the task across relaunches), and starts it if `confirm` says so
-    /// once it exists; otherwise cancels it. Throws when there is no file at `path`.
+    /// once it exists; otherwise cancels it. Returns whether it started. Throws when there is
+    /// no file at `path`.
     func startUpload(
         _ request: HTTPRequest, fromFile path: String, description: String,
         confirm: @escaping @Sendable () async -> Bool
-    ) async throws(UploadError)
+    ) async throws(UploadError) -> Bool
     /// The session's tasks that have not completed (`allTasks`), being cancelled ones too.
     func pendingTasks() async -> [BackgroundTaskInfo]
     /// Cancels a task; its completion still arrives (with a cancellation error).

@@ -73,26 +73,35 @@ package actor BackgroundTransfers {
     private func handOffHeld(id: String, attempt: Int) async -> HandOff {
         if await carried().contains(id) { return .alreadyInBackground }
         let record: UploadRecord
+        let lease: Double
         do {
-            record = try await journal.handOver(id: id, session: session.identifier)
+            (record, lease) = try await journal.handOver(id: id, session: session.identifier)
         } catch {
             return .staysInForeground(error)
         }
+        // Being prepared here: a restore meanwhile leaves it (no task carries it yet).
+        preparing.insert(id)
+        defer { preparing.remove(id) }
         do {
-            guard let transfer = try await start(record, attempt: attempt) else {
+            guard let transfer = try await start(record, attempt: attempt, lease: lease) else {
                 _ = try await journal.settleFromBackground(
                     id: id, session: session.identifier, state: .done, confirmed: record.size, error: nil)
                 return .finished
             }
             return .handedOver(transfer)
         } catch {
-            _ = try? await journal.takeBack(id: id, session: session.identifier)
+            _ = try? await journal.takeBack(id: id, session: session.identifier, lease: lease)
             return .staysInForeground(error)
         }
     }
 
+    /// The uploads this object is handing over now, their tasks not yet started.
+    private var preparing: Set<String> = []
+
     /// Prepares and starts the task that sends the rest of `record`; nil when nothing is left.
-    private func start(_ record: UploadRecord, attempt: Int) async throws(UploadError) -> BackgroundTransfer? {
+    private func start(
+        _ record: UploadRecord, attempt: Int, lease: Double
+    ) async throws(UploadError) -> BackgroundTransfer? {
         let source = try SourceFile(path: record.path)
         guard source.size == record.size, source.modified == record.modified else {
             throw UploadError(.sourceChanged, "\(record.path) changed since the upload began")
@@ -173,13 +182,22 @@ package actor BackgroundTransfers {
         let journal = self.journal
         let id = record.id
         let named = session.identifier
+        let started: Bool
         do {
-            try await session.startUpload(request, fromFile: transfer.body, description: transfer.taskDescription) {
-                (try? await journal.confirmBackground(id: id, session: named)) ?? false
+            started = try await session.startUpload(
+                request, fromFile: transfer.body, description: transfer.taskDescription
+            ) {
+                (try? await journal.confirmBackground(id: id, session: named, lease: lease)) ?? false
             }
         } catch {
             if transfer.bodyIsCopy { unlink(transfer.body) }
             throw error
+        }
+        // Taken back while the task was prepared (the app back on screen, or a restore after its
+        // preparation's lease ran out): the task was cancelled before it started, and the upload
+        // is the foreground's. (The cancelled task's end removes a copied body.)
+        guard started else {
+            throw UploadError(.busy, "upload \(id) was taken back from the background session before its task started")
         }
         return transfer
     }
@@ -256,10 +274,12 @@ package actor BackgroundTransfers {
         try await journal.takeBackUnconfirmed()
         let background = try await journal.backgroundIDs(
             session: session.identifier, adoptingUnnamed: adoptsUnnamedUploads)
-        for id in background.own where !carried.contains(id) {
+        for id in background.own where !carried.contains(id) && !preparing.contains(id) {
             try await journal.takeBack(id: id, session: session.identifier)
         }
-        let unfinished = try await journal.unfinished().filter { !background.others.contains($0.id) }
+        let unfinished = try await journal.unfinished().filter {
+            !background.others.contains($0.id) && !preparing.contains($0.id)
+        }
         return (unfinished.filter { !carried.contains($0.id) }, unfinished.filter { carried.contains($0.id) })
     }
 

@@ -24,9 +24,11 @@ extension UploadJournal {
 
     /// Gives an upload to the background session named `session`, if nobody sends it: its owner
     /// is none (paused, failed or waiting), or a process that has died or whose lease ran out.
-    /// An upload this process still sends is refused: pause it first.
-    func handOver(id: String, session: String) throws(UploadError) -> UploadRecord {
+    /// An upload this process still sends is refused: pause it first. Returns the upload and
+    /// the lease of its preparation, which its confirmation (or its giving back) names.
+    func handOver(id: String, session: String) throws(UploadError) -> (record: UploadRecord, lease: Double) {
         let now = Date().timeIntervalSince1970
+        let lease = now + UploadJournal.leaseSeconds
         let refusal: UploadError? = try call {
             try database.transaction { () throws -> UploadError? in
                 let statement = try database.prepare("SELECT owner, lease, state FROM uploads WHERE id = ?1")
@@ -53,15 +55,14 @@ extension UploadJournal {
                     "UPDATE uploads SET owner = ?2, background_session = ?4, lease = ?5, state = 'uploading', "
                         + "error = NULL, error_code = NULL, error_status = NULL, updated = ?3 WHERE id = ?1"
                 ).run([
-                    .text(id), .integer(UploadJournal.backgroundOwner), .real(now), .text(session),
-                    .real(now + UploadJournal.leaseSeconds),
+                    .text(id), .integer(UploadJournal.backgroundOwner), .real(now), .text(session), .real(lease),
                 ])
                 return nil
             }
         }
         if let refusal { throw refusal }
         guard let record = try record(id: id) else { throw UploadError(.journal, "upload \(id) left the journal") }
-        return record
+        return (record, lease)
     }
 
     /// Records what the background session named `session` did with an upload it owns, and gives
@@ -92,12 +93,14 @@ extension UploadJournal {
         return changed ? try record(id: id) : nil
     }
 
-    /// Whether the background session named `session` still owns the upload, once its task
-    /// exists: then its preparation is over (the lease cleared), and the task may start.
-    func confirmBackground(id: String, session: String) throws(UploadError) -> Bool {
+    /// Whether the background session named `session` still owns the upload by the hand-over
+    /// whose preparation holds `lease`, once its task exists: then the preparation is over (the
+    /// lease cleared), and the task may start. False when it was taken back meanwhile, even if
+    /// handed over again since (another preparation, another lease).
+    func confirmBackground(id: String, session: String, lease: Double) throws(UploadError) -> Bool {
         try call {
             try database.transaction { () throws -> Bool in
-                guard try owns(id, session: session) else { return false }
+                guard try owns(id, session: session, lease: lease) else { return false }
                 try database.prepare("UPDATE uploads SET lease = NULL WHERE id = ?1").run([.text(id)])
                 return true
             }
@@ -130,11 +133,15 @@ extension UploadJournal {
     }
 
     /// Whether the background session named `session` owns the upload (one handed over before
-    /// sessions were named counts as any session's), read inside the caller's transaction.
-    private func owns(_ id: String, session: String) throws -> Bool {
+    /// sessions were named counts as any session's), by the hand-over whose preparation holds
+    /// `lease` when one is given; read inside the caller's transaction.
+    private func owns(_ id: String, session: String, lease: Double? = nil) throws -> Bool {
         let statement = try database.prepare(
-            "SELECT 1 FROM uploads WHERE id = ?1 AND owner = ?2 AND coalesce(background_session, ?3) = ?3")
-        try statement.bind([.text(id), .integer(UploadJournal.backgroundOwner), .text(session)])
+            "SELECT 1 FROM uploads WHERE id = ?1 AND owner = ?2 AND coalesce(background_session, ?3) = ?3 "
+                + "AND (?4 IS NULL OR lease = ?4)")
+        try statement.bind([
+            .text(id), .integer(UploadJournal.backgroundOwner), .text(session), lease.map { .real($0) } ?? .null,
+        ])
         return try statement.step()
     }
 
@@ -162,11 +169,12 @@ extension UploadJournal {
     /// Takes an upload back from the background session named `session`: nobody owns it, paused,
     /// so that the foreground claims it and asks the server's offset. False when that session did
     /// not own it (another session's upload is left to it).
+    /// With `lease`, only while the hand-over whose preparation holds it is still being prepared.
     @discardableResult
-    func takeBack(id: String, session: String) throws(UploadError) -> Bool {
+    func takeBack(id: String, session: String, lease: Double? = nil) throws(UploadError) -> Bool {
         try call {
             try database.transaction { () throws -> Bool in
-                guard try owns(id, session: session) else { return false }
+                guard try owns(id, session: session, lease: lease) else { return false }
                 try database.prepare(
                     "UPDATE uploads SET owner = NULL, background_session = NULL, lease = NULL, state = 'paused', "
                         + "updated = ?2 WHERE id = ?1"

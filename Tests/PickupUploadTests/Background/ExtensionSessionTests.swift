@@ -206,10 +206,13 @@ extension BackgroundTransfersTests {
         #expect(items.map(\.state) == [.done], "\(items.map(\.state))")
         #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
 
-        // Had the extension gone on after all, its task is cancelled, never started: nothing twice.
+        // Had the extension gone on after all, its task is cancelled, never started: nothing twice,
+        // and its own queue does not show the upload as in the background for good.
         await gate.release()
         _ = await sending.value
         #expect(system.all(BackgroundTransfersTests.extensionIdentifier).allSatisfy { !$0.resumed })
+        let shareItems = await share.queue.waitUntilSettled()
+        #expect(shareItems.allSatisfy { $0.state == .done }, "\(shareItems.map(\.state))")
         #expect(await server.patched == 200 << 10, "every byte sent once")
         #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
     }

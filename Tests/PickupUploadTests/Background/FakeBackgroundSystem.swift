@@ -256,9 +256,14 @@ struct FakeBackgroundSession: BackgroundSession {
     func startUpload(
         _ request: HTTPRequest, fromFile path: String, description: String,
         confirm: @escaping @Sendable () async -> Bool
-    ) async throws(UploadError) {
+    ) async throws(UploadError) -> Bool {
         let task = try system.make(request, file: path, description: description, session: identifier)
-        if await confirm() { system.resume(task) } else { await system.cancel(task) }
+        guard await confirm() else {
+            await system.cancel(task)
+            return false
+        }
+        system.resume(task)
+        return true
     }
 
     func pendingTasks() async -> [BackgroundTaskInfo] {
