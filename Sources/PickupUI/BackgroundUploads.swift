@@ -86,16 +86,16 @@
                     "\(extensionIdentifier) is the app's background session: give the extension an identifier of its own"
                 )
             }
-            guard let storage = PickupStorage.appGroup(appGroup) else {
+            guard let storage = PickupStorage.appGroup(appGroup),
+                let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
+            else {
                 throw UploadError(
                     .badTarget,
                     "there is no App Group container \(appGroup): add the group to the app's and the extension's entitlements"
                 )
             }
-            // The group's container: `storage.root` less `Library/Application Support/Pickup`.
             let journal = URL(fileURLWithPath: uploader.journal.path).resolvingSymlinksInPath().path
-            let group = URL(fileURLWithPath: storage.root).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().resolvingSymlinksInPath().path
+            let group = container.resolvingSymlinksInPath().path
             guard journal.hasPrefix(group + "/") else {
                 throw UploadError(
                     .journal,
@@ -308,12 +308,12 @@
             _ request: HTTPRequest, fromFile path: String, description: String,
             confirm: @escaping @Sendable () async -> Bool
         ) async throws(UploadError) -> Bool {
-            var urlRequest = URLRequest(url: request.url)
-            urlRequest.httpMethod = request.method
-            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
             guard !letGo.withValue({ $0 }) else {
                 throw UploadError(.network, "the background session \(identifier) was let go: this upload stays here")
             }
+            var urlRequest = URLRequest(url: request.url)
+            urlRequest.httpMethod = request.method
+            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
             // The task would only fail at its end without the file: say so now.
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UploadError(.sourceUnreadable, "no file at \(path) to upload from")

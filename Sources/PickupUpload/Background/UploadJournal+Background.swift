@@ -22,6 +22,9 @@ extension UploadJournal {
     /// The `owner` of an upload a background session sends (no process has this id).
     static let backgroundOwner: Int64 = -1
 
+    /// The columns an upload given back to nobody clears: its owner, its session, its lease.
+    private static let released = "owner = NULL, background_session = NULL, lease = NULL"
+
     /// Gives an upload to the background session named `session`, if nobody sends it: its owner
     /// is none (paused, failed or waiting), or a process that has died or whose lease ran out.
     /// An upload this process still sends is refused: pause it first. Returns the upload and
@@ -77,8 +80,7 @@ extension UploadJournal {
                 try database.prepare(
                     """
                     UPDATE uploads SET state = ?2, offset = max(offset, coalesce(?3, offset)),
-                        error = ?4, error_code = ?5, error_status = ?6, owner = NULL, background_session = NULL,
-                        lease = NULL, updated = ?7
+                        error = ?4, error_code = ?5, error_status = ?6, \(UploadJournal.released), updated = ?7
                     WHERE id = ?1
                     """
                 ).run([
@@ -112,8 +114,8 @@ extension UploadJournal {
     func takeBackUnconfirmed() throws(UploadError) {
         try call {
             try database.prepare(
-                "UPDATE uploads SET owner = NULL, background_session = NULL, lease = NULL, state = 'paused', "
-                    + "updated = ?2 WHERE owner = ?1 AND lease IS NOT NULL AND lease < ?2"
+                "UPDATE uploads SET \(UploadJournal.released), state = 'paused', updated = ?2 "
+                    + "WHERE owner = ?1 AND lease IS NOT NULL AND lease < ?2"
             ).run([.integer(UploadJournal.backgroundOwner), .real(Date().timeIntervalSince1970)])
         }
     }
@@ -176,8 +178,7 @@ extension UploadJournal {
             try database.transaction { () throws -> Bool in
                 guard try owns(id, session: session, lease: lease) else { return false }
                 try database.prepare(
-                    "UPDATE uploads SET owner = NULL, background_session = NULL, lease = NULL, state = 'paused', "
-                        + "updated = ?2 WHERE id = ?1"
+                    "UPDATE uploads SET \(UploadJournal.released), state = 'paused', updated = ?2 WHERE id = ?1"
                 ).run([.text(id), .real(Date().timeIntervalSince1970)])
                 return true
             }
@@ -188,13 +189,12 @@ extension UploadJournal {
     /// upload created while handing it over).
     func recordRemote(id: String, remote: String, session: String) throws(UploadError) {
         try call {
-            try database.prepare(
-                "UPDATE uploads SET remote = ?2, updated = ?3 WHERE id = ?1 AND owner = ?4 "
-                    + "AND coalesce(background_session, ?5) = ?5"
-            ).run([
-                .text(id), .text(redacted(remote)), .real(Date().timeIntervalSince1970),
-                .integer(UploadJournal.backgroundOwner), .text(session),
-            ])
+            try database.transaction {
+                guard try owns(id, session: session) else { return }
+                try database.prepare("UPDATE uploads SET remote = ?2, updated = ?3 WHERE id = ?1").run([
+                    .text(id), .text(redacted(remote)), .real(Date().timeIntervalSince1970),
+                ])
+            }
         }
     }
 

@@ -16,14 +16,10 @@ extension BackgroundTransfersTests {
 
     /// An upload handed to a background session: a fresh journal, tus server and system, a file
     /// of `bytes` sent by the app's session, or by the extension's when `byExtension`.
-    struct Handed {
-        let journal: String
-        let path: String
-        let server: CountingServer
-        let system: FakeBackgroundSystem
-        let sender: App
-        let uploadID: String
-    }
+    typealias Handed = (
+        journal: String, path: String, server: CountingServer, system: FakeBackgroundSystem, sender: App,
+        uploadID: String
+    )
 
     func handedToBackground(bytes: Int, byExtension: Bool = false) async throws -> Handed {
         let journal = journalPath()
@@ -37,16 +33,13 @@ extension BackgroundTransfersTests {
         let queueID = try await sender.transfers.send(
             path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil, on: sender.queue)
         let uploadID = try #require(await sender.queue.item(queueID)?.uploadID)
-        return Handed(
-            journal: journal, path: path, server: server, system: system, sender: sender, uploadID: uploadID)
+        return (journal, path, server, system, sender, uploadID)
     }
 
     @Test("an extension's background upload is left to its session by the app's relaunch, and ends done once")
     func extensionSessionKeepsItsUpload() async throws {
-        let handed = try await handedToBackground(bytes: 300 << 10, byExtension: true)
-        let (journal, path, server, system, _, uploadID) = (
-            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
-        )
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
+            bytes: 300 << 10, byExtension: true)
         defer { unlink(path) }
         #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).count == 1)
         // The extension ends; its task goes on without it.
@@ -78,10 +71,8 @@ extension BackgroundTransfersTests {
     @Test(
         "an extension's upload whose task was cancelled is resumed by its own session's restore, never by the app's")
     func extensionUploadCancelled() async throws {
-        let handed = try await handedToBackground(bytes: 200 << 10, byExtension: true)
-        let (journal, path, server, system, _, uploadID) = (
-            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
-        )
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
+            bytes: 200 << 10, byExtension: true)
         defer { unlink(path) }
         // The extension's task is cancelled while it is gone (a task may be cancelled by the
         // system; "-cancel ... The task will signal -URLSession:task:didCompleteWithError: with
@@ -112,10 +103,7 @@ extension BackgroundTransfersTests {
 
     @Test("an upload handed over before sessions were named is the app's session's: taken back when no task carries it")
     func handedOverBeforeSessionsWereNamed() async throws {
-        let handed = try await handedToBackground(bytes: 150 << 10)
-        let (journal, path, server, _, _, uploadID) = (
-            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
-        )
+        let (journal, path, server, _, _, uploadID) = try await handedToBackground(bytes: 150 << 10)
         defer { unlink(path) }
         // As a journal of version 5 held it: owned by the background, no session named. Its task
         // is gone (the app was deleted and installed again: a new system, no tasks).
@@ -133,10 +121,7 @@ extension BackgroundTransfersTests {
         "an upload handed over before sessions were named, its task still running, is left by an extension's session and named by the app's"
     )
     func unnamedUploadStillRunning() async throws {
-        let handed = try await handedToBackground(bytes: 150 << 10)
-        let (journal, path, server, system, _, uploadID) = (
-            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
-        )
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(bytes: 150 << 10)
         defer { unlink(path) }
         try SQLiteDatabase(path: journal).execute("UPDATE uploads SET background_session = NULL")
         system.appEnded(BackgroundTransfersTests.identifier)
@@ -219,10 +204,8 @@ extension BackgroundTransfersTests {
 
     @Test("the app back on screen takes back only its own session's tus uploads, not the extension's in the same queue")
     func takeBackLeavesTheExtensions() async throws {
-        let handed = try await handedToBackground(bytes: 150 << 10, byExtension: true)
-        let (journal, path, server, system, _, uploadID) = (
-            handed.journal, handed.path, handed.server, handed.system, handed.sender, handed.uploadID
-        )
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
+            bytes: 150 << 10, byExtension: true)
         defer { unlink(path) }
         system.appEnded(BackgroundTransfersTests.extensionIdentifier)
         // The app shows the extension's uploads in its own queue, through the extension's session.
