@@ -124,6 +124,13 @@ extension ImportCatalog {
         static let itemWithFileSHA256 =
             "SELECT item_id, role FROM files WHERE sha256 = ?1 ORDER BY role != 'primary' LIMIT 1"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+        /// The Live Photos whose movie's SHA-256 starts with `?1` (up to, not including, `?2`):
+        /// a range on `files_by_hash`.
+        static let livePhotosWithMovieHash = """
+            SELECT DISTINCT item_id FROM files
+            WHERE sha256 >= ?1 AND sha256 < ?2 AND substr(sha256, 1, length(?1)) = ?1 AND role = 'livePhotoMovie'
+            ORDER BY item_id LIMIT 2
+            """
         /// The items with this Live Photo content identifier.
         static let itemsWithContentID = "SELECT id FROM items WHERE content_id = ?1 ORDER BY id LIMIT 8"
         /// The first id on the primary key: one row read, whatever the library's size.
@@ -140,7 +147,8 @@ extension ImportCatalog {
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256), ("itemWithFileSHA256", itemWithFileSHA256),
             ("itemsWithContentID", itemsWithContentID),
-            ("knowsStoredName", knowsStoredName), ("forgetSource", forgetSource), ("holdsItems", holdsItems),
+            ("knowsStoredName", knowsStoredName), ("livePhotosWithMovieHash", livePhotosWithMovieHash),
+            ("forgetSource", forgetSource), ("holdsItems", holdsItems),
         ]
     }
     static let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -229,6 +229,27 @@ public actor ImportCatalog {
         return try item(exactID: found)
     }
 
+    /// The Live Photo that took over, as its movie, the file of the video item `id` (or of a
+    /// unique prefix of it); nil when there is none or the prefix fits several.
+    ///
+    /// A video item's id is the first 12 hex digits of its file's SHA-256, and the file keeps
+    /// that hash inside the Live Photo, so an id printed before the Live Photo came still leads
+    /// to the file.
+    public func livePhoto(formerVideoID id: String) throws(ImportError) -> ImportedItem? {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy(\.isHexDigit), id == id.lowercased(),
+            let end = ImportCatalog.upperBound(ofPrefix: id)
+        else { return nil }
+        let found = try catalogCall { () throws -> String? in
+            try withStatement(Query.livePhotosWithMovieHash) { statement in
+                try statement.bind([.text(id), .text(end)])
+                guard try statement.step(), let found = statement.text(0) else { return nil }
+                return try statement.step() ? nil : found  // nil: a prefix of several
+            }
+        }
+        guard let found else { return nil }
+        return try item(exactID: found)
+    }
+
     /// The item with exactly this identifier, found by its primary key.
     func item(exactID id: String) throws(ImportError) -> ImportedItem? {
         try catalogCall {

@@ -64,8 +64,17 @@ struct ThumbnailsJob: CommandJob {
                 items = try await session.catalog.items()
             } else {
                 for id in ids {
-                    guard let item = try await session.catalog.item(id: id) else {
-                        Console.error("pickup thumbnails: no item '\(id)' in \(folder)")
+                    var found = try await session.catalog.item(id: id)
+                    if found == nil, let live = try await session.catalog.livePhoto(formerVideoID: id) {
+                        // A video item's id from before a Live Photo took its file over.
+                        Console.error(
+                            Text.clean(
+                                "pickup thumbnails: '\(id)' was a video item; its file is now the movie of "
+                                    + "the Live Photo \(live.id), whose thumbnail is made"))
+                        found = live
+                    }
+                    guard let item = found else {
+                        Console.error(Text.clean("pickup thumbnails: no item '\(id)' in \(folder)"))
                         return ExitStatus.someFailed
                     }
                     items.append(item)

@@ -315,6 +315,41 @@ struct ImportCommandTests {
         #expect(try pickup("library", library, "list").outputText.contains("live photo"))
     }
 
+    @Test("a video item's id still leads to its file once a Live Photo has taken it over as its movie")
+    func videoIDAfterTakeover() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try addLivePhoto(to: folder)
+        let card = folder.appendingPathComponent("card").path
+        let library = folder.appendingPathComponent("Library").path
+        let movie = try jsonLines(
+            try pickup("import", card + "/DCIM/IMG_0263.MOV", "--into", library, "--json")
+        ).first { $0["type"] as? String == "item" }
+        let videoID = try #require(movie?["id"] as? String)
+        #expect(try pickup("import", card, "--into", library).status == 0)
+        let live = try #require(
+            try jsonLines(try pickup("library", library, "list", "--json")).first?["id"] as? String)
+        #expect(live != videoID)
+
+        // show: the Live Photo, and a line that says why.
+        let show = try pickup("library", library, "show", videoID)
+        #expect(show.status == 0 && show.outputText.contains(live), "\(show.outputText) \(show.errorText)")
+        #expect(
+            show.errorText.contains(
+                "'\(videoID)' was a video item; its file is now the movie of the Live Photo \(live)"))
+        // remove: refused, with the id that removes the pair; nothing removed.
+        let remove = try pickup("library", library, "remove", String(videoID.prefix(8)), "--yes", "--json")
+        let refusal = try #require(try jsonLines(remove).first?["error"] as? [String: Any])
+        #expect(remove.status == 1 && refusal["code"] as? String == "takenOver", "\(remove.outputText)")
+        #expect((refusal["hint"] as? String)?.contains(live) == true, "\(refusal)")
+        #expect(try pickup("library", library, "verify").outputText.contains("1 item, 2 files"))
+        // upload: the movie's file alone, as the id named it before.
+        let dry = try pickup(
+            "upload", videoID, "--library", library, "--to", "tus+http://127.0.0.1:9/files", "--dry-run")
+        #expect(dry.status == 0 && dry.outputText.contains("IMG_0263.MOV"), "\(dry.outputText) \(dry.errorText)")
+        #expect(!dry.outputText.contains("IMG_0263.HEIC"), "\(dry.outputText)")
+    }
+
     @Test("a still named alone takes its .AAE edits from beside it, and says its movie there was not named")
     func stillNamedAlone() throws {
         let folder = try scratch()

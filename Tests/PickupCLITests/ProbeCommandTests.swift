@@ -164,6 +164,11 @@ struct ProbeCommandTests {
             atPath: try Fixtures.path(.jpegPlain), toPath: card.appendingPathComponent("100APPLE/IMG_0002.JPG").path)
         let flat = try pickup("probe", card.path)
         #expect(flat.errorText.contains("only folders (100APPLE); add -r (--recursive)"), "\(flat.errorText)")
+        // Nothing else named: a usage mistake (exit 2), as `upload` of a folder without -r is.
+        #expect(flat.status == 2 && flat.outputText.isEmpty, "\(flat.status) \(flat.outputText)")
+        // Beside a file that is probed, the hint is a warning and the run succeeds.
+        let beside = try pickup("probe", card.path, try Fixtures.path(.jpegPlain))
+        #expect(beside.status == 0 && beside.errorText.contains("add -r"), "\(beside.status) \(beside.errorText)")
         #expect(!(try pickup("probe", "-r", card.path)).errorText.contains("add -r"))
     }
 

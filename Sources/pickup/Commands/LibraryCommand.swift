@@ -179,7 +179,16 @@ struct LibraryJob: CommandJob {
             case .list:
                 try await list(catalog)
             case .show(let id):
-                guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
+                var found = try await catalog.item(id: id)
+                if found == nil, let live = try await catalog.livePhoto(formerVideoID: id) {
+                    // An id printed before a Live Photo took the video's file over still shows it.
+                    Console.error(
+                        Text.clean(
+                            "pickup library: '\(id)' was a video item; its file is now the movie of the "
+                                + "Live Photo \(live.id) (\(live.originalName)), shown here"))
+                    found = live
+                }
+                guard let item = found else { return try await notFound(id, in: catalog) }
                 if json {
                     Console.out(ItemJSON.object(item).text)
                 } else {
@@ -215,7 +224,13 @@ struct LibraryJob: CommandJob {
         let candidates = id.isEmpty ? [] : try await catalog.items().filter { $0.id.hasPrefix(id) }
         let message: String
         let hint: String
-        if candidates.count > 1 {
+        let live = candidates.isEmpty ? try await catalog.livePhoto(formerVideoID: id) : nil
+        if let live {
+            message =
+                "'\(id)' was a video item in \(folder); its file is now the movie of the Live Photo "
+                + "\(live.id) (\(live.originalName))"
+            hint = "Use the Live Photo's id, \(live.id): it holds the still and the movie."
+        } else if candidates.count > 1 {
             let shown = candidates.prefix(10).map { "\($0.id) (\($0.originalName))" }
             message =
                 "'\(id)' fits \(candidates.count) items in \(folder): " + shown.joined(separator: ", ")
@@ -228,7 +243,8 @@ struct LibraryJob: CommandJob {
         if json {
             Console.out(
                 JSONObject.failure(
-                    path: folder, code: candidates.count > 1 ? "ambiguous" : "notFound", message: message, hint: hint
+                    path: folder, code: live != nil ? "takenOver" : candidates.count > 1 ? "ambiguous" : "notFound",
+                    message: message, hint: hint
                 ).text)
         } else {
             Console.error(Text.clean("pickup library: \(message). \(hint)"))

@@ -123,7 +123,11 @@ struct ProbeJob: CommandJob {
         let entries = FileWalker(recursive: recursive, followLinks: followLinks, selection: selection).expand(paths)
         var files: [String] = []
         var failures = 0
-        if !recursive { ProbeJob.hintAtSubfolders(paths, entries: entries) }
+        // Folders of folders named without -r, and nothing else to probe: a usage mistake, as
+        // `upload` without -r is; the hint says what to add.
+        if !recursive, ProbeJob.hintAtSubfolders(paths, entries: entries), entries.isEmpty {
+            return ExitStatus.usage
+        }
         let named = Set(paths).subtracting(listed)
         var leftAloneFiles: [String] = []
         var notTaken = 0
@@ -223,8 +227,10 @@ struct ProbeJob: CommandJob {
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    /// A folder named without --recursive whose files are all in subfolders: says to add -r.
-    static func hintAtSubfolders(_ paths: [String], entries: [FileWalker.Entry]) {
+    /// A folder named without --recursive whose files are all in subfolders: says to add -r,
+    /// and returns whether it did.
+    static func hintAtSubfolders(_ paths: [String], entries: [FileWalker.Entry]) -> Bool {
+        var hinted = false
         for path in paths where FileStatus(path: path)?.kind == .directory {
             let base = path.hasSuffix("/") ? path : path + "/"
             let found = entries.contains {
@@ -236,11 +242,13 @@ struct ProbeJob: CommandJob {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             let folders = names.filter { !$0.hasPrefix(".") && FileStatus(path: base + $0)?.kind == .directory }
             if !folders.isEmpty {
+                hinted = true
                 Console.error(
                     "pickup probe: \(path) holds no files, only folders (\(folders.sorted().prefix(3).joined(separator: ", "))"
                         + (folders.count > 3 ? ", ..." : "") + "); add -r (--recursive) to probe what is in them")
             }
         }
+        return hinted
     }
 
     private func report(_ error: ProbeError, path: String) {

@@ -86,7 +86,18 @@ extension UploadJob {
             do {
                 if catalog == nil { catalog = try ImportCatalog(folder: library, readOnly: true) }
                 // As for a file that is not there: said, the others go on, and the run exits 1.
-                guard let item = try await catalog?.item(id: argument) else {
+                let item: ImportedItem
+                let files: [StoredFile]
+                if let found = try await catalog?.item(id: argument) {
+                    // Every stored file goes: the photo or video, a Live Photo's movie and an
+                    // iPhone's edits, as a folder's walk sends an .AAE with its photo.
+                    (item, files) = (found, found.files)
+                } else if let live = try await catalog?.livePhoto(formerVideoID: argument),
+                    let movie = live.files.first(where: { $0.role == .livePhotoMovie && $0.sha256.hasPrefix(argument) })
+                {
+                    // A video item's id from before a Live Photo took its file over: that file.
+                    (item, files) = (live, [movie])
+                } else {
                     unreadable = true
                     notSent(
                         argument, code: "sourceUnreadable",
@@ -95,9 +106,7 @@ extension UploadJob {
                     continue
                 }
                 // Only the bytes the catalog records are sent: a stored file that changed is refused.
-                // Every stored file goes: the photo or video, a Live Photo's movie and an iPhone's
-                // edits, as a folder's walk sends an .AAE with its photo.
-                for file in item.files {
+                for file in files {
                     let path = library + "/" + file.name
                     guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
                     else {
