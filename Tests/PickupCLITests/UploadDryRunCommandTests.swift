@@ -31,6 +31,45 @@ struct UploadDryRunCommandTests {
         #expect(sent.outputText.contains("1 uploaded") && sent.outputText.contains("files not sent, see above"))
     }
 
+    @Test("a file the journal has sent with the same bytes is said to be already there, as the run skips it")
+    func alreadyThere() throws {
+        let server = try TusServer()
+        let folder = Temporary.path("cli-upload-dry-there")
+        defer { Temporary.remove(folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let sent = folder + "/IMG_0001.JPG"
+        let other = folder + "/IMG_0002.JPG"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: sent)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: other)
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        #expect(try CLI.run(["upload", sent, "--to", to, "--journal", journal]).status == 0)
+
+        let dry = try CLI.run(["upload", sent, other, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.errorText)")
+        #expect(dry.outputText.contains("already there \(sent) ("), "\(dry.outputText)")
+        #expect(dry.outputText.contains("would send \(other) ("), "\(dry.outputText)")
+        #expect(dry.outputText.contains("1 file ("), "\(dry.outputText)")
+        #expect(dry.outputText.contains(", 1 already there."), "\(dry.outputText)")
+        let plans = try CLI.jsonLines(
+            try CLI.run(["upload", sent, other, "--to", to, "--journal", journal, "--dry-run", "--json"])
+        ).filter { $0["type"] as? String == "plan" }
+        #expect(
+            plans.map { $0["status"] as? String } == ["alreadyThere", "wouldSend"]
+                && plans.first?["id"] as? String != nil, "\(plans)")
+        // The run skips what the dry run said; --force sends it, and its dry run says so.
+        let run = try CLI.run(["upload", sent, other, "--to", to, "--journal", journal])
+        #expect(run.outputText.contains("1 uploaded, 1 already there"), "\(run.outputText)")
+        let forced = try CLI.run(["upload", sent, "--to", to, "--journal", journal, "--dry-run", "--force"])
+        #expect(forced.outputText.contains("would send \(sent) ("), "\(forced.outputText)")
+        // Only read: a changed byte of the sent file makes it one to send again.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: sent))
+        bytes[bytes.count - 3] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: sent))
+        let changed = try CLI.run(["upload", sent, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(changed.outputText.contains("would send \(sent) ("), "\(changed.outputText)")
+    }
+
     @Test("each file and its S3 key are listed; nothing is sent and the journal is neither made nor changed")
     func dryRun() throws {
         let folder = Temporary.path("cli-upload-dry")
@@ -60,7 +99,7 @@ struct UploadDryRunCommandTests {
         #expect(!plain.outputText.contains("notes.txt"))
         #expect(plain.outputText.contains("2 files ("), "\(plain.outputText)")
         #expect(plain.outputText.contains("How: to S3, one PUT a file below 8 MB"), "\(plain.outputText)")
-        #expect(plain.outputText.contains("Nothing was sent (--dry-run); the journal was not touched."))
+        #expect(plain.outputText.contains("Nothing was sent (--dry-run); the journal was only read."))
         #expect(!plain.errorText.contains("retry"), "\(plain.errorText)")
         #expect(!FileManager.default.fileExists(atPath: journal))
 

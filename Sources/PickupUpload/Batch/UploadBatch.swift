@@ -180,16 +180,11 @@ public struct UploadBatch: Sendable {
                 }
             }
         }
-        // Only a file with a candidate is read to compare, on a low-priority thread of its own
-        // (an app may enqueue from the main actor).
-        let toCompare = files.indices.filter { $0 < candidates.count && !candidates[$0].isEmpty }.map { files[$0].path }
-        if !toCompare.isEmpty { digests = await digests.adding(toCompare) }
+        let sent = await sameBytes(candidates)
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
         for (index, file) in files.enumerated() {
-            if index < candidates.count, !candidates[index].isEmpty, let sha256 = digests.known(file.path),
-                let earlier = candidates[index][sha256]
-            {
+            if let earlier = sent[index] {
                 let confirmed = check ? ((try? await queue.uploader.isStillThere(earlier)) ?? false) : true
                 if confirmed {
                     alreadyThere[index] = earlier
@@ -242,6 +237,30 @@ public struct UploadBatch: Sendable {
         let known = digests
         hashing = Task { [queued] in await known.adding(queued) }
         return alreadyThere
+    }
+
+    /// The files the journal has already sent with the same bytes (size and SHA-256) to their
+    /// destinations, by position, with that upload's record: what ``enqueue(on:force:check:)``
+    /// leaves out (`check` aside). Nothing is sent or written; only a file of the size of such
+    /// an upload is read. What `--dry-run` says is already there.
+    public mutating func alreadySent(in journal: UploadJournal) async -> [Int: UploadRecord] {
+        let sizes = files.map { FileStatus(path: $0.path)?.size ?? -1 }
+        return await sameBytes((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
+    }
+
+    /// Of the finished uploads each file might repeat (`candidates`, by position, by SHA-256),
+    /// the one with the file's bytes. Only a file with a candidate is read, on a low-priority
+    /// thread of its own (an app may enqueue from the main actor).
+    private mutating func sameBytes(_ candidates: [[String: UploadRecord]]) async -> [Int: UploadRecord] {
+        let toCompare = files.indices.filter { $0 < candidates.count && !candidates[$0].isEmpty }
+        if !toCompare.isEmpty { digests = await digests.adding(toCompare.map { files[$0].path }) }
+        var found: [Int: UploadRecord] = [:]
+        for index in toCompare {
+            if let sha256 = digests.known(files[index].path), let earlier = candidates[index][sha256] {
+                found[index] = earlier
+            }
+        }
+        return found
     }
 
     /// Whether the upload `held` (the newest finished one to a key) sent other bytes than a file

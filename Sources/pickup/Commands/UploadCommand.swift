@@ -177,7 +177,9 @@ struct UploadCommand: JobCommand {
 
     @Flag(
         name: [.customLong("dry-run")],
-        help: "Say which files would be sent and where each would go (S3 key, URL); send nothing, touch no journal.")
+        help:
+            "Say which files would be sent and where (S3 key, URL), and which the journal says are already there; send nothing, change no journal."
+    )
     var dryRun = false
 
     @OptionGroup var shared: JournalOptions

@@ -5,8 +5,8 @@ import PickupStore
 import PickupUpload
 
 /// `pickup upload --dry-run`: which files would be sent, and where each would go (its S3 key,
-/// the tus endpoint, the form's URL); nothing is sent, exported or written, and the journal is
-/// neither made nor read (so a file already there is listed too).
+/// the tus endpoint, the form's URL), and which the journal says are already there; nothing is
+/// sent, exported or written, and the journal is only read.
 extension UploadJob {
     /// The files to send and what each is: a folder's photos and videos (and their edits), not
     /// its notes, with those left alone said; nil after a usage mistake (said). `failedEarly`:
@@ -58,21 +58,31 @@ extension UploadJob {
         let known = Dictionary(
             resolved.compactMap { file in file.sha256.map { (file.path, $0) } }, uniquingKeysWith: { first, _ in first }
         )
-        guard let batch = batch(files, known: known) else { return ExitStatus.usage }
+        guard var batch = batch(files, known: known) else { return ExitStatus.usage }
         // A copy made to send (--export, --strip-location) is named after its source; none is made here.
         let copy =
             preset.map { " (exported with \($0.rawValue) first)" }
             ?? (stripLocation ? " (location stripped first)" : "")
+        // What the journal says is there, as the run would skip it: read only, and not for a copy
+        // (its bytes are known once it is made) nor with --force (the run sends them all).
+        var sent: [Int: UploadRecord] = [:]
+        if !force, copy.isEmpty, UploadJournal.exists(at: journalPath),
+            let journal = try? UploadJournal(path: journalPath, readOnly: true)
+        {
+            sent = await batch.alreadySent(in: journal)
+        }
         var bytes = Int64(0)
-        for (file, destination) in zip(batch.files, batch.destinations) {
+        for (index, (file, destination)) in zip(batch.files, batch.destinations).enumerated() {
             let size = FileStatus(path: file.path)?.size ?? 0
-            bytes += size
+            if sent[index] == nil { bytes += size }
             if json {
                 var object = JSONObject()
                 object.add("type", "plan")
                 object.add("path", file.path)
                 object.add("size", size)
                 object.add("target", destination.displayName)
+                object.add("status", sent[index] == nil ? "wouldSend" : "alreadyThere")
+                if let earlier = sent[index] { object.add("id", earlier.id) }
                 // An S3 object's parts apart, for a program: the target above reads "s3://… at URL".
                 if case .s3(let location) = destination {
                     object.add("bucket", location.bucket)
@@ -80,6 +90,12 @@ extension UploadJob {
                     object.add("endpoint", redacted(location.endpoint.absoluteString))
                 }
                 Console.out(object.text)
+            } else if let earlier = sent[index] {
+                Console.out(
+                    Text.clean(
+                        "already there \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) "
+                            + "(the journal's \(earlier.id)\(check ? "; --check would ask the server" : "")"
+                            + "; --force sends it again)"))
             } else {
                 Console.out(
                     Text.clean(
@@ -87,13 +103,14 @@ extension UploadJob {
             }
         }
         if !json {
-            let count = batch.files.count
+            let count = batch.files.count - sent.count
             if let destination = batch.destinations.first { Console.out("\n" + howSent(destination)) }
             Console.out(
                 "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
+                    + (sent.isEmpty ? "" : ", \(sent.count) already there")
                     + (failedEarly ? " (+ files that would not be, see above)" : "")
                     + (leftAlone == 0 ? "" : "; \(leftAlone) left alone (not photos or videos)")
-                    + ". Nothing was sent (--dry-run); the journal was not touched.")
+                    + ". Nothing was sent (--dry-run); the journal was only read.")
         }
         return failedEarly ? ExitStatus.someFailed : ExitStatus.success
     }
