@@ -105,7 +105,7 @@
             }
             self.init(
                 identifier: extensionIdentifier, appGroup: appGroup, uploader: uploader, storage: storage,
-                background: ExpiringActivityTime())
+                background: ExpiringActivityTime(), sharedFolder: group)
         }
 
         /// The app's background session's identifier unless it is given another.
@@ -113,7 +113,7 @@
 
         private init(
             identifier: String, appGroup: String?, uploader: Uploader, storage: PickupStorage,
-            background: any BackgroundTimeGranting
+            background: any BackgroundTimeGranting, sharedFolder: String? = nil
         ) {
             self.identifier = identifier
             self.uploader = uploader
@@ -138,7 +138,8 @@
                 transfers = BackgroundTransfers(
                     uploader: uploader,
                     session: SystemBackgroundSession(session: made, identifier: identifier, letGo: letGo),
-                    folder: folder, background: background, adoptsUnnamedUploads: appGroup == nil)
+                    folder: folder, background: background, adoptsUnnamedUploads: appGroup == nil,
+                    sharedFolder: sharedFolder)
             }
             delegateQueue.isSuspended = false
         }
@@ -211,7 +212,9 @@
         /// screen: a task started then is not left to the system's discretion, as one started
         /// after the app left the screen is (a long video may otherwise wait for Wi-Fi and
         /// power). `queue` shows it as in the background; one the background session cannot
-        /// send (a file over 5 GB to S3) goes in the queue. Returns its queue id.
+        /// send (a file over 5 GB to S3) goes in the queue. Returns its queue id. An extension's
+        /// file must be in its App Group's container (the app resumes what the extension leaves):
+        /// one outside is refused (``UploadError/outsideSharedContainer``), nothing sent.
         @discardableResult
         public func send(
             path: String, to destination: UploadDestination, type: String = "application/octet-stream",

@@ -56,6 +56,20 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// not the disk or its permissions.
     public var notAJournal = false
 
+    /// For a ``Code/sourceUnreadable`` error: an app extension sent a file outside its App
+    /// Group's container, where the app (which resumes what the extension leaves) cannot read it.
+    public var outsideSharedContainer = false
+
+    /// The error for a file an app extension sends from outside its App Group's container.
+    static func outsideSharedContainer(_ path: String) -> UploadError {
+        var error = UploadError(
+            .sourceUnreadable,
+            "\(path) is not in the App Group's container, so the app could not read it to resume the upload; "
+                + "nothing was sent")
+        error.outsideSharedContainer = true
+        return error
+    }
+
     /// For a ``Code/badTarget`` or ``Code/tooLarge`` error, what is wrong with the target, when
     /// Pickup knows: for a program (or a command line's hint) to act on without reading the
     /// message.
@@ -110,7 +124,12 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .offsetConflict: return "Pickup asks the server where to go on."
         case .checksumMismatch: return "Pickup sends the chunk again."
         case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
-        case .sourceUnreadable: return "Check that the file is still there and readable."
+        case .sourceUnreadable:
+            if outsideSharedContainer {
+                return "Import the file into the App Group's library first (PickupStorage.appGroup), then send "
+                    + "the stored copy."
+            }
+            return "Check that the file is still there and readable."
         case .sourceChanged:
             return "The file changed after its upload began: send it again as a new upload, and cancel this one."
         case .journal:

@@ -21,6 +21,8 @@ package actor BackgroundTransfers {
     /// Whether this session takes the uploads handed over before sessions were named (the app's
     /// session does; an extension's does not).
     private let adoptsUnnamedUploads: Bool
+    /// An extension's session: the App Group's container, which every file it sends must be in.
+    private let sharedFolder: String?
     /// How many tasks in a row may carry one upload before it waits for the foreground.
     static let attempts = 3
     /// The longest object S3 takes in one PUT.
@@ -33,15 +35,18 @@ package actor BackgroundTransfers {
     /// (the app's own storage: a task's file must outlive the app's process), holding
     /// `background` time while handing over (on iPhone `UIKitBackgroundTime()`).
     /// `adoptsUnnamedUploads`: the app's session, which takes the uploads an earlier version
-    /// handed over without naming a session; an extension's session passes false.
+    /// handed over without naming a session; an extension's session passes false, and its App
+    /// Group's container as `sharedFolder`.
     package init(
         uploader: Uploader, session: any BackgroundSession, folder: String,
-        background: any BackgroundTimeGranting = NoBackgroundTime(), adoptsUnnamedUploads: Bool = true
+        background: any BackgroundTimeGranting = NoBackgroundTime(), adoptsUnnamedUploads: Bool = true,
+        sharedFolder: String? = nil
     ) {
         self.uploader = uploader
         self.session = session
         self.folder = folder
         self.adoptsUnnamedUploads = adoptsUnnamedUploads
+        self.sharedFolder = sharedFolder.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         hold = BackgroundHold("Pickup: handing uploads to the background", granting: background)
     }
 
@@ -409,6 +414,13 @@ package actor BackgroundTransfers {
     package func send(
         path: String, to destination: UploadDestination, type: String, expected: FileIdentity?, on queue: UploadQueue
     ) async throws(UploadError) -> Int {
+        // An extension's file must be where the app can read it: the app resumes what the
+        // extension's session leaves (a task cancelled or failed), and an extension's own
+        // container is not the app's.
+        if let sharedFolder {
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard resolved.hasPrefix(sharedFolder + "/") else { throw UploadError.outsideSharedContainer(path) }
+        }
         var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
         record.state = .paused
         try await journal.save(record)

@@ -49,7 +49,7 @@ struct BackgroundTransfersTests {
     func launch(
         journal: String, transport: any HTTPTransport, system: FakeBackgroundSystem, chunk: Int = 64 << 10,
         growing: Bool = false, session identifier: String = BackgroundTransfersTests.identifier,
-        isExtension: Bool = false
+        isExtension: Bool = false, shared: String? = nil
     ) async throws -> App {
         var options = UploadOptions(chunkSize: chunk, baseDelay: 0.01, maxDelay: 0.02, transport: transport)
         // Chunks of one size unless asked, so that a foreground upload is still mid-file when it is handed over.
@@ -72,8 +72,11 @@ struct BackgroundTransfersTests {
                 let bytes = transfer.fileBytes(sent: total)
                 Task { await box.queue?.backgroundSent(journalID: transfer.id, bytes: bytes) }
             })
+        // An extension's App Group container: the scratch folder its files are made in, unless given.
+        let group = shared ?? (isExtension ? (journal as NSString).deletingLastPathComponent : nil)
         let transfers = BackgroundTransfers(
-            uploader: uploader, session: session, folder: outbox, adoptsUnnamedUploads: !isExtension)
+            uploader: uploader, session: session, folder: outbox, adoptsUnnamedUploads: !isExtension,
+            sharedFolder: group)
         let queue = UploadQueue(uploader: uploader)
         await box.set(transfers, queue)
         await system.deliverHeld(identifier)

@@ -224,4 +224,44 @@ extension BackgroundTransfersTests {
         #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
         #expect(await server.patched == 150 << 10, "every byte sent once")
     }
+
+    @Test("an extension sends only files in its App Group's container: one outside, or a link out of it, is refused")
+    func extensionFilesInTheGroup() async throws {
+        // "Even though an app extension bundle is nested within its containing app's bundle, the
+        // running app extension and containing app have no direct access to each other's
+        // containers" (App Extension Programming Guide, "Sharing Data with Your Containing App"):
+        // the app, which resumes what the extension's session leaves, reads only the group's.
+        let group = Temporary.path("group")
+        try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: true)
+        defer { Temporary.remove(group) }
+        let outside = try file(bytes: 20 << 10)
+        defer { unlink(outside) }
+        let inside = group + "/IMG_0001.JPG"
+        try FileManager.default.copyItem(atPath: outside, toPath: inside)
+        let link = group + "/link.JPG"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let share = try await launch(
+            journal: group + "/uploads.sqlite", transport: server, system: system,
+            session: BackgroundTransfersTests.extensionIdentifier, isExtension: true, shared: group)
+        for path in [outside, link] {
+            do {
+                _ = try await share.transfers.send(
+                    path: path, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
+                    on: share.queue)
+                Issue.record("\(path) was sent from outside the group")
+            } catch {
+                #expect(error.code == .sourceUnreadable && error.outsideSharedContainer, "\(error)")
+                #expect(error.hint.contains("App Group's library"), "\(error.hint)")
+            }
+        }
+        #expect(try await share.uploader.journal.unfinished().isEmpty, "nothing begun")
+        #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).isEmpty)
+        _ = try await share.transfers.send(
+            path: inside, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
+            on: share.queue)
+        await system.runAll()
+        #expect(await server.patched == 20 << 10)
+    }
 }
