@@ -40,6 +40,7 @@ struct ProbeCommandTests {
         #expect(lines.count == 2)
         let movie = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("IMG_0001.MOV") == true })
         #expect(movie["kind"] as? String == "video")
+        #expect(lines.allSatisfy { $0["status"] as? String == "probed" }, "\(lines)")
         #expect(movie["container"] as? String == "mov")
         #expect(movie["videoCodec"] as? String == "hevc")
         #expect(movie["rotation"] as? Int == 270)

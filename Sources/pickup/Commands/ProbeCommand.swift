@@ -263,6 +263,7 @@ struct ProbeJob: CommandJob {
         var object = JSONObject()
         object.add("type", "media")
         object.add("path", path)
+        object.add("status", "probed")
         object.addFacts(of: info)
         return object.text + "\n"
     }
