@@ -131,6 +131,9 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         if info.container == .webp, info.animated {
             return try animatedWebP(path, info, request)
         }
+        if info.container.isCameraRaw {
+            return try rawPreview(path, info, request)
+        }
         // JPEG decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
         var planned: ThumbnailGeometry?
         let known = info.width.flatMap { width in info.height.map { PixelSize(width: width, height: $0) } }
@@ -168,20 +171,76 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         guard let (still, size) = AnimatedWebP.firstFrame(of: data) else {
             throw RenderError(.damaged, "the animated WebP holds no frame that can be read", path: path)
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pickup-webp-frame-\(UUID().uuidString).webp")
+        return try decodeApart(
+            still, named: "webp-frame.webp", knownSize: size, orientation: .upright, of: path, request)
+    }
+
+    /// A camera's raw photo: its JPEG preview, which the probe found, turned upright by the
+    /// photo's own orientation (the camera stores the preview as the sensor saw it). Nothing here
+    /// decodes a sensor's data: a raw file without a preview is refused, saying so.
+    private func rawPreview(
+        _ path: String, _ info: MediaInfo, _ request: ThumbnailRequest
+    ) throws(RenderError) -> RenderedImage {
+        let format = info.container.rawValue.uppercased()
+        guard let preview = info.preview else {
+            throw RenderError(
+                .unsupported,
+                "a camera's raw photo (\(format)) with no JPEG preview in it; Pickup does not decode "
+                    + "a sensor's data", path: path,
+                hint: "Make the thumbnail from the JPEG the camera saved beside it (RAW+JPEG), or from an export.")
+        }
+        guard preview.length <= 64 << 20 else {
+            throw RenderError(.tooLarge, "the \(format)'s JPEG preview is larger than 64 MB", path: path)
+        }
+        let bytes: [UInt8]
         do {
-            try Data(still).write(to: temporary)
+            bytes = try FileByteSource(path: path).read(at: preview.offset, count: Int(preview.length))
         } catch {
-            throw RenderError(.writeFailed, "cannot write the first frame to \(temporary.path)", path: path)
+            throw RenderError(probeError: error, path: path)
+        }
+        // Probed first, as a JPEG of its own: its size spares FFmpeg's analysis, and a preview that
+        // is not a JPEG is named as such.
+        let facts = try? MediaProbe().probe(bytes: bytes)
+        guard let facts, facts.container == .jpeg, let width = facts.width, let height = facts.height else {
+            throw RenderError(
+                .damaged, "the \(format)'s JPEG preview does not read as a JPEG", path: path,
+                hint: "Make the thumbnail from the JPEG the camera saved beside it (RAW+JPEG), or from an export.")
+        }
+        let size = PixelSize(width: width, height: height)
+        return try decodeApart(
+            bytes, named: "raw-preview.jpg", knownSize: size, orientation: info.orientation, of: path, request)
+    }
+
+    /// A picture held inside another file (an animated WebP's frame, a raw photo's preview),
+    /// written to a temporary file of its own and decoded from there.
+    private func decodeApart(
+        _ bytes: [UInt8], named name: String, knownSize: PixelSize?, orientation: Orientation, of path: String,
+        _ request: ThumbnailRequest
+    ) throws(RenderError) -> RenderedImage {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pickup-\(UUID().uuidString)-\(name)")
+        do {
+            try Data(bytes).write(to: temporary)
+        } catch {
+            throw RenderError(.writeFailed, "cannot write a temporary file at \(temporary.path)", path: path)
         }
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let decoder = try PictureDecoder(path: temporary.path, limits: limits, knownSize: size)
-        let geometry = ThumbnailGeometry(
-            source: decoder.size, orientation: .upright, target: request.size, mode: request.mode)
+        var planned: ThumbnailGeometry?
+        let decoder = try PictureDecoder(path: temporary.path, limits: limits, knownSize: knownSize) { stored in
+            let geometry = ThumbnailGeometry(
+                source: stored, orientation: orientation, target: request.size, mode: request.mode)
+            planned = geometry
+            // A JPEG decodes at 1/2, 1/4 or 1/8 scale when the target is that much smaller.
+            return name.hasSuffix(".jpg")
+                ? ThumbnailGeometry.reductionExponent(source: stored, scaled: geometry.scaled) : 0
+        }
+        let geometry =
+            planned
+            ?? ThumbnailGeometry(
+                source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
         let frame = try decoder.frame(at: 0, tolerance: .keyframe)
         let image = try RGBImage(frame: frame, size: geometry.scaled)
-        return try finish(image, geometry, .upright, request, time: nil)
+        return try finish(image, geometry, orientation, request, time: nil)
     }
 
     private func finish(

@@ -315,6 +315,32 @@ struct ImportCommandTests {
         #expect(try pickup("library", library, "list").outputText.contains("live photo"))
     }
 
+    @Test("a card of raw photos: each imported by the date it was taken, none left alone as a sidecar")
+    func rawPhotos() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        var exif = TIFFBuilder()
+        exif.ifd0 = [(0x010F, .ascii("FUJIFILM")), (0x0110, .ascii("X-T5"))]
+        exif.exif = [(0x9003, .ascii("2024:05:06 10:20:30"))]
+        let raf = RawPhotoBuilder.raf(preview: TIFFBuilder.jpeg(width: 1920, height: 1280, exif: exif.build()))
+        try Data(raf).write(to: folder.appendingPathComponent("card/DCIM/DSCF0001.RAF"))
+        // Cut short, as an interrupted copy is: a failure, said, never imported.
+        try Data(raf.prefix(raf.count - 100)).write(to: folder.appendingPathComponent("card/DCIM/DSCF0002.RAF"))
+        let library = folder.appendingPathComponent("Library").path
+        let result = try pickup(
+            "import", folder.appendingPathComponent("card").path, "--into", library, "--layout", "date", "--json")
+        #expect(result.status == 1, "\(result.errorText)")
+        let lines = try jsonLines(result).filter { $0["type"] as? String == "item" || $0["status"] != nil }
+        let imported = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("DSCF0001.RAF") == true })
+        #expect(imported["status"] as? String == "imported", "\(lines)")
+        let stored = (imported["files"] as? [[String: Any]])?.first?["name"] as? String
+        #expect(stored == "2024/05/DSCF0001.RAF", "\(imported)")
+        #expect((imported["info"] as? [String: Any])?["container"] as? String == "raf")
+        let cut = try #require(lines.first { ($0["path"] as? String)?.hasSuffix("DSCF0002.RAF") == true })
+        #expect(cut["status"] as? String == "failed", "\(cut)")
+        #expect(!result.errorText.contains("left alone"), "\(result.errorText)")
+    }
+
     @Test("a video item's id still leads to its file once a Live Photo has taken it over as its movie")
     func videoIDAfterTakeover() throws {
         let folder = try scratch()

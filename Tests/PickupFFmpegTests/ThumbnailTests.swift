@@ -125,6 +125,64 @@ struct ThumbnailTests {
         }
     }
 
+    @Test("a camera's raw photo: its JPEG preview, turned upright by the raw's orientation; none, and it says so")
+    func rawPreview() async throws {
+        // The preview as the camera stores it: sideways (red left, blue right), no orientation of its own.
+        let folder = Temporary.path("raw-preview")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { Temporary.remove(folder) }
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i color=red:size=160x240 -f lavfi -i color=blue:size=160x240 "
+                + "-filter_complex hstack -frames:v 1 -y \"$D/preview.jpg\"", environment: ["D": folder])
+        try #require(made.status == 0, "\(made.errorText)")
+        let preview = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/preview.jpg")))
+        var exif = TIFFBuilder()
+        exif.ifd0 = [(0x010F, .ascii("FUJIFILM")), (0x0112, .short(6))]
+        // The RAF's preview carries the EXIF: the JPEG again, with an APP1 before its frame.
+        var app1 = ByteWriter()
+        app1.append([0xFF, 0xD8, 0xFF, 0xE1])
+        app1.u16(UInt16(2 + 6 + exif.build().count))
+        app1.ascii("Exif\0\0")
+        app1.append(exif.build())
+        let withEXIF = app1.bytes + preview.dropFirst(2)
+        let raf = folder + "/DSCF0001.RAF"
+        try Data(RawPhotoBuilder.raf(preview: withEXIF)).write(to: URL(fileURLWithPath: raf))
+
+        // A NEF: the preview after the IFDs, named by IFD0's JPEGInterchangeFormat and its length.
+        var nef = TIFFBuilder(littleEndian: true)
+        func ifd0(_ at: UInt32) -> [(UInt16, TIFFBuilder.Value)] {
+            [
+                (0x010F, .ascii("NIKON CORPORATION")), (0x0112, .short(6)), (0x0201, .long(at)),
+                (0x0202, .long(UInt32(preview.count))),
+            ]
+        }
+        nef.ifd0 = ifd0(0)
+        nef.subIFDs = [[(0x0100, .long(6048)), (0x0101, .long(4024)), (0x0106, .short(32803))]]
+        let at = UInt32(nef.build().count)
+        nef.ifd0 = ifd0(at)
+        let nefPath = folder + "/DSC_0001.NEF"
+        try Data(nef.build() + preview).write(to: URL(fileURLWithPath: nefPath))
+
+        for path in [raf, nefPath] {
+            let image = try await renderer.thumbnail(
+                of: path, ThumbnailRequest(size: PixelSize(width: 60, height: 80), mode: .fit, format: .png))
+            let picture = try DecodedPicture(image)
+            #expect(picture.width == 60 && picture.height == 80, "\(path)")
+            #expect(picture.isRed(x: 0.5, y: 0.2) && picture.isBlue(x: 0.5, y: 0.8), "\(path)")
+        }
+
+        // No preview: refused, saying why and what to do, never taken for a damaged file.
+        let bare = folder + "/DSCF0002.RAF"
+        try Data(RawPhotoBuilder.raf(preview: [])).write(to: URL(fileURLWithPath: bare))
+        await #expect {
+            try await renderer.thumbnail(of: bare, ThumbnailRequest(size: PixelSize(width: 60, height: 80)))
+        } throws: { error in
+            let error = error as? RenderError
+            return error?.code == .unsupported && error?.message.contains("no JPEG preview") == true
+                && error?.hint.contains("RAW+JPEG") == true
+        }
+    }
+
     @Test("fill crops around the center to the exact size; fit keeps the whole picture inside")
     func fillAndFit() async throws {
         let path = try Fixtures.path(.mp4Large)  // 1280x720

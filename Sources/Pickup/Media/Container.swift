@@ -14,6 +14,10 @@ public enum Container: String, Sendable, Hashable, Codable, CaseIterable {
     case tiff, dng
     /// Matroska files: WebM (VP8, VP9, AV1 with Opus or Vorbis) and MKV.
     case webm, mkv
+    /// Cameras' raw photos: Canon CR2 and CR3, Nikon NEF, Sony ARW, Fujifilm RAF, Panasonic
+    /// RW2, Olympus ORF and Pentax PEF. Probed for their facts (camera, time, place, size),
+    /// imported and sent as they are; never decoded.
+    case cr2, cr3, nef, arw, raf, rw2, orf, pef
 }
 
 extension Container {
@@ -37,6 +41,22 @@ extension Container {
         case .dng: return "image/x-adobe-dng"
         case .webm: return "video/webm"
         case .mkv: return "video/x-matroska"
+        case .cr2: return "image/x-canon-cr2"
+        case .cr3: return "image/x-canon-cr3"
+        case .nef: return "image/x-nikon-nef"
+        case .arw: return "image/x-sony-arw"
+        case .raf: return "image/x-fuji-raf"
+        case .rw2: return "image/x-panasonic-rw2"
+        case .orf: return "image/x-olympus-orf"
+        case .pef: return "image/x-pentax-pef"
+        }
+    }
+
+    /// Whether the file is a camera's raw photo (DNG aside: a TIFF that FFmpeg may decode).
+    public var isCameraRaw: Bool {
+        switch self {
+        case .cr2, .cr3, .nef, .arw, .raf, .rw2, .orf, .pef: return true
+        default: return false
         }
     }
 }

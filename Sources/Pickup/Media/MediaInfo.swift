@@ -68,6 +68,9 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var frameCount: Int?
     /// Whether the picture has an alpha channel.
     public var alpha: Bool = false
+    /// Where a camera's raw photo keeps its largest JPEG preview, which its thumbnails are made
+    /// from (nothing in Pickup decodes a sensor's data); nil for every other file.
+    public var preview: ByteRange?
 
     /// Facts with only the kind, the container and the file's size known; the probe fills in the rest.
     public init(kind: MediaKind, container: Container, fileSize: Int64) {

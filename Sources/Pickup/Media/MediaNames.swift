@@ -7,7 +7,7 @@ public enum MediaNames {
     /// Extensions of the photos and videos Pickup reads.
     public static let mediaExtensions: Set<String> = [
         "jpg", "jpeg", "heic", "heif", "hif", "avif", "png", "gif", "webp", "mov", "mp4", "m4v", "m4a", "3gp", "3g2",
-        "mkv", "webm", "tif", "tiff", "dng",
+        "mkv", "webm", "tif", "tiff", "dng", "cr2", "cr3", "nef", "arw", "raf", "rw2", "orf", "pef",
     ]
 
     /// Extensions of the videos Pickup exports (a folder's walk in `pickup export`).

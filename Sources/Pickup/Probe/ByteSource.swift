@@ -138,3 +138,27 @@ public final class FileByteSource: ByteSource {
         return String(cString: text)
     }
 }
+
+/// A part of another source (a preview inside a raw photo), read as a file of its own: offsets
+/// start at the part's first byte, and it ends where the part does.
+final class WindowByteSource: ByteSource {
+    private let base: ByteSource
+    private let offset: Int64
+    let size: Int64
+
+    /// The `length` bytes of `base` from `offset` (the caller checked they are in it).
+    init(_ base: ByteSource, offset: Int64, length: Int64) {
+        self.base = base
+        self.offset = offset
+        size = length
+    }
+
+    var bytesRead: Int64 { base.bytesRead }
+
+    func read(at offset: Int64, count: Int) throws(ProbeError) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
+            throw truncated(at: self.offset + offset, count: count)
+        }
+        return try base.read(at: self.offset + offset, count: count)
+    }
+}

@@ -1,6 +1,6 @@
 /// The formats Pickup can read, recognised from a file's first bytes.
 enum SniffedFormat {
-    case isobmff, jpeg, png, gif, webp, matroska, tiff
+    case isobmff, jpeg, png, gif, webp, matroska, tiff, raf
 
     /// Looks at the first bytes (16 are enough); the extension is never consulted.
     static func detect(_ head: [UInt8]) -> SniffedFormat? {
@@ -15,6 +15,10 @@ enum SniffedFormat {
         // TIFF and DNG; BigTIFF (43 for 42) too, for the probe to say it does not read it.
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
+        // TIFFs with a camera's own magic number: Olympus ORF ("RO", "RS") and Panasonic RW2 (85).
+        if starts(Array("IIRO".utf8)) || starts(Array("IIRS".utf8)) || starts(Array("MMOR".utf8)) { return .tiff }
+        if starts([0x49, 0x49, 0x55, 0x00]) { return .tiff }
+        if starts(RAFProbe.magic) { return .raf }
         if head.count >= 8 {
             let type = String(decoding: head[4..<8], as: UTF8.self)
             let size = UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3])

@@ -46,6 +46,7 @@ public struct MediaProbe: Sendable {
         case .webp: return try WebPProbe.probe(source, limits: limits)
         case .matroska: return try MatroskaProbe.probe(source, limits: limits)
         case .tiff: return try TIFFProbe.probe(source, limits: limits)
+        case .raf: return try RAFProbe.probe(source, limits: limits)
         }
     }
 }

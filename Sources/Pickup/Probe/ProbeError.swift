@@ -58,7 +58,8 @@ public struct ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
             return "An interrupted copy or download leaves such a file: copy it again from its source."
         case .unrecognized:
             return
-                "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG and WebM/Matroska; check that this is a photo or video."
+                "Pickup reads MP4, MOV, M4A, 3GP, HEIC, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG, WebM/Matroska and "
+                + "raw photos (CR2, CR3, NEF, ARW, RAF, RW2, ORF, PEF); check that this is a photo or video."
         case .truncated: return "The file is cut short: copy or download it again in full."
         case .malformed: return "The file is damaged or was written by a faulty program; try re-exporting it."
         case .limitExceeded: return "The file asks for more than Pickup accepts from a file; it is damaged or hostile."

@@ -18,8 +18,9 @@ struct ProbeCommand: JobCommand {
         abstract: "Tell what photos and videos are: kind, size, duration, codecs, rotation, date, place.",
         discussion: """
             A file's kind comes from its bytes, never its name. Pickup reads MP4, MOV, M4A/M4V, 3GP, \
-            HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG and WebM/Matroska, and only the parts of a \
-            file that describe it (never the whole file).
+            HEIC/HEIF, AVIF, JPEG, PNG, GIF, WebP, TIFF, DNG, WebM/Matroska and cameras' raw photos (CR2, \
+            CR3, NEF, ARW, RAF, RW2, ORF, PEF), and only the parts of a file that describe it (never the \
+            whole file).
 
             With --json each file gives one object, {"type": "media", "path", ...}, with facts named as in the corpus \
             manifests: kind, container, videoCodec, audioCodec, imageCodec, width, height (stored), \

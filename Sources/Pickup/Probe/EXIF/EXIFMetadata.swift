@@ -16,8 +16,13 @@ struct EXIFMetadata {
     var burstIdentifier: String?
     var userComment: String?
     var customRendered: Int?
+    /// IFD0's ImageWidth and ImageLength: a CR3's picture size (``fill(_:)`` leaves them out:
+    /// in a JPEG's or a HEIC's EXIF they may describe another picture).
+    var width: Int?
+    var height: Int?
 
     enum Tag {
+        static let imageWidth: UInt16 = 0x0100, imageLength: UInt16 = 0x0101
         static let make: UInt16 = 0x010F, model: UInt16 = 0x0110, orientation: UInt16 = 0x0112
         static let software: UInt16 = 0x0131, dateTime: UInt16 = 0x0132
         static let exifIFD: UInt16 = 0x8769, gpsIFD: UInt16 = 0x8825
@@ -43,6 +48,8 @@ struct EXIFMetadata {
         var gpsIFD: Int?
         for entry in entries {
             switch entry.tag {
+            case Tag.imageWidth: exif.width = tiff.integer(entry)
+            case Tag.imageLength: exif.height = tiff.integer(entry)
             case Tag.make: exif.make = tiff.string(entry)
             case Tag.model: exif.model = tiff.string(entry)
             case Tag.software: exif.software = tiff.string(entry)
@@ -53,24 +60,44 @@ struct EXIFMetadata {
             default: break
             }
         }
-        if let exifIFD {
-            for entry in try tiff.readIFD(at: exifIFD).entries {
-                switch entry.tag {
-                case Tag.dateTimeOriginal: exif.dateTimeOriginal = tiff.string(entry)
-                case Tag.offsetTimeOriginal: exif.offsetTimeOriginal = tiff.string(entry)
-                case Tag.offsetTime: exif.offsetTime = tiff.string(entry)
-                case Tag.userComment: exif.userComment = tiff.userComment(entry)
-                case Tag.customRendered: exif.customRendered = tiff.integer(entry)
-                case Tag.makerNote:
-                    let note = AppleMakerNote.read(in: tiff, at: entry.valueOffset, count: Int(entry.count))
-                    exif.contentIdentifier = note.contentIdentifier
-                    exif.burstIdentifier = note.burstIdentifier
-                default: break
-                }
-            }
-        }
+        if let exifIFD { try exif.readEXIF(&tiff, at: exifIFD) }
         if let gpsIFD { try exif.readGPS(&tiff, at: gpsIFD) }
         return exif
+    }
+
+    /// Canon's CR3 keeps its EXIF as three TIFF blocks (in the `uuid` box of `moov`): CMT1
+    /// holds IFD0, CMT2 the EXIF IFD and CMT4 the GPS IFD, each as its block's first IFD.
+    static func parseCanonBlocks(
+        ifd0 cmt1: [UInt8]?, exif cmt2: [UInt8]?, gps cmt4: [UInt8]?, limits: ProbeLimits
+    ) throws(ProbeError) -> EXIFMetadata {
+        var exif = try cmt1.map { block throws(ProbeError) in try parse(block, limits: limits) } ?? EXIFMetadata()
+        if let cmt2 {
+            var (tiff, first) = try TIFFReader.open(cmt2, limits: limits)
+            try exif.readEXIF(&tiff, at: first)
+        }
+        if let cmt4 {
+            var (tiff, first) = try TIFFReader.open(cmt4, limits: limits)
+            try exif.readGPS(&tiff, at: first)
+        }
+        return exif
+    }
+
+    /// The EXIF IFD's facts: when the photo was taken, and Apple's maker note.
+    private mutating func readEXIF(_ tiff: inout TIFFReader, at offset: Int) throws(ProbeError) {
+        for entry in try tiff.readIFD(at: offset).entries {
+            switch entry.tag {
+            case Tag.dateTimeOriginal: dateTimeOriginal = tiff.string(entry)
+            case Tag.offsetTimeOriginal: offsetTimeOriginal = tiff.string(entry)
+            case Tag.offsetTime: offsetTime = tiff.string(entry)
+            case Tag.userComment: userComment = tiff.userComment(entry)
+            case Tag.customRendered: customRendered = tiff.integer(entry)
+            case Tag.makerNote:
+                let note = AppleMakerNote.read(in: tiff, at: entry.valueOffset, count: Int(entry.count))
+                contentIdentifier = note.contentIdentifier
+                burstIdentifier = note.burstIdentifier
+            default: break
+            }
+        }
     }
 
     private mutating func readGPS(_ tiff: inout TIFFReader, at offset: Int) throws(ProbeError) {

@@ -1,6 +1,8 @@
 /// Probes TIFF and DNG (Adobe's raw format, a TIFF; iPhone ProRAW and RAW
-/// photos arrive as DNG): finds the full-resolution image among IFD0 and its
-/// SubIFDs, and hands IFD0 with its EXIF and GPS IFDs to ``EXIFMetadata``.
+/// photos arrive as DNG), and the cameras' raw formats built on TIFF (Canon CR2,
+/// Nikon NEF, Sony ARW, Pentax PEF, Olympus ORF, Panasonic RW2): finds the
+/// full-resolution image among IFD0 and its SubIFDs, and hands IFD0 with its EXIF
+/// and GPS IFDs to ``EXIFMetadata``.
 ///
 /// Only IFDs are read, never image data. Each IFD's offset and entry count is
 /// checked against the file before it is read; SubIFDs are bounded in number
@@ -10,7 +12,29 @@ enum TIFFProbe {
         static let newSubfileType: UInt16 = 0x00FE, imageWidth: UInt16 = 0x0100, imageLength: UInt16 = 0x0101
         static let bitsPerSample: UInt16 = 0x0102, orientation: UInt16 = 0x0112, subIFDs: UInt16 = 0x014A
         static let extraSamples: UInt16 = 0x0152, dngVersion: UInt16 = 0xC612
+        static let compression: UInt16 = 0x0103, photometric: UInt16 = 0x0106
+        /// Panasonic RW2's IFD0: the sensor's size, and the borders of the image on it.
+        static let sensorWidth: UInt16 = 0x0002, sensorHeight: UInt16 = 0x0003
+        static let sensorTop: UInt16 = 0x0004, sensorLeft: UInt16 = 0x0005
+        static let sensorBottom: UInt16 = 0x0006, sensorRight: UInt16 = 0x0007
+        /// Where an image's data lies, and a JPEG's (TIFF 6.0's JPEGInterchangeFormat and its length).
+        static let stripOffsets: UInt16 = 0x0111, stripByteCounts: UInt16 = 0x0117
+        static let jpegOffset: UInt16 = 0x0201, jpegLength: UInt16 = 0x0202
+        /// Panasonic RW2's full-size JPEG (JpgFromRaw): its length is the count, its offset the value.
+        static let panasonicJPEG: UInt16 = 0x002E
     }
+
+    /// The header's magic number: TIFF's 42, BigTIFF's 43, or a camera's own.
+    enum Magic {
+        static let tiff: UInt16 = 42, bigTIFF: UInt16 = 43
+        /// Olympus ORF ("RO", and "RS" of some models) and Panasonic RW2 (85).
+        static let olympus: UInt16 = 0x4F52, olympusS: UInt16 = 0x5352, panasonic: UInt16 = 0x0055
+    }
+
+    /// A sensor's raw data: the colour filter array (TIFF/EP's PhotometricInterpretation 32803)
+    /// or a camera's own compression of it (Nikon 34713, Sony 32767, Pentax 65535).
+    static let rawPhotometric: Set<Int> = [32803]
+    static let rawCompressions: Set<Int> = [34713, 32767, 65535]
 
     /// The most SubIFDs read in all (a DNG has a few: the raw image and its previews).
     static let maxSubIFDs = 64
@@ -32,6 +56,8 @@ enum TIFFProbe {
         var width: Int?
         var height: Int?
         var subfileType = 0
+        /// Whether it holds a sensor's raw data (``TIFFProbe/rawPhotometric``, ``TIFFProbe/rawCompressions``).
+        var isRaw = false
         var entries: [Entry] = []
 
         /// Pixels, for choosing the largest image; dimensions from the file may be any 32-bit
@@ -52,12 +78,15 @@ enum TIFFProbe {
         let littleEndian = try header.u16() == 0x4949
         header.littleEndian = littleEndian
         let magic = try header.u16()
-        if magic == 43 {
+        if magic == Magic.bigTIFF {
             throw ProbeError(
                 .unrecognized, "this is a BigTIFF file (64-bit offsets), which Pickup does not read", offset: 2,
                 element: "TIFF header")
         }
         let ifd0 = Int(try header.u32())
+        // Canon's CR2 says so after the header: "CR", then its version.
+        let mark = try source.readUpTo(at: 8, count: 2)
+        let canon = magic == Magic.tiff && mark == Array("CR".utf8)
         let walker = Walker(source: source, littleEndian: littleEndian, limits: limits)
         var first = Image(entries: try walker.readIFD(at: ifd0))
         walker.describe(&first)
@@ -66,26 +95,59 @@ enum TIFFProbe {
         var visited: Set<Int> = [ifd0]
         try walker.subImages(of: first, depth: 1, visited: &visited, into: &images)
 
-        var info = MediaInfo(kind: .image, container: isDNG ? .dng : .tiff, fileSize: source.size)
-        info.imageCodec = "tiff"
+        let exif = walker.metadata(ifd0: ifd0, first)
+        let container: Container
+        switch magic {
+        case Magic.olympus, Magic.olympusS: container = .orf
+        case Magic.panasonic: container = .rw2
+        default:
+            container =
+                isDNG
+                ? .dng
+                : TIFFProbe.rawContainer(
+                    make: exif?.make, canon: canon, raw: images.contains(where: \.isRaw)) ?? .tiff
+        }
+        var info = MediaInfo(kind: .image, container: container, fileSize: source.size)
+        info.imageCodec = container.isCameraRaw ? container.rawValue : "tiff"
         // The full-resolution image: the largest whose NewSubfileType is 0 (IFD0 in a plain
         // TIFF; in a DNG, often a SubIFD behind a small IFD0 preview).
         let main = images.filter { $0.subfileType == 0 && $0.area > 0 }.max { $0.area < $1.area } ?? first
-        guard let width = main.width, let height = main.height, width > 0, height > 0 else {
+        if let width = main.width, let height = main.height, width > 0, height > 0 {
+            info.width = width
+            info.height = height
+        } else if container == .rw2, let (width, height) = walker.panasonicSize(first) {
+            info.width = width
+            info.height = height
+        } else if !container.isCameraRaw {
+            // A camera's raw photo is taken without its size (nothing here decodes it anyway).
             throw ProbeError(
                 .malformed, "IFD0 gives no ImageWidth and ImageLength", offset: Int64(ifd0), element: "TIFF IFD0")
         }
-        info.width = width
-        info.height = height
         if let depth = walker.integers(main, Tag.bitsPerSample, max: 1).first, depth > 0 { info.bitDepth = depth }
         info.alpha = walker.integers(main, Tag.extraSamples, max: 8).contains { $0 == 1 || $0 == 2 }
         info.exifOrientation = 1
         if let value = walker.integers(first, Tag.orientation, max: 1).first, (1...8).contains(value) {
             info.exifOrientation = value
         }
-        if let exif = walker.metadata(ifd0: ifd0, first) { exif.fill(&info) }
+        if let exif { exif.fill(&info) }
         info.orientation = Orientation(exifValue: info.exifOrientation ?? 1) ?? .upright
+        if container.isCameraRaw {
+            info.preview = walker.largestJPEG(in: images).filter { $0.fits(in: source.size) }.max {
+                $0.length < $1.length
+            }
+        }
         return info
+    }
+
+    /// The raw format a TIFF is, by its camera's make: a CR2 by Canon's mark, the others by an
+    /// image of the sensor's raw data. Nil for a plain TIFF (a scan, an export).
+    static func rawContainer(make: String?, canon: Bool, raw: Bool) -> Container? {
+        if canon { return .cr2 }
+        guard raw, let make = make?.uppercased() else { return nil }
+        if make.hasPrefix("NIKON") { return .nef }
+        if make.hasPrefix("SONY") { return .arw }
+        if make.hasPrefix("PENTAX") || make.hasPrefix("RICOH") || make.hasPrefix("ASAHI") { return .pef }
+        return nil
     }
 
     /// Reads IFDs and their small values straight from the file.
@@ -178,6 +240,50 @@ enum TIFFProbe {
             image.width = integers(image, Tag.imageWidth, max: 1).first
             image.height = integers(image, Tag.imageLength, max: 1).first
             image.subfileType = integers(image, Tag.newSubfileType, max: 1).first ?? 0
+            image.isRaw =
+                integers(image, Tag.photometric, max: 1).first.map(TIFFProbe.rawPhotometric.contains) == true
+                || integers(image, Tag.compression, max: 1).first.map(TIFFProbe.rawCompressions.contains) == true
+        }
+
+        /// The JPEGs the images carry, a raw file's previews: each image's JPEGInterchangeFormat, a
+        /// JPEG-compressed image of one strip (Canon's CR2 keeps its full-size preview so), and
+        /// Panasonic's JpgFromRaw. Their bytes are checked by whatever decodes them.
+        func largestJPEG(in images: [Image]) -> [ByteRange] {
+            var found: [ByteRange] = []
+            for image in images {
+                if let offset = integers(image, Tag.jpegOffset, max: 1).first,
+                    let length = integers(image, Tag.jpegLength, max: 1).first
+                {
+                    found.append(ByteRange(offset: Int64(offset), length: Int64(length)))
+                }
+                let strips = integers(image, Tag.stripOffsets, max: 2)
+                let counts = integers(image, Tag.stripByteCounts, max: 2)
+                if integers(image, Tag.compression, max: 1).first == 6, strips.count == 1, counts.count == 1 {
+                    found.append(ByteRange(offset: Int64(strips[0]), length: Int64(counts[0])))
+                }
+                if let entry = image.entries.first(where: { $0.tag == Tag.panasonicJPEG && $0.type == 7 }) {
+                    var field = ByteReader(entry.field)
+                    field.littleEndian = littleEndian
+                    if let offset = try? field.u32() {
+                        found.append(ByteRange(offset: Int64(offset), length: Int64(entry.count)))
+                    }
+                }
+            }
+            return found
+        }
+
+        /// A Panasonic RW2's picture size, from its IFD0: the borders of the image on the
+        /// sensor, else the sensor's size.
+        func panasonicSize(_ ifd0: Image) -> (Int, Int)? {
+            func value(_ tag: UInt16) -> Int? { integers(ifd0, tag, max: 1).first }
+            if let top = value(Tag.sensorTop), let left = value(Tag.sensorLeft), let bottom = value(Tag.sensorBottom),
+                let right = value(Tag.sensorRight), right > left, bottom > top
+            {
+                return (right - left, bottom - top)
+            }
+            guard let width = value(Tag.sensorWidth), let height = value(Tag.sensorHeight), width > 0, height > 0
+            else { return nil }
+            return (width, height)
         }
 
         /// The images in `image`'s SubIFDs (tag 0x014A), and theirs, to ``maxDepth``.

@@ -7,6 +7,7 @@ enum ISOBMFFProbe {
         var moov: Box?
         var meta: Box?
         var moofs: [Box] = []
+        var uuids: [Box] = []
         var offset: Int64 = 0
         while source.size - offset >= 8 {
             let box: Box
@@ -24,6 +25,7 @@ enum ISOBMFFProbe {
             case "moov" where moov == nil: moov = box
             case "meta" where meta == nil: meta = box
             case "moof": moofs.append(box)
+            case "uuid" where uuids.count < 8: uuids.append(box)
             default: break
             }
             offset = box.end
@@ -44,12 +46,82 @@ enum ISOBMFFProbe {
                 .truncated, "the file has no 'moov' box: it was cut short, or is not a finished movie", offset: offset)
         }
         var movie = try Movie.parse(moov, reader: reader)
+        if fileType?.major == "crx " {
+            var info = try canonRawInfo(movie, moov: moov, reader: reader, size: source.size)
+            // A preview that does not read leaves the photo without one, not failed.
+            info.preview = (try? canonPreview(in: uuids, reader: reader)) ?? nil
+            return info
+        }
         var fragments = FragmentTotals()
         if movie.isFragmented || !movie.hasSamples {
             for moof in moofs { try fragments.add(moof: moof, reader: reader, defaults: movie.trexDefaults) }
         }
         return try movieInfo(&movie, fragments: fragments, fileType: fileType, size: source.size, at: moov)
     }
+
+    /// Canon's CR3: an ISO BMFF file whose tracks are the photo (raw, and JPEG previews), not
+    /// a movie. Its EXIF is in CMT boxes inside the `uuid` box Canon puts in `moov`; its size is
+    /// IFD0's there, else the largest track's.
+    private static func canonRawInfo(
+        _ movie: Movie, moov: Box, reader: BoxReader, size: Int64
+    ) throws(ProbeError) -> MediaInfo {
+        var info = MediaInfo(kind: .image, container: .cr3, fileSize: size)
+        info.imageCodec = "cr3"
+        info.exifOrientation = 1
+        // Sizes from the file may be any numbers: compared as Doubles, never multiplied as Ints.
+        if let largest = movie.tracks.filter({ $0.width > 0 && $0.height > 0 }).max(by: {
+            Double($0.width) * Double($0.height) < Double($1.width) * Double($1.height)
+        }) {
+            info.width = largest.width
+            info.height = largest.height
+        }
+        var blocks: [String: [UInt8]] = [:]
+        for box in try reader.children(of: moov) where box.type == "uuid" {
+            // The user type is the last 16 bytes of a `uuid` box's header.
+            guard try reader.source.read(at: box.payloadOffset - 16, count: 16) == canonMetadataBox else { continue }
+            for child in try reader.children(of: box) where ["CMT1", "CMT2", "CMT4"].contains(child.type) {
+                blocks[child.type.description] = try reader.payload(of: child).bytes
+            }
+        }
+        // EXIF that does not read leaves the photo without its facts, as a JPEG's does.
+        if let exif = try? EXIFMetadata.parseCanonBlocks(
+            ifd0: blocks["CMT1"], exif: blocks["CMT2"], gps: blocks["CMT4"], limits: reader.limits)
+        {
+            exif.fill(&info)
+            // The picture's size, where the raw track's is the whole sensor's.
+            if let width = exif.width, let height = exif.height, width > 0, height > 0 {
+                info.width = width
+                info.height = height
+            }
+        }
+        info.orientation = Orientation(exifValue: info.exifOrientation ?? 1) ?? .upright
+        return info
+    }
+
+    /// A CR3's preview JPEG: in the `PRVW` box (after 8 bytes) of the top-level `uuid` box
+    /// eaf42b5e-1c98-4b88-b9fb-b7dc406e4d16; the JPEG follows 16 bytes of its own (its length at 12).
+    private static func canonPreview(in uuids: [Box], reader: BoxReader) throws(ProbeError) -> ByteRange? {
+        for box in uuids {
+            guard try reader.source.read(at: box.payloadOffset - 16, count: 16) == canonPreviewBox else { continue }
+            // Eight bytes (a count and an offset) come before the box.
+            for child in try reader.children(of: box, skip: 8) where child.type == "PRVW" && child.payloadSize > 16 {
+                var head = try reader.prefix(of: child, count: 16)
+                try head.skip(12)
+                let range = ByteRange(offset: child.payloadOffset + 16, length: Int64(try head.u32()))
+                return range.offset + range.length <= child.end ? range : nil
+            }
+        }
+        return nil
+    }
+
+    static let canonPreviewBox: [UInt8] = [
+        0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16,
+    ]
+
+    /// The user type of the `uuid` box that holds a CR3's metadata (85c0b687-820f-11e0-8111-f4ce462b6a48).
+    static let canonMetadataBox: [UInt8] = [
+        0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+    ]
 
     private static func movieInfo(
         _ movie: inout Movie, fragments: FragmentTotals, fileType: FileType?, size: Int64, at moov: Box
