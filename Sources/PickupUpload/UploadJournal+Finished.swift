@@ -21,6 +21,11 @@ extension UploadJournal {
         try finishedRecords(to: destination, size: size, sha256: sha256).first
     }
 
+    /// The key of a finished upload whose SHA-256 was never recorded, among
+    /// ``finishedUploads(to:)``'s: its file's absolute path and modification time (never a
+    /// SHA-256, which is hex).
+    public static func unhashedKey(path: String, modified: Int64) -> String { "file:\(modified):\(path)" }
+
     /// Whether the journal holds a finished upload of this size to this destination whose
     /// SHA-256 is known: only then is a file worth hashing to see whether it is already there.
     public func hasFinished(to destination: UploadDestination, size: Int64) throws(UploadError) -> Bool {
@@ -28,7 +33,9 @@ extension UploadJournal {
     }
 
     /// For each (destination, size), the finished uploads of that many bytes there whose SHA-256
-    /// is known, by that SHA-256: the whole run's "already there" candidates in one call. Each
+    /// is known, by that SHA-256: the whole run's "already there" candidates in one call. One
+    /// whose SHA-256 was never recorded (its run was stopped first) is keyed by its file instead
+    /// (``unhashedKey(path:modified:)``): the same file, unchanged, is there. Each
     /// distinct (destination, size) is one lookup in the journal's index, however many files
     /// share it (a folder of same-size photos to one tus endpoint). A file with none need not
     /// be hashed.
@@ -38,6 +45,8 @@ extension UploadJournal {
         try call {
             let statement = try database.prepare(
                 UploadJournal.select + " WHERE " + UploadJournal.finishedCondition + " ORDER BY created DESC")
+            let unhashed = try database.prepare(
+                UploadJournal.select + " WHERE " + UploadJournal.finishedUnhashedCondition + " ORDER BY created DESC")
             var looked: [String: [Int64: [String: UploadRecord]]] = [:]
             var found: [[String: UploadRecord]] = []
             found.reserveCapacity(files.count)
@@ -64,6 +73,12 @@ extension UploadJournal {
                         if let sha256 = statement.text("sha256"), bySHA256[sha256] == nil {
                             bySHA256[sha256] = UploadJournal.record(statement, destination: place, home: home)
                         }
+                    }
+                    try unhashed.bind([.text(placeText), .integer(file.size)])
+                    while try unhashed.step() {
+                        let record = UploadJournal.record(unhashed, destination: place, home: home)
+                        let key = UploadJournal.unhashedKey(path: record.path, modified: record.modified)
+                        if bySHA256[key] == nil { bySHA256[key] = record }
                     }
                 }
                 looked[text, default: [:]][file.size] = bySHA256

@@ -347,6 +347,9 @@ public actor UploadJournal {
 
     /// Finished uploads to `?1` of `?2` bytes whose SHA-256 is known (served by `uploads_finished`).
     static let finishedCondition = "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NOT NULL"
+    /// The same for uploads that finished before their SHA-256 was recorded (a run stopped by
+    /// Ctrl-C, before its hashing ended): known by their file's path and modification time.
+    static let finishedUnhashedCondition = "state = 'done' AND destination = ?1 AND size = ?2 AND sha256 IS NULL"
 
     /// The columns `read` takes.
     static let select = """
@@ -397,6 +400,7 @@ public actor UploadJournal {
         try call {
             try database.queryPlans([
                 ("finished", UploadJournal.select + " WHERE " + UploadJournal.finishedCondition),
+                ("finishedUnhashed", UploadJournal.select + " WHERE " + UploadJournal.finishedUnhashedCondition),
                 ("byID", UploadJournal.select + " WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1"),
                 ("save", "UPDATE uploads SET offset = 1 WHERE id = ?1"),
             ])

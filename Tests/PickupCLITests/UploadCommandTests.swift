@@ -279,6 +279,42 @@ struct UploadCommandTests {
         return (server, big, journal, to, status, record)
     }
 
+    @Test("stopped by Ctrl-C, then the same command again: a file that finished before the stop is already there")
+    func finishedBeforeTheStop() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let server = try TusServer()
+        let big = try randomFile(megabytes: 32, in: folder)
+        let small = folder + "/small.bin"
+        try Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }).write(
+            to: URL(fileURLWithPath: small))
+        let journal = folder + "/j.sqlite"
+        let to = "tus+" + server.endpoint.absoluteString
+        // One at a time: the small file is done before the big one has confirmed bytes, and the
+        // stop comes before the run's hashing of what it sent is recorded.
+        let status = try interruptOnceSending(
+            "\"$TOOL\" upload \"$A\" \"$B\" --to \"$TO\" --journal \"$J\" --parallel 1 --chunk-size 0.25",
+            journal: journal, environment: ["A": small, "B": big, "TO": to])
+        #expect(status == 130)
+        let again = try CLI.run(["upload", small, big, "--to", to, "--journal", journal, "--json"])
+        #expect(again.status == 0, "\(again.errorText)")
+        let states = try CLI.jsonLines(again).filter { $0["path"] != nil }.map {
+            (($0["path"] as? String) ?? "", ($0["state"] as? String) ?? "")
+        }
+        #expect(
+            states.contains { $0.0.hasSuffix((small as NSString).lastPathComponent) && $0.1 == "alreadyThere" },
+            "\(states)")
+        let uploads = try FileManager.default.contentsOfDirectory(atPath: server.folder).filter {
+            $0.hasSuffix(".info")
+        }
+        #expect(uploads.count == 2, "each file on the server once: \(uploads)")
+        // Changed since (its modification time), it is sent again: the path alone never decides.
+        let later = Date().addingTimeInterval(60)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: small)
+        let changed = try CLI.run(["upload", small, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(changed.outputText.contains("would send \(small) ("), "\(changed.outputText)")
+    }
+
     @Test("killed mid-upload, then the same command again: the upload goes on, not a second copy; list says how")
     func killedThenRerun() throws {
         let folder = try scratch()

@@ -252,9 +252,21 @@ public struct UploadBatch: Sendable {
     /// the one with the file's bytes. Only a file with a candidate is read, on a low-priority
     /// thread of its own (an app may enqueue from the main actor).
     private mutating func sameBytes(_ candidates: [[String: UploadRecord]]) async -> [Int: UploadRecord] {
-        let toCompare = files.indices.filter { $0 < candidates.count && !candidates[$0].isEmpty }
-        if !toCompare.isEmpty { digests = await digests.adding(toCompare.map { files[$0].path }) }
         var found: [Int: UploadRecord] = [:]
+        var toCompare: [Int] = []
+        for index in files.indices where index < candidates.count && !candidates[index].isEmpty {
+            // One that finished before its SHA-256 was recorded: the same file, unchanged (path,
+            // size and modification time), is there; nothing is read.
+            if let status = FileStatus(path: files[index].path),
+                let earlier = candidates[index][
+                    UploadJournal.unhashedKey(path: Uploader.absolute(files[index].path), modified: status.modified)]
+            {
+                found[index] = earlier
+            } else {
+                toCompare.append(index)
+            }
+        }
+        if !toCompare.isEmpty { digests = await digests.adding(toCompare.map { files[$0].path }) }
         for index in toCompare {
             if let sha256 = digests.known(files[index].path), let earlier = candidates[index][sha256] {
                 found[index] = earlier

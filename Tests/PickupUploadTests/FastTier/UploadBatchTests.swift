@@ -147,6 +147,10 @@ extension FastTier {
             let own = await besideQueue.waitUntilSettled()
             #expect(own.first?.record?.id != failed.id, "a new upload, not the one held here")
             #expect(await server.created == 2)
+            // That one let go (cancelled): done, it would make the file already there, whole.
+            let besideID = try #require(own.first?.record?.id)
+            try SQLiteDatabase(path: journal).prepare("UPDATE uploads SET state = 'cancelled' WHERE id = ?1")
+                .run([.text(besideID)])
             // As a killed process leaves it: uploading, owned by a process that is gone (pid 0 never is one).
             try SQLiteDatabase(path: journal).prepare("UPDATE uploads SET owner = 0, state = 'uploading' WHERE id = ?1")
                 .run([.text(failed.id)])
