@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 
 #if canImport(Glibc)
     import Glibc
@@ -47,29 +48,40 @@ public enum RenderCommands {
     }
 
     /// Runs `pickup-render ARGUMENTS` and waits; its standard error passes through,
-    /// its standard output is returned.
+    /// its standard output is returned. Cancelling the task interrupts it as Ctrl-C does
+    /// (SIGINT: it stops, writes nothing, and exits 130): `Process` starts it in a process group
+    /// of its own, which a terminal's Ctrl-C does not reach.
     public static func run(_ arguments: [String]) async -> (status: Int32, output: String) {
         guard let helper = helperPath() else { return (ExitStatus.someFailed, "") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helper)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.standardError
-        let done = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            done.continuation.yield(finished.terminationStatus)
-            done.continuation.finish()
+        let started = LockedValue<Int32>(0)
+        return await withTaskCancellationHandler {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: helper)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.standardError
+            let done = AsyncStream<Int32>.makeStream()
+            process.terminationHandler = { finished in
+                done.continuation.yield(finished.terminationStatus)
+                done.continuation.finish()
+            }
+            do {
+                try process.run()
+            } catch {
+                return (ExitStatus.someFailed, "")
+            }
+            started.withValue { $0 = process.processIdentifier }
+            // Cancelled before the process had an identifier to signal: it is stopped now.
+            if Task.isCancelled { kill(process.processIdentifier, SIGINT) }
+            // Read everything before waiting, so that a full pipe cannot block the helper.
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            var status: Int32 = ExitStatus.someFailed
+            for await code in done.stream { status = code }
+            return (status, String(decoding: data, as: UTF8.self))
+        } onCancel: {
+            let pid = started.withValue { $0 }
+            if pid > 0 { kill(pid, SIGINT) }
         }
-        do {
-            try process.run()
-        } catch {
-            return (ExitStatus.someFailed, "")
-        }
-        // Read everything before waiting, so that a full pipe cannot block the helper.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        var status: Int32 = ExitStatus.someFailed
-        for await code in done.stream { status = code }
-        return (status, String(decoding: data, as: UTF8.self))
     }
 }

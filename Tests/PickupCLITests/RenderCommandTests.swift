@@ -348,6 +348,14 @@ struct RenderCommandTests {
         }
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/exports")) ?? []
         #expect(leftovers.isEmpty, "exports and stripped copies are removed once uploaded")
+        // Sent again: the copies are already there, and removed all the same.
+        let again = try CLI.run([
+            "upload", try Fixtures.path(.jpegEXIF), "--to", "tus+" + server.endpoint.absoluteString,
+            "--strip-location", "--journal", folder + "/j.sqlite", "--json",
+        ])
+        #expect(try CLI.jsonLines(again).first?["state"] as? String == "alreadyThere", "\(again.outputText)")
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/exports")) ?? []
+        #expect(kept.isEmpty, "a copy already there is removed too: \(kept)")
     }
 
     @Test(

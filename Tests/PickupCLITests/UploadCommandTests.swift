@@ -315,6 +315,38 @@ struct UploadCommandTests {
         #expect(changed.outputText.contains("would send \(small) ("), "\(changed.outputText)")
     }
 
+    @Test(
+        "Ctrl-C while a video is exported to send: the export stops too, at once; no copy is left; nothing said failed")
+    func interruptedExport() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let video = folder + "/clip.mp4"
+        let made = try Shell.run(
+            "ffmpeg -v error -f lavfi -i testsrc2=size=1280x720:rate=30:duration=25 -c:v libx264 -preset ultrafast "
+                + "-pix_fmt yuv420p -y \"$F\"", environment: ["F": video])
+        try #require(made.status == 0, "\(made.errorText)")
+        // Ctrl-C reaches the pickup process (a terminal's process group); pickup-render runs in one of its own.
+        let run = try Shell.run(
+            """
+            "$TOOL" upload "$F" --export 640x480 --to tus+http://127.0.0.1:9/files --journal "$D/j.sqlite" \
+              > "$D/out" 2> "$D/err" & pid=$!
+            for i in $(seq 1 100); do pgrep -f "pickup-render export $F" > /dev/null && break; sleep 0.05; done
+            sleep 0.5
+            start=$(date +%s%N); kill -INT $pid; wait $pid; status=$?; end=$(date +%s%N)
+            echo "$status $(( (end - start) / 1000000 ))"
+            """, environment: ["TOOL": CLI.tool, "F": video, "D": folder])
+        let words = run.outputText.split(separator: " ").map {
+            String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(words.first == "130", "\(run.outputText) \(run.errorText)")
+        #expect((Int(words.last ?? "") ?? .max) < 2_000, "stopped in \(words.last ?? "?") ms")
+        let errors = try String(contentsOfFile: folder + "/err", encoding: .utf8)
+        #expect(!errors.contains("export failed"), "\(errors)")
+        #expect(try Shell.run("pgrep -f \"pickup-render export $F\"", environment: ["F": video]).status == 1)
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: folder + "/exports")) ?? []
+        #expect(left.filter { $0.hasSuffix(".mp4") }.isEmpty, "\(left)")
+    }
+
     @Test("killed mid-upload, then the same command again: the upload goes on, not a second copy; list says how")
     func killedThenRerun() throws {
         let folder = try scratch()

@@ -316,14 +316,15 @@ struct UploadJob: CommandJob {
         if let error = await queue.stoppedBy, items.contains(where: { $0.state == .paused }) {
             UploadRunner.stopped(error, items: items, json: json, journal: journalNamed)
         }
-        if interrupted.fired { return interrupted.status }
-        // Exports are kept until their upload is done (a resumed upload needs them), then removed.
-        for item in items where item.state == .done {
-            if let path = item.record?.path, path.hasPrefix(exportFolder + "/") {
-                unlink(path)
-                rmdir((path as NSString).deletingLastPathComponent)
-            }
+        // Copies made to send are kept while their upload is unfinished (a resumed upload needs
+        // them), and removed once it is done, or when none was queued (already there, its key
+        // taken, another process sending it).
+        let unfinished = Set(items.filter { $0.state != .done }.compactMap { $0.record?.path })
+        for path in made.keys where !unfinished.contains(Uploader.absolute(path)) {
+            unlink(path)
+            rmdir((path as NSString).deletingLastPathComponent)
         }
+        if interrupted.fired { return interrupted.status }
         // A file another process is sending is not known sent yet: the run did not do all it was asked.
         return items.allSatisfy { $0.state == .done } && !failedEarly && batch.sentElsewhere.isEmpty
             && batch.keyTaken.isEmpty

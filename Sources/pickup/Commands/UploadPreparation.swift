@@ -113,6 +113,12 @@ extension UploadJob {
             ]
             if stripLocation { arguments.append("--strip-location") }
             let (status, text) = await RenderCommands.run(arguments)
+            // Ctrl-C: pickup-render was stopped too, and wrote nothing; the run ends (said by the caller).
+            if Task.isCancelled {
+                unlink(output)
+                rmdir(folder)
+                break
+            }
             let lines = text.split(separator: "\n").map(String.init)
             if status == 0, FileManager.default.fileExists(atPath: output) {
                 if !json, !progress.quiet, let plan = lines.first {
