@@ -49,6 +49,39 @@ struct IntegrityCommandTests {
         #expect(badTemplate.errorText.contains("{album}"))
     }
 
+    @Test("upload --library: a damaged item is refused and the others go; an id prefix of several names them")
+    func libraryItemsApart() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        // Seventeen photos: two of their ids begin with the same hex digit, whatever the bytes.
+        for index in 0..<17 {
+            try Data(TIFFBuilder.jpeg(width: UInt16(100 + index), height: 80, exif: nil)).write(
+                to: URL(fileURLWithPath: folder + "/src/IMG_\(1000 + index).JPG"))
+        }
+        let library = folder + "/Library"
+        let imported = try pickup("import", folder + "/src", "--into", library, "--json")
+        let items = try CLI.jsonLines(imported).compactMap { line -> (id: String, name: String)? in
+            guard let id = line["id"] as? String, let name = line["originalName"] as? String else { return nil }
+            return (id, name)
+        }
+        #expect(items.count == 17)
+        let (good, bad) = (items[0], items[1])
+        unlink(library + "/" + bad.name)
+        let sent = try pickup(
+            "upload", good.id, bad.id, "--library", library, "--to", "tus+http://127.0.0.1:9/files/", "--dry-run")
+        #expect(sent.status == 1, "\(sent.errorText)")
+        #expect(sent.outputText.contains("would send \(library)/\(good.name)"), "\(sent.outputText)")
+        #expect(sent.errorText.contains("item \(bad.id)'s file is missing; the item is not sent"), "\(sent.errorText)")
+        let byDigit = Dictionary(grouping: items, by: { $0.id.prefix(1) })
+        let shared = try #require(byDigit.first { $0.value.count > 1 })
+        let ambiguous = try pickup(
+            "upload", String(shared.key), "--library", library, "--to", "tus+http://127.0.0.1:9/files/", "--dry-run")
+        #expect(ambiguous.status == 1)
+        #expect(
+            ambiguous.errorText.contains("'\(shared.key)' fits \(shared.value.count) items of the library"),
+            "\(ambiguous.errorText)")
+    }
+
     @Test("library verify finds missing, damaged and unknown files; upload --library refuses changed bytes")
     func catalogAndDiskAgree() throws {
         let folder = try scratch()
@@ -85,8 +118,12 @@ struct IntegrityCommandTests {
             let upload = try pickup(
                 "upload", id, "--library", library, "--to", "tus+http://127.0.0.1:9/files/", "--journal",
                 folder + "/j.sqlite")
-            #expect(upload.status == 2)
-            #expect(upload.errorText.contains("no longer matches its catalog record"), "\(upload.errorText)")
+            // Refused, said, the run exits 1 (a file's failure, not a usage mistake).
+            #expect(upload.status == 1)
+            #expect(
+                upload.errorText.contains("is missing; the item is not sent")
+                    || upload.errorText.contains("is no longer the one the catalog records (its SHA-256 differs)"),
+                "\(upload.errorText)")
         }
         // Importing the same sources again puts back what is missing or of the wrong size; a
         // same-size change is found by verify (above) and refused by upload, not looked for by

@@ -99,29 +99,48 @@ extension UploadJob {
                     (item, files) = (live, [movie])
                 } else {
                     unreadable = true
-                    notSent(
-                        argument, code: "sourceUnreadable",
-                        message: "neither a file nor an item of the library \(library); it is not sent",
-                        hint: "Check the id with 'pickup library \(Text.shellQuoted(library)) list'.")
+                    // A prefix of several ids is named as such, with them, as `library show` does.
+                    let fitting = try await catalog?.items().filter { $0.id.hasPrefix(argument) } ?? []
+                    if fitting.count > 1 {
+                        let shown = fitting.prefix(5).map { "\($0.id) (\($0.originalName))" }
+                        notSent(
+                            argument, code: "ambiguous",
+                            message: "'\(argument)' fits \(fitting.count) items of the library \(library): "
+                                + shown.joined(separator: ", ") + (fitting.count > 5 ? ", ..." : "")
+                                + "; none is sent",
+                            hint: "Give more characters of the id.")
+                    } else {
+                        notSent(
+                            argument, code: "sourceUnreadable",
+                            message: "neither a file nor an item of the library \(library); it is not sent",
+                            hint: "Check the id with 'pickup library \(Text.shellQuoted(library)) list'.")
+                    }
                     continue
                 }
-                // Only the bytes the catalog records are sent: a stored file that changed is refused.
+                // Only the bytes the catalog records are sent: an item with a stored file missing or
+                // changed is refused, said, and the others go on (the run exits 1).
+                var checked: [ResolvedFile] = []
                 for file in files {
                     let path = library + "/" + file.name
                     guard case .success(let found) = FileHash.sha256(ofFileAt: path), found.sha256 == file.sha256
                     else {
-                        throw ValidationError(
-                            "\(path) (item \(item.id)) is missing or no longer matches its catalog record, "
-                                + "so it is not sent; 'pickup library \(library) repair' puts it back from its "
-                                + "source when that is still there")
+                        let missing = FileStatus(path: path) == nil
+                        let what = missing ? "missing" : "no longer the one the catalog records (its SHA-256 differs)"
+                        notSent(
+                            path, code: missing ? "sourceUnreadable" : "sourceChanged",
+                            message: "item \(item.id)'s file is \(what); the item is not sent",
+                            hint: "'pickup library \(Text.shellQuoted(library)) repair' puts it back from its source "
+                                + "when that is still there.")
+                        checked = []
+                        unreadable = true
+                        break
                     }
-                    paths.append(
+                    checked.append(
                         ResolvedFile(
                             path: path, item: item.id, relativePath: (path as NSString).lastPathComponent,
                             sha256: found.sha256, expected: FileStatus(path: path)?.identity))
                 }
-            } catch let error as ValidationError {
-                throw error
+                paths += checked
             } catch {
                 throw ValidationError("cannot read the library \(library): \(error)")
             }
