@@ -660,6 +660,14 @@ struct UploadCommandTests {
         let sent = try CLI.run(["upload", photo, "--to", server.url.absoluteString, "--journal", journal])
         #expect(sent.status == 0, "\(sent.errorText)")
         #expect(try CLI.run(["uploads", "cancel", id, "--journal", journal]).status == 0)
+        // --check has nothing to ask a web form: it says the journal is trusted, never that the server has it.
+        let checked = try CLI.run([
+            "upload", photo, "--to", server.url.absoluteString, "--journal", journal, "--check",
+        ])
+        #expect(
+            checked.outputText.contains("a web form cannot be asked whether it still has them"), "\(checked.outputText)"
+        )
+        #expect(!checked.outputText.contains("the server has them"), "\(checked.outputText)")
     }
 
     @Test("uploads resume leaves out a failed upload the server refused for where it goes, and keeps its error")

@@ -172,7 +172,9 @@ struct UploadCommand: JobCommand {
 
     @Flag(
         name: [.customLong("check")],
-        help: "Skip a file the journal says is already there only when the server still has it (tus and S3: HEAD).")
+        help:
+            "Skip a file the journal says is already there only when the server still has it (tus and S3: HEAD; a web form cannot be asked)."
+    )
     var check = false
 
     @Flag(

@@ -147,9 +147,16 @@ struct UploadJob: CommandJob {
     /// another (a copy made to send has a name of its own each run: not said).
     func alreadyThereLine(_ earlier: UploadRecord, shown: String, copy: Bool) -> String {
         let how = copy || earlier.path == shown ? "sent before" : "the same bytes were sent there as \(earlier.path)"
+        // --check asks tus and S3 servers (HEAD); a web form has nothing to ask: the journal is trusted.
+        var asked = ""
+        if check, case .form = earlier.destination {
+            asked = "; a web form cannot be asked whether it still has them, so --check trusts the journal"
+        } else if check {
+            asked = ", and the server has them"
+        }
         return Text.clean(
             "\(earlier.id) already there \(shown) -> \(UploadRunner.shownTarget(earlier)) "
-                + "(\(how)\(check ? ", and the server has them" : ""); --force sends it again)") + "\n"
+                + "(\(how)\(asked); --force sends it again)") + "\n"
     }
 
     /// How the upload a run continues ended before, in words: paused, failed, or cut off (a
