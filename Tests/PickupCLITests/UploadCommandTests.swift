@@ -826,12 +826,22 @@ struct UploadCommandTests {
             second.errorText.contains("not sent: s3://photos/trip/IMG_0001.JPG at http")
                 && second.errorText.contains(" holds another file Pickup sent there"),
             "\(second.errorText)")
-        #expect(second.errorText.contains("--force to replace that one"), "\(second.errorText)")
+        #expect(second.errorText.contains("--force replaces it"), "\(second.errorText)")
+        #expect(
+            second.outputText.contains("1 file: 0 uploaded, 0 already there, 0 failed, 1 not sent (see above)"),
+            "\(second.outputText)")
         #expect(try server.object("trip/IMG_0001.JPG") == firstBytes)
         let json = try CLI.jsonLines(try upload("b", ["--json"]))
         #expect(json.contains { ($0["error"] as? [String: Any])?["code"] as? String == "keyTaken" }, "\(json)")
-        // The same file again is already there, not refused.
+        // The same file again is already there, not refused; changed since (new metadata), it is
+        // named as this file as it was.
         #expect(try upload("a").status == 0)
+        var edited = firstBytes
+        edited.append(contentsOf: [0x00])
+        try edited.write(to: URL(fileURLWithPath: folder + "/a/IMG_0001.JPG"))
+        let changed = try upload("a")
+        #expect(changed.status == 1)
+        #expect(changed.errorText.contains("holds this file as it was before it changed"), "\(changed.errorText)")
         // --force replaces it.
         #expect(try upload("b", ["--force"]).status == 0)
         #expect(

@@ -28,7 +28,7 @@ struct UploadDryRunCommandTests {
         let sent = try CLI.run(["upload", empty, note, "--to", to, "--journal", folder + "/j.sqlite"])
         #expect(sent.status == 1, "\(sent.outputText)")
         #expect(sent.errorText.contains("\(empty): the file is empty (0 bytes)"), "\(sent.errorText)")
-        #expect(sent.outputText.contains("1 uploaded") && sent.outputText.contains("files not sent, see above"))
+        #expect(sent.outputText.contains("1 uploaded") && sent.outputText.contains("1 not sent (see above)"))
     }
 
     @Test("a file the journal has sent with the same bytes is said to be already there, as the run skips it")

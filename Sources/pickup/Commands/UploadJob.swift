@@ -38,6 +38,8 @@ struct UploadJob: CommandJob {
     /// Says what would be sent where; sends nothing, touches no journal.
     let dryRun: Bool
     let progress: ProgressOptions
+    /// How many files were refused before sending (each said by `notSent`), for the closing line.
+    let refused = LockedValue(0)
 
     init(_ command: UploadCommand) throws(ValidationError) {
         try command.fileList.requirePaths(command.arguments, "name at least one file to upload")
@@ -286,12 +288,14 @@ struct UploadJob: CommandJob {
         }
         // An S3 key that holds another file Pickup sent: not replaced unless --force says so.
         for (index, held) in batch.keyTaken.sorted(by: { $0.key < $1.key }) {
+            // The same file sent before, changed since (an edit, new metadata), or another file.
+            let what =
+                held.path == shown[index]
+                ? "this file as it was before it changed (\(held.id), \(Text.byteCount(held.size)))"
+                : "another file Pickup sent there (\(held.id), \(held.path), \(Text.byteCount(held.size)))"
             notSent(
-                shown[index], code: "keyTaken",
-                message: "not sent: \(held.target) holds another file Pickup sent there (\(held.id), "
-                    + "\(held.path), \(Text.byteCount(held.size)))",
-                hint: "Give --key a template that keeps them apart (as '{date}/{stem}-{id}.{ext}'), "
-                    + "or --force to replace that one.")
+                shown[index], code: "keyTaken", message: "not sent: \(held.target) holds \(what)",
+                hint: "--force replaces it; a --key template keeps them apart (as '{date}/{stem}-{id}.{ext}').")
         }
         for (index, file) in files.enumerated() {
             guard let earlier = alreadyThere[index] else { continue }
@@ -315,6 +319,7 @@ struct UploadJob: CommandJob {
             Console.out(
                 UploadRunner.closing(
                     items, alreadyThere: alreadyThere.count, failedEarly: failedEarly || !batch.keyTaken.isEmpty,
+                    notSent: refused.withValue { $0 },
                     since: began,
                     leftAlone: leftAlone, elsewhere: batch.sentElsewhere.count,
                     before: Dictionary(

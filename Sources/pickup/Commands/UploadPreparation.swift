@@ -48,6 +48,7 @@ extension UploadJob {
 
     /// A file that will not be sent, and why: an error line with --json, a message otherwise.
     func notSent(_ path: String, code: String, message: String, hint: String) {
+        refused.withValue { $0 += 1 }
         if json {
             Console.out(JSONObject.failure(path: path, code: code, message: message, hint: hint).text)
         } else {

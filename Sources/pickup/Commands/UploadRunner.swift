@@ -186,9 +186,10 @@ enum UploadRunner {
     /// nor in the rate.
     /// `resumed`: the uploads come from the journal (`uploads resume`): each began in an earlier
     /// run, so one paused before it went on again is paused, not "not started".
+    /// `notSent`: files refused before sending, each said above (counted among the files).
     static func closing(
-        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, since began: Date, leftAlone: Int = 0,
-        elsewhere: Int = 0, before: [String: Int64] = [:], resumed: Bool = false
+        _ items: [UploadQueue.Item], alreadyThere: Int, failedEarly: Bool, notSent: Int = 0, since began: Date,
+        leftAlone: Int = 0, elsewhere: Int = 0, before: [String: Int64] = [:], resumed: Bool = false
     ) -> String {
         let done = items.filter { $0.state == .done }
         // Paused before they began (a stop, a Ctrl-C): not started, as the stop line says.
@@ -207,12 +208,17 @@ enum UploadRunner {
             earlier += start
         }
         let seconds = max(0.001, Date().timeIntervalSince(began))
-        let total = items.count + alreadyThere + elsewhere
+        let total = items.count + alreadyThere + elsewhere + notSent
         var parts = ["\(done.count) uploaded", "\(alreadyThere) already there"]
         if elsewhere > 0 { parts.append("\(elsewhere) left to another process") }
         if paused > 0 { parts.append("\(paused) paused") }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
-        parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
+        if notSent > 0 {
+            parts.append("\(failed) failed")
+            parts.append("\(notSent) not sent (see above)")
+        } else {
+            parts.append("\(failed) failed" + (failedEarly ? " (+ files not sent, see above)" : ""))
+        }
         let aside = leftAlone > 0 ? "; \(leftAlone) left alone (not photos or videos)" : ""
         // Nothing to send: said so, without a byte count and a rate of nothing.
         if items.isEmpty, alreadyThere > 0, !failedEarly, elsewhere == 0 {
