@@ -119,6 +119,9 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var hint: String {
         switch code {
         case .network: return "Check the connection; resuming goes on from the last byte the server confirmed."
+        case .server where !isRetryable:
+            return "The server refused the request (a client error): check the target and the headers; "
+                + "resuming sends the same request."
         case .server: return "The server failed; try again later: resuming goes on from the last confirmed byte."
         case .gone: return "The server forgot the upload; it starts over."
         case .offsetConflict: return "Pickup asks the server where to go on."

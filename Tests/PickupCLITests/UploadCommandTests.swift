@@ -670,6 +670,21 @@ struct UploadCommandTests {
         #expect(!checked.outputText.contains("the server has them"), "\(checked.outputText)")
     }
 
+    @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")
+    func clientErrorHint() throws {
+        let server = try FormServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        // A web form's URL given as a tus endpoint: the form server answers the tus POST with 400.
+        let to = "tus+" + server.url.absoluteString
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", to, "--journal", folder + "/j.sqlite", "--retries", "0",
+        ])
+        #expect(failed.status == 1)
+        #expect(failed.outputText.contains("The server refused the request (HTTP 4"), "\(failed.outputText)")
+        #expect(!failed.outputText.contains("try again later"), "\(failed.outputText)")
+    }
+
     @Test("uploads resume leaves out a failed upload the server refused for where it goes, and keeps its error")
     func resumeLeavesOutRefused() throws {
         let server = try TusServer()

@@ -40,6 +40,10 @@ enum UploadHints {
         case .server where [404, 405, 501].contains(error.status ?? 0):
             // Not a passing failure: the server takes no upload at that URL.
             return "Check the URL given to --to: the server does not take uploads there (HTTP \(error.status ?? 0))."
+        case .server where !error.isRetryable:
+            // 400-499 but 408 and 429: the server refused the request itself; waiting changes nothing.
+            return "The server refused the request (HTTP \(error.status ?? 0)): check that --to names the right "
+                + "kind of server (tus+http(s)://, s3://, a form's URL) and the headers; resuming sends the same."
         case .server:
             return "The server failed; try again later with '\(resume)' (it \(goesOn))."
         case .cancelled: return "Resume it with '\(resume)'."
