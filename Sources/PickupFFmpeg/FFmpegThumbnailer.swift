@@ -182,13 +182,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         _ path: String, _ info: MediaInfo, _ request: ThumbnailRequest
     ) throws(RenderError) -> RenderedImage {
         let format = info.container.rawValue.uppercased()
-        guard let preview = info.preview else {
-            throw RenderError(
-                .unsupported,
-                "a camera's raw photo (\(format)) with no JPEG preview in it; Pickup does not decode "
-                    + "a sensor's data", path: path,
-                hint: "Make the thumbnail from the JPEG the camera saved beside it (RAW+JPEG), or from an export.")
-        }
+        guard let preview = info.preview else { throw RenderError.rawWithoutPreview(info.container, path: path) }
         guard preview.length <= 64 << 20 else {
             throw RenderError(.tooLarge, "the \(format)'s JPEG preview is larger than 64 MB", path: path)
         }
@@ -203,8 +197,7 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         let facts = try? MediaProbe().probe(bytes: bytes)
         guard let facts, facts.container == .jpeg, let width = facts.width, let height = facts.height else {
             throw RenderError(
-                .damaged, "the \(format)'s JPEG preview does not read as a JPEG", path: path,
-                hint: "Make the thumbnail from the JPEG the camera saved beside it (RAW+JPEG), or from an export.")
+                .damaged, "the \(format)'s JPEG preview does not read as a JPEG", path: path, hint: RenderError.rawHint)
         }
         let size = PixelSize(width: width, height: height)
         return try decodeApart(

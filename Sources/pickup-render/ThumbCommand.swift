@@ -203,6 +203,24 @@ struct ThumbJob: CommandJob {
     private func plan() -> Int32 {
         var failed = !unreadable.isEmpty
         for (file, base) in zip(files, OutputNames.of(files)) {
+            // A file that does not probe (empty, cut short, not media) would fail: said now, as the
+            // run would say it (export's dry run probes too).
+            do {
+                let facts = try MediaProbe().probe(path: file)
+                if facts.container.isCameraRaw, facts.preview == nil {
+                    throw RenderError.rawWithoutPreview(facts.container, path: file)
+                }
+            } catch let error as ProbeError {
+                failed = true
+                fail(file, RenderError(probeError: error, path: file))
+                continue
+            } catch let error as RenderError {
+                failed = true
+                fail(file, error)
+                continue
+            } catch {
+                continue
+            }
             let paths =
                 single
                 ? [output ?? ""]

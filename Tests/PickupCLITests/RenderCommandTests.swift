@@ -316,6 +316,28 @@ struct RenderCommandTests {
         #expect(!result.errorText.contains("swscaler") && !result.errorText.contains("@ 0x"), "\(result.errorText)")
     }
 
+    @Test("thumb --dry-run: a file that would fail (empty, cut short, a raw without a preview) is said to, not planned")
+    func thumbDryRunProbes() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let good = try Fixtures.path(.jpegPlain)
+        let empty = folder + "/IMG_0005.JPG"
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        let cut = folder + "/MVI_0006.MP4"
+        let movie = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.mp4Faststart)))
+        try movie.prefix(movie.count / 2).write(to: URL(fileURLWithPath: cut))
+        let raw = folder + "/DSCF0001.RAF"
+        try Data(RawPhotoBuilder.raf(preview: [])).write(to: URL(fileURLWithPath: raw))
+        let dry = try CLI.run(["thumb", good, empty, cut, raw, "-o", folder + "/out/", "--dry-run"])
+        #expect(dry.status == 1, "\(dry.outputText)")
+        #expect(dry.outputText.contains("\(good) → ") && dry.outputText.contains("would be written"))
+        for path in [empty, cut, raw] {
+            #expect(!dry.outputText.contains("\(path) → "), "\(path): \(dry.outputText)")
+            #expect(dry.errorText.contains("pickup thumb: \(path): "), "\(path): \(dry.errorText)")
+        }
+        #expect(dry.errorText.contains("no JPEG preview"), "\(dry.errorText)")
+    }
+
     @Test("upload --export and --strip-location: the video exported, every photo stripped, other files held back")
     func uploadExported() throws {
         let server = try TusServer()

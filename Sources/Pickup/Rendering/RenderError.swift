@@ -57,6 +57,18 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         cause = probeError
     }
 
+    /// A camera's raw photo with no JPEG preview in it: nothing in Pickup decodes a sensor's data.
+    public static func rawWithoutPreview(_ container: Container, path: String) -> RenderError {
+        RenderError(
+            .unsupported,
+            "a camera's raw photo (\(container.rawValue.uppercased())) with no JPEG preview in it; Pickup does not "
+                + "decode a sensor's data", path: path, hint: rawHint)
+    }
+
+    /// What to do when a raw photo's preview cannot give a thumbnail.
+    public static let rawHint =
+        "Make the thumbnail from the JPEG the camera saved beside it (RAW+JPEG), or from an export."
+
     /// What to do about a failure of this kind, when nothing more fitting is known.
     public static func hint(for code: Code) -> String {
         switch code {
