@@ -121,7 +121,9 @@ struct ExportJob: CommandJob {
         guard let start = parts[0].isEmpty ? 0 : seconds(parts[0]),
             let end = parts[1].isEmpty ? .infinity : seconds(parts[1])
         else {
-            throw ValidationError("--trim \(text): a time is not seconds or m:ss; \(usage)")
+            throw ValidationError(
+                "--trim \(text): a time is not seconds or m:ss (seconds and minutes after a colon are under 60); "
+                    + usage)
         }
         guard end > start else {
             throw ValidationError(
@@ -133,10 +135,11 @@ struct ExportJob: CommandJob {
     }
 
     /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
+    /// After the first part, each is under 60 (`1:90` is no time, not 2:30).
     static func seconds(_ text: String) -> Double? {
         var total = 0.0
-        for part in text.split(separator: ":", omittingEmptySubsequences: false) {
-            guard let value = Double(part), value >= 0 else { return nil }
+        for (index, part) in text.split(separator: ":", omittingEmptySubsequences: false).enumerated() {
+            guard let value = Double(part), value >= 0, index == 0 || value < 60 else { return nil }
             total = total * 60 + value
         }
         return text.isEmpty ? nil : total

@@ -246,6 +246,9 @@ struct RenderCommandTests {
         #expect(try CLI.run(["export", try Fixtures.path(.mp4Large)]).status == 2)
         #expect(try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "huge"]).status == 2)
         #expect(try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--trim", "5-2"]).status == 2)
+        // 1:90 is no time (not 2:30): said so, not taken for an end before its start.
+        let noTime = try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--trim", "1:90-2:00"])
+        #expect(noTime.status == 2 && noTime.errorText.contains("a time is not seconds or m:ss"), "\(noTime.errorText)")
         #expect(
             try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", "lots"]).status == 2)
         let audio = try CLI.run(["export", try Fixtures.path(.m4aAudio), "--preset", "low", "-o", folder + "/a.mp4"])

@@ -127,6 +127,22 @@ struct UploadDryRunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: journal))
     }
 
+    @Test("an option for another kind of target is refused, named, before anything is read or sent")
+    func misplacedOptions() throws {
+        let photo = try Fixtures.path(.jpegPlain)
+        let tus = try CLI.run(["upload", photo, "--to", "tus+http://127.0.0.1:9/files", "--key", "{name}", "--dry-run"])
+        #expect(
+            tus.status == 2 && tus.errorText.contains("--key (for s3://) does nothing for --to tus+"),
+            "\(tus.errorText)")
+        let s3 = try CLI.run([
+            "upload", photo, "--to", "s3://photos/", "--endpoint", "http://127.0.0.1:9", "--field", "photo",
+            "--dry-run",
+        ])
+        #expect(s3.status == 2 && s3.errorText.contains("--field (for a web form) does nothing"), "\(s3.errorText)")
+        let form = try CLI.run(["upload", photo, "--to", "http://127.0.0.1:9/upload", "--field", "photo", "--dry-run"])
+        #expect(form.status == 0, "\(form.errorText)")
+    }
+
     @Test("two files that would take one key: the dry run and the upload refuse both, say how to name them apart")
     func keyCollision() throws {
         let folder = Temporary.path("cli-upload-collide")

@@ -114,6 +114,10 @@ struct LibraryJob: CommandJob {
             throw ValidationError(
                 "'\(words[1])' needs the item's id (or the start of it), as 'pickup library \(words[0]) \(words[1]) ID': "
                     + "'pickup library \(words[0]) list' shows the ids")
+        case ("show", _), ("remove", _):
+            throw ValidationError(
+                "'\(words[1])' takes one id at a time, not \(words.count - 2) ("
+                    + "\(words.dropFirst(2).joined(separator: " "))): run it once for each")
         default:
             let known = ["list", "show", "verify", "repair", "remove"]
             let guess = known.contains(words[1]) ? "" : UnknownOptions.guess(words[1], among: known)

@@ -121,6 +121,19 @@ struct UploadJob: CommandJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
+        // An option for another kind of target would be ignored without a word: refused, naming it.
+        var misplaced: [String] = []
+        if case .s3 = target {} else if command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
+        if case .form = target {} else {
+            if command.field != "file" { misplaced.append("--field (for a web form)") }
+            if !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
+        }
+        if let first = misplaced.first {
+            throw ValidationError(
+                "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
+                    + "\(text); drop \(misplaced.count == 1 ? "it" : "them")"
+                    + (first.hasPrefix("--key") ? " (a tus server and a form name the file themselves)" : ""))
+        }
         recursive = command.recursive
         force = command.force
         check = command.check
