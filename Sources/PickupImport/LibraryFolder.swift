@@ -78,9 +78,5 @@ public struct LibraryFolder: Sendable, Hashable {
     }
 
     /// A path with every symbolic link and `..` resolved, or nil when it does not exist.
-    static func resolve(_ path: String) -> String? {
-        guard let resolved = SystemPath.withCString(path, { realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return SystemPath.string(cString: resolved)
-    }
+    static func resolve(_ path: String) -> String? { SystemPath.resolved(path) }
 }

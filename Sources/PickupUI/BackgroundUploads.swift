@@ -42,7 +42,10 @@
         private var transfers: BackgroundTransfers?
         private let delegateQueue = OperationQueue()
         /// Set once `invalidate()` lets the session go: no task may be made in it after that.
-        private let letGo = LockedValue(false)
+        /// Why no task may be made in the session any more (nil while it can be used): it was let
+        /// go (`invalidate()`), or it became invalid on its own (another process holds its
+        /// identifier). A task made in an invalidated session raises, so none is made.
+        private let letGo = LockedValue<UploadError?>(nil)
         /// Who waits for the session's end (`urlSession(_:didBecomeInvalidWithError:)`), and whether it came.
         private var invalidWaiters: [CheckedContinuation<Void, Never>] = []
         private var isInvalid = false
@@ -154,7 +157,12 @@
         /// session after this is called ("New tasks may not be created"): an upload it would
         /// have handed over again stays with the foreground.
         public func invalidate() async {
-            letGo.withValue { $0 = true }
+            letGo.withValue { reason in
+                if reason == nil {
+                    reason = UploadError(
+                        .network, "the background session \(identifier) was let go: this upload stays here")
+                }
+            }
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 let (over, session) = lock.withLock { () -> (Bool, URLSession?) in
                     if !isInvalid { invalidWaiters.append(ended) }
@@ -168,8 +176,25 @@
             }
         }
 
-        /// The session has ended after `invalidate()` (URLSession calls it).
+        /// The session has ended (URLSession calls it): after `invalidate()`, or on its own. "A
+        /// session will only become invalid because of a systemic error or when it has been
+        /// explicitly invalidated" (NSURLSession.h:941-943 in the iOS 26.2 SDK): an extension's
+        /// session whose identifier the app still holds (it handles that session's events)
+        /// becomes invalid at once, NSURLErrorBackgroundSessionInUseByAnotherProcess
+        /// (NSURLError.h). Its uploads then stay in the foreground, none raising.
         public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
+            let inUse = (error as? URLError)?.code == .backgroundSessionInUseByAnotherProcess
+            letGo.withValue { reason in
+                if reason == nil {
+                    reason =
+                        inUse
+                        ? UploadError(
+                            .busy,
+                            "another process (the app, handling this session's earlier uploads) holds the background "
+                                + "session \(identifier): this upload stays here")
+                        : UploadError(.network, "the background session \(identifier) ended: this upload stays here")
+                }
+            }
             let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
                 isInvalid = true
                 defer { invalidWaiters = [] }
@@ -303,17 +328,16 @@
     struct SystemBackgroundSession: BackgroundSession {
         let session: URLSession
         let identifier: String
-        /// Set once the session is let go (`BackgroundUploads.invalidate()`): a task made in an
-        /// invalidated session is a programming error that raises, so none is made.
-        let letGo: LockedValue<Bool>
+        /// Why the session may make no task any more (`BackgroundUploads.letGo`): a task made in
+        /// an invalidated session is a programming error that raises, so none is made. The check
+        /// and the task's making are under its lock, as `invalidate()` marks it before it ends
+        /// the session.
+        let letGo: LockedValue<UploadError?>
 
         func startUpload(
             _ request: HTTPRequest, fromFile path: String, description: String,
             confirm: @escaping @Sendable () async -> Bool
         ) async throws(UploadError) -> Bool {
-            guard !letGo.withValue({ $0 }) else {
-                throw UploadError(.network, "the background session \(identifier) was let go: this upload stays here")
-            }
             var urlRequest = URLRequest(url: request.url)
             urlRequest.httpMethod = request.method
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
@@ -321,8 +345,12 @@
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UploadError(.sourceUnreadable, "no file at \(path) to upload from")
             }
-            // A background session runs upload tasks from a file only, made with the delegate API.
-            let task = session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
+            // A background session runs upload tasks from a file only, made with the delegate API;
+            // made only while the session may still make one, under the same lock as its marking.
+            let task = try letGo.withValue { (reason: inout UploadError?) throws(UploadError) -> URLSessionUploadTask in
+                if let reason { throw reason }
+                return session.uploadTask(with: urlRequest, fromFile: URL(fileURLWithPath: path))
+            }
             task.taskDescription = description
             guard await confirm() else {
                 task.cancel()

@@ -15,7 +15,8 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case checksumMismatch
         /// The server refused the credentials (401/403).
         case unauthorized
-        /// The file could not be read.
+        /// The file could not be read, or, sent from an app extension, lies outside its App
+        /// Group's container (``UploadError/outsideSharedContainer``).
         case sourceUnreadable
         /// The file changed since its upload began (its size or modification time): the bytes
         /// sent are no longer its bytes, so the upload cannot be finished; send it again as a
@@ -60,12 +61,14 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// Group's container, where the app (which resumes what the extension leaves) cannot read it.
     public var outsideSharedContainer = false
 
-    /// The error for a file an app extension sends from outside its App Group's container.
-    static func outsideSharedContainer(_ path: String) -> UploadError {
+    /// The error for a file an app extension sends from outside its App Group's container:
+    /// `resolved`, where its links lead; `container`, the group's.
+    static func outsideSharedContainer(_ path: String, resolved: String, container: String) -> UploadError {
+        let leads = resolved == path ? "" : " (it leads to \(resolved))"
         var error = UploadError(
             .sourceUnreadable,
-            "\(path) is not in the App Group's container, so the app could not read it to resume the upload; "
-                + "nothing was sent")
+            "\(path)\(leads) is not in the App Group's container \(container), so the app could not read it to "
+                + "resume the upload; nothing was sent")
         error.outsideSharedContainer = true
         return error
     }
@@ -129,8 +132,8 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .unauthorized: return "Check the credentials; Pickup does not retry with wrong ones."
         case .sourceUnreadable:
             if outsideSharedContainer {
-                return "Import the file into the App Group's library first (PickupStorage.appGroup), then send "
-                    + "the stored copy."
+                return "Import the file into the App Group's library first (an ImportSession on "
+                    + "PickupStorage.appGroup(_:)'s library), then send the stored copy."
             }
             return "Check that the file is still there and readable."
         case .sourceChanged:

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Paths as the file system holds them: bytes, nearly always UTF-8. A name that is not UTF-8
 /// (Latin-1 from an old camera, a share or an archive) must still travel in a Swift `String`
 /// and lead back to its file, as ffmpeg, exiftool and rclone take such names. Each byte that
@@ -115,5 +123,13 @@ public enum SystemPath {
         }
         guard value >= lowest, let scalar = Unicode.Scalar(value) else { return nil }
         return (scalar, length)
+    }
+
+    /// The path with every symbolic link and `..` resolved, as the kernel resolves it
+    /// (`realpath(3)`), or nil when it does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return string(cString: resolved)
     }
 }

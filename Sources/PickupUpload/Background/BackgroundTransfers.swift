@@ -46,7 +46,7 @@ package actor BackgroundTransfers {
         self.session = session
         self.folder = folder
         self.adoptsUnnamedUploads = adoptsUnnamedUploads
-        self.sharedFolder = sharedFolder.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        self.sharedFolder = sharedFolder.map { SystemPath.resolved($0) ?? $0 }
         hold = BackgroundHold("Pickup: handing uploads to the background", granting: background)
     }
 
@@ -103,10 +103,27 @@ package actor BackgroundTransfers {
     /// The uploads this object is handing over now, their tasks not yet started.
     private var preparing: Set<String> = []
 
+    /// An extension's file must be where the app can read it: the app resumes what the
+    /// extension's session leaves (a task cancelled or failed), and an extension's own container
+    /// is not the app's. Returns `path` as the kernel resolves it (every link and `..` followed),
+    /// inside the App Group's container; for the app's session, `path` itself.
+    private func inSharedFolder(_ path: String) throws(UploadError) -> String {
+        guard let sharedFolder else { return path }
+        guard let resolved = SystemPath.resolved(path) else {
+            throw UploadError(.sourceUnreadable, "no file at \(path); nothing was sent")
+        }
+        guard resolved.hasPrefix(sharedFolder + "/") else {
+            throw UploadError.outsideSharedContainer(path, resolved: resolved, container: sharedFolder)
+        }
+        return resolved
+    }
+
     /// Prepares and starts the task that sends the rest of `record`; nil when nothing is left.
     private func start(
         _ record: UploadRecord, attempt: Int, lease: Double
     ) async throws(UploadError) -> BackgroundTransfer? {
+        // Every hand-over, not only `send`'s: an extension's queue handed off, a task retried.
+        _ = try inSharedFolder(record.path)
         let source = try SourceFile(path: record.path)
         guard source.size == record.size, source.modified == record.modified else {
             throw UploadError(.sourceChanged, "\(record.path) changed since the upload began")
@@ -282,8 +299,12 @@ package actor BackgroundTransfers {
         for id in background.own where !carried.contains(id) && !preparing.contains(id) {
             try await journal.takeBack(id: id, session: session.identifier)
         }
+        // An extension's session resumes only files in its App Group's container: the app's own
+        // uploads in the shared journal name files the extension cannot read (nor, being kept
+        // relative to a home, find).
         let unfinished = try await journal.unfinished().filter {
             !background.others.contains($0.id) && !preparing.contains($0.id)
+                && (sharedFolder == nil || (try? inSharedFolder($0.path)) != nil)
         }
         return (unfinished.filter { !carried.contains($0.id) }, unfinished.filter { carried.contains($0.id) })
     }
@@ -414,13 +435,8 @@ package actor BackgroundTransfers {
     package func send(
         path: String, to destination: UploadDestination, type: String, expected: FileIdentity?, on queue: UploadQueue
     ) async throws(UploadError) -> Int {
-        // An extension's file must be where the app can read it: the app resumes what the
-        // extension's session leaves (a task cancelled or failed), and an extension's own
-        // container is not the app's.
-        if let sharedFolder {
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(sharedFolder + "/") else { throw UploadError.outsideSharedContainer(path) }
-        }
+        // The file as checked is the file recorded and sent: resolved once, here.
+        let path = try inSharedFolder(path)
         var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
         record.state = .paused
         try await journal.save(record)

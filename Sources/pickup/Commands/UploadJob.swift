@@ -123,11 +123,9 @@ struct UploadJob: CommandJob {
         self.formFields = formFields
         // An option for another kind of target would be ignored without a word: refused, naming it.
         var misplaced: [String] = []
-        if case .s3 = target {} else if command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
-        if case .form = target {} else {
-            if command.field != "file" { misplaced.append("--field (for a web form)") }
-            if !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
-        }
+        if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
+        if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
+        if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
         if let first = misplaced.first {
             throw ValidationError(
                 "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "

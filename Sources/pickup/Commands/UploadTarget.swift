@@ -9,6 +9,11 @@ enum UploadTarget: Sendable, Equatable {
     /// A web form that takes the file in a `multipart/form-data` POST.
     case form(URL)
 
+    /// Whether the files go to an S3 bucket (keys are named by `--key`).
+    var isS3: Bool { if case .s3 = self { true } else { false } }
+    /// Whether the files go to a web form (`--field`, `--form-field`).
+    var isForm: Bool { if case .form = self { true } else { false } }
+
     /// Parses `tus+http://host/path`, `tus+https://...`, `s3://bucket/prefix` or
     /// `http(s)://host/path` (a form).
     /// Schemes in any case (`HTTP://`, `S3://`, `Tus+HTTPS://`: RFC 3986 says they are case-insensitive).

@@ -258,10 +258,58 @@ extension BackgroundTransfersTests {
         }
         #expect(try await share.uploader.journal.unfinished().isEmpty, "nothing begun")
         #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).isEmpty)
-        _ = try await share.transfers.send(
-            path: inside, to: .tus(endpoint: server.server.endpoint), type: "image/jpeg", expected: nil,
-            on: share.queue)
+        // A missing file is said to be missing, not outside.
+        do {
+            _ = try await share.transfers.send(
+                path: group + "/gone.JPG", to: .tus(endpoint: server.server.endpoint), type: "image/jpeg",
+                expected: nil, on: share.queue)
+            Issue.record("a missing file was sent")
+        } catch {
+            #expect(error.code == .sourceUnreadable && !error.outsideSharedContainer, "\(error)")
+        }
+        // The file checked is the file recorded and sent: a path through a link (here a link
+        // outside the group to a folder in it, then `..`) is recorded as the kernel resolves it.
+        let sub = group + "/sub"
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let into = Temporary.path("into-group")
+        try FileManager.default.createSymbolicLink(atPath: into, withDestinationPath: sub)
+        defer { unlink(into) }
+        let queueID = try await share.transfers.send(
+            path: into + "/../IMG_0001.JPG", to: .tus(endpoint: server.server.endpoint), type: "image/jpeg",
+            expected: nil, on: share.queue)
+        let uploadID = try #require(await share.queue.item(queueID)?.uploadID)
+        let recorded = try #require(try await share.uploader.journal.record(id: uploadID)?.path)
+        #expect(recorded.hasSuffix("/IMG_0001.JPG") && recorded.contains("group"), "\(recorded)")
+        #expect(!recorded.contains("into-group"), "\(recorded)")
         await system.runAll()
         #expect(await server.patched == 20 << 10)
+    }
+
+    @Test("an extension's session hands over and resumes only files in its App Group: the app's own stay with the app")
+    func extensionLeavesTheAppsUploads() async throws {
+        let group = Temporary.path("group")
+        try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: true)
+        defer { Temporary.remove(group) }
+        let journal = group + "/uploads.sqlite"
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        // The app's foreground upload of a file in its own container, paused in the shared journal.
+        let appsFile = try file(bytes: 30 << 10)
+        defer { unlink(appsFile) }
+        let app = try await launch(journal: journal, transport: server, system: system)
+        var paused = try await app.uploader.journal.begin(
+            path: appsFile, size: 30 << 10, modified: try SourceFile(path: appsFile).modified,
+            destination: .tus(endpoint: server.server.endpoint), type: "image/jpeg")
+        paused.state = .paused
+        try await app.uploader.journal.save(paused)
+        // The extension launches on the same journal: it neither resumes nor hands over that one.
+        let share = try await launch(
+            journal: journal, transport: server, system: system,
+            session: BackgroundTransfersTests.extensionIdentifier, isExtension: true, shared: group)
+        #expect(try await share.transfers.restore(into: share.queue).isEmpty, "the app's upload is not the extension's")
+        let record = try #require(try await share.uploader.journal.unfinished().first)
+        await share.queue.add(restoring: record, endpoint: nil)
+        #expect(await share.transfers.handOff(share.queue) == 0, "handed over from outside the group")
+        #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).isEmpty)
     }
 }
