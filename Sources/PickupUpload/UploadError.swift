@@ -99,6 +99,20 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.retryAfter = retryAfter
     }
 
+    /// Decodes an error, the flags added over time (`unreachable`, `notAJournal`,
+    /// `outsideSharedContainer`, `targetProblem`) false or nil where an older encoding lacks them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(Code.self, forKey: .code)
+        message = try container.decode(String.self, forKey: .message)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        retryAfter = try container.decodeIfPresent(Double.self, forKey: .retryAfter)
+        unreachable = try container.decodeIfPresent(Bool.self, forKey: .unreachable) ?? false
+        notAJournal = try container.decodeIfPresent(Bool.self, forKey: .notAJournal) ?? false
+        outsideSharedContainer = try container.decodeIfPresent(Bool.self, forKey: .outsideSharedContainer) ?? false
+        targetProblem = try container.decodeIfPresent(TargetProblem.self, forKey: .targetProblem)
+    }
+
     /// A network error that says the endpoint could not be reached at all.
     public static func unreachable(_ message: String) -> UploadError {
         var error = UploadError(.network, message)
