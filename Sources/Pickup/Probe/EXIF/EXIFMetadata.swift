@@ -70,7 +70,9 @@ struct EXIFMetadata {
     static func parseCanonBlocks(
         ifd0 cmt1: [UInt8]?, exif cmt2: [UInt8]?, gps cmt4: [UInt8]?, limits: ProbeLimits
     ) throws(ProbeError) -> EXIFMetadata {
-        var exif = try cmt1.map { block throws(ProbeError) in try parse(block, limits: limits) } ?? EXIFMetadata()
+        // Not `cmt1.map`: the typed-throws `Optional.map` is newer than the iOS 17.4 SDK's standard library.
+        var exif = EXIFMetadata()
+        if let cmt1 { exif = try parse(cmt1, limits: limits) }
         if let cmt2 {
             var (tiff, first) = try TIFFReader.open(cmt2, limits: limits)
             try exif.readEXIF(&tiff, at: first)
