@@ -15,7 +15,7 @@ enum FactsJSON {
         "kind", "container", "fileSize", "videoCodec", "audioCodec", "imageCodec", "width", "height",
         "orientation", "exifOrientation", "duration", "frameRate", "bitDepth", "hdr", "audioChannels",
         "audioSampleRate", "creationDate", "location", "make", "model", "software", "contentIdentifier",
-        "capture", "animated", "frameCount", "alpha",
+        "capture", "animated", "frameCount", "alpha", "preview",
     ]
 
     /// `info` as JSON, or nil when a number in it is not finite.
@@ -61,6 +61,12 @@ enum FactsJSON {
         object.add("animated", info.animated)
         object.add("frameCount", info.frameCount)
         object.add("alpha", info.alpha)
+        if let preview = info.preview {
+            var range = JSONObjectText()
+            range.add("offset", preview.offset)
+            range.add("length", preview.length)
+            object.add("preview", object: range)
+        }
         return object.closed
     }
 

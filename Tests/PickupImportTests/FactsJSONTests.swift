@@ -62,6 +62,16 @@ struct FactsJSONTests {
         #expect(try readBack(try #require(FactsJSON.encode(info))) == info)
     }
 
+    @Test("a raw photo's preview is kept, and read back as JSONEncoder writes it")
+    func rawPreview() throws {
+        var info = MediaInfo(kind: .image, container: .raf, fileSize: 40_000)
+        info.preview = ByteRange(offset: 148, length: 12_167)
+        let text = try #require(FactsJSON.encode(info))
+        #expect(try readBack(text) == info)
+        let encoded = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
+        #expect(try readBack(encoded) == (try readBack(text)))
+    }
+
     @Test("a number that is not finite is left to JSONEncoder, as before")
     func notFinite() {
         var info = MediaInfo(kind: .video, container: .mp4, fileSize: 1)
