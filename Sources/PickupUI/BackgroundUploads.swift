@@ -239,7 +239,7 @@
         /// power). `queue` shows it as in the background; one the background session cannot
         /// send (a file over 5 GB to S3) goes in the queue. Returns its queue id. An extension's
         /// file must be in its App Group's container (the app resumes what the extension leaves):
-        /// one outside is refused (``UploadError/outsideSharedContainer``), nothing sent.
+        /// one outside is refused (`UploadError.outsideSharedContainer`), nothing sent.
         @discardableResult
         public func send(
             path: String, to destination: UploadDestination, type: String = "application/octet-stream",
