@@ -205,20 +205,17 @@ struct ThumbJob: CommandJob {
         for (file, base) in zip(files, OutputNames.of(files)) {
             // A file that does not probe (empty, cut short, not media) would fail: said now, as the
             // run would say it (export's dry run probes too).
+            let facts: MediaInfo
             do {
-                let facts = try MediaProbe().probe(path: file)
-                if facts.container.isCameraRaw, facts.preview == nil {
-                    throw RenderError.rawWithoutPreview(facts.container, path: file)
-                }
-            } catch let error as ProbeError {
+                facts = try MediaProbe().probe(path: file)
+            } catch {
                 failed = true
                 fail(file, RenderError(probeError: error, path: file))
                 continue
-            } catch let error as RenderError {
+            }
+            if facts.container.isCameraRaw, facts.preview == nil {
                 failed = true
-                fail(file, error)
-                continue
-            } catch {
+                fail(file, RenderError.rawWithoutPreview(facts.container, path: file))
                 continue
             }
             let paths =

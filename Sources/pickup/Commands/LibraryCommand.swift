@@ -225,7 +225,7 @@ struct LibraryJob: CommandJob {
     /// No item has this id: when the prefix fits several, their ids and names, so that the next
     /// try can be exact.
     private func notFound(_ id: String, in catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        let candidates = id.isEmpty ? [] : try await catalog.items().filter { $0.id.hasPrefix(id) }
+        let candidates = try await LibraryJob.fitting(id, in: catalog)
         let message: String
         let hint: String
         let live = candidates.isEmpty ? try await catalog.livePhoto(formerVideoID: id) : nil
@@ -235,10 +235,8 @@ struct LibraryJob: CommandJob {
                 + "\(live.id) (\(live.originalName))"
             hint = "Use the Live Photo's id, \(live.id): it holds the still and the movie."
         } else if candidates.count > 1 {
-            let shown = candidates.prefix(10).map { "\($0.id) (\($0.originalName))" }
             message =
-                "'\(id)' fits \(candidates.count) items in \(folder): " + shown.joined(separator: ", ")
-                + (candidates.count > shown.count ? ", ..." : "")
+                "'\(id)' fits \(candidates.count) items in \(folder): " + LibraryJob.listed(candidates, most: 10)
             hint = "Give more characters of the id."
         } else {
             message = "no item '\(id)' in \(folder)"
@@ -254,6 +252,17 @@ struct LibraryJob: CommandJob {
             Console.error(Text.clean("pickup library: \(message). \(hint)"))
         }
         return ExitStatus.someFailed
+    }
+
+    /// The items whose id begins with `id` (none for an empty one): what a prefix of several fits.
+    static func fitting(_ id: String, in catalog: ImportCatalog) async throws(ImportError) -> [ImportedItem] {
+        id.isEmpty ? [] : try await catalog.items().filter { $0.id.hasPrefix(id) }
+    }
+
+    /// The first `most` of `items` as `ID (NAME)`, with `...` when there are more.
+    static func listed(_ items: [ImportedItem], most: Int) -> String {
+        items.prefix(most).map { "\($0.id) (\($0.originalName))" }.joined(separator: ", ")
+            + (items.count > most ? ", ..." : "")
     }
 
     static func details(_ item: ImportedItem) -> String {

@@ -100,14 +100,13 @@ extension UploadJob {
                 } else {
                     unreadable = true
                     // A prefix of several ids is named as such, with them, as `library show` does.
-                    let fitting = try await catalog?.items().filter { $0.id.hasPrefix(argument) } ?? []
+                    var fitting: [ImportedItem] = []
+                    if let catalog { fitting = try await LibraryJob.fitting(argument, in: catalog) }
                     if fitting.count > 1 {
-                        let shown = fitting.prefix(5).map { "\($0.id) (\($0.originalName))" }
                         notSent(
                             argument, code: "ambiguous",
                             message: "'\(argument)' fits \(fitting.count) items of the library \(library): "
-                                + shown.joined(separator: ", ") + (fitting.count > 5 ? ", ..." : "")
-                                + "; none is sent",
+                                + LibraryJob.listed(fitting, most: 5) + "; none is sent",
                             hint: "Give more characters of the id.")
                     } else {
                         notSent(
