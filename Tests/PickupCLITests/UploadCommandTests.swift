@@ -241,24 +241,28 @@ struct UploadCommandTests {
     }
 
     /// Starts `command` in the background, waits until the journal holds confirmed bytes of an
-    /// unfinished upload, then interrupts it as Ctrl-C does (or kills it, with `signal` "KILL").
+    /// unfinished upload (or, with `until`, a line of `uploads list --json` that matches it), then
+    /// interrupts it as Ctrl-C does (or kills it, with `signal` "KILL").
     /// Returns its exit status; its standard output is in `journal` + ".out".
     func interruptOnceSending(
         _ command: String, journal: String, environment: [String: String], signal: String = "INT",
-        meanwhile: String = ""
+        meanwhile: String = "", until: String = #""confirmed":[1-9]"#
     ) throws -> Int32 {
         let result = try Shell.run(
             """
             \(command) >"$J.out" 2>/dev/null & pid=$!
             for i in $(seq 1 400); do
               if [ -f "$J" ] && "$TOOL" uploads list --journal "$J" --json 2>/dev/null \
-                | grep -q '"confirmed":[1-9]'; then break; fi
+                | grep -q "$UNTIL"; then break; fi
               sleep 0.05
             done
             kill -$SIGNAL $pid
             \(meanwhile)
             wait $pid
-            """, environment: environment.merging(["TOOL": CLI.tool, "J": journal, "SIGNAL": signal]) { $1 })
+            """,
+            environment: environment.merging(["TOOL": CLI.tool, "J": journal, "SIGNAL": signal, "UNTIL": until]) {
+                $1
+            })
         return result.status
     }
 
@@ -290,11 +294,11 @@ struct UploadCommandTests {
             to: URL(fileURLWithPath: small))
         let journal = folder + "/j.sqlite"
         let to = "tus+" + server.endpoint.absoluteString
-        // One at a time: the small file is done before the big one has confirmed bytes, and the
-        // stop comes before the run's hashing of what it sent is recorded.
+        // One at a time: stopped once the small file is done (the big one next, or under way),
+        // before the run's hashing of what it sent is recorded.
         let status = try interruptOnceSending(
             "\"$TOOL\" upload \"$A\" \"$B\" --to \"$TO\" --journal \"$J\" --parallel 1 --chunk-size 0.25",
-            journal: journal, environment: ["A": small, "B": big, "TO": to])
+            journal: journal, environment: ["A": small, "B": big, "TO": to], until: #""state":"done""#)
         #expect(status == 130)
         let again = try CLI.run(["upload", small, big, "--to", to, "--journal", journal, "--json"])
         #expect(again.status == 0, "\(again.errorText)")
