@@ -566,8 +566,18 @@ struct ImportCommandTests {
             #expect(truncate(path, off_t(movie.count + size)) == 0)
         }
         let library = folder.appendingPathComponent("Library").path
+        // Ctrl-C once a copy is in flight (its unnamed O_TMPFILE open in the library): a shell's
+        // background job starts with SIGINT ignored until the run watches for it, so a signal
+        // sent at a fixed time raced a loaded machine.
         let result = try Shell.run(
-            "\"$TOOL\" import \"$CARD\" --into \"$LIB\" $JSON & pid=$!; sleep 0.4; kill -INT $pid; wait $pid",
+            """
+            "$TOOL" import "$CARD" --into "$LIB" $JSON & pid=$!
+            for i in $(seq 1 1000); do
+              ls -l /proc/$pid/fd 2>/dev/null | grep -F "$LIB" | grep -q "(deleted)" && break
+              sleep 0.02
+            done
+            kill -INT $pid; wait $pid
+            """,
             environment: [
                 "TOOL": CLI.tool, "CARD": folder.appendingPathComponent("card").path, "LIB": library,
                 "JSON": json ? "--json" : "",

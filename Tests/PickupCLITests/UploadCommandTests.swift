@@ -537,7 +537,11 @@ struct UploadCommandTests {
             python3 -c 'exec("import socket, sys\\ns = socket.socket()\\ns.bind((\\"127.0.0.1\\", 0))\\ns.listen(4)\\nopen(sys.argv[1], \\"w\\").write(str(s.getsockname()[1]))\\nheld = []\\nwhile True: held.append(s.accept())")' "$J.port" >/dev/null 2>&1 & server=$!
             for i in $(seq 1 100); do [ -s "$J.port" ] && break; sleep 0.05; done
             "$TOOL" upload "$F" --to "http://127.0.0.1:$(cat "$J.port")/upload" --journal "$J" >"$J.out" 2>/dev/null & pid=$!
-            sleep 1.5; kill -INT $pid; status=0; wait $pid || status=$?; kill -9 $server; exit $status
+            for i in $(seq 1 400); do
+              "$TOOL" uploads list --journal "$J" --json 2>/dev/null | grep -q '"state":"uploading"' && break
+              sleep 0.05
+            done
+            sleep 0.3; kill -INT $pid; status=0; wait $pid || status=$?; kill -9 $server; exit $status
             """, environment: ["TOOL": CLI.tool, "J": journal, "F": file])
         #expect(result.status == 130)
         let said = try String(contentsOfFile: journal + ".out", encoding: .utf8)
