@@ -15,6 +15,9 @@ public struct NamedFiles {
     public var unreadable: [(path: String, message: String)] = []
     /// How many files in the folders the `--include`/`--exclude` patterns did not take.
     public var notTaken = 0
+    /// Whether some file was looked for in a folder or a list (`--files-from`): then `-o` names a
+    /// folder however many files were found, as it would for the same command on a fuller card.
+    public var searched = false
 
     /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
     /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
@@ -31,6 +34,7 @@ public struct NamedFiles {
             return given.insert(identity).inserted
         }
         for argument in arguments {
+            if listed.contains(argument) { searched = true }
             guard FileWalker.isFolder(argument) else {
                 if listed.contains(argument), selection.takes(argument), !takes(argument) {
                     leftAlone.append((argument, other))
@@ -42,6 +46,7 @@ public struct NamedFiles {
                 continue
             }
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
+            searched = true
             for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
                 case .file(let path, let identity) where takes(path): if isNew(identity) { files.append(path) }

@@ -7,9 +7,10 @@ import PickupStore
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
 /// existing output is replaced only when `--force` says so.
 public enum OutputCheck {
-    /// Why `output` may not be written, and what to do instead; nil when it may be.
+    /// Why `output` may not be written, and what to do instead; nil when it may be. `source`:
+    /// the file Pickup named `output` after, so that one made before it changed says so.
     public static func problem(
-        writing output: String, reading inputs: [String], force: Bool
+        writing output: String, reading inputs: [String], force: Bool, source: String? = nil
     ) -> (message: String, hint: String)? {
         guard let existing = FileStatus(path: output) else { return nil }
         for input in inputs {
@@ -21,10 +22,27 @@ public enum OutputCheck {
             }
         }
         if existing.kind == .directory { return ("the output \(output) is a folder", "Name a file.") }
+        if !force, let source, let read = FileStatus(path: source), read.modified > existing.modified {
+            return (
+                "the output \(output) was made before \(source) last changed",
+                "Add --force to make it again, or name another output."
+            )
+        }
         if !force {
             return ("the output \(output) exists", "Add --force to replace it, or name another output.")
         }
         return nil
+    }
+
+    /// Whether `output` is what an earlier run of a batch made of `input`: a file, not empty, not
+    /// one of the inputs, last changed at or after `input`. A batch run again (a folder, a list)
+    /// leaves it and says so; `--force` makes it again. An output older than its source is not
+    /// this: it is refused as any existing output is.
+    public static func madeBefore(_ output: String, from input: String, reading inputs: [String]) -> Bool {
+        guard let made = FileStatus(path: output), made.kind == .regular, made.size > 0,
+            let source = FileStatus(path: input), made.modified >= source.modified
+        else { return false }
+        return !inputs.contains { FileStatus(path: $0)?.isSameFile(as: made) ?? false }
     }
 
     /// Refuses a path to write to (`-o`, `--into`, `--journal`) that holds bytes that are not

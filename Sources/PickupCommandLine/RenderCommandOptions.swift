@@ -16,7 +16,8 @@ extension RenderCommands {
             written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips; a NAME \
             longer than 150 bytes is shortened). Several images go to a folder, never to one \
             image's name. An image that exists is not replaced without --force, and an input is \
-            never written over.
+            never written over; run again on a folder, an image made after its file last changed is \
+            left as it is (already there).
 
             Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
             """
@@ -36,7 +37,8 @@ extension RenderCommands {
             the preset's bit rate, and audio that is not AAC becomes AAC. The creation date and the \
             rotation are kept. With --max-size the bit rate is planned to fit. The output is written \
             to a hidden file beside it and renamed when complete: a failure or Ctrl-C leaves nothing. \
-            An output that exists is not replaced without --force, and the input is never written over.
+            An output that exists is not replaced without --force, and the input is never written over; \
+            run again on a folder, an export made after its video last changed is left as it is.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake, \
             130 when interrupted (143 for SIGTERM).
@@ -106,8 +108,8 @@ public struct ThumbArguments: ParsableArguments {
     @Option(
         name: [.customLong("output"), .customShort("o")],
         help: ArgumentHelp(
-            "The image (one file, one frame) or a folder (default: the current folder; several files or a "
-                + "strip need a folder).", valueName: "PATH"),
+            "The image (one file named, one frame) or a folder (default: the current folder; a folder, "
+                + "several files or a strip need a folder).", valueName: "PATH"),
         completion: .file())
     public var output: String?
 
@@ -152,7 +154,9 @@ public struct ExportArguments: ParsableArguments {
 
     @Option(
         name: [.customLong("output"), .customShort("o")],
-        help: ArgumentHelp("The file to write (default NAME-PRESET.mp4 here).", valueName: "OUT"),
+        help: ArgumentHelp(
+            "The file to write (default NAME-PRESET.mp4 here); a folder for a folder or several videos.",
+            valueName: "OUT"),
         completion: .file())
     public var output: String?
 

@@ -26,6 +26,8 @@ struct ExportJob: CommandJob {
     let unreadable: [(path: String, message: String)]
     /// The folder the exports go to, when -o names one.
     let folder: String?
+    /// Whether `-o` names the one file written (not a folder, not Pickup's name in one).
+    let outputNamed: Bool
     let options: ExportOptions
     let json: Bool
     let force: Bool
@@ -46,13 +48,18 @@ struct ExportJob: CommandJob {
         let files = named.files
         let leftAlone = named.leftAlone
         notTaken = named.notTaken
-        // One video to a named file; several into a folder (-o, or here).
+        // One video named to a named file; several, or those of a folder or a list (even one),
+        // into a folder (-o, or here).
         let outputIsFolder = command.output.map { $0.hasSuffix("/") || FileWalker.isFolder($0) } ?? false
-        if files.count > 1, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
-            throw ValidationError("-o \(output): with several videos, -o names a folder to write their exports in")
+        let several = files.count > 1 || named.searched
+        if several, let output = command.output, !outputIsFolder, !(output as NSString).pathExtension.isEmpty {
+            throw ValidationError(
+                "-o \(output): with \(files.count > 1 ? "several videos" : "a folder or a list"), -o names a folder "
+                    + "to write their exports in")
         }
-        let folder = command.output.flatMap { files.count > 1 || outputIsFolder ? $0 : nil }
+        let folder = command.output.flatMap { several || outputIsFolder ? $0 : nil }
         self.folder = folder
+        outputNamed = folder == nil && command.output != nil && files.count == 1
         guard let name = command.preset else {
             throw ValidationError("choose a --preset (passthrough, 1920x1080, hevc-highest...)")
         }
@@ -182,7 +189,25 @@ struct ExportJob: CommandJob {
 
     /// One video's export: its plan, its progress, and the file written or the error.
     private func export(_ file: String, to output: String) async -> Int32 {
-        if let problem = OutputCheck.problem(writing: output, reading: jobs.map(\.file), force: force) {
+        // Run again, an export Pickup named (not -o's file) that an earlier run made is left as it is.
+        if !outputNamed, !force, OutputCheck.madeBefore(output, from: file, reading: jobs.map(\.file)) {
+            if json {
+                var object = JSONObject()
+                object.add("type", "alreadyThere")
+                object.add("path", output)
+                object.add("source", file)
+                Console.out(object.text)
+            } else {
+                Console.out(
+                    Text.clean(
+                        "\(file) → \(output): already there (made after the video last changed; --force makes it again)"
+                    ))
+            }
+            return ExitStatus.success
+        }
+        if let problem = OutputCheck.problem(
+            writing: output, reading: jobs.map(\.file), force: force, source: outputNamed ? nil : file)
+        {
             return report(RenderError(.writeFailed, problem.message, path: file, hint: problem.hint), file)
         }
         if dryRun { return plan(file, to: output) }

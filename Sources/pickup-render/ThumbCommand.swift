@@ -61,17 +61,21 @@ struct ThumbJob: CommandJob {
         leftAlone = named.leftAlone
         notTaken = named.notTaken
         unreadable = named.unreadable
-        // One file and one image: -o names the image; otherwise -o is a folder.
+        // One file named and one image: -o names the image; otherwise (a folder or a list, even
+        // of one file) -o is a folder.
         single =
-            files.count == 1 && command.strip == nil
+            files.count == 1 && !named.searched && command.strip == nil
             && command.output.map { !$0.hasSuffix("/") && !FileWalker.isFolder($0) } ?? false
         // Several images to one image's name would make a folder named like an image: refused.
-        if files.count > 1 || command.strip != nil, let output = command.output, !output.hasSuffix("/"),
+        if files.count > 1 || command.strip != nil || named.searched, let output = command.output,
+            !output.hasSuffix("/"),
             !FileWalker.isFolder(output),
             ImageFormat(fileExtension: (output as NSString).pathExtension) != nil
         {
             let what =
-                files.count > 1 ? "\(files.count) files give \(files.count) images" : "--strip gives several images"
+                files.count > 1
+                ? "\(files.count) files give \(files.count) images"
+                : command.strip != nil ? "--strip gives several images" : "a folder or a list gives an image a file"
             throw ValidationError(
                 "-o \(output) names one image, but \(what); name a folder to write them in (-o thumbs/)")
         }
@@ -136,10 +140,10 @@ struct ThumbJob: CommandJob {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = min(cores, files.count)  // none for an empty list
         let renderer = FFmpegThumbnailer(decoderThreads: workers >= cores ? 1 : 0)
-        var outcomes = [Result<[(RenderedImage, String)], RenderError>?](repeating: nil, count: files.count)
+        var outcomes = [Result<Rendered, RenderError>?](repeating: nil, count: files.count)
         var printed = 0
         var failed = false
-        await withTaskGroup(of: (Int, Result<[(RenderedImage, String)], RenderError>).self) { group in
+        await withTaskGroup(of: (Int, Result<Rendered, RenderError>).self) { group in
             var next = 0
             func start(_ index: Int) {
                 group.addTask {
@@ -154,7 +158,10 @@ struct ThumbJob: CommandJob {
                 outcomes[index] = outcome
                 while printed < files.count, let ready = outcomes[printed] {
                     switch ready {
-                    case .success(let images): for (image, path) in images { report(files[printed], image, path) }
+                    case .success(.written(let images)):
+                        for (image, path) in images { report(files[printed], image, path) }
+                    case .success(.alreadyThere(let paths)):
+                        for path in paths { alreadyThere(files[printed], path) }
                     case .failure(let error):
                         failed = true
                         fail(files[printed], error)
@@ -172,10 +179,23 @@ struct ThumbJob: CommandJob {
         return failed || !unreadable.isEmpty ? ExitStatus.someFailed : ExitStatus.success
     }
 
-    /// One file's images, rendered and written; their paths.
+    /// What became of one file: its images written, or found made by an earlier run.
+    enum Rendered {
+        case written([(RenderedImage, String)])
+        case alreadyThere([String])
+    }
+
+    /// One file's images, rendered and written, with their paths; in a folder's or a list's run
+    /// again, those an earlier run made after the file last changed are left as they are.
     private func render(
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
-    ) async -> Result<[(RenderedImage, String)], RenderError> {
+    ) async -> Result<Rendered, RenderError> {
+        if !single, !force {
+            let paths = destinations(base: base)
+            if paths.allSatisfy({ OutputCheck.madeBefore($0, from: file, reading: files) }) {
+                return .success(.alreadyThere(paths))
+            }
+        }
         do throws(RenderError) {
             let images: [RenderedImage]
             if let strip {
@@ -186,13 +206,15 @@ struct ThumbJob: CommandJob {
             var written: [(RenderedImage, String)] = []
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
-                if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
+                if let problem = OutputCheck.problem(
+                    writing: path, reading: files, force: force, source: single ? nil : file)
+                {
                     throw RenderError(.writeFailed, problem.message, path: file, hint: problem.hint)
                 }
                 try image.write(to: path)
                 written.append((image, path))
             }
-            return .success(written)
+            return .success(.written(written))
         } catch {
             return .failure(error)
         }
@@ -218,13 +240,12 @@ struct ThumbJob: CommandJob {
                 fail(file, RenderError.rawWithoutPreview(facts.container, path: file))
                 continue
             }
-            let paths =
-                single
-                ? [output ?? ""]
-                : strip.map { count in (1...count).map { destination(base: base, index: $0) } }
-                    ?? [destination(base: base, index: nil)]
-            for path in paths {
-                if let problem = OutputCheck.problem(writing: path, reading: files, force: force) {
+            for path in destinations(base: base) {
+                if !single, !force, OutputCheck.madeBefore(path, from: file, reading: files) {
+                    alreadyThere(file, path)
+                } else if let problem = OutputCheck.problem(
+                    writing: path, reading: files, force: force, source: single ? nil : file)
+                {
                     failed = true
                     fail(file, RenderError(.writeFailed, problem.message, path: file, hint: problem.hint))
                 } else if json {
@@ -252,10 +273,32 @@ struct ThumbJob: CommandJob {
         }
     }
 
+    /// The images one file gives: `-o` itself for one file named, else each in the folder.
+    private func destinations(base: String) -> [String] {
+        if single { return [output ?? ""] }
+        return strip.map { count in (1...count).map { destination(base: base, index: $0) } }
+            ?? [destination(base: base, index: nil)]
+    }
+
     private func destination(base name: String, index: Int?) -> String {
         let suffix = index.map { "-strip-" + ($0 < 10 ? "0" : "") + String($0) } ?? "-thumb"
         let folder = output ?? "."
         return (folder as NSString).appendingPathComponent(name + suffix + "." + request.format.fileExtension)
+    }
+
+    /// An image an earlier run made, left as it is.
+    private func alreadyThere(_ file: String, _ path: String) {
+        if json {
+            var object = JSONObject()
+            object.add("type", "alreadyThere")
+            object.add("path", path)
+            object.add("source", file)
+            Console.out(object.text)
+        } else {
+            Console.out(
+                Text.clean(
+                    "\(file) → \(path): already there (made after the file last changed; --force makes it again)"))
+        }
     }
 
     private func report(_ file: String, _ image: RenderedImage, _ path: String) {

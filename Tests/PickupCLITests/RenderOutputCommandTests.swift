@@ -1,4 +1,5 @@
 import Foundation
+import PickupStore
 import PickupTestSupport
 import Testing
 
@@ -166,5 +167,62 @@ struct RenderOutputCommandTests {
         let followed = try #require(CLI.jsonLines(real).first)
         for key in ["path", "plan", "reason"] { #expect(followed[key] as? String == plan[key] as? String, "\(key)") }
         #expect(FileManager.default.fileExists(atPath: plan["path"] as? String ?? ""))
+    }
+}
+
+/// A folder run twice: `-o` is a folder for a folder, whatever it holds, and what the first run
+/// made is left as it is by the second, unless its file changed since.
+@Suite("thumb and export of a folder, run again")
+struct RenderAgainCommandTests {
+    @Test("a folder of one photo and one video: -o is a folder; run again, each output is already there")
+    func folderRunAgain() throws {
+        let folder = try Temporary.folder("cli-again")
+        defer { Temporary.remove(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/card/sub", withIntermediateDirectories: true)
+        let photo = folder + "/card/sub/IMG_0001.JPG"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: folder + "/clip.mp4")
+        // One photo in a folder: -o names the folder its thumbnail goes in, not the thumbnail.
+        let first = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs"])
+        #expect(first.status == 0, "\(first.errorText)")
+        let thumbnail = folder + "/thumbs/IMG_0001-thumb.jpg"
+        let made = try #require(FileStatus(path: thumbnail))
+        // Again: left as it is, said, exit 0; --json says alreadyThere.
+        let again = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs"])
+        #expect(again.status == 0, "\(again.errorText)")
+        #expect(again.outputText.contains("IMG_0001-thumb.jpg: already there"), "\(again.outputText)")
+        #expect(FileStatus(path: thumbnail) == made)
+        let json = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--json", "--dry-run"])
+        #expect(json.status == 0)
+        #expect(try CLI.jsonLines(json).map { $0["type"] as? String } == ["alreadyThere"])
+        // The photo changed since: its old thumbnail is refused as such, and --force makes it again.
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: photo)
+        let changed = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs"])
+        #expect(changed.status == 1)
+        #expect(changed.errorText.contains("was made before"), "\(changed.errorText)")
+        #expect(FileStatus(path: thumbnail) == made)
+        let forced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--force"])
+        #expect(forced.status == 0, "\(forced.errorText)")
+        #expect(FileStatus(path: thumbnail) != made)
+        // One file named: -o still names it, and one that exists is refused as before.
+        let named = try CLI.run(["thumb", photo, "-o", folder + "/one.jpg"])
+        #expect(named.status == 0 && FileManager.default.fileExists(atPath: folder + "/one.jpg"))
+        #expect(try CLI.run(["thumb", photo, "-o", folder + "/one.jpg"]).status == 1)
+
+        // Export: the same for a folder of one video.
+        try FileManager.default.createDirectory(atPath: folder + "/videos", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder + "/clip.mp4", toPath: folder + "/videos/clip.mp4")
+        let export = ["export", "-r", folder + "/videos", "--preset", "passthrough", "-o", folder + "/exports"]
+        let exported = try CLI.run(export)
+        #expect(exported.status == 0, "\(exported.errorText)")
+        let output = folder + "/exports/clip-passthrough.mp4"
+        let written = try #require(FileStatus(path: output))
+        let exportedAgain = try CLI.run(export + ["--json"])
+        #expect(exportedAgain.status == 0, "\(exportedAgain.errorText)")
+        #expect(try CLI.jsonLines(exportedAgain).map { $0["type"] as? String } == ["alreadyThere"])
+        #expect(FileStatus(path: output) == written)
+        try JSONSchemaTests().check("export", [exportedAgain])
+        try JSONSchemaTests().check("thumb", [json])
     }
 }
