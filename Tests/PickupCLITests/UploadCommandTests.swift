@@ -460,6 +460,16 @@ struct UploadCommandTests {
         let said = try String(contentsOfFile: journal + ".out", encoding: .utf8)
         #expect(
             said.contains("'pickup uploads resume \(before["id"] as? String ?? "-") --journal \(journal)'"), "\(said)")
+        // The dry run says the run would go on with it, from the bytes the journal has confirmed.
+        let confirmed = before["confirmed"] as? Int ?? -1
+        let dry = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--dry-run", "--json"])
+        let plan = try #require(try CLI.jsonLines(dry).first { $0["type"] as? String == "plan" })
+        #expect(plan["status"] as? String == "wouldContinue", "\(plan)")
+        #expect(plan["id"] as? String == before["id"] as? String && plan["offset"] as? Int == confirmed, "\(plan)")
+        try JSONSchemaTests().check("upload", [dry])
+        let dryText = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(dryText.outputText.contains("would continue \(big) ("), "\(dryText.outputText)")
+        #expect(dryText.outputText.contains("1 going on where it stopped"), "\(dryText.outputText)")
 
         let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
         #expect(again.status == 0, "\(again.errorText)")

@@ -157,29 +157,12 @@ public struct UploadBatch: Sendable {
             force || !replacing.contains(true)
             ? [] : ((try? await journal.newestFinished(to: destinations)) ?? [])
         // An upload of the same file (path, size, modification time) to the same destination
-        // that was paused, failed, or cut off by a killed process (still `uploading` in the
-        // journal) goes on from the server's offset instead of starting over: running the same
-        // command again continues it. One another live process sends is left to it
-        // (`sentElsewhere`): its claim holds (`UploadJournal.claim`), and nothing is sent twice.
-        // One this process or the background session sends is left to it.
-        var unfinished: [String: UploadRecord] = [:]
-        // The same, by path and destination only: one of another size or time is outdated.
-        var byPlace: [String: UploadRecord] = [:]
-        var elsewhere: [String: Int64] = [:]
-        if !force {
-            let held = (try? await journal.heldHere()) ?? []
-            elsewhere = (try? await journal.sentElsewhere()) ?? [:]
-            for record in (try? await journal.unfinished()) ?? []
-            where record.state == .paused || record.state == .failed || !held.contains(record.id) {
-                // Found by the destination as given or by its twin (`…/files` for `…/files/`).
-                for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
-                    let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)
-                    if unfinished[key] == nil { unfinished[key] = record }  // the newest, as listed
-                    let placeKey = UploadBatch.resumeKey(record.path, 0, 0, place)
-                    if byPlace[placeKey] == nil { byPlace[placeKey] = record }
-                }
-            }
-        }
+        // that was paused, failed, or cut off by a killed process goes on from the server's
+        // offset instead of starting over (`Unfinished`).
+        let open = force ? Unfinished() : await Unfinished(in: journal)
+        var unfinished = open.byFile
+        let byPlace = open.byPlace
+        let elsewhere = open.elsewhere
         let sent = await sameBytes(candidates)
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
@@ -237,6 +220,55 @@ public struct UploadBatch: Sendable {
         let known = digests
         hashing = Task { [queued] in await known.adding(queued) }
         return alreadyThere
+    }
+
+    /// The journal's uploads a run may go on with: paused, failed, or cut off by a killed
+    /// process (still `uploading`). Running the same command again continues one from the
+    /// server's offset. One another live process sends is left to it (`sentElsewhere`): its
+    /// claim holds (`UploadJournal.claim`), and nothing is sent twice. One this process or the
+    /// background session sends is left to it.
+    private struct Unfinished {
+        /// By `resumeKey` (path, size, modification time, destination); the newest of each.
+        var byFile: [String: UploadRecord] = [:]
+        /// By path and destination only: one of another size or time is outdated.
+        var byPlace: [String: UploadRecord] = [:]
+        /// The uploads another live process sends, with its id.
+        var elsewhere: [String: Int64] = [:]
+
+        init() {}
+
+        init(in journal: UploadJournal) async {
+            let held = (try? await journal.heldHere()) ?? []
+            elsewhere = (try? await journal.sentElsewhere()) ?? [:]
+            for record in (try? await journal.unfinished()) ?? []
+            where record.state == .paused || record.state == .failed || !held.contains(record.id) {
+                // Found by the destination as given or by its twin (`…/files` for `…/files/`).
+                for place in [record.destination] + [record.destination?.twin].filter({ $0 != nil }) {
+                    let key = UploadBatch.resumeKey(record.path, record.size, record.modified, place)
+                    if byFile[key] == nil { byFile[key] = record }  // the newest, as listed
+                    let placeKey = UploadBatch.resumeKey(record.path, 0, 0, place)
+                    if byPlace[placeKey] == nil { byPlace[placeKey] = record }
+                }
+            }
+        }
+    }
+
+    /// The files a run would go on with from the server's offset (tus and S3; a form starts
+    /// again), by position, with the journal's upload (its `offset`: the bytes confirmed when
+    /// it stopped; the run asks the server). Nothing is sent or written. What `--dry-run` says.
+    public func wouldContinue(in journal: UploadJournal) async -> [Int: UploadRecord] {
+        let open = await Unfinished(in: journal)
+        var found: [Int: UploadRecord] = [:]
+        for (index, file) in files.enumerated() where destinations[index].continuesFromOffset {
+            guard let status = FileStatus(path: file.path), status.identity == file.expected || file.expected == nil,
+                let earlier = open.byFile[
+                    UploadBatch.resumeKey(
+                        Uploader.absolute(file.path), status.size, status.modified, destinations[index].stored)],
+                open.elsewhere[earlier.id] == nil
+            else { continue }
+            found[index] = earlier
+        }
+        return found
     }
 
     /// The files the journal has already sent with the same bytes (size and SHA-256) to their

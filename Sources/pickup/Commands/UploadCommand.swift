@@ -180,7 +180,7 @@ struct UploadCommand: JobCommand {
     @Flag(
         name: [.customLong("dry-run")],
         help:
-            "Say which files would be sent and where (S3 key, URL), and which the journal says are already there; send nothing, change no journal."
+            "Say which files would be sent and where (S3 key, URL), which the journal says are already there, and which it would go on with; send nothing, change no journal."
     )
     var dryRun = false
 

@@ -65,24 +65,30 @@ extension UploadJob {
             ?? (stripLocation ? " (location stripped first)" : "")
         // What the journal says is there, as the run would skip it: read only, and not for a copy
         // (its bytes are known once it is made) nor with --force (the run sends them all).
+        // An unfinished upload of the same file the run would go on with, from the server's offset.
         var sent: [Int: UploadRecord] = [:]
+        var continuing: [Int: UploadRecord] = [:]
         if !force, copy.isEmpty, UploadJournal.exists(at: journalPath),
             let journal = try? UploadJournal(path: journalPath, readOnly: true)
         {
             sent = await batch.alreadySent(in: journal)
+            continuing = await batch.wouldContinue(in: journal).filter { sent[$0.key] == nil }
         }
         var bytes = Int64(0)
         for (index, (file, destination)) in zip(batch.files, batch.destinations).enumerated() {
             let size = FileStatus(path: file.path)?.size ?? 0
-            if sent[index] == nil { bytes += size }
+            if sent[index] == nil { bytes += size - min(size, continuing[index]?.offset ?? 0) }
             if json {
                 var object = JSONObject()
                 object.add("type", "plan")
                 object.add("path", file.path)
                 object.add("size", size)
                 object.add("target", destination.displayName)
-                object.add("status", sent[index] == nil ? "wouldSend" : "alreadyThere")
-                if let earlier = sent[index] { object.add("id", earlier.id) }
+                object.add(
+                    "status",
+                    sent[index] != nil ? "alreadyThere" : continuing[index] != nil ? "wouldContinue" : "wouldSend")
+                if let earlier = sent[index] ?? continuing[index] { object.add("id", earlier.id) }
+                if let earlier = continuing[index] { object.add("offset", earlier.offset) }
                 // An S3 object's parts apart, for a program: the target above reads "s3://… at URL".
                 if case .s3(let location) = destination {
                     object.add("bucket", location.bucket)
@@ -96,6 +102,12 @@ extension UploadJob {
                         "already there \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) "
                             + "(the journal's \(earlier.id)\(check ? "; --check would ask the server" : "")"
                             + "; --force sends it again)"))
+            } else if let earlier = continuing[index] {
+                Console.out(
+                    Text.clean(
+                        "would continue \(file.path) (\(Text.byteCount(earlier.offset)) of \(Text.byteCount(size)) "
+                            + "confirmed) -> \(destination.displayName) (the journal's \(earlier.id), "
+                            + "\(earlier.state.rawValue); the server says where it goes on)"))
             } else {
                 Console.out(
                     Text.clean(
@@ -107,6 +119,8 @@ extension UploadJob {
             if let destination = batch.destinations.first { Console.out("\n" + howSent(destination)) }
             Console.out(
                 "\n\(count) file\(count == 1 ? "" : "s") (\(Text.byteCount(bytes))) would be sent"
+                    + (continuing.isEmpty
+                        ? "" : " (\(continuing.count) going on where \(continuing.count == 1 ? "it" : "they") stopped)")
                     + (sent.isEmpty ? "" : ", \(sent.count) already there")
                     + (failedEarly ? " (+ files that would not be, see above)" : "")
                     + (leftAlone == 0 ? "" : "; \(leftAlone) left alone (not photos or videos)")
