@@ -1,3 +1,4 @@
+import Pickup
 import PickupStore
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import PickupStore
 /// from the source the catalog records for it, into a temporary file in the library, and put
 /// in place (one rename over the damaged copy) only when its SHA-256 is the one the catalog
 /// records. A file whose source is gone or holds other bytes now is left as it is and said to
-/// be beyond repair. Unknown files are left alone; the catalog is not changed.
+/// be beyond repair. A missing file whose bytes an unknown file holds (moved or renamed in the
+/// library by hand) is named back instead. Other unknown files are left alone; the catalog is
+/// not changed.
 public struct LibraryRepair: Sendable {
     /// The library folder.
     public let folder: String
@@ -41,14 +44,18 @@ public struct LibraryRepair: Sendable {
         public var verification: LibraryVerifier.Report
         /// One outcome for each missing or damaged file, in the verification's order.
         public var outcomes: [Outcome] = []
-        /// Files in the library the catalog does not know (left alone).
+        /// Files in the library the catalog does not know (left alone); not one named back.
         public var unknown: [LibraryVerifier.Finding] {
-            verification.findings.filter { $0.problem == .unknown }
+            verification.findings.filter { $0.problem == .unknown && !namedBack.contains($0.name) }
         }
         /// Files that are still wrong: outcomes not repaired, and problems repair does not touch
         /// (unknown files, names outside the library).
         public var remaining: Int {
-            outcomes.filter { !$0.repaired }.count + verification.findings.count - outcomes.count
+            outcomes.filter { !$0.repaired }.count + verification.findings.count - outcomes.count - namedBack.count
+        }
+        /// The unknown files named back to a missing file's name (moved or renamed by hand).
+        public var namedBack: Set<String> {
+            Set(outcomes.filter(\.repaired).compactMap(\.finding.pairedWith))
         }
     }
 
@@ -66,7 +73,10 @@ public struct LibraryRepair: Sendable {
             guard let file = item?.files.first(where: { $0.name == finding.name }) else { continue }
             let folder = self.folder
             let outcome = try await ImportSession.onThread { () throws(ImportError) -> Outcome in
-                LibraryRepair.restore(file, of: finding, from: sources[file.role] ?? [], in: folder)
+                if finding.problem == .missing, let moved = finding.pairedWith {
+                    return LibraryRepair.nameBack(moved, of: finding, in: folder)
+                }
+                return LibraryRepair.restore(file, of: finding, from: sources[file.role] ?? [], in: folder)
             }
             report.outcomes.append(outcome)
         }
@@ -81,6 +91,7 @@ public struct LibraryRepair: Sendable {
     ) async throws(ImportError) -> [LibraryVerifier.Finding] {
         var beyond: [LibraryVerifier.Finding] = []
         for finding in findings where finding.problem == .missing || finding.problem == .damaged {
+            if finding.problem == .missing, finding.pairedWith != nil { continue }  // named back
             guard let id = finding.itemID,
                 let file = try await catalog.item(id: id)?.files.first(where: { $0.name == finding.name })
             else {
@@ -95,6 +106,39 @@ public struct LibraryRepair: Sendable {
             }
         }
         return beyond
+    }
+
+    /// Gives the missing file `finding` names back its bytes: the unknown file `moved`, whose
+    /// SHA-256 verification found to be the catalog's, takes the catalog's name. A hard link and
+    /// then the old name's removal: a file that took the name meanwhile is never replaced.
+    static func nameBack(_ moved: String, of finding: LibraryVerifier.Finding, in folder: String) -> Outcome {
+        let from = folder + "/" + moved
+        let to = folder + "/" + finding.name
+        var outcome = Outcome(finding: finding, repaired: false, source: from, detail: "")
+        do throws(ImportError) {
+            try LibraryFolder(existing: folder).makeFolders(for: finding.name)
+        } catch {
+            outcome.detail = error.description
+            return outcome
+        }
+        var done = SystemPath.withCString(from) { old in SystemPath.withCString(to) { link(old, $0) } } == 0
+        if done {
+            _ = SystemPath.withCString(from) { unlink($0) }
+        } else if [EPERM, EOPNOTSUPP, EXDEV].contains(errno), access(to, F_OK) != 0 {
+            // No hard links here (some FUSE and network file systems): a rename, the name checked free.
+            done = SystemPath.withCString(from) { old in SystemPath.withCString(to) { rename(old, $0) } } == 0
+        }
+        guard done else {
+            outcome.detail = "cannot name \(moved) back to \(finding.name): \(String(cString: strerror(errno)))"
+            return outcome
+        }
+        for path in Set([from, to]) {
+            let named = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? folder
+            FileCopier(folder: named).syncFolder()
+        }
+        outcome.repaired = true
+        outcome.detail = "named back from \(moved), which holds its bytes (SHA-256 checked)"
+        return outcome
     }
 
     /// Copies `file` again from the first of `sources` that still holds its recorded bytes.

@@ -41,6 +41,10 @@ public struct LibraryVerifier: Sendable {
         public var problem: Problem
         /// What was found, in words.
         public var detail: String
+        /// A missing file and an unknown one that holds its bytes (the same size and SHA-256:
+        /// moved or renamed in the library by hand): each names the other, and `LibraryRepair`
+        /// names the file back. Nil for every other finding.
+        public var pairedWith: String? = nil
     }
 
     /// What a verification read and found.
@@ -85,7 +89,45 @@ public struct LibraryVerifier: Sendable {
                 report.findings.append(
                     Finding(itemID: nil, name: name, problem: .unknown, detail: "not in the catalog"))
             }
+            LibraryVerifier.pairRenamed(&report.findings, files: files.map(\.file), in: folder)
             return report
+        }
+    }
+
+    /// Pairs each missing file with an unknown one that holds its bytes: only an unknown file of
+    /// a missing one's size is read, each at most once.
+    static func pairRenamed(_ findings: inout [Finding], files: [StoredFile], in folder: String) {
+        let missing = findings.indices.filter { findings[$0].problem == .missing }
+        guard !missing.isEmpty else { return }
+        var bySize: [Int64: [Int]] = [:]
+        for index in findings.indices where findings[index].problem == .unknown {
+            if let status = FileStatus(path: folder + "/" + findings[index].name, followingLinks: false),
+                status.kind == .regular
+            {
+                bySize[status.size, default: []].append(index)
+            }
+        }
+        guard !bySize.isEmpty else { return }
+        let recorded = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var digests: [Int: String] = [:]
+        for index in missing {
+            guard let file = recorded[findings[index].name] else { continue }
+            for candidate in bySize[file.size] ?? [] where findings[candidate].pairedWith == nil {
+                if digests[candidate] == nil {
+                    digests[candidate] =
+                        (try? FileHash.sha256(ofFileAt: folder + "/" + findings[candidate].name).get())?.sha256 ?? ""
+                }
+                guard digests[candidate] == file.sha256 else { continue }
+                let moved = findings[candidate].name
+                findings[index].pairedWith = moved
+                findings[index].detail =
+                    "no such file; \(moved), not in the catalog, holds its bytes (moved or renamed by hand?)"
+                findings[candidate].pairedWith = findings[index].name
+                findings[candidate].detail =
+                    "not in the catalog; it holds the bytes of \(findings[index].name)"
+                    + (findings[index].itemID.map { " (item \($0))" } ?? "") + ", which is missing"
+                break
+            }
         }
     }
 

@@ -129,6 +129,51 @@ struct LibraryCommandTests {
             ])
     }
 
+    @Test("a file renamed or moved in the library by hand: verify pairs it with the missing name, repair names it back")
+    func renamedByHand() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try copy(.jpegEXIF, to: folder + "/src/IMG_0001.JPG")
+        try copy(.jpegPlain, to: folder + "/src/IMG_0002.JPG")
+        let library = folder + "/Library"
+        #expect(try pickup("import", folder + "/src", "--into", library, "--layout", "date", "--quiet").status == 0)
+        let names = try CLI.jsonLines(try pickup("library", library, "list", "--json")).flatMap {
+            ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        let moved = try #require(names.first { $0.hasSuffix("IMG_0001.JPG") })
+        // Renamed into another folder of the library; its source deleted, so only the rename can help.
+        try FileManager.default.createDirectory(atPath: library + "/kept", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: library + "/" + moved, toPath: library + "/kept/best.jpg")
+        try FileManager.default.removeItem(atPath: folder + "/src/IMG_0001.JPG")
+        // An unknown file of another size is left as it was.
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: library + "/kept/notes.txt"))
+        let verify = try pickup("library", library, "verify")
+        #expect(verify.status == 1)
+        #expect(
+            verify.outputText.contains("\(moved): no such file; kept/best.jpg, not in the catalog, holds its bytes"),
+            "\(verify.outputText)")
+        #expect(verify.outputText.contains("kept/best.jpg: not in the catalog; it holds the bytes of \(moved)"))
+        #expect(verify.outputText.contains("repair' to name the moved file back"), "\(verify.outputText)")
+        let json = try pickup("library", library, "verify", "--json")
+        let paired = try CLI.jsonLines(json).compactMap { $0["pairedWith"] as? String }
+        #expect(paired.sorted() == ["kept/best.jpg", moved].sorted(), "\(json.outputText)")
+        try JSONSchemaTests().check("library", [json])
+        let repairJSON = try pickup("library", library, "repair", "--json")
+        try JSONSchemaTests().check("library", [repairJSON])
+        let repaired = try #require(try CLI.jsonLines(repairJSON).first { $0["type"] as? String == "repair" })
+        #expect(repaired["repaired"] as? Bool == true && repaired["pairedWith"] as? String == "kept/best.jpg")
+        // Moved again, then repaired in words.
+        try FileManager.default.moveItem(atPath: library + "/" + moved, toPath: library + "/kept/best.jpg")
+        let repair = try pickup("library", library, "repair")
+        #expect(repair.status == 1, "the unknown notes.txt stays: \(repair.outputText)")
+        #expect(repair.outputText.contains("named back from kept/best.jpg"), "\(repair.outputText)")
+        #expect(repair.outputText.contains("1 repaired, 1 unknown file left alone"), "\(repair.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/" + moved))
+        #expect(!FileManager.default.fileExists(atPath: library + "/kept/best.jpg"))
+        try FileManager.default.removeItem(atPath: library + "/kept/notes.txt")
+        #expect(try pickup("library", library, "verify").status == 0)
+    }
+
     @Test("list --sort taken orders dates without a zone among the others, and shows a TAKEN column")
     func sortTakenReadsZonelessDates() throws {
         let folder = try scratch()

@@ -34,7 +34,7 @@ struct LibraryCheck {
     func repair(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
         let report = try await LibraryRepair(folder: folder, catalog: catalog).repair(progress: bar().draw)
         bar().finish()
-        let repairedNames = Set(report.outcomes.map(\.finding.name))
+        let repairedNames = Set(report.outcomes.map(\.finding.name)).union(report.namedBack)
         var output = report.outcomes.map(line).joined()
         output += report.verification.findings.filter { !repairedNames.contains($0.name) }.map(line).joined()
         let repaired = report.outcomes.filter(\.repaired).count
@@ -55,7 +55,8 @@ struct LibraryCheck {
                     "\(LibraryCheck.count(unknown, "unknown file")) left alone (not in the catalog: move or "
                         + "delete \(unknown == 1 ? "it" : "them") yourself)")
             }
-            let other = report.verification.findings.count - report.outcomes.count - unknown
+            let other =
+                report.verification.findings.count - report.outcomes.count - unknown - report.namedBack.count
             if other > 0 { parts.append("\(other) named outside the library, left alone") }
             output +=
                 totals(report.verification) + "\(LibraryCheck.count(report.verification.findings.count, "problem")): "
@@ -70,12 +71,17 @@ struct LibraryCheck {
     private func hint(_ findings: [LibraryVerifier.Finding], beyondRepair: [LibraryVerifier.Finding]) -> String {
         let broken = findings.filter { $0.problem == .missing || $0.problem == .damaged }.count
         let gone = beyondRepair.count
-        let unknown = findings.contains { $0.problem == .unknown }
+        let unknown = findings.contains { $0.problem == .unknown && $0.pairedWith == nil }
+        let moved = findings.filter { $0.problem == .missing && $0.pairedWith != nil }.count
         var hints: [String] = []
         if gone < broken {
-            hints.append(
-                "Run 'pickup library \(Text.clean(folder)) repair' to copy missing and damaged files again from "
-                    + "their sources")
+            let what =
+                moved == 0
+                ? "copy missing and damaged files again from their sources"
+                : moved == broken
+                    ? "name the moved \(moved == 1 ? "file" : "files") back"
+                    : "name moved files back and copy the other missing and damaged ones again from their sources"
+            hints.append("Run 'pickup library \(Text.clean(folder)) repair' to \(what)")
         }
         if gone > 0 {
             let names = Text.clean(
@@ -116,6 +122,7 @@ struct LibraryCheck {
         object.add("item", finding.itemID as String?)
         object.add("name", finding.name)
         object.add("problem", finding.problem.rawValue)
+        if let paired = finding.pairedWith { object.add("pairedWith", paired) }
         return object
     }
 

@@ -21,8 +21,9 @@ struct LibraryCommand: JobCommand {
             size and SHA-256 against the catalog and lists missing, damaged and unknown files, in \
             any folder of the library. repair copies missing and damaged files again from the \
             sources they were imported from, each put in place only when its SHA-256 is the one \
-            the catalog records; it says which cannot be repaired (a source gone or changed) and \
-            leaves unknown files alone. remove asks first on a terminal, and without one needs \
+            the catalog records; a file moved or renamed inside the library by hand (the same \
+            size and SHA-256) is named back instead. It says which cannot be repaired (a source \
+            gone or changed) and leaves other unknown files alone. remove asks first on a terminal, and without one needs \
             --yes (--yes does not ask; --dry-run says what it would remove and removes nothing).
 
             Exit status: 0 on success, 1 when the library or the item is not found, or verify \
