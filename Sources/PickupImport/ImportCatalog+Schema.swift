@@ -101,13 +101,14 @@ extension ImportCatalog {
         static func itemByID(duration: Bool) -> String {
             itemColumns(duration: duration) + " WHERE i.id = ?1 ORDER BY f.role DESC"
         }
-        /// The ids from `?1` up to (not including) `?2`, the end of the range `?1` is a prefix of.
+        /// Up to `?3` ids from `?1` up to (not including) `?2`, the end of the range `?1` is a
+        /// prefix of.
         static let idsWithPrefix = """
-            SELECT id FROM items WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
+            SELECT id FROM items WHERE id >= ?1 AND id < ?2 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT ?3
             """
-        /// The same for a prefix of nothing but the last character (no end to its range).
+        /// The same for a prefix of nothing but the last character (no end to its range; `?2` unused).
         static let idsFromPrefix = """
-            SELECT id FROM items WHERE id >= ?1 AND substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 2
+            SELECT id FROM items WHERE id >= ?1 AND substr(id, 1, length(?1)) = ?1 AND ?2 IS NULL ORDER BY id LIMIT ?3
             """
         static let itemFromSource = """
             SELECT item_id FROM files

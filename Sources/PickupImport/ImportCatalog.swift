@@ -215,18 +215,36 @@ public actor ImportCatalog {
 
     /// The item with this identifier (or a unique prefix of it): a range on the primary key.
     public func item(id: String) throws(ImportError) -> ImportedItem? {
-        guard !id.isEmpty else { return nil }
-        let found = try catalogCall { () throws -> String? in
+        let found = try ids(withPrefix: id, limit: 2)
+        guard found.count == 1 else { return nil }  // none, or an ambiguous prefix
+        return try item(exactID: found[0])
+    }
+
+    /// The items whose id begins with `prefix`, in the ids' order, at most `limit`: what a
+    /// prefix of several fits. A range on the primary key, whatever the library's size.
+    public func items(idPrefix prefix: String, limit: Int) throws(ImportError) -> [ImportedItem] {
+        var items: [ImportedItem] = []
+        for id in try ids(withPrefix: prefix, limit: limit) {
+            if let item = try item(exactID: id) { items.append(item) }
+        }
+        return items
+    }
+
+    /// Up to `limit` ids that begin with `prefix` (none for an empty one), in order.
+    private func ids(withPrefix prefix: String, limit: Int) throws(ImportError) -> [String] {
+        guard !prefix.isEmpty, limit > 0 else { return [] }
+        return try catalogCall { () throws -> [String] in
             // A prefix compared as text: the user's words never become a LIKE pattern.
-            let end = ImportCatalog.upperBound(ofPrefix: id)
+            let end = ImportCatalog.upperBound(ofPrefix: prefix)
             return try withStatement(end == nil ? Query.idsFromPrefix : Query.idsWithPrefix) { statement in
-                try statement.bind([.text(id)] + (end.map { [.text($0)] } ?? []))
-                guard try statement.step(), let found = statement.text(0) else { return nil }
-                return try statement.step() ? nil : found  // nil: an ambiguous prefix
+                try statement.bind([.text(prefix), end.map { .text($0) } ?? .null, .integer(Int64(limit))])
+                var ids: [String] = []
+                while try statement.step() {
+                    if let id = statement.text(0) { ids.append(id) }
+                }
+                return ids
             }
         }
-        guard let found else { return nil }
-        return try item(exactID: found)
     }
 
     /// The Live Photo that took over, as its movie, the file of the video item `id` (or of a

@@ -106,6 +106,14 @@ struct CatalogScaleTests {
         // One hex digit fits about 125 of the 2,000 ids.
         #expect(try await large.catalog.item(id: String(some.id.prefix(1))) == nil)
         #expect(try await large.catalog.item(id: some.id + "0") == nil)
+        // What a prefix of several fits: those ids, in order, at most as many as asked.
+        let digit = String(some.id.prefix(1))
+        let expected = items.map(\.id).filter { $0.hasPrefix(digit) }.sorted()
+        #expect(expected.count > 11)
+        #expect(try await large.catalog.items(idPrefix: digit, limit: 11).map(\.id) == Array(expected.prefix(11)))
+        #expect(try await large.catalog.items(idPrefix: digit, limit: 10_000).map(\.id) == expected)
+        #expect(try await large.catalog.items(idPrefix: "", limit: 11).isEmpty)
+        #expect(try await large.catalog.items(idPrefix: "zz", limit: 11).isEmpty)
     }
 }
 

@@ -226,7 +226,7 @@ struct LibraryJob: CommandJob {
     /// No item has this id: when the prefix fits several, their ids and names, so that the next
     /// try can be exact.
     private func notFound(_ id: String, in catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        let candidates = try await LibraryJob.fitting(id, in: catalog)
+        let candidates = try await LibraryJob.fitting(id, in: catalog, most: 10)
         let message: String
         let hint: String
         let live = candidates.isEmpty ? try await catalog.livePhoto(formerVideoID: id) : nil
@@ -237,7 +237,8 @@ struct LibraryJob: CommandJob {
             hint = "Use the Live Photo's id, \(live.id): it holds the still and the movie."
         } else if candidates.count > 1 {
             message =
-                "'\(id)' fits \(candidates.count) items in \(folder): " + LibraryJob.listed(candidates, most: 10)
+                "'\(id)' fits \(LibraryJob.counted(candidates, most: 10)) items in \(folder): "
+                + LibraryJob.listed(candidates, most: 10)
             hint = "Give more characters of the id."
         } else {
             message = "no item '\(id)' in \(folder)"
@@ -255,9 +256,16 @@ struct LibraryJob: CommandJob {
         return ExitStatus.someFailed
     }
 
-    /// The items whose id begins with `id` (none for an empty one): what a prefix of several fits.
-    static func fitting(_ id: String, in catalog: ImportCatalog) async throws(ImportError) -> [ImportedItem] {
-        id.isEmpty ? [] : try await catalog.items().filter { $0.id.hasPrefix(id) }
+    /// The items whose id begins with `id` (none for an empty one), at most `most` and one more
+    /// (to tell "more than `most`"): what a prefix of several fits.
+    static func fitting(_ id: String, in catalog: ImportCatalog, most: Int) async throws(ImportError) -> [ImportedItem]
+    {
+        try await catalog.items(idPrefix: id, limit: most + 1)
+    }
+
+    /// How many items `fitting(_:in:most:)` found, in words: "3", or "more than 10".
+    static func counted(_ items: [ImportedItem], most: Int) -> String {
+        items.count > most ? "more than \(most)" : String(items.count)
     }
 
     /// The first `most` of `items` as `ID (NAME)`, with `...` when there are more.

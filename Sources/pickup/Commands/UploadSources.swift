@@ -101,11 +101,12 @@ extension UploadJob {
                     unreadable = true
                     // A prefix of several ids is named as such, with them, as `library show` does.
                     var fitting: [ImportedItem] = []
-                    if let catalog { fitting = try await LibraryJob.fitting(argument, in: catalog) }
+                    if let catalog { fitting = try await LibraryJob.fitting(argument, in: catalog, most: 5) }
                     if fitting.count > 1 {
                         notSent(
                             argument, code: "ambiguous",
-                            message: "'\(argument)' fits \(fitting.count) items of the library \(library): "
+                            message:
+                                "'\(argument)' fits \(LibraryJob.counted(fitting, most: 5)) items of the library \(library): "
                                 + LibraryJob.listed(fitting, most: 5) + "; none is sent",
                             hint: "Give more characters of the id.")
                     } else {
