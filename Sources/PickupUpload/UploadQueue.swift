@@ -103,13 +103,13 @@ public actor UploadQueue {
     /// (a view that comes back sees where each upload is), then every change.
     public nonisolated var updates: AsyncStream<Item> { feed.stream() }
     private nonisolated let feed = EventFeed<Item>(latestBy: { $0.id })
-    private var items: [Int: Item] = [:]
+    var items: [Int: Item] = [:]
     private var tally = QueueTally()
-    private var jobs: [Int: Job] = [:]
-    private var tasks: [Int: Task<Void, Never>] = [:]
+    var jobs: [Int: Job] = [:]
+    var tasks: [Int: Task<Void, Never>] = [:]
     /// What a running upload's cancellation means: pause or cancel.
-    private var stopping: [Int: State] = [:]
-    private var nextID = 0
+    var stopping: [Int: State] = [:]
+    var nextID = 0
     /// Items whose upload the queue began itself (added as a file): no `resumedFrom`, whatever
     /// later runs of theirs say.
     private var begunHere: Set<Int> = []
@@ -117,7 +117,7 @@ public actor UploadQueue {
     private var asking: Set<Int> = []
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// When each item in the background last showed its bytes sent (`backgroundSent`).
-    private var backgroundToldAt: [Int: Double] = [:]
+    var backgroundToldAt: [Int: Double] = [:]
 
     private let hold: BackgroundHold
 
@@ -190,7 +190,7 @@ public actor UploadQueue {
 
     /// The queue's item for a journal upload, if the queue holds it: added from the journal,
     /// or sent by the queue under that journal id.
-    private func queueID(ofJournalID journalID: String) -> Int? {
+    func queueID(ofJournalID journalID: String) -> Int? {
         for (id, job) in jobs {
             if case .journal(let held, _) = job, held == journalID { return id }
         }
@@ -212,7 +212,7 @@ public actor UploadQueue {
     /// `asking`: when it stops, its server is asked what it kept of a chunk cut short (a person's
     /// pause; not a hand-off to the background session, which asks itself, nor a stop at an
     /// endpoint that cannot be reached).
-    private func pause(_ id: Int, asking asks: Bool) {
+    func pause(_ id: Int, asking asks: Bool) {
         guard let item = items[id] else { return }
         switch item.state {
         case .uploading:
@@ -270,119 +270,6 @@ public actor UploadQueue {
             await withCheckedContinuation { waiters.append($0) }
         }
         return all()
-    }
-
-    // MARK: The background session
-
-    /// Stops every upload that runs or waits, so that the background session can take it over:
-    /// running ones pause where they stand (the journal keeps the server's offset), waiting
-    /// ones that never began get their journal record. Returns each one's queue id and journal
-    /// id, in the queue's order; an upload that could not be opened stays failed here.
-    package func yieldUnfinished() async -> [(queueID: Int, uploadID: String)] {
-        // One being paused or cancelled already is not handed over: it settles as asked.
-        let yielded = all().filter { ($0.state == .uploading || $0.state == .waiting) && stopping[$0.id] == nil }
-            .map(\.id)
-        for id in yielded { pause(id, asking: false) }
-        if yielded.contains(where: { tasks[$0] != nil }) { _ = await waitUntilSettled() }
-        var result: [(queueID: Int, uploadID: String)] = []
-        for id in yielded {
-            guard let item = items[id], item.state == .paused else { continue }
-            switch jobs[id] {
-            case .journal(let uploadID, _):
-                result.append((id, item.uploadID ?? uploadID))
-            case .upload(let path, let destination, let type, let expected):
-                if let uploadID = item.uploadID {
-                    jobs[id] = .journal(id: uploadID, endpoint: destination.url)
-                    result.append((id, uploadID))
-                    continue
-                }
-                do {
-                    var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
-                    // Paused: nobody sends it until the background session takes it.
-                    record.state = .paused
-                    try await uploader.journal.save(record)
-                    jobs[id] = .journal(id: record.id, endpoint: destination.url)
-                    update(id) {
-                        $0.uploadID = record.id
-                        $0.path = record.path
-                        $0.size = record.size
-                    }
-                    result.append((id, record.id))
-                } catch {
-                    update(id) { $0.state = .failed(error) }
-                }
-            case nil: continue
-            }
-        }
-        return result
-    }
-
-    /// Shows these items as sent by the background session.
-    package func markInBackground(_ ids: [Int]) {
-        for id in ids { update(id) { $0.state = .inBackground } }
-        settleIfIdle()
-    }
-
-    /// Shows an upload the background session carries (found at launch) as one of the queue's
-    /// items, without sending it here. Returns its queue id.
-    @discardableResult
-    package func track(inBackground record: UploadRecord) -> Int {
-        if let held = queueID(ofJournalID: record.id) {
-            update(held) { $0.state = .inBackground }
-            return held
-        }
-        nextID += 1
-        jobs[nextID] = .journal(id: record.id)
-        var item = Item(id: nextID, path: record.path)
-        item.uploadID = record.id
-        item.size = record.size
-        item.confirmed = record.offset
-        item.sent = record.offset
-        item.state = .inBackground
-        publish(item)
-        return nextID
-    }
-
-    /// The background session has sent `bytes` of the file of an upload the queue shows (its
-    /// task's `didSendBodyData`, `BackgroundTransfer.fileBytes(sent:)`): the row follows them,
-    /// four times a second at most, and never back (reports may come out of order).
-    package func backgroundSent(journalID: String, bytes: Int64) {
-        guard let id = queueID(ofJournalID: journalID), let item = items[id], item.state == .inBackground,
-            bytes > item.sent
-        else { return }
-        let now = uploader.options.clock.now
-        if bytes < item.size, let last = backgroundToldAt[id], now - last < SendMeter.interval { return }
-        backgroundToldAt[id] = now
-        update(id) { $0.sent = min(bytes, $0.size) }
-    }
-
-    /// What the background session recorded for an upload the queue shows: done, or stopped
-    /// (then failed here, resumable from the server's offset).
-    package func backgroundEnded(_ record: UploadRecord) {
-        // Still the background session's (handed over again after a lost connection): no change.
-        guard record.state != .uploading, let id = queueID(ofJournalID: record.id), items[id]?.state == .inBackground
-        else { return }
-        update(id) { item in
-            item.record = record
-            item.confirmed = record.offset
-            item.sent = record.offset
-            item.state =
-                record.state == .done ? .done : .failed(record.error ?? UploadError(.network, "the upload stopped"))
-        }
-    }
-
-    /// An upload taken back from the background session goes on here, from the server's offset.
-    package func backgroundTakenBack(_ id: Int) {
-        guard items[id]?.state == .inBackground else { return }
-        update(id) { $0.state = .paused }
-        resume(id)
-    }
-
-    /// The items the background session sends, with their journal ids.
-    package func inBackground() -> [(queueID: Int, uploadID: String)] {
-        all().compactMap { item in
-            item.state == .inBackground ? item.uploadID.map { (item.id, $0) } : nil
-        }
     }
 
     /// Ends every stream of `updates` (a program that is done with the queue); a stream asked
@@ -511,19 +398,19 @@ public actor UploadQueue {
         }
     }
 
-    private func update(_ id: Int, _ change: (inout Item) -> Void) {
+    func update(_ id: Int, _ change: (inout Item) -> Void) {
         guard var item = items[id] else { return }
         change(&item)
         publish(item)
     }
 
-    private func publish(_ item: Item) {
+    func publish(_ item: Item) {
         tally.change(item.id, from: items[item.id]?.state, to: item.state)
         items[item.id] = item
         feed.yield(item)
     }
 
-    private func settleIfIdle() {
+    func settleIfIdle() {
         guard tally.isIdle else { return }
         let waiting = waiters
         waiters = []

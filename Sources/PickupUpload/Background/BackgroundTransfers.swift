@@ -15,9 +15,9 @@ import PickupStore
 package actor BackgroundTransfers {
     /// The uploader whose journal, headers, transport and S3 authorization the transfers use.
     package let uploader: Uploader
-    private let session: any BackgroundSession
+    let session: any BackgroundSession
     private let folder: String
-    private let hold: BackgroundHold
+    let hold: BackgroundHold
     /// Whether this session takes the uploads handed over before sessions were named (the app's
     /// session does; an extension's does not).
     private let adoptsUnnamedUploads: Bool
@@ -50,7 +50,7 @@ package actor BackgroundTransfers {
         hold = BackgroundHold("Pickup: handing uploads to the background", granting: background)
     }
 
-    private var journal: UploadJournal { uploader.journal }
+    var journal: UploadJournal { uploader.journal }
 
     /// What became of an upload offered to the background session.
     package enum HandOff: Sendable, Hashable {
@@ -107,7 +107,7 @@ package actor BackgroundTransfers {
     /// extension's session leaves (a task cancelled or failed), and an extension's own container
     /// is not the app's. Returns `path` as the kernel resolves it (every link and `..` followed),
     /// inside the App Group's container; for the app's session, `path` itself.
-    private func inSharedFolder(_ path: String) throws(UploadError) -> String {
+    func inSharedFolder(_ path: String) throws(UploadError) -> String {
         guard let sharedFolder else { return path }
         guard let resolved = SystemPath.resolved(path) else {
             throw UploadError(.sourceUnreadable, "no file at \(path); nothing was sent")
@@ -288,7 +288,7 @@ package actor BackgroundTransfers {
     }
 
     /// `restore()` from one snapshot of the session's tasks.
-    private func restore(
+    func restore(
         from tasks: [BackgroundTaskInfo]
     ) async throws(UploadError) -> (resume: [UploadRecord], inBackground: [UploadRecord]) {
         let carried = BackgroundTransfers.carried(tasks)
@@ -317,7 +317,7 @@ package actor BackgroundTransfers {
     }
 
     /// The file's bytes each upload's running task has sent (`BackgroundTransfer.fileBytes(sent:)`).
-    private static func bodyBytesSent(_ tasks: [BackgroundTaskInfo]) -> [String: Int64] {
+    static func bodyBytesSent(_ tasks: [BackgroundTaskInfo]) -> [String: Int64] {
         var sent: [String: Int64] = [:]
         for task in tasks where task.isRunning {
             guard let transfer = task.transfer else { continue }
@@ -338,118 +338,8 @@ package actor BackgroundTransfers {
         return held
     }
 
-    // MARK: With a queue
-
-    /// The app leaves the screen: every upload of `queue` that runs or waits is paused and
-    /// handed over (its place is in the journal; the server's offset is asked first), a few at
-    /// once, inside background time held from the first pause to the last task. One that
-    /// cannot go (an S3 multipart upload under way, a file larger than S3 takes in one PUT) is
-    /// put back in line, for the background time the system gives. Returns how many went.
-    /// Hand-offs, take-backs and restores run one after another, in the order asked.
-    @discardableResult
-    package func handOff(_ queue: UploadQueue) async -> Int {
-        await inLane { await self.handOffNow(queue) }
-    }
-
-    private func handOffNow(_ queue: UploadQueue) async -> Int {
-        await hold.acquire()
-        let stopped = await queue.yieldUnfinished()
-        var handed: [Int] = []
-        var back: [Int] = []
-        // A few at once, in slices: each asks its server, some copy a file.
-        var start = 0
-        while start < stopped.count {
-            let slice = stopped[start..<min(stopped.count, start + BackgroundTransfers.handOffsAtOnce)]
-            start += slice.count
-            let results = await withTaskGroup(of: (Int, HandOff).self) { group in
-                for (queueID, uploadID) in slice { group.addTask { (queueID, await self.handOff(id: uploadID)) } }
-                var ended: [(Int, HandOff)] = []
-                for await result in group { ended.append(result) }
-                return ended
-            }
-            for (queueID, result) in results {
-                switch result {
-                case .handedOver, .alreadyInBackground: handed.append(queueID)
-                case .finished, .staysInForeground: back.append(queueID)
-                }
-            }
-        }
-        await queue.markInBackground(handed)
-        for queueID in back { await queue.resume(queueID) }
-        await hold.release()
-        return handed.count
-    }
-
-    /// How many uploads are handed over at once (each asks its server, some copy a file).
-    static let handOffsAtOnce = 4
-
-    /// The app is back on screen: every tus upload of `queue` the background session sends is
-    /// taken back and resumed in the queue from the server's offset. An S3 or form upload stays
-    /// with the background session: it is one request, and taken back it would start over.
-    package func takeBack(_ queue: UploadQueue) async {
-        await inLane {
-            for (queueID, uploadID) in await queue.inBackground() {
-                guard case .tus = try? await self.journal.record(id: uploadID)?.destination else { continue }
-                // Only one this session held: another session's (an extension's, restored into the
-                // same queue) stays with it, and so does one whose end was recorded meanwhile.
-                guard (try? await self.takeBack(id: uploadID)) == true else { continue }
-                await queue.backgroundTakenBack(queueID)
-            }
-        }
-    }
-
-    /// At launch: adds to `queue` every unfinished upload, resumed from the server's offset,
-    /// and shows those the background session still sends as in the background. Returns the
-    /// queue ids of the uploads resumed in the queue.
-    @discardableResult
-    package func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
-        let result: Result<[Int], UploadError> = await inLane {
-            do throws(UploadError) {
-                // One look at the session's tasks: which carry an upload, and how far each is.
-                let tasks = await self.session.pendingTasks()
-                let found = try await self.restore(from: tasks)
-                let sent = BackgroundTransfers.bodyBytesSent(tasks)
-                for record in found.inBackground {
-                    await queue.track(inBackground: record)
-                    // The bytes its task sent while no app was there: the row starts from them,
-                    // not from where the task began.
-                    if let bytes = sent[record.id] { await queue.backgroundSent(journalID: record.id, bytes: bytes) }
-                }
-                var added: [Int] = []
-                for record in found.resume { added.append(await queue.add(restoring: record)) }
-                return .success(added)
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch result {  // not Result.get(): it throws `any Error` in the iOS 17.4 SDK's library
-        case .success(let added): return added
-        case .failure(let error): throw error
-        }
-    }
-
-    /// Sends a new upload through the background session from the start, while the app is on
-    /// screen: a task started then is not left to the system's discretion, as one started in
-    /// the background is. `queue` shows it (as in the background); one that cannot go there is
-    /// added to the queue instead. Returns its queue id, or the error that kept it from both.
-    package func send(
-        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?, on queue: UploadQueue
-    ) async throws(UploadError) -> Int {
-        // The file as checked is the file recorded and sent: resolved once, here.
-        let path = try inSharedFolder(path)
-        var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
-        record.state = .paused
-        try await journal.save(record)
-        switch await handOff(id: record.id) {
-        case .handedOver, .alreadyInBackground, .finished:
-            return await queue.track(inBackground: try await journal.record(id: record.id) ?? record)
-        case .staysInForeground:
-            return await queue.add(restoring: record, endpoint: destination.url)
-        }
-    }
-
     /// Runs `work` after every piece of work asked before it has ended.
-    private func inLane<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+    func inLane<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         let previous = lane
         let task = Task { () async -> T in
             await previous?.value
