@@ -5,10 +5,12 @@ import PickupStore
 
 /// The one rule for every command that writes a file: an output is never one of the
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
-/// existing output is replaced only when `--force` says so.
+/// existing output is replaced only when `--force` says so, or, for an output Pickup named
+/// after its source (a folder's thumbnails and exports), when it was made before its source
+/// last changed (`outdated(_:by:)`).
 public enum OutputCheck {
     /// Why `output` may not be written, and what to do instead; nil when it may be. `source`:
-    /// the file Pickup named `output` after, so that one made before it changed says so.
+    /// the file Pickup named `output` after: one made before it changed is made again.
     public static func problem(
         writing output: String, reading inputs: [String], force: Bool, source: String? = nil
     ) -> (message: String, hint: String)? {
@@ -22,22 +24,24 @@ public enum OutputCheck {
             }
         }
         if existing.kind == .directory { return ("the output \(output) is a folder", "Name a file.") }
-        if !force, let source, let read = FileStatus(path: source), read.modified > existing.modified {
-            return (
-                "the output \(output) was made before \(source) last changed",
-                "Add --force to make it again, or name another output."
-            )
-        }
+        if !force, let source, OutputCheck.outdated(output, by: source) { return nil }
         if !force {
             return ("the output \(output) exists", "Add --force to replace it, or name another output.")
         }
         return nil
     }
 
+    /// Whether `output` is a file made before `source` last changed: an output Pickup named
+    /// after it is made again (a photo edited since its thumbnail was made).
+    public static func outdated(_ output: String, by source: String) -> Bool {
+        guard let made = FileStatus(path: output), made.kind == .regular, let read = FileStatus(path: source)
+        else { return false }
+        return read.modified > made.modified
+    }
+
     /// Whether `output` is what an earlier run of a batch made of `input`: a file, not empty, not
     /// one of the inputs, last changed at or after `input`. A batch run again (a folder, a list)
-    /// leaves it and says so; `--force` makes it again. An output older than its source is not
-    /// this: it is refused as any existing output is.
+    /// leaves it and says so; `--force` makes it again. One older than its source is made again.
     public static func madeBefore(_ output: String, from input: String, reading inputs: [String]) -> Bool {
         guard let made = FileStatus(path: output), made.kind == .regular, made.size > 0,
             let source = FileStatus(path: input), made.modified >= source.modified

@@ -17,7 +17,7 @@ extension RenderCommands {
             longer than 150 bytes is shortened). Several images go to a folder, never to one \
             image's name. An image that exists is not replaced without --force, and an input is \
             never written over; run again on a folder, an image made after its file last changed is \
-            left as it is (already there).
+            left as it is (already there), and one made before is made again.
 
             Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
             """
@@ -38,7 +38,8 @@ extension RenderCommands {
             rotation are kept. With --max-size the bit rate is planned to fit. The output is written \
             to a hidden file beside it and renamed when complete: a failure or Ctrl-C leaves nothing. \
             An output that exists is not replaced without --force, and the input is never written over; \
-            run again on a folder, an export made after its video last changed is left as it is.
+            run again on a folder, an export made after its video last changed is left as it is, and \
+            one made before is made again.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake, \
             130 when interrupted (143 for SIGTERM).

@@ -210,6 +210,12 @@ struct ExportJob: CommandJob {
         {
             return report(RenderError(.writeFailed, problem.message, path: file, hint: problem.hint), file)
         }
+        // Made before its video last changed (trimmed, edited): made again, and said so.
+        if !outputNamed, !force, OutputCheck.outdated(output, by: file), !json {
+            Console.error(
+                Text.clean(
+                    "\(file): changed since \(output) was made: \(dryRun ? "it would be" : "it is") made again"))
+        }
         if dryRun { return plan(file, to: output) }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()

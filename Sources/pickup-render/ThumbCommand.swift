@@ -159,7 +159,7 @@ struct ThumbJob: CommandJob {
                 while printed < files.count, let ready = outcomes[printed] {
                     switch ready {
                     case .success(.written(let images)):
-                        for (image, path) in images { report(files[printed], image, path) }
+                        for (image, path, again) in images { report(files[printed], image, path, again: again) }
                     case .success(.alreadyThere(let paths)):
                         for path in paths { alreadyThere(files[printed], path) }
                     case .failure(let error):
@@ -181,7 +181,7 @@ struct ThumbJob: CommandJob {
 
     /// What became of one file: its images written, or found made by an earlier run.
     enum Rendered {
-        case written([(RenderedImage, String)])
+        case written([(image: RenderedImage, path: String, again: Bool)])
         case alreadyThere([String])
     }
 
@@ -203,7 +203,7 @@ struct ThumbJob: CommandJob {
             } else {
                 images = [try await renderer.thumbnail(of: file, request)]
             }
-            var written: [(RenderedImage, String)] = []
+            var written: [(image: RenderedImage, path: String, again: Bool)] = []
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
                 if let problem = OutputCheck.problem(
@@ -211,8 +211,10 @@ struct ThumbJob: CommandJob {
                 {
                     throw RenderError(.writeFailed, problem.message, path: file, hint: problem.hint)
                 }
+                // Made before its file last changed (an edited photo): made again, and said so.
+                let again = !single && !force && OutputCheck.outdated(path, by: file)
                 try image.write(to: path)
-                written.append((image, path))
+                written.append((image, path, again))
             }
             return .success(.written(written))
         } catch {
@@ -255,7 +257,10 @@ struct ThumbJob: CommandJob {
                     object.add("source", file)
                     Console.out(object.text)
                 } else {
-                    Console.out(Text.clean("\(file) → \(path): would be written (--dry-run: nothing written)"))
+                    let what =
+                        !single && !force && OutputCheck.outdated(path, by: file)
+                        ? "would be made again (the file changed since; " : "would be written ("
+                    Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
                 }
             }
         }
@@ -301,7 +306,7 @@ struct ThumbJob: CommandJob {
         }
     }
 
-    private func report(_ file: String, _ image: RenderedImage, _ path: String) {
+    private func report(_ file: String, _ image: RenderedImage, _ path: String, again: Bool) {
         if json {
             // `path`: the image written; `source`: the file it was made from.
             var object = JSONObject()
@@ -328,9 +333,11 @@ struct ThumbJob: CommandJob {
             let smaller =
                 (request.mode == .fill ? fillsBox : fitsBox)
                 ? "" : " (smaller than \(box): the picture is not enlarged)"
+            let remade = again ? " (made again: the file changed since)" : ""
             Console.out(
                 Text.clean(
-                    "\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))\(smaller)"))
+                    "\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))\(smaller)"
+                        + remade))
         }
     }
 }

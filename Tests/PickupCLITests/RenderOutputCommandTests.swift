@@ -171,7 +171,7 @@ struct RenderOutputCommandTests {
 }
 
 /// A folder run twice: `-o` is a folder for a folder, whatever it holds, and what the first run
-/// made is left as it is by the second, unless its file changed since.
+/// made is left as it is by the second, or made again when its file changed since.
 @Suite("thumb and export of a folder, run again")
 struct RenderAgainCommandTests {
     @Test("a folder of one photo and one video: -o is a folder; run again, each output is already there")
@@ -195,16 +195,20 @@ struct RenderAgainCommandTests {
         let json = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--json", "--dry-run"])
         #expect(json.status == 0)
         #expect(try CLI.jsonLines(json).map { $0["type"] as? String } == ["alreadyThere"])
-        // The photo changed since: its old thumbnail is refused as such, and --force makes it again.
+        // The photo changed since: its thumbnail is made again, and said so (the dry run too).
         let later = Date().addingTimeInterval(5)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: photo)
+        let plan = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--dry-run"])
+        #expect(plan.status == 0 && plan.outputText.contains("would be made again"), "\(plan.outputText)")
         let changed = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs"])
-        #expect(changed.status == 1)
-        #expect(changed.errorText.contains("was made before"), "\(changed.errorText)")
-        #expect(FileStatus(path: thumbnail) == made)
+        #expect(changed.status == 0, "\(changed.errorText)")
+        #expect(changed.outputText.contains("(made again: the file changed since)"), "\(changed.outputText)")
+        let remade = try #require(FileStatus(path: thumbnail))
+        #expect(remade != made)
+        // --force makes every one again, changed or not.
         let forced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--force"])
         #expect(forced.status == 0, "\(forced.errorText)")
-        #expect(FileStatus(path: thumbnail) != made)
+        #expect(FileStatus(path: thumbnail) != remade)
         // One file named: -o still names it, and one that exists is refused as before.
         let named = try CLI.run(["thumb", photo, "-o", folder + "/one.jpg"])
         #expect(named.status == 0 && FileManager.default.fileExists(atPath: folder + "/one.jpg"))
@@ -222,6 +226,12 @@ struct RenderAgainCommandTests {
         #expect(exportedAgain.status == 0, "\(exportedAgain.errorText)")
         #expect(try CLI.jsonLines(exportedAgain).map { $0["type"] as? String } == ["alreadyThere"])
         #expect(FileStatus(path: output) == written)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: folder + "/videos/clip.mp4")
+        let exportedChanged = try CLI.run(export)
+        #expect(exportedChanged.status == 0, "\(exportedChanged.errorText)")
+        #expect(exportedChanged.errorText.contains("is made again"), "\(exportedChanged.errorText)")
+        #expect(FileStatus(path: output) != written)
         try JSONSchemaTests().check("export", [exportedAgain])
         try JSONSchemaTests().check("thumb", [json])
     }
