@@ -84,28 +84,49 @@ public struct LibraryRepair: Sendable {
     }
 
     /// The missing and damaged files of `findings` that no recorded source still there with their
-    /// recorded size can put back: `repair` can try the others (it then checks their bytes). A
-    /// look at the sources only, nothing read.
+    /// recorded size can put back, nor a file holding their bytes: `repair` can try the others
+    /// (it then checks their bytes). A look at the sources only, nothing read.
     public func beyondRepair(
         _ findings: [LibraryVerifier.Finding]
     ) async throws(ImportError) -> [LibraryVerifier.Finding] {
-        var beyond: [LibraryVerifier.Finding] = []
+        try await plan(findings).filter { !$0.repaired }.map(\.finding)
+    }
+
+    /// What `repair` would do about each missing and damaged file of `findings`, nothing read
+    /// or written: each outcome as it would be (`repaired`: whether it would be repaired, from
+    /// `source`), from a look at the sources' sizes; their bytes are checked by the repair
+    /// itself, which can still find one changed. What `library repair --dry-run` says.
+    public func plan(_ findings: [LibraryVerifier.Finding]) async throws(ImportError) -> [Outcome] {
+        var outcomes: [Outcome] = []
         for finding in findings where finding.problem == .missing || finding.problem == .damaged {
-            if finding.problem == .missing, finding.pairedWith != nil { continue }  // named back
-            guard let id = finding.itemID,
-                let file = try await catalog.item(id: id)?.files.first(where: { $0.name == finding.name })
-            else {
-                beyond.append(finding)
+            if finding.problem == .missing, let moved = finding.pairedWith {
+                outcomes.append(
+                    Outcome(
+                        finding: finding, repaired: true, source: folder + "/" + moved,
+                        detail: "would be named back from \(moved), which holds its bytes"))
                 continue
             }
-            let sources = try await catalog.recordedSources(ofItem: id)[file.role] ?? []
-            if !sources.contains(where: {
-                FileStatus(path: $0).map { $0.kind == .regular && $0.size == file.size } ?? false
-            }) {
-                beyond.append(finding)
+            var outcome = Outcome(
+                finding: finding, repaired: false, source: nil,
+                detail: "the catalog records no source for it; restore it from a backup")
+            if let id = finding.itemID,
+                let file = try await catalog.item(id: id)?.files.first(where: { $0.name == finding.name })
+            {
+                let sources = try await catalog.recordedSources(ofItem: id)[file.role] ?? []
+                if let source = sources.first(where: {
+                    FileStatus(path: $0).map { $0.kind == .regular && $0.size == file.size } ?? false
+                }) {
+                    outcome.repaired = true
+                    outcome.source = source
+                    outcome.detail = "would be copied again from \(source) (its SHA-256 checked as it is copied)"
+                } else if let source = sources.first {
+                    outcome.source = source
+                    outcome.detail = "its source \(source) is gone or changed; restore it from a backup"
+                }
             }
+            outcomes.append(outcome)
         }
-        return beyond
+        return outcomes
     }
 
     /// Gives the missing file `finding` names back its bytes: the unknown file `moved`, whose

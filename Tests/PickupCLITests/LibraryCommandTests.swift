@@ -60,6 +60,13 @@ struct LibraryCommandTests {
         #expect(verify.status == 1)
         #expect(verify.outputText.contains("Run 'pickup library \(library) repair'"), "\(verify.outputText)")
         #expect(!verify.outputText.contains("Import the same sources again"))
+        // The dry run names each source it would copy from; IMG_0003's has the size still, so
+        // only the repair's SHA-256 check finds it changed.
+        let plan = try pickup("library", library, "repair", "--dry-run")
+        #expect(
+            plan.outputText.contains("IMG_0002.JPG (missing): would be copied again from \(folder)/src/IMG_0002.JPG"),
+            "\(plan.outputText)")
+        #expect(!FileManager.default.fileExists(atPath: library + "/IMG_0002.JPG"))
 
         let repair = try pickup("library", library, "repair", "--json")
         #expect(repair.status == 1, "an unrepairable file and an unknown one remain")
@@ -158,6 +165,18 @@ struct LibraryCommandTests {
         let paired = try CLI.jsonLines(json).compactMap { $0["pairedWith"] as? String }
         #expect(paired.sorted() == ["kept/best.jpg", moved].sorted(), "\(json.outputText)")
         try JSONSchemaTests().check("library", [json])
+        // The dry run says what the repair would do, and does nothing.
+        let plan = try pickup("library", library, "repair", "--dry-run")
+        #expect(plan.status == 1, "the unknown notes.txt would remain: \(plan.outputText)")
+        #expect(
+            plan.outputText.contains("would repair")
+                && plan.outputText.contains("would be named back from kept/best.jpg"),
+            "\(plan.outputText)")
+        #expect(plan.outputText.contains("1 would be repaired, 1 would remain"), "\(plan.outputText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/kept/best.jpg"))
+        let planJSON = try pickup("library", library, "repair", "--dry-run", "--json")
+        try JSONSchemaTests().check("library", [planJSON])
+        #expect(try CLI.jsonLines(planJSON).contains { $0["wouldRepair"] as? Bool == true })
         let repairJSON = try pickup("library", library, "repair", "--json")
         try JSONSchemaTests().check("library", [repairJSON])
         let repaired = try #require(try CLI.jsonLines(repairJSON).first { $0["type"] as? String == "repair" })

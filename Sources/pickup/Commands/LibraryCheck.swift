@@ -66,6 +66,44 @@ struct LibraryCheck {
         return report.remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
+    /// `repair --dry-run`: verifies, then says what repair would do about each missing and
+    /// damaged file, and changes nothing; 0 when repair would leave the library whole.
+    func repairPlan(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
+        let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify(progress: bar().draw)
+        bar().finish()
+        let plan = try await LibraryRepair(folder: folder, catalog: catalog).plan(report.findings)
+        let namedBack = Set(plan.filter(\.repaired).compactMap(\.finding.pairedWith))
+        let planned = Set(plan.map(\.finding.name)).union(namedBack)
+        var output = plan.map { outcome in
+            if json {
+                var object = LibraryCheck.object("repair", outcome.finding)
+                object.add("repaired", false)
+                object.add("wouldRepair", outcome.repaired)
+                object.add("source", outcome.source)
+                object.add("detail", outcome.detail)
+                return object.text + "\n"
+            }
+            return Text.pad(outcome.repaired ? "would repair" : "cannot repair", 15)
+                + Text.pad(outcome.finding.itemID ?? "-", 14)
+                + Text.clean(outcome.finding.name + " (" + outcome.finding.problem.rawValue + "): " + outcome.detail)
+                + "\n"
+        }.joined()
+        output += report.findings.filter { !planned.contains($0.name) }.map(line).joined()
+        let remaining = report.findings.count - plan.filter(\.repaired).count - namedBack.count
+        if json {
+            output += summary(report, repaired: nil).text + "\n"
+        } else if report.isClean {
+            output += totals(report) + "every file is intact; nothing to repair.\n"
+        } else {
+            let would = plan.filter(\.repaired).count
+            output +=
+                totals(report) + "\(LibraryCheck.count(report.findings.count, "problem")): \(would) would be repaired"
+                + (remaining > 0 ? ", \(remaining) would remain" : "") + ". Nothing was changed (--dry-run).\n"
+        }
+        Console.raw(output)
+        return remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
     /// What to do about the problems verify found; `beyondRepair`: the missing or damaged files
     /// with no source still there that repair could copy them from again.
     private func hint(_ findings: [LibraryVerifier.Finding], beyondRepair: [LibraryVerifier.Finding]) -> String {

@@ -58,7 +58,9 @@ struct LibraryCommand: JobCommand {
     @Flag(name: [.customLong("json")], help: "Print JSON (one object a line for list, verify and repair).")
     var json = false
 
-    @Flag(name: [.customLong("dry-run")], help: "remove: say what would be removed, and remove nothing.")
+    @Flag(
+        name: [.customLong("dry-run")],
+        help: "remove: say what would be removed, and remove nothing; repair: say what would be repaired, and how.")
     var dryRun = false
 
     @Flag(name: [.customLong("yes"), .customShort("y")], help: "remove: do not ask first (needed without a terminal).")
@@ -136,9 +138,14 @@ struct LibraryJob: CommandJob {
         } else if command.sort != nil {
             throw ValidationError("--sort goes with 'list'")
         }
-        if command.dryRun || command.yes, case .remove = action {
-        } else if command.dryRun || command.yes {
-            throw ValidationError("\(command.dryRun ? "--dry-run" : "--yes") goes with 'remove ID'")
+        switch action {
+        case .remove: break
+        case .repair where !command.yes: break
+        default:
+            if command.dryRun || command.yes {
+                throw ValidationError(
+                    command.dryRun ? "--dry-run goes with 'remove ID' or 'repair'" : "--yes goes with 'remove ID'")
+            }
         }
         dryRun = command.dryRun
         yes = command.yes
@@ -202,7 +209,8 @@ struct LibraryJob: CommandJob {
             case .verify:
                 return try await LibraryCheck(folder: folder, json: json).verify(catalog)
             case .repair:
-                return try await LibraryCheck(folder: folder, json: json).repair(catalog)
+                let check = LibraryCheck(folder: folder, json: json)
+                return try await dryRun ? check.repairPlan(catalog) : check.repair(catalog)
             case .remove(let id):
                 guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
                 return try await LibraryRemoval(folder: folder, json: json, dryRun: dryRun, yes: yes).run(
