@@ -45,6 +45,10 @@ public struct LibraryVerifier: Sendable {
         /// moved or renamed in the library by hand): each names the other, and `LibraryRepair`
         /// names the file back. Nil for every other finding.
         public var pairedWith: String? = nil
+        /// An unknown file that holds the same bytes as a stored file the catalog names (a copy
+        /// made by hand, or one left by a rename after the file was imported again): that
+        /// file's name. The library keeps those bytes; the copy can go.
+        public var copyOf: String? = nil
     }
 
     /// What a verification read and found.
@@ -94,11 +98,11 @@ public struct LibraryVerifier: Sendable {
         }
     }
 
-    /// Pairs each missing file with an unknown one that holds its bytes: only an unknown file of
-    /// a missing one's size is read, each at most once.
+    /// Pairs each missing file with an unknown one that holds its bytes, then names the stored
+    /// file each other unknown one is a copy of: only an unknown file of a stored one's size is
+    /// read, each at most once.
     static func pairRenamed(_ findings: inout [Finding], files: [StoredFile], in folder: String) {
         let missing = findings.indices.filter { findings[$0].problem == .missing }
-        guard !missing.isEmpty else { return }
         var bySize: [Int64: [Int]] = [:]
         for index in findings.indices where findings[index].problem == .unknown {
             if let status = FileStatus(path: folder + "/" + findings[index].name, followingLinks: false),
@@ -110,14 +114,16 @@ public struct LibraryVerifier: Sendable {
         guard !bySize.isEmpty else { return }
         let recorded = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var digests: [Int: String] = [:]
+        func digest(_ candidate: Int) -> String {
+            if let known = digests[candidate] { return known }
+            let found = (try? FileHash.sha256(ofFileAt: folder + "/" + findings[candidate].name).get())?.sha256 ?? ""
+            digests[candidate] = found
+            return found
+        }
         for index in missing {
             guard let file = recorded[findings[index].name] else { continue }
             for candidate in bySize[file.size] ?? [] where findings[candidate].pairedWith == nil {
-                if digests[candidate] == nil {
-                    digests[candidate] =
-                        (try? FileHash.sha256(ofFileAt: folder + "/" + findings[candidate].name).get())?.sha256 ?? ""
-                }
-                guard digests[candidate] == file.sha256 else { continue }
+                guard digest(candidate) == file.sha256 else { continue }
                 let moved = findings[candidate].name
                 findings[index].pairedWith = moved
                 findings[index].detail =
@@ -127,6 +133,20 @@ public struct LibraryVerifier: Sendable {
                     "not in the catalog; it holds the bytes of \(findings[index].name)"
                     + (findings[index].itemID.map { " (item \($0))" } ?? "") + ", which is missing"
                 break
+            }
+        }
+        // The other unknown files: a copy of a stored file that is there?
+        // Not one found missing, damaged or unreadable: a copy of that is not one to delete.
+        let troubled = Set(findings.filter { $0.problem != .unknown }.map(\.name))
+        var stored: [Int64: [StoredFile]] = [:]
+        for file in files where !troubled.contains(file.name) { stored[file.size, default: []].append(file) }
+        for (size, candidates) in bySize {
+            guard let same = stored[size] else { continue }
+            for candidate in candidates where findings[candidate].pairedWith == nil {
+                guard let original = same.first(where: { $0.sha256 == digest(candidate) }) else { continue }
+                findings[candidate].copyOf = original.name
+                findings[candidate].detail =
+                    "not in the catalog; a copy of \(original.name), which the library holds: it can be deleted"
             }
         }
     }

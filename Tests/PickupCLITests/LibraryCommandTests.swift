@@ -186,11 +186,20 @@ struct LibraryCommandTests {
         let repair = try pickup("library", library, "repair")
         #expect(repair.status == 1, "the unknown notes.txt stays: \(repair.outputText)")
         #expect(repair.outputText.contains("named back from kept/best.jpg"), "\(repair.outputText)")
-        #expect(repair.outputText.contains("1 repaired, 1 unknown file left alone"), "\(repair.outputText)")
+        #expect(
+            repair.outputText.contains("3 problems: 1 repaired, 1 unknown file named back, 1 unknown file left alone"),
+            "\(repair.outputText)")
         #expect(FileManager.default.fileExists(atPath: library + "/" + moved))
         #expect(!FileManager.default.fileExists(atPath: library + "/kept/best.jpg"))
         try FileManager.default.removeItem(atPath: library + "/kept/notes.txt")
         #expect(try pickup("library", library, "verify").status == 0)
+        // A copy made by hand of a stored file is named as such, and said safe to delete.
+        try FileManager.default.copyItem(atPath: library + "/" + moved, toPath: library + "/kept/copy.jpg")
+        let copied = try pickup("library", library, "verify", "--json")
+        let copy = try #require(try CLI.jsonLines(copied).first { $0["name"] as? String == "kept/copy.jpg" })
+        #expect(copy["copyOf"] as? String == moved, "\(copy)")
+        #expect((copy["detail"] as? String)?.contains("it can be deleted") == true)
+        try JSONSchemaTests().check("library", [copied])
     }
 
     @Test("list --sort taken orders dates without a zone among the others, and shows a TAKEN column")

@@ -45,6 +45,10 @@ struct LibraryCheck {
         } else {
             let unrepaired = report.outcomes.count - repaired
             var parts = ["\(repaired) repaired"]
+            // A file moved by hand is two problems, both settled by naming it back.
+            if !report.namedBack.isEmpty {
+                parts.append("\(LibraryCheck.count(report.namedBack.count, "unknown file")) named back")
+            }
             if unrepaired > 0 {
                 parts.append(
                     "\(unrepaired) cannot be repaired (restore \(unrepaired == 1 ? "it" : "them") from a backup)")
@@ -161,6 +165,7 @@ struct LibraryCheck {
         object.add("name", finding.name)
         object.add("problem", finding.problem.rawValue)
         if let paired = finding.pairedWith { object.add("pairedWith", paired) }
+        if let original = finding.copyOf { object.add("copyOf", original) }
         return object
     }
 
