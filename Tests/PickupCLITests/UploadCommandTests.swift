@@ -429,6 +429,14 @@ struct UploadCommandTests {
         handle.seekToEndOfFile()
         handle.write(Data("more".utf8))
         try handle.close()
+        // The dry run says so first, as the run will.
+        let dry = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(
+            dry.outputText.contains("anew: the journal's \(id), begun before it changed, cannot be finished"),
+            "\(dry.outputText)")
+        let dryJSON = try CLI.run(["upload", big, "--to", to, "--journal", journal, "--dry-run", "--json"])
+        #expect(try CLI.jsonLines(dryJSON).first { $0["type"] as? String == "plan" }?["outdated"] as? String == id)
+        try JSONSchemaTests().check("upload", [dryJSON])
         let again = try CLI.run(["upload", big, "--to", to, "--journal", journal])
         #expect(again.status == 0, "\(again.errorText)")
         #expect(

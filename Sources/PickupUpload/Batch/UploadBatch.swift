@@ -253,22 +253,34 @@ public struct UploadBatch: Sendable {
         }
     }
 
-    /// The files a run would go on with from the server's offset (tus and S3; a form starts
-    /// again), by position, with the journal's upload (its `offset`: the bytes confirmed when
-    /// it stopped; the run asks the server). Nothing is sent or written. What `--dry-run` says.
-    public func wouldContinue(in journal: UploadJournal) async -> [Int: UploadRecord] {
+    /// What a run would do with the journal's unfinished uploads of these files, by position:
+    /// go on with one from the server's offset (`continuing`: tus and S3, the same file; its
+    /// `offset` the bytes confirmed when it stopped, the run asks the server), or send the file
+    /// anew beside one begun before it changed (`outdated`, as `enqueue` finds it). Nothing is
+    /// sent or written. What `--dry-run` says.
+    public func unfinishedUploads(
+        in journal: UploadJournal
+    ) async -> (continuing: [Int: UploadRecord], outdated: [Int: UploadRecord]) {
         let open = await Unfinished(in: journal)
-        var found: [Int: UploadRecord] = [:]
-        for (index, file) in files.enumerated() where destinations[index].continuesFromOffset {
-            guard let status = FileStatus(path: file.path), status.identity == file.expected || file.expected == nil,
+        var continuing: [Int: UploadRecord] = [:]
+        var outdated: [Int: UploadRecord] = [:]
+        for (index, file) in files.enumerated() {
+            let destination = destinations[index]
+            let path = Uploader.absolute(file.path)
+            guard let status = FileStatus(path: file.path) else { continue }
+            let same = status.identity == file.expected || file.expected == nil
+            if same, destination.continuesFromOffset,
                 let earlier = open.byFile[
-                    UploadBatch.resumeKey(
-                        Uploader.absolute(file.path), status.size, status.modified, destinations[index].stored)],
-                open.elsewhere[earlier.id] == nil
-            else { continue }
-            found[index] = earlier
+                    UploadBatch.resumeKey(path, status.size, status.modified, destination.stored)]
+            {
+                if open.elsewhere[earlier.id] == nil { continuing[index] = earlier }
+            } else if let earlier = open.byPlace[UploadBatch.resumeKey(path, 0, 0, destination.stored)],
+                earlier.size != status.size || earlier.modified != status.modified
+            {
+                outdated[index] = earlier
+            }
         }
-        return found
+        return (continuing, outdated)
     }
 
     /// The files the journal has already sent with the same bytes (size and SHA-256) to their

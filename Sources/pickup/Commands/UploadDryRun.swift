@@ -68,11 +68,15 @@ extension UploadJob {
         // An unfinished upload of the same file the run would go on with, from the server's offset.
         var sent: [Int: UploadRecord] = [:]
         var continuing: [Int: UploadRecord] = [:]
+        // One begun before the file changed cannot be finished: the run sends the file anew.
+        var outdated: [Int: UploadRecord] = [:]
         if !force, copy.isEmpty, UploadJournal.exists(at: journalPath),
             let journal = try? UploadJournal(path: journalPath, readOnly: true)
         {
             sent = await batch.alreadySent(in: journal)
-            continuing = await batch.wouldContinue(in: journal).filter { sent[$0.key] == nil }
+            let unfinished = await batch.unfinishedUploads(in: journal)
+            continuing = unfinished.continuing.filter { sent[$0.key] == nil }
+            outdated = unfinished.outdated.filter { sent[$0.key] == nil }
         }
         var bytes = Int64(0)
         for (index, (file, destination)) in zip(batch.files, batch.destinations).enumerated() {
@@ -89,6 +93,7 @@ extension UploadJob {
                     sent[index] != nil ? "alreadyThere" : continuing[index] != nil ? "wouldContinue" : "wouldSend")
                 if let earlier = sent[index] ?? continuing[index] { object.add("id", earlier.id) }
                 if let earlier = continuing[index] { object.add("offset", earlier.offset) }
+                if let earlier = outdated[index] { object.add("outdated", earlier.id) }
                 // An S3 object's parts apart, for a program: the target above reads "s3://… at URL".
                 if case .s3(let location) = destination {
                     object.add("bucket", location.bucket)
@@ -107,7 +112,13 @@ extension UploadJob {
                     Text.clean(
                         "would continue \(file.path) (\(Text.byteCount(earlier.offset)) of \(Text.byteCount(size)) "
                             + "confirmed) -> \(destination.displayName) (the journal's \(earlier.id), "
-                            + "\(earlier.state.rawValue); the server says where it goes on)"))
+                            + "\(UploadJob.earlier(earlier.state)); the server says where it goes on)"))
+            } else if let earlier = outdated[index] {
+                Console.out(
+                    Text.clean(
+                        "would send \(file.path) (\(Text.byteCount(size)))\(copy) -> \(destination.displayName) anew: "
+                            + "the journal's \(earlier.id), begun before it changed, cannot be finished "
+                            + "('\(UploadHints.cancel(earlier.id, journal: journalNamed))' lets it go)"))
             } else {
                 Console.out(
                     Text.clean(
