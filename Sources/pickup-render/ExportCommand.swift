@@ -85,6 +85,14 @@ struct ExportJob: CommandJob {
         }
         // The output's extension says the container; a name that says another format is refused.
         var container: ExportContainer = command.mov ? .mov : .mp4
+        // A new name without an extension could mean a folder: asked, not guessed.
+        if folder == nil, let output = command.output, (output as NSString).pathExtension.isEmpty,
+            !FileManager.default.fileExists(atPath: output)
+        {
+            throw ValidationError(
+                "-o \(output) has no extension: name the export (\(output).\(container.fileExtension)) or a "
+                    + "folder to write it in (\(output)/)")
+        }
         if folder == nil, let output = command.output, !(output as NSString).pathExtension.isEmpty {
             let named = (output as NSString).pathExtension.lowercased()
             switch named {
@@ -171,26 +179,49 @@ struct ExportJob: CommandJob {
                 Console.error(line)
             }
         }
+        // A folder this run makes and writes nothing in (a failure, Ctrl-C) is not left behind.
+        let madeFolder = folder.map { !dryRun && !FileManager.default.fileExists(atPath: $0) } ?? false
         if let folder, !dryRun {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }
         }
+        defer { if madeFolder, let folder { rmdir(folder) } }  // only an empty folder goes
         var failed = !unreadable.isEmpty
         for (path, message) in unreadable {
             _ = report(RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path)
         }
+        var counts = (exported: 0, there: 0, failed: unreadable.count)
         for (file, output) in jobs {
+            let there = alreadyMade(file, output)
             let status = await export(file, to: output)
             // Stopped by a signal (128 and its number: Ctrl-C, SIGTERM): the rest are not begun.
             if status > 128 { return status }
-            if status != ExitStatus.success { failed = true }
+            if status != ExitStatus.success {
+                failed = true
+                counts.failed += 1
+            } else if there {
+                counts.there += 1
+            } else {
+                counts.exported += 1
+            }
+        }
+        // Several videos: one closing line, as import and upload give.
+        if !json, !dryRun, jobs.count + unreadable.count > 1 {
+            Console.out(
+                "\n\(jobs.count + unreadable.count) videos: \(counts.exported) exported, \(counts.there) already there, "
+                    + "\(counts.failed) failed.")
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success
+    }
+
+    /// Whether an earlier run made `output` of `file` (a name Pickup gave, not --force): left as it is.
+    private func alreadyMade(_ file: String, _ output: String) -> Bool {
+        !outputNamed && !force && OutputCheck.madeBefore(output, from: file, reading: jobs.map(\.file))
     }
 
     /// One video's export: its plan, its progress, and the file written or the error.
     private func export(_ file: String, to output: String) async -> Int32 {
         // Run again, an export Pickup named (not -o's file) that an earlier run made is left as it is.
-        if !outputNamed, !force, OutputCheck.madeBefore(output, from: file, reading: jobs.map(\.file)) {
+        if alreadyMade(file, output) {
             if json {
                 var object = JSONObject()
                 object.add("type", "alreadyThere")
@@ -290,7 +321,7 @@ struct ExportJob: CommandJob {
             if json {
                 Console.out(ExportJob.planLine(plan, file: file, output: output).text)
             } else {
-                let how = plan.isPassthrough ? "would copy its streams as they are" : "would encode it again"
+                let how = plan.isPassthrough ? "would copy its streams as they are" : "would re-encode it"
                 Console.out(Text.clean("\(file) → \(output): \(how) (\(plan.reason))"))
             }
             return ExitStatus.success

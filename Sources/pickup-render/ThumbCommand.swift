@@ -81,6 +81,14 @@ struct ThumbJob: CommandJob {
         }
         // One image to a named file: its extension says the format; a name that says another is refused.
         var format = asked ?? .jpeg
+        // A new name without an extension could mean a folder: asked, not guessed.
+        if single, let output = command.output, (output as NSString).pathExtension.isEmpty,
+            !FileManager.default.fileExists(atPath: output)
+        {
+            throw ValidationError(
+                "-o \(output) has no extension: name the image (\(output).\((asked ?? .jpeg).fileExtension)) or "
+                    + "a folder to write it in (\(output)/)")
+        }
         if single, let output = command.output, !(output as NSString).pathExtension.isEmpty {
             let named = (output as NSString).pathExtension
             guard let fromName = ImageFormat(fileExtension: named) else {
@@ -131,9 +139,12 @@ struct ThumbJob: CommandJob {
             fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
         }
         if dryRun { return plan() }
+        // A folder this run makes and writes nothing in (a failure, Ctrl-C) is not left behind.
+        let madeFolder = !single && output.map { !FileManager.default.fileExists(atPath: $0) } ?? false
         if !single, let output {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
         }
+        defer { if madeFolder, let output { rmdir(output) } }  // only an empty folder goes
         let bases = OutputNames.of(files)
         // Files render on every core at once; results print in the order given. As many files
         // at once as cores: each video's decoder on one thread; fewer: on every core.
@@ -143,6 +154,7 @@ struct ThumbJob: CommandJob {
         var outcomes = [Result<Rendered, RenderError>?](repeating: nil, count: files.count)
         var printed = 0
         var failed = false
+        var counts = (made: 0, there: 0, failed: unreadable.count)
         await withTaskGroup(of: (Int, Result<Rendered, RenderError>).self) { group in
             var next = 0
             func start(_ index: Int) {
@@ -159,11 +171,14 @@ struct ThumbJob: CommandJob {
                 while printed < files.count, let ready = outcomes[printed] {
                     switch ready {
                     case .success(.written(let images)):
+                        counts.made += 1
                         for (image, path, again) in images { report(files[printed], image, path, again: again) }
                     case .success(.alreadyThere(let paths)):
+                        counts.there += 1
                         for path in paths { alreadyThere(files[printed], path) }
                     case .failure(let error):
                         failed = true
+                        counts.failed += 1
                         fail(files[printed], error)
                     }
                     outcomes[printed] = nil
@@ -176,6 +191,12 @@ struct ThumbJob: CommandJob {
             }
         }
         if Task.isCancelled { return 130 }
+        // Several files: one closing line, as import and upload give.
+        if !json, files.count + unreadable.count > 1 {
+            Console.out(
+                "\n\(files.count + unreadable.count) files: \(counts.made) made, \(counts.there) already there, "
+                    + "\(counts.failed) failed.")
+        }
         return failed || !unreadable.isEmpty ? ExitStatus.someFailed : ExitStatus.success
     }
 
@@ -325,7 +346,10 @@ struct ThumbJob: CommandJob {
             Console.out(object.text)
         } else {
             let at =
-                image.time.map { " at " + DurationLabel.string(seconds: $0) + " (" + Text.fixed($0, 2) + " s)" } ?? ""
+                image.time.map {
+                    // A frame's time as a player shows it: the second it is in (0.5 s is 0:00).
+                    " at " + DurationLabel.string(seconds: $0.rounded(.down)) + " (" + Text.fixed($0, 2) + " s)"
+                } ?? ""
             // A picture smaller than the box is not enlarged: said, not left to be found out.
             let box = request.size
             let fillsBox = image.size.width >= box.width && image.size.height >= box.height

@@ -91,7 +91,7 @@ struct JSONSchemaTests {
             folder + "/thumbs", "--json",
         ])
         let thumbPlan = try CLI.run([
-            "thumb", card + "/DCIM/IMG_0003.JPG", "-o", folder + "/thumb-plan", "--json", "--dry-run",
+            "thumb", card + "/DCIM/IMG_0003.JPG", "-o", folder + "/thumb-plan.jpg", "--json", "--dry-run",
         ])
         #expect(try check("thumb", [thumb, thumbPlan]) == ["image", "error", "plan"])
 

@@ -33,6 +33,8 @@ struct RenderOutputCommandTests {
         ])
         #expect(into.status == 0, "\(into.errorText)")
         #expect(FileManager.default.fileExists(atPath: folder + "/thumbs.jpg/plain-thumb.jpg"))
+        // Several files end with one closing line, as import and upload do.
+        #expect(into.outputText.hasSuffix("\n2 files: 2 made, 0 already there, 0 failed.\n"), "\(into.outputText)")
     }
 
     @Test("export without a terminal: a remux done at once prints its plan and its result, no percentages")
@@ -158,7 +160,7 @@ struct RenderOutputCommandTests {
         #expect(
             words.outputText.contains(
                 (plan["plan"] as? String == "remux"
-                    ? "would copy its streams as they are (" : "would encode it again (")
+                    ? "would copy its streams as they are (" : "would re-encode it (")
                     + (plan["reason"] as? String ?? "?") + ")"),
             "\(words.outputText)")
         // The real export follows that very plan.
@@ -234,5 +236,32 @@ struct RenderAgainCommandTests {
         #expect(FileStatus(path: output) != written)
         try JSONSchemaTests().check("export", [exportedAgain])
         try JSONSchemaTests().check("thumb", [json])
+    }
+}
+
+/// `-o` for one file named: a name without an extension that does not exist yet could mean a
+/// folder, so it is asked for, not guessed.
+@Suite("thumb and export -o without an extension")
+struct RenderOutputExtensionCommandTests {
+    @Test("one file to a new -o without an extension: exit 2, naming the image or the folder to give; nothing made")
+    func noExtension() throws {
+        let folder = try Temporary.folder("cli-no-extension")
+        defer { Temporary.remove(folder) }
+        let thumb = try CLI.run(["thumb", try Fixtures.path(.jpegPlain), "-o", folder + "/out"])
+        #expect(thumb.status == 2)
+        #expect(thumb.errorText.contains("has no extension: name the image (\(folder)/out.jpg) or a folder"))
+        let export = try CLI.run([
+            "export", try Fixtures.path(.mp4BlackStart), "--preset", "passthrough", "-o", folder + "/single",
+        ])
+        #expect(export.status == 2)
+        #expect(export.errorText.contains("name the export (\(folder)/single.mp4) or a folder"), "\(export.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        // A folder that exists, or a name ending in '/', takes it.
+        #expect(try CLI.run(["thumb", try Fixtures.path(.jpegPlain), "-o", folder + "/out/"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/out/plain-thumb.jpg"))
+        // A folder made for an output that failed is not left behind, empty.
+        let failed = try CLI.run(["export", try Fixtures.path(.jpegPlain), "--preset", "low", "-o", folder + "/new/"])
+        #expect(failed.status == 1, "\(failed.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
     }
 }
