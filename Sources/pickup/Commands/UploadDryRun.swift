@@ -110,8 +110,8 @@ extension UploadJob {
             } else if let earlier = continuing[index] {
                 Console.out(
                     Text.clean(
-                        "would continue \(file.path) (\(Text.byteCount(earlier.offset)) of \(Text.byteCount(size)) "
-                            + "confirmed) -> \(destination.displayName) (the journal's \(earlier.id), "
+                        "would continue \(file.path) (at least \(Text.byteCount(earlier.offset)) of "
+                            + "\(Text.byteCount(size)) confirmed) -> \(destination.displayName) (the journal's \(earlier.id), "
                             + "\(UploadJob.earlier(earlier.state)); the server says where it goes on)"))
             } else if let earlier = outdated[index] {
                 Console.out(

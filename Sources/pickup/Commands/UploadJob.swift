@@ -274,8 +274,9 @@ struct UploadJob: CommandJob {
         for index in files.indices where !json {
             if let earlier = batch.continued[index] {
                 Console.error(
-                    "\(earlier.id) continues \(shown[index]) from \(Text.byteCount(earlier.offset)) of "
-                        + "\(Text.byteCount(earlier.size)) (\(UploadJob.earlier(earlier.state)); --force starts over)")
+                    "\(earlier.id) continues \(shown[index]) from at least \(Text.byteCount(earlier.offset)) of "
+                        + "\(Text.byteCount(earlier.size)) (\(UploadJob.earlier(earlier.state)); the server may have "
+                        + "kept more of what was in flight; --force starts over)")
             }
             if let old = batch.outdated[index] {
                 Console.error(
