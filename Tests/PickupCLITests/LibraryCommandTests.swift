@@ -102,7 +102,8 @@ struct LibraryCommandTests {
         let gone = try pickup("library", library, "verify")
         #expect(
             gone.outputText.contains(
-                "Its source is gone or changed (IMG_0003.PNG): restore it from a backup; "
+                "Its source is gone or changed (IMG_0003.PNG): restore it from a backup, or import its source "
+                    + "again from where it is now ('pickup import PATH --into \(library)' puts back the same bytes); "
                     + "move or delete the unknown files yourself."),
             "\(gone.outputText)")
         #expect(!gone.outputText.contains("repair'"), "\(gone.outputText)")

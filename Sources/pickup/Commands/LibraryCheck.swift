@@ -133,7 +133,10 @@ struct LibraryCheck {
                     + (gone == broken
                         ? (broken == 1 ? "its source is" : "their sources are")
                         : "\(gone) of them, the sources are") + " gone or changed (\(names)): restore "
-                    + (gone == 1 ? "it" : "them") + " from a backup")
+                    + (gone == 1 ? "it" : "them") + " from a backup, or import "
+                    + (gone == 1 ? "its source" : "their sources") + " again from where "
+                    + (gone == 1 ? "it is" : "they are") + " now ('pickup import PATH --into "
+                    + Text.shellQuoted(folder) + "' puts back the same bytes)")
         }
         if unknown { hints.append((hints.isEmpty ? "Move" : "move") + " or delete the unknown files yourself") }
         if hints.isEmpty { return "Restore the library from a backup." }
