@@ -55,7 +55,10 @@ struct LibraryRemoval {
         if json {
             Console.out(ItemJSON.object(removed, status: "removed").text)
         } else {
-            Console.out(Text.clean("removed \(removed.id): " + removed.files.map(\.name).joined(separator: ", ")))
+            Console.out(
+                Text.clean(
+                    "removed \(removed.id): " + removed.files.map(\.name).joined(separator: ", ")
+                        + " (importing its source again brings it back)"))
         }
         return ExitStatus.success
     }
