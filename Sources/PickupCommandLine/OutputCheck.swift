@@ -39,6 +39,20 @@ public enum OutputCheck {
         return read.modified > made.modified
     }
 
+    /// The line for an output an earlier run made of `source`, left as it is (`madeBefore`):
+    /// `{"type":"alreadyThere","path","source"}`, or in words.
+    public static func alreadyThere(_ output: String, source: String, json: Bool) -> String {
+        guard json else {
+            return Text.clean(
+                "\(source) → \(output): already there (made after its source last changed; --force makes it again)")
+        }
+        var object = JSONObject()
+        object.add("type", "alreadyThere")
+        object.add("path", output)
+        object.add("source", source)
+        return object.text
+    }
+
     /// Whether `output` is what an earlier run of a batch made of `input`: a file, not empty, not
     /// one of the inputs, last changed at or after `input`. A batch run again (a folder, a list)
     /// leaves it and says so; `--force` makes it again. One older than its source is made again.

@@ -222,18 +222,7 @@ struct ExportJob: CommandJob {
     private func export(_ file: String, to output: String) async -> Int32 {
         // Run again, an export Pickup named (not -o's file) that an earlier run made is left as it is.
         if alreadyMade(file, output) {
-            if json {
-                var object = JSONObject()
-                object.add("type", "alreadyThere")
-                object.add("path", output)
-                object.add("source", file)
-                Console.out(object.text)
-            } else {
-                Console.out(
-                    Text.clean(
-                        "\(file) → \(output): already there (made after the video last changed; --force makes it again)"
-                    ))
-            }
+            Console.out(OutputCheck.alreadyThere(output, source: file, json: json))
             return ExitStatus.success
         }
         if let problem = OutputCheck.problem(

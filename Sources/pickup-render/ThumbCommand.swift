@@ -314,17 +314,7 @@ struct ThumbJob: CommandJob {
 
     /// An image an earlier run made, left as it is.
     private func alreadyThere(_ file: String, _ path: String) {
-        if json {
-            var object = JSONObject()
-            object.add("type", "alreadyThere")
-            object.add("path", path)
-            object.add("source", file)
-            Console.out(object.text)
-        } else {
-            Console.out(
-                Text.clean(
-                    "\(file) → \(path): already there (made after the file last changed; --force makes it again)"))
-        }
+        Console.out(OutputCheck.alreadyThere(path, source: file, json: json))
     }
 
     private func report(_ file: String, _ image: RenderedImage, _ path: String, again: Bool) {
