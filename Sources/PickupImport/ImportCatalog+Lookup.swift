@@ -58,6 +58,15 @@ extension ImportCatalog {
         return try item(exactID: found)
     }
 
+    /// The item with this identifier (or a unique prefix of it), else the Live Photo that took
+    /// over the file of the video item it named (`livePhoto(formerVideoID:)`), with whether
+    /// it did: what a person's id leads to, however long ago it was printed.
+    public func item(idOrFormerVideo id: String) throws(ImportError) -> (item: ImportedItem, tookOver: Bool)? {
+        if let found = try item(id: id) { return (found, false) }
+        guard let live = try livePhoto(formerVideoID: id) else { return nil }
+        return (live, true)
+    }
+
     /// The item with exactly this identifier, found by its primary key.
     func item(exactID id: String) throws(ImportError) -> ImportedItem? {
         try catalogCall {

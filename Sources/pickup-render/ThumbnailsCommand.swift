@@ -64,18 +64,16 @@ struct ThumbnailsJob: CommandJob {
                 items = try await session.catalog.items()
             } else {
                 for id in ids {
-                    var found = try await session.catalog.item(id: id)
-                    if found == nil, let live = try await session.catalog.livePhoto(formerVideoID: id) {
+                    guard let (item, tookOver) = try await session.catalog.item(idOrFormerVideo: id) else {
+                        Console.error(Text.clean("pickup thumbnails: no item '\(id)' in \(folder)"))
+                        return ExitStatus.someFailed
+                    }
+                    if tookOver {
                         // A video item's id from before a Live Photo took its file over.
                         Console.error(
                             Text.clean(
                                 "pickup thumbnails: '\(id)' was a video item; its file is now the movie of "
-                                    + "the Live Photo \(live.id), whose thumbnail is made"))
-                        found = live
-                    }
-                    guard let item = found else {
-                        Console.error(Text.clean("pickup thumbnails: no item '\(id)' in \(folder)"))
-                        return ExitStatus.someFailed
+                                    + "the Live Photo \(item.id), whose thumbnail is made"))
                     }
                     items.append(item)
                 }

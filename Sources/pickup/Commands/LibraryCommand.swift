@@ -191,16 +191,16 @@ struct LibraryJob: CommandJob {
             case .list:
                 try await list(catalog)
             case .show(let id):
-                var found = try await catalog.item(id: id)
-                if found == nil, let live = try await catalog.livePhoto(formerVideoID: id) {
+                guard let (item, tookOver) = try await catalog.item(idOrFormerVideo: id) else {
+                    return try await notFound(id, in: catalog)
+                }
+                if tookOver {
                     // An id printed before a Live Photo took the video's file over still shows it.
                     Console.error(
                         Text.clean(
                             "pickup library: '\(id)' was a video item; its file is now the movie of the "
-                                + "Live Photo \(live.id) (\(live.originalName)), shown here"))
-                    found = live
+                                + "Live Photo \(item.id) (\(item.originalName)), shown here"))
                 }
-                guard let item = found else { return try await notFound(id, in: catalog) }
                 if json {
                     Console.out(ItemJSON.object(item).text)
                 } else {
