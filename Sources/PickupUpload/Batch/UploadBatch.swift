@@ -163,7 +163,7 @@ public struct UploadBatch: Sendable {
         var unfinished = open.byFile
         let byPlace = open.byPlace
         let elsewhere = open.elsewhere
-        let sent = await sameBytes(candidates)
+        let sent = await sameBytes(candidates, statuses: statuses)
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
         for (index, file) in files.enumerated() {
@@ -288,20 +288,25 @@ public struct UploadBatch: Sendable {
     /// leaves out (`check` aside). Nothing is sent or written; only a file of the size of such
     /// an upload is read. What `--dry-run` says is already there.
     public mutating func alreadySent(in journal: UploadJournal) async -> [Int: UploadRecord] {
-        let sizes = files.map { FileStatus(path: $0.path)?.size ?? -1 }
-        return await sameBytes((try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [])
+        let statuses = files.map { FileStatus(path: $0.path) }
+        let sizes = statuses.map { $0?.size ?? -1 }
+        return await sameBytes(
+            (try? await journal.finishedUploads(to: Array(zip(destinations, sizes)))) ?? [], statuses: statuses)
     }
 
     /// Of the finished uploads each file might repeat (`candidates`, by position, by SHA-256),
-    /// the one with the file's bytes. Only a file with a candidate is read, on a low-priority
-    /// thread of its own (an app may enqueue from the main actor).
-    private mutating func sameBytes(_ candidates: [[String: UploadRecord]]) async -> [Int: UploadRecord] {
+    /// the one with the file's bytes; `statuses`: each file's, as the caller found it. Only a
+    /// file with a candidate is read, on a low-priority thread of its own (an app may enqueue
+    /// from the main actor).
+    private mutating func sameBytes(
+        _ candidates: [[String: UploadRecord]], statuses: [FileStatus?]
+    ) async -> [Int: UploadRecord] {
         var found: [Int: UploadRecord] = [:]
         var toCompare: [Int] = []
         for index in files.indices where index < candidates.count && !candidates[index].isEmpty {
             // One that finished before its SHA-256 was recorded: the same file, unchanged (path,
             // size and modification time), is there; nothing is read.
-            if let status = FileStatus(path: files[index].path),
+            if index < statuses.count, let status = statuses[index],
                 let earlier = candidates[index][
                     UploadJournal.unhashedKey(path: Uploader.absolute(files[index].path), modified: status.modified)]
             {
