@@ -159,10 +159,7 @@ public struct UploadBatch: Sendable {
         // An upload of the same file (path, size, modification time) to the same destination
         // that was paused, failed, or cut off by a killed process goes on from the server's
         // offset instead of starting over (`Unfinished`).
-        let open = force ? Unfinished() : await Unfinished(in: journal)
-        var unfinished = open.byFile
-        let byPlace = open.byPlace
-        let elsewhere = open.elsewhere
+        var unfinished = force ? Unfinished() : await Unfinished(in: journal)
         let sent = await sameBytes(candidates, statuses: statuses)
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
@@ -182,33 +179,18 @@ public struct UploadBatch: Sendable {
                 continue
             }
             let destination = destinations[index]
-            let status = statuses[index]
-            let same = status.flatMap { status in
-                status.identity == file.expected || file.expected == nil
-                    ? UploadBatch.resumeKey(
-                        Uploader.absolute(file.path), status.size, status.modified, destination.stored)
-                    : nil
-            }
-            // One another live process sends now, a form's POST too, is left to it.
-            if let same, let earlier = unfinished[same], let process = elsewhere[earlier.id] {
-                unfinished[same] = nil
+            switch unfinished.take(file, status: statuses[index], to: destination) {
+            case .sentElsewhere(let earlier, let process):
                 sentElsewhere[index] = (earlier, process)
                 continue
-            }
-            // tus and S3 go on from the server's offset; a form is one POST, sent again whole
-            // (and its headers are not in the journal), so it starts a new entry.
-            if destination.continuesFromOffset, let same, let earlier = unfinished.removeValue(forKey: same) {
+            case .continues(let earlier):
                 continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(
                     restoring: earlier, endpoint: destination.stored == destination ? nil : destination.url)
                 queuedPaths[id] = file.path
-            } else {
-                if let earlier = byPlace[UploadBatch.resumeKey(Uploader.absolute(file.path), 0, 0, destination.stored)],
-                    earlier.size != status?.size || earlier.modified != status?.modified
-                {
-                    outdated[index] = earlier
-                }
+            case .startsAnew(let old):
+                if let old { outdated[index] = old }
                 let id = await queue.add(
                     .upload(path: file.path, to: destination, type: file.type, expected: file.expected))
                 queuedPaths[id] = file.path
@@ -237,6 +219,41 @@ public struct UploadBatch: Sendable {
 
         init() {}
 
+        /// What becomes of a file to send (`status`: its status as the run found it):
+        enum Fate {
+            /// an unfinished upload of it that another live process sends now (a form's POST
+            /// too) is left to that process;
+            case sentElsewhere(UploadRecord, process: Int64)
+            /// tus and S3 go on from the server's offset with the same file's unfinished upload;
+            case continues(UploadRecord)
+            /// a form is one POST, sent again whole (its headers are not in the journal), and a
+            /// file without an unfinished upload starts one: `outdated`, one of its path to the
+            /// same place begun before the file changed, which cannot be finished.
+            case startsAnew(outdated: UploadRecord?)
+        }
+
+        /// The fate of `file` sent to `destination`; an upload continued or left elsewhere is
+        /// taken, so that no other file of the batch takes it too.
+        mutating func take(_ file: File, status: FileStatus?, to destination: UploadDestination) -> Fate {
+            let path = Uploader.absolute(file.path)
+            let same = status.flatMap { status in
+                status.identity == file.expected || file.expected == nil
+                    ? UploadBatch.resumeKey(path, status.size, status.modified, destination.stored) : nil
+            }
+            if let same, let earlier = byFile[same], let process = elsewhere[earlier.id] {
+                byFile[same] = nil
+                return .sentElsewhere(earlier, process: process)
+            }
+            if destination.continuesFromOffset, let same, let earlier = byFile.removeValue(forKey: same) {
+                return .continues(earlier)
+            }
+            let old = byPlace[UploadBatch.resumeKey(path, 0, 0, destination.stored)]
+            guard let old, old.size != status?.size || old.modified != status?.modified else {
+                return .startsAnew(outdated: nil)
+            }
+            return .startsAnew(outdated: old)
+        }
+
         init(in journal: UploadJournal) async {
             let held = (try? await journal.heldHere()) ?? []
             elsewhere = (try? await journal.sentElsewhere()) ?? [:]
@@ -261,23 +278,14 @@ public struct UploadBatch: Sendable {
     public func unfinishedUploads(
         in journal: UploadJournal
     ) async -> (continuing: [Int: UploadRecord], outdated: [Int: UploadRecord]) {
-        let open = await Unfinished(in: journal)
+        var open = await Unfinished(in: journal)
         var continuing: [Int: UploadRecord] = [:]
         var outdated: [Int: UploadRecord] = [:]
         for (index, file) in files.enumerated() {
-            let destination = destinations[index]
-            let path = Uploader.absolute(file.path)
-            guard let status = FileStatus(path: file.path) else { continue }
-            let same = status.identity == file.expected || file.expected == nil
-            if same, destination.continuesFromOffset,
-                let earlier = open.byFile[
-                    UploadBatch.resumeKey(path, status.size, status.modified, destination.stored)]
-            {
-                if open.elsewhere[earlier.id] == nil { continuing[index] = earlier }
-            } else if let earlier = open.byPlace[UploadBatch.resumeKey(path, 0, 0, destination.stored)],
-                earlier.size != status.size || earlier.modified != status.modified
-            {
-                outdated[index] = earlier
+            switch open.take(file, status: FileStatus(path: file.path), to: destinations[index]) {
+            case .sentElsewhere: break
+            case .continues(let earlier): continuing[index] = earlier
+            case .startsAnew(let old): outdated[index] = old
             }
         }
         return (continuing, outdated)
