@@ -153,8 +153,8 @@ public struct LibraryRepair: Sendable {
             outcome.detail = "cannot name \(moved) back to \(finding.name): \(String(cString: strerror(errno)))"
             return outcome
         }
-        for path in Set([from, to]) {
-            let named = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? folder
+        // The folders the name left and took, each once (a rename in one folder flushes it once).
+        for named in Set([from, to].map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? folder }) {
             FileCopier(folder: named).syncFolder()
         }
         outcome.repaired = true
