@@ -7,39 +7,63 @@ import PickupStore
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
 /// existing output is replaced only when `--force` says so, or, for an output Pickup named
 /// after its source (a folder's thumbnails and exports), when it was made before its source
-/// last changed (`outdated(_:by:)`).
+/// last changed; one made after is left as it is (`fate(of:source:inputs:force:)`).
 public enum OutputCheck {
-    /// Why `output` may not be written, and what to do instead; nil when it may be. `source`:
-    /// the file Pickup named `output` after: one made before it changed is made again.
-    public static func problem(
-        writing output: String, reading inputs: [String], force: Bool, source: String? = nil
-    ) -> (message: String, hint: String)? {
-        guard let existing = FileStatus(path: output) else { return nil }
-        for input in inputs {
-            if let read = FileStatus(path: input), read.isSameFile(as: existing) {
-                return (
-                    "the output \(output) is the input \(input)",
-                    "Pickup never writes over what it reads: name another output."
-                )
+    /// The files a command reads, by identity, looked at once: each output is compared with
+    /// all of them in one lookup, not a `stat` of every input (a folder of thousands run again).
+    public struct Inputs: Sendable {
+        let paths: [FileIdentity: String]
+
+        public init(_ paths: [String]) {
+            var found: [FileIdentity: String] = [:]
+            for path in paths {
+                if let identity = FileStatus(path: path)?.identity, found[identity] == nil { found[identity] = path }
             }
+            self.paths = found
         }
-        if existing.kind == .directory { return ("the output \(output) is a folder", "Name a file.") }
-        if !force, let source, OutputCheck.outdated(output, by: source) { return nil }
-        if !force {
-            return ("the output \(output) exists", "Add --force to replace it, or name another output.")
-        }
-        return nil
     }
 
-    /// Whether `output` is a file made before `source` last changed: an output Pickup named
-    /// after it is made again (a photo edited since its thumbnail was made).
-    public static func outdated(_ output: String, by source: String) -> Bool {
-        guard let made = FileStatus(path: output), made.kind == .regular, let read = FileStatus(path: source)
-        else { return false }
-        return read.modified > made.modified
+    /// What becomes of one output.
+    public enum Fate: Sendable, Equatable {
+        /// Nothing there (or `--force`): written.
+        case write
+        /// A file Pickup named after its source, made before the source last changed (a photo
+        /// edited since its thumbnail was made): made again.
+        case writeAgain
+        /// A file Pickup named after its source, not empty, made at or after the source last
+        /// changed: what an earlier run made, left as it is (`--force` makes it again).
+        case alreadyThere
+        /// Not written: why, and what to do instead.
+        case refused(message: String, hint: String)
     }
 
-    /// The line for an output an earlier run made of `source`, left as it is (`madeBefore`):
+    /// The fate of `output`. `source`: the file Pickup named `output` after (nil for a name
+    /// the person gave, which is never replaced without `--force`).
+    public static func fate(of output: String, source: String?, inputs: Inputs, force: Bool) -> Fate {
+        guard let existing = FileStatus(path: output) else { return .write }
+        if let input = inputs.paths[existing.identity] {
+            return .refused(
+                message: "the output \(output) is the input \(input)",
+                hint: "Pickup never writes over what it reads: name another output.")
+        }
+        if existing.kind == .directory {
+            return .refused(message: "the output \(output) is a folder", hint: "Name a file.")
+        }
+        if force { return .write }
+        if let source, existing.kind == .regular, let read = FileStatus(path: source) {
+            if read.modified > existing.modified { return .writeAgain }
+            if existing.size > 0 { return .alreadyThere }
+        }
+        let refusal = exists(output)
+        return .refused(message: refusal.message, hint: refusal.hint)
+    }
+
+    /// Why an output that is there is not replaced, and what to do instead.
+    public static func exists(_ output: String) -> (message: String, hint: String) {
+        ("the output \(output) exists", "Add --force to replace it, or name another output.")
+    }
+
+    /// The line for an output an earlier run made of `source`, left as it is (`.alreadyThere`):
     /// `{"type":"alreadyThere","path","source"}`, or in words.
     public static func alreadyThere(_ output: String, source: String, json: Bool) -> String {
         guard json else {
@@ -51,16 +75,6 @@ public enum OutputCheck {
         object.add("path", output)
         object.add("source", source)
         return object.text
-    }
-
-    /// Whether `output` is what an earlier run of a batch made of `input`: a file, not empty, not
-    /// one of the inputs, last changed at or after `input`. A batch run again (a folder, a list)
-    /// leaves it and says so; `--force` makes it again. One older than its source is made again.
-    public static func madeBefore(_ output: String, from input: String, reading inputs: [String]) -> Bool {
-        guard let made = FileStatus(path: output), made.kind == .regular, made.size > 0,
-            let source = FileStatus(path: input), made.modified >= source.modified
-        else { return false }
-        return !inputs.contains { FileStatus(path: $0)?.isSameFile(as: made) ?? false }
     }
 
     /// Refuses a path to write to (`-o`, `--into`, `--journal`) that holds bytes that are not

@@ -18,6 +18,8 @@ struct ExportCommand: JobCommand {
 struct ExportJob: CommandJob {
     /// Each video and the file its export is written to.
     let jobs: [(file: String, output: String)]
+    /// The files read, by identity: no output is written over one.
+    let inputs: OutputCheck.Inputs
     /// Files in the folders named that are not videos, passed over.
     let leftAlone: [(path: String, reason: String)]
     /// How many files in the folders the --include/--exclude patterns did not take.
@@ -117,6 +119,7 @@ struct ExportJob: CommandJob {
             if let folder { return (file, (folder as NSString).appendingPathComponent(name)) }
             return (file, files.count == 1 ? command.output ?? name : name)
         }
+        inputs = OutputCheck.Inputs(files)
         self.leftAlone = leftAlone
         unreadable = named.unreadable
         json = command.json
@@ -191,14 +194,15 @@ struct ExportJob: CommandJob {
         }
         var counts = (exported: 0, there: 0, failed: unreadable.count)
         for (file, output) in jobs {
-            let there = alreadyMade(file, output)
-            let status = await export(file, to: output)
+            // Pickup's own name for an output (not -o's file) may be one an earlier run made.
+            let fate = OutputCheck.fate(of: output, source: outputNamed ? nil : file, inputs: inputs, force: force)
+            let status = await export(file, to: output, fate: fate)
             // Stopped by a signal (128 and its number: Ctrl-C, SIGTERM): the rest are not begun.
             if status > 128 { return status }
             if status != ExitStatus.success {
                 failed = true
                 counts.failed += 1
-            } else if there {
+            } else if fate == .alreadyThere {
                 counts.there += 1
             } else {
                 counts.exported += 1
@@ -213,28 +217,24 @@ struct ExportJob: CommandJob {
         return failed ? ExitStatus.someFailed : ExitStatus.success
     }
 
-    /// Whether an earlier run made `output` of `file` (a name Pickup gave, not --force): left as it is.
-    private func alreadyMade(_ file: String, _ output: String) -> Bool {
-        !outputNamed && !force && OutputCheck.madeBefore(output, from: file, reading: jobs.map(\.file))
-    }
-
-    /// One video's export: its plan, its progress, and the file written or the error.
-    private func export(_ file: String, to output: String) async -> Int32 {
-        // Run again, an export Pickup named (not -o's file) that an earlier run made is left as it is.
-        if alreadyMade(file, output) {
+    /// One video's export, as its output's `fate` allows: its plan, its progress, and the file
+    /// written or the error.
+    private func export(_ file: String, to output: String, fate: OutputCheck.Fate) async -> Int32 {
+        switch fate {
+        case .write: break
+        case .alreadyThere:
+            // Run again, an export an earlier run made is left as it is.
             Console.out(OutputCheck.alreadyThere(output, source: file, json: json))
             return ExitStatus.success
-        }
-        if let problem = OutputCheck.problem(
-            writing: output, reading: jobs.map(\.file), force: force, source: outputNamed ? nil : file)
-        {
-            return report(RenderError(.writeFailed, problem.message, path: file, hint: problem.hint), file)
-        }
-        // Made before its video last changed (trimmed, edited): made again, and said so.
-        if !outputNamed, !force, OutputCheck.outdated(output, by: file), !json {
-            Console.error(
-                Text.clean(
-                    "\(file): changed since \(output) was made: \(dryRun ? "it would be" : "it is") made again"))
+        case .writeAgain:
+            // Made before its video last changed (trimmed, edited): made again, and said so.
+            if !json {
+                Console.error(
+                    Text.clean(
+                        "\(file): changed since \(output) was made: \(dryRun ? "it would be" : "it is") made again"))
+            }
+        case .refused(let message, let hint):
+            return report(RenderError(.writeFailed, message, path: file, hint: hint), file)
         }
         if dryRun { return plan(file, to: output) }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()

@@ -17,6 +17,8 @@ struct ThumbCommand: JobCommand {
 /// What the command does, from its checked arguments.
 struct ThumbJob: CommandJob {
     let files: [String]
+    /// The files read, by identity: no output is written over one.
+    let inputs: OutputCheck.Inputs
     /// Files in the folders named that are not photos or videos, passed over.
     let leftAlone: [(path: String, reason: String)]
     /// How many files in the folders the --include/--exclude patterns did not take.
@@ -58,6 +60,7 @@ struct ThumbJob: CommandJob {
             takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection,
             listed: sources.listed)
         files = named.files
+        inputs = OutputCheck.Inputs(named.files)
         leftAlone = named.leftAlone
         notTaken = named.notTaken
         unreadable = named.unreadable
@@ -211,9 +214,12 @@ struct ThumbJob: CommandJob {
     private func render(
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
     ) async -> Result<Rendered, RenderError> {
-        if !single, !force {
+        let source = single ? nil : file
+        if !single {
             let paths = destinations(base: base)
-            if paths.allSatisfy({ OutputCheck.madeBefore($0, from: file, reading: files) }) {
+            if paths.allSatisfy({
+                OutputCheck.fate(of: $0, source: file, inputs: inputs, force: force) == .alreadyThere
+            }) {
                 return .success(.alreadyThere(paths))
             }
         }
@@ -227,13 +233,18 @@ struct ThumbJob: CommandJob {
             var written: [(image: RenderedImage, path: String, again: Bool)] = []
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
-                if let problem = OutputCheck.problem(
-                    writing: path, reading: files, force: force, source: single ? nil : file)
-                {
-                    throw RenderError(.writeFailed, problem.message, path: file, hint: problem.hint)
-                }
                 // Made before its file last changed (an edited photo): made again, and said so.
-                let again = !single && !force && OutputCheck.outdated(path, by: file)
+                var again = false
+                switch OutputCheck.fate(of: path, source: source, inputs: inputs, force: force) {
+                case .write: break
+                case .writeAgain: again = true
+                case .alreadyThere:
+                    // Some of a strip's images there, others not: the ones there are not replaced.
+                    let refusal = OutputCheck.exists(path)
+                    throw RenderError(.writeFailed, refusal.message, path: file, hint: refusal.hint)
+                case .refused(let message, let hint):
+                    throw RenderError(.writeFailed, message, path: file, hint: hint)
+                }
                 try image.write(to: path)
                 written.append((image, path, again))
             }
@@ -264,13 +275,12 @@ struct ThumbJob: CommandJob {
                 continue
             }
             for path in destinations(base: base) {
-                if !single, !force, OutputCheck.madeBefore(path, from: file, reading: files) {
+                let fate = OutputCheck.fate(of: path, source: single ? nil : file, inputs: inputs, force: force)
+                if fate == .alreadyThere {
                     alreadyThere(file, path)
-                } else if let problem = OutputCheck.problem(
-                    writing: path, reading: files, force: force, source: single ? nil : file)
-                {
+                } else if case .refused(let message, let hint) = fate {
                     failed = true
-                    fail(file, RenderError(.writeFailed, problem.message, path: file, hint: problem.hint))
+                    fail(file, RenderError(.writeFailed, message, path: file, hint: hint))
                 } else if json {
                     var object = JSONObject()
                     object.add("type", "plan")
@@ -279,7 +289,7 @@ struct ThumbJob: CommandJob {
                     Console.out(object.text)
                 } else {
                     let what =
-                        !single && !force && OutputCheck.outdated(path, by: file)
+                        fate == .writeAgain
                         ? "would be made again (the file changed since; " : "would be written ("
                     Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
                 }
