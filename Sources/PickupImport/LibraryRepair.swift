@@ -129,6 +129,12 @@ public struct LibraryRepair: Sendable {
         return outcomes
     }
 
+    /// The report `repair` would give after `verification`, nothing read or written: each
+    /// outcome as `plan(_:)` sees it.
+    public func plan(after verification: LibraryVerifier.Report) async throws(ImportError) -> Report {
+        Report(verification: verification, outcomes: try await plan(verification.findings))
+    }
+
     /// Gives the missing file `finding` names back its bytes: the unknown file `moved`, whose
     /// SHA-256 verification found to be the catalog's, takes the catalog's name. A hard link and
     /// then the old name's removal: a file that took the name meanwhile is never replaced.

@@ -29,19 +29,33 @@ struct LibraryCheck {
         return report.isClean ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    /// Verifies, then copies missing and damaged files again from their sources; 0 when the
-    /// library is whole afterwards.
-    func repair(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        let report = try await LibraryRepair(folder: folder, catalog: catalog).repair(progress: bar().draw)
+    /// Verifies, then copies missing and damaged files again from their sources, or names moved
+    /// ones back; 0 when the library is whole afterwards. `dryRun`: says what the repair would
+    /// do about each file, and changes nothing; 0 when it would leave the library whole.
+    func repair(_ catalog: ImportCatalog, dryRun: Bool = false) async throws(ImportError) -> Int32 {
+        let repair = LibraryRepair(folder: folder, catalog: catalog)
+        let report: LibraryRepair.Report
+        if dryRun {
+            let verification = try await LibraryVerifier(folder: folder, catalog: catalog).verify(progress: bar().draw)
+            report = try await repair.plan(after: verification)
+        } else {
+            report = try await repair.repair(progress: bar().draw)
+        }
         bar().finish()
-        let repairedNames = Set(report.outcomes.map(\.finding.name)).union(report.namedBack)
-        var output = report.outcomes.map(line).joined()
-        output += report.verification.findings.filter { !repairedNames.contains($0.name) }.map(line).joined()
+        let settled = Set(report.outcomes.map(\.finding.name)).union(report.namedBack)
+        var output = report.outcomes.map { line($0, dryRun: dryRun) }.joined()
+        output += report.verification.findings.filter { !settled.contains($0.name) }.map(line).joined()
         let repaired = report.outcomes.filter(\.repaired).count
         if json {
-            output += summary(report.verification, repaired: Int64(repaired)).text + "\n"
+            output += summary(report.verification, repaired: dryRun ? nil : Int64(repaired)).text + "\n"
         } else if report.verification.isClean {
             output += totals(report.verification) + "every file is intact; nothing to repair.\n"
+        } else if dryRun {
+            output +=
+                totals(report.verification)
+                + "\(LibraryCheck.count(report.verification.findings.count, "problem")): \(repaired) would be repaired"
+                + (report.remaining > 0 ? ", \(report.remaining) would remain" : "")
+                + ". Nothing was changed (--dry-run).\n"
         } else {
             let unrepaired = report.outcomes.count - repaired
             var parts = ["\(repaired) repaired"]
@@ -68,44 +82,6 @@ struct LibraryCheck {
         }
         Console.raw(output)
         return report.remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
-    }
-
-    /// `repair --dry-run`: verifies, then says what repair would do about each missing and
-    /// damaged file, and changes nothing; 0 when repair would leave the library whole.
-    func repairPlan(_ catalog: ImportCatalog) async throws(ImportError) -> Int32 {
-        let report = try await LibraryVerifier(folder: folder, catalog: catalog).verify(progress: bar().draw)
-        bar().finish()
-        let plan = try await LibraryRepair(folder: folder, catalog: catalog).plan(report.findings)
-        let namedBack = Set(plan.filter(\.repaired).compactMap(\.finding.pairedWith))
-        let planned = Set(plan.map(\.finding.name)).union(namedBack)
-        var output = plan.map { outcome in
-            if json {
-                var object = LibraryCheck.object("repair", outcome.finding)
-                object.add("repaired", false)
-                object.add("wouldRepair", outcome.repaired)
-                object.add("source", outcome.source)
-                object.add("detail", outcome.detail)
-                return object.text + "\n"
-            }
-            return Text.pad(outcome.repaired ? "would repair" : "cannot repair", 15)
-                + Text.pad(outcome.finding.itemID ?? "-", 14)
-                + Text.clean(outcome.finding.name + " (" + outcome.finding.problem.rawValue + "): " + outcome.detail)
-                + "\n"
-        }.joined()
-        output += report.findings.filter { !planned.contains($0.name) }.map(line).joined()
-        let remaining = report.findings.count - plan.filter(\.repaired).count - namedBack.count
-        if json {
-            output += summary(report, repaired: nil).text + "\n"
-        } else if report.isClean {
-            output += totals(report) + "every file is intact; nothing to repair.\n"
-        } else {
-            let would = plan.filter(\.repaired).count
-            output +=
-                totals(report) + "\(LibraryCheck.count(report.findings.count, "problem")): \(would) would be repaired"
-                + (remaining > 0 ? ", \(remaining) would remain" : "") + ". Nothing was changed (--dry-run).\n"
-        }
-        Console.raw(output)
-        return remaining == 0 ? ExitStatus.success : ExitStatus.someFailed
     }
 
     /// What to do about the problems verify found; `beyondRepair`: the missing or damaged files
@@ -182,16 +158,21 @@ struct LibraryCheck {
             + Text.clean(finding.name + ": " + finding.detail) + "\n"
     }
 
-    private func line(_ outcome: LibraryRepair.Outcome) -> String {
+    /// What became of one file, or with `dryRun` what would (`wouldRepair`; nothing repaired).
+    private func line(_ outcome: LibraryRepair.Outcome, dryRun: Bool) -> String {
         let finding = outcome.finding
         if json {
             var object = LibraryCheck.object("repair", finding)
-            object.add("repaired", outcome.repaired)
+            object.add("repaired", outcome.repaired && !dryRun)
+            if dryRun { object.add("wouldRepair", outcome.repaired) }
             object.add("source", outcome.source)
             object.add("detail", outcome.detail)
             return object.text + "\n"
         }
-        return Text.pad(outcome.repaired ? "repaired" : "not repaired", 15) + Text.pad(finding.itemID ?? "-", 14)
+        let status =
+            dryRun
+            ? (outcome.repaired ? "would repair" : "cannot repair") : (outcome.repaired ? "repaired" : "not repaired")
+        return Text.pad(status, 15) + Text.pad(finding.itemID ?? "-", 14)
             + Text.clean(finding.name + " (" + finding.problem.rawValue + "): " + outcome.detail) + "\n"
     }
 

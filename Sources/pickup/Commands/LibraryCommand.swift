@@ -209,8 +209,7 @@ struct LibraryJob: CommandJob {
             case .verify:
                 return try await LibraryCheck(folder: folder, json: json).verify(catalog)
             case .repair:
-                let check = LibraryCheck(folder: folder, json: json)
-                return try await dryRun ? check.repairPlan(catalog) : check.repair(catalog)
+                return try await LibraryCheck(folder: folder, json: json).repair(catalog, dryRun: dryRun)
             case .remove(let id):
                 guard let item = try await catalog.item(id: id) else { return try await notFound(id, in: catalog) }
                 return try await LibraryRemoval(folder: folder, json: json, dryRun: dryRun, yes: yes).run(
