@@ -45,8 +45,11 @@ public final class FormServer: Sendable {
     public let url: URL
     private let process: Process
 
-    /// `fail`: answer 503 to that many uploads first; `token`: want `Authorization: Bearer token`.
-    public init(fail: Int = 0, token: String? = nil) throws {
+    /// `fail`: answer 503 to that many uploads first; `token`: want `Authorization: Bearer token`;
+    /// `loseReplies`: store that many uploads first and close the connection without answering;
+    /// `ignoreKeys`: store every POST, where by default a repeated `Idempotency-Key` gets the
+    /// first answer and stores nothing (draft-ietf-httpapi-idempotency-key-header).
+    public init(fail: Int = 0, token: String? = nil, loseReplies: Int = 0, ignoreKeys: Bool = false) throws {
         folder = Temporary.path("form")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
@@ -56,6 +59,8 @@ public final class FormServer: Sendable {
         self.url = url
         var arguments = ["--port", String(port), "--dir", folder, "--fail", String(fail)]
         if let token { arguments += ["--token", token] }
+        arguments += ["--lose-replies", String(loseReplies)]
+        if ignoreKeys { arguments.append("--ignore-keys") }
         process = try LocalServer.launch(script: "form_server.py", arguments: arguments, port: port)
     }
 
@@ -68,6 +73,16 @@ public final class FormServer: Sendable {
     /// The bytes stored under `name`.
     public func stored(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+
+    /// Each upload the server stored, in order: the `Idempotency-Key` it came with (nil for
+    /// none), the multipart boundary and the file's name.
+    public func stores() -> [(key: String?, boundary: String, name: String)] {
+        let log = (try? String(contentsOfFile: folder + "/.stores.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            return (parts[0] == "-" ? nil : parts[0], parts.count > 1 ? parts[1] : "", parts.count > 2 ? parts[2] : "")
+        }
     }
 
     /// The other fields that came with the file stored as `name`, and the name of its own field.

@@ -92,6 +92,68 @@ struct FormUploadTests {
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
     }
 
+    @Test(
+        "a reply lost after the server stored the file: the try again is the same request, and a server that honours its Idempotency-Key stores the file once"
+    )
+    func lostReplyStoredOnce() async throws {
+        let server = try FormServer(loseReplies: 1)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
+        #expect(record.state == .done, "\(record.why)")
+        let name = (path as NSString).lastPathComponent
+        // The answer to the try again is the first one, Location and all.
+        #expect(record.remote == "http://127.0.0.1:\(server.port)/files/\(name)")
+        let stores = server.stores()
+        #expect(stores.count == 1, "\(stores)")
+        #expect(stores.first?.key == "\"\(record.id)\"")
+        #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+    }
+
+    @Test(
+        "without the key honoured, the lost reply's file is stored twice, from the same key and the same body: the test above can fail"
+    )
+    func lostReplyIgnoredKeys() async throws {
+        let server = try FormServer(loseReplies: 1, ignoreKeys: true)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
+        #expect(record.state == .done, "\(record.why)")
+        let stores = server.stores()
+        #expect(stores.count == 2, "\(stores)")
+        #expect(Set(stores.map(\.key)).count == 1 && Set(stores.map(\.boundary)).count == 1, "\(stores)")
+    }
+
+    @Test("resumed in a new process after the reply was lost, the upload is still the same request: stored once")
+    func lostReplyResumedLater() async throws {
+        let server = try FormServer(loseReplies: 1)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let journal = try UploadTestFiles.journal()
+        let failed = await Uploader(journal: journal, options: UploadOptions(maxAttempts: 1))
+            .upload(path: path, to: .form(FormTarget(url: server.url)))
+        #expect(failed.state == .failed, "\(failed.why)")
+        let resumed = await Uploader(journal: try UploadJournal(path: journal.path)).resume(id: failed.id).result()
+        #expect(resumed.state == .done, "\(resumed.why)")
+        #expect(server.stores().count == 1, "\(server.stores())")
+    }
+
+    @Test("an Idempotency-Key the app gives is sent in place of Pickup's")
+    func givenKeyWins() async throws {
+        let server = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(headers: ["Idempotency-Key": "\"mine\""]))
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(server.stores().map(\.key) == ["\"mine\""])
+    }
+
     @Test("a token from the options goes in the Authorization header; a wrong one fails at once, not stored")
     func authorization() async throws {
         let server = try FormServer(token: "s3cret-token")

@@ -7,12 +7,19 @@ the fields and the file field's name are also kept beside the file, in NAME.fiel
 --fail N answers 503 to the first N uploads; --token T wants
 "Authorization: Bearer T" (401 otherwise). GET /health answers 200.
 
-usage: form_server.py --port PORT --dir DIR [--fail N] [--token T]
+As a server that follows draft-ietf-httpapi-idempotency-key-header does, a POST
+whose Idempotency-Key was seen before is answered with the first answer and
+stores nothing (--ignore-keys: every POST stores). --lose-replies N stores the
+first N uploads and then closes the connection without answering, as a reply
+lost on the way. Each upload stored adds a line to DIR/.stores.log: the key
+given (or -), the multipart boundary and the name.
+
+usage: form_server.py --port PORT --dir DIR [--fail N] [--token T] [--lose-replies N] [--ignore-keys]
 """
 import argparse, hashlib, json, os, tempfile, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-state = {"fail": 0}
+state = {"fail": 0, "lose": 0, "answers": {}}
 lock = threading.Lock()
 
 
@@ -62,6 +69,12 @@ class Handler(BaseHTTPRequestHandler):
                 if state["fail"] > 0:
                     state["fail"] -= 1
                     return self.answer(503, {"error": "try again"})
+            key = self.headers.get("Idempotency-Key")
+            if key is not None and not self.server.ignore_keys:
+                with lock:
+                    first = state["answers"].get(key)
+                if first is not None:
+                    return self.answer(*first)
             kind = self.headers.get("Content-Type", "")
             if "boundary=" not in kind:
                 return self.answer(400, {"error": "not multipart/form-data"})
@@ -103,8 +116,20 @@ class Handler(BaseHTTPRequestHandler):
             # What came with the file, for the tests to read: the other fields and the file's field.
             with open(os.path.join(self.server.folder, name + ".fields.json"), "w") as out:
                 json.dump({"fields": fields, "fileField": file_field}, out)
-        self.answer(201, {"name": name, "size": size, "sha256": digest.hexdigest(), "fields": fields},
-                    [("Location", "/files/" + name)])
+        reply = (201, {"name": name, "size": size, "sha256": digest.hexdigest(), "fields": fields},
+                 [("Location", "/files/" + name)])
+        with lock:
+            with open(os.path.join(self.server.folder, ".stores.log"), "a") as log:
+                log.write((key or "-") + " " + boundary.decode() + " " + name + "\n")
+            if key is not None:
+                state["answers"][key] = reply
+            lose = state["lose"] > 0
+            if lose:
+                state["lose"] -= 1
+        if lose:
+            self.close_connection = True
+            return
+        self.answer(*reply)
 
 
 def main():
@@ -113,10 +138,12 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--fail", type=int, default=0)
     parser.add_argument("--token", default="")
+    parser.add_argument("--lose-replies", type=int, default=0)
+    parser.add_argument("--ignore-keys", action="store_true")
     args = parser.parse_args()
-    state["fail"] = args.fail
+    state["fail"], state["lose"] = args.fail, args.lose_replies
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.folder, server.token = args.dir, args.token
+    server.folder, server.token, server.ignore_keys = args.dir, args.token, args.ignore_keys
     server.daemon_threads = True
     server.serve_forever()
 

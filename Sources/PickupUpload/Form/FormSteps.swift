@@ -1,9 +1,18 @@
 import Foundation
 import Pickup
+import PickupStore
 
 /// The form step: one `multipart/form-data` POST of the whole file, streamed from disk.
 /// A failed try sends it again whole (the protocol has no way to go on); the server's
 /// `Location`, if any, becomes the record's `remote`.
+///
+/// A form cannot be asked what it stored, so a try whose answer was lost is sent again. Every
+/// try of an upload, in this process or a later one, is the same request: the same
+/// `Idempotency-Key` (the upload's journal id, as the IETF draft
+/// draft-ietf-httpapi-idempotency-key-header asks: a quoted string) and the same multipart
+/// boundary, so the body is byte for byte the same. A server that honours the key answers a
+/// repeat with its first answer and stores the file once; one that does not stores it again,
+/// as any form's retry would.
 struct FormSteps: UploadSteps {
     let target: FormTarget
     let source: SourceFile
@@ -52,19 +61,30 @@ struct FormSteps: UploadSteps {
     ) -> HTTPRequest {
         let (boundary, body) = formBody(
             target, source: source, name: SystemPath.readable((record.path as NSString).lastPathComponent),
-            type: record.type)
+            type: record.type, boundary: boundary(record.id))
         var request = HTTPRequest("POST", target.url, body: body)
+        // Before the options' headers: a key the app or `-H` gives wins.
+        request.set("Idempotency-Key", structuredString(record.id))
         let headers = options.headers.merging(target.headers) { $1 }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
         request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
         return request
     }
 
+    /// The multipart boundary of an upload's every try, so that a repeat is the same body: the
+    /// journal id and 24 hex digits of a SHA-256 of it (as unlikely in a file as a random one).
+    static func boundary(_ id: String) -> String {
+        let hex = Digest.hex(Array(Digest.sha256(Array("pickup multipart boundary \(id)".utf8)).prefix(12)))
+        let kept = String(
+            id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+                .map(Character.init).prefix(16))
+        return "pickup-\(kept)-\(hex)"
+    }
+
     /// The multipart body: the fields, then the file streamed from disk, then the end.
     static func formBody(
-        _ target: FormTarget, source: SourceFile, name: String, type: String
+        _ target: FormTarget, source: SourceFile, name: String, type: String, boundary: String
     ) -> (boundary: String, body: HTTPBody) {
-        let boundary = "pickup-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         var head = ""
         for field in target.fields {
             head += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(field.name))\"\r\n\r\n"
@@ -78,6 +98,17 @@ struct FormSteps: UploadSteps {
             boundary,
             .parts([.data(Data(head.utf8)), .file(source, offset: 0, length: source.size), .data(Data(tail.utf8))])
         )
+    }
+
+    /// `text` as a structured field's string (RFC 9651 §3.3.3): printable ASCII between quotes,
+    /// a quote or backslash escaped with a backslash; anything else left out.
+    static func structuredString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars where (0x20...0x7E).contains(scalar.value) {
+            if scalar == "\"" || scalar == "\\" { out += "\\" }
+            out.unicodeScalars.append(scalar)
+        }
+        return out + "\""
     }
 
     /// A name inside a quoted header parameter, escaped as browsers do (HTML's form encoding).
