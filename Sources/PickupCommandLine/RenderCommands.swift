@@ -30,6 +30,17 @@ public enum RenderCommands {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// One file's failure as `command` ("pickup thumb") prints it: a JSON failure line (with
+    /// `interrupted` for Ctrl-C), or the message and what to do on standard error.
+    public static func printFailure(_ error: RenderError, file: String, command: String, json: Bool) {
+        if json {
+            let line = JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
+            Console.out(line.text)
+        } else {
+            Console.error(Text.clean("\(command): \(file): \(error.message). \(error.hint)"))
+        }
+    }
+
     static let missing =
         "pickup: pickup-render (thumbnails and export) is not beside pickup; build it with 'swift build' "
         + "or install both tools to the same folder."

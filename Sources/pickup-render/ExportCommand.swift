@@ -236,7 +236,8 @@ struct ExportJob: CommandJob {
         case .refused(let message, let hint):
             return report(RenderError(.writeFailed, message, path: file, hint: hint), file)
         }
-        if dryRun { return plan(file, to: output) }
+        let again = fate == .writeAgain
+        if dryRun { return plan(file, to: output, madeAgain: again) }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
         let work = Task { () async throws(RenderError) -> ExportResult in
@@ -257,7 +258,7 @@ struct ExportJob: CommandJob {
             switch event {
             case .planned(let plan):
                 if json {
-                    Console.out(ExportJob.planLine(plan, file: file, output: output).text)
+                    Console.out(ExportJob.planLine(plan, file: file, output: output, madeAgain: again).text)
                 } else if !progress.quiet {
                     Console.error(Text.clean("\(file): \(plan.reason)"))
                 }
@@ -291,6 +292,7 @@ struct ExportJob: CommandJob {
                 object.add("source", file)
                 object.add("bytes", done.bytes)
                 object.add("seconds", (done.seconds * 100).rounded() / 100)
+                object.add("madeAgain", again)
                 Console.out(object.text)
             } else {
                 Console.out(
@@ -304,11 +306,11 @@ struct ExportJob: CommandJob {
     }
 
     /// `--dry-run`: the plan alone (the probe's facts against the preset), nothing written.
-    private func plan(_ file: String, to output: String) -> Int32 {
+    private func plan(_ file: String, to output: String, madeAgain: Bool) -> Int32 {
         do throws(RenderError) {
             let plan = try FFmpegExporter().plan(file, options)
             if json {
-                Console.out(ExportJob.planLine(plan, file: file, output: output).text)
+                Console.out(ExportJob.planLine(plan, file: file, output: output, madeAgain: madeAgain).text)
             } else {
                 let how = plan.isPassthrough ? "would copy its streams as they are" : "would re-encode it"
                 Console.out(Text.clean("\(file) → \(output): \(how) (\(plan.reason))"))
@@ -319,26 +321,21 @@ struct ExportJob: CommandJob {
         }
     }
 
-    /// `{"type": "plan", "path": the file to be written, "source": the file it is made from, ...}`.
-    static func planLine(_ plan: ExportPlan, file: String, output: String) -> JSONObject {
+    /// `{"type": "plan", "path": the file to be written, "source": the file it is made from, ...,
+    /// "madeAgain": whether it replaces an export made before its video last changed}`.
+    static func planLine(_ plan: ExportPlan, file: String, output: String, madeAgain: Bool) -> JSONObject {
         var object = JSONObject()
         object.add("type", "plan")
         object.add("path", output)
         object.add("source", file)
         object.add("plan", plan.isPassthrough ? "remux" : "encode")
         object.add("reason", plan.reason)
+        object.add("madeAgain", madeAgain)
         return object
     }
 
     private func report(_ error: RenderError, _ file: String) -> Int32 {
-        if json {
-            Console.out(
-                JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
-                    .text
-            )
-        } else {
-            Console.error(Text.clean("pickup export: \(file): \(error.message). \(error.hint)"))
-        }
+        RenderCommands.printFailure(error, file: file, command: "pickup export", json: json)
         return ExitStatus.someFailed
     }
 }

@@ -286,6 +286,7 @@ struct ThumbJob: CommandJob {
                     object.add("type", "plan")
                     object.add("path", path)
                     object.add("source", file)
+                    object.add("madeAgain", fate == .writeAgain)
                     Console.out(object.text)
                 } else {
                     let what =
@@ -299,14 +300,7 @@ struct ThumbJob: CommandJob {
     }
 
     private func fail(_ file: String, _ error: RenderError) {
-        if json {
-            Console.out(
-                JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
-                    .text
-            )
-        } else {
-            Console.error(Text.clean("pickup thumb: \(file): \(error.message). \(error.hint)"))
-        }
+        RenderCommands.printFailure(error, file: file, command: "pickup thumb", json: json)
     }
 
     /// The images one file gives: `-o` itself for one file named, else each in the folder.
@@ -343,6 +337,7 @@ struct ThumbJob: CommandJob {
             } else {
                 object.addNull("time")
             }
+            object.add("madeAgain", again)
             Console.out(object.text)
         } else {
             let at =

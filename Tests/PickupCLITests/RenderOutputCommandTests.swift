@@ -202,14 +202,22 @@ struct RenderAgainCommandTests {
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: photo)
         let plan = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--dry-run"])
         #expect(plan.status == 0 && plan.outputText.contains("would be made again"), "\(plan.outputText)")
+        let planJSON = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--dry-run", "--json"])
+        #expect(try CLI.jsonLines(planJSON).map { $0["madeAgain"] as? Bool } == [true], "\(planJSON.outputText)")
         let changed = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs"])
         #expect(changed.status == 0, "\(changed.errorText)")
         #expect(changed.outputText.contains("(made again: the file changed since)"), "\(changed.outputText)")
         let remade = try #require(FileStatus(path: thumbnail))
         #expect(remade != made)
         // --force makes every one again, changed or not.
-        let forced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--force"])
+        let forced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--force", "--json"])
         #expect(forced.status == 0, "\(forced.errorText)")
+        #expect(try CLI.jsonLines(forced).map { $0["madeAgain"] as? Bool } == [false], "\(forced.outputText)")
+        // Changed again, in JSON: the image line says it was made again.
+        try FileManager.default.setAttributes([.modificationDate: later.addingTimeInterval(5)], ofItemAtPath: photo)
+        let changedJSON = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--json"])
+        #expect(try CLI.jsonLines(changedJSON).map { $0["type"] as? String } == ["image"])
+        #expect(try CLI.jsonLines(changedJSON).map { $0["madeAgain"] as? Bool } == [true])
         #expect(FileStatus(path: thumbnail) != remade)
         // One file named: -o still names it, and one that exists is refused as before.
         let named = try CLI.run(["thumb", photo, "-o", folder + "/one.jpg"])
@@ -230,12 +238,16 @@ struct RenderAgainCommandTests {
         #expect(FileStatus(path: output) == written)
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: folder + "/videos/clip.mp4")
+        let exportPlan = try CLI.run(export + ["--dry-run", "--json"])
+        #expect(try CLI.jsonLines(exportPlan).map { $0["madeAgain"] as? Bool } == [true], "\(exportPlan.outputText)")
         let exportedChanged = try CLI.run(export)
         #expect(exportedChanged.status == 0, "\(exportedChanged.errorText)")
         #expect(exportedChanged.errorText.contains("is made again"), "\(exportedChanged.errorText)")
         #expect(FileStatus(path: output) != written)
-        try JSONSchemaTests().check("export", [exportedAgain])
-        try JSONSchemaTests().check("thumb", [json])
+        let exportedFirst = try CLI.run(export + ["--force", "--json"])
+        #expect(try CLI.jsonLines(exportedFirst).last?["madeAgain"] as? Bool == false, "\(exportedFirst.outputText)")
+        try JSONSchemaTests().check("export", [exportedAgain, exportPlan, exportedFirst])
+        try JSONSchemaTests().check("thumb", [json, planJSON, forced, changedJSON])
     }
 }
 
