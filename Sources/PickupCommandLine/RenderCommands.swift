@@ -34,7 +34,8 @@ public enum RenderCommands {
     /// `interrupted` for Ctrl-C), or the message and what to do on standard error.
     public static func printFailure(_ error: RenderError, file: String, command: String, json: Bool) {
         if json {
-            let line = JSONObject.failure(path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
+            let line = JSONObject.failure(
+                path: file, error: JSONObject.error(error), interrupted: error.code == .cancelled)
             Console.out(line.text)
         } else {
             Console.error(Text.clean("\(command): \(file): \(error.message). \(error.hint)"))
