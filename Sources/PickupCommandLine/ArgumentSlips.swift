@@ -49,10 +49,11 @@ public enum ArgumentSlips {
         return joined
     }
 
-    /// `-1`, `-0.5`, `-1:05`, `-25%`: a minus sign and a number, as a time, share or count is written.
+    /// `-1`, `-0.5`, `-1:05`, `-25%`, `-5x5`: a minus sign and a number, as a time, share, count
+    /// or size is written.
     static func isNegativeNumber(_ text: String) -> Bool {
         let rest = text.dropFirst()
         return text.hasPrefix("-") && rest.first?.isNumber == true
-            && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ":" || $0 == "%") }
+            && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ":" || $0 == "%" || $0 == "x") }
     }
 }

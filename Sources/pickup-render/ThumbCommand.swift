@@ -38,14 +38,15 @@ struct ThumbJob: CommandJob {
     init(_ command: ThumbArguments) throws(ValidationError) {
         try command.files.requirePaths(command.arguments, "name at least one photo or video")
         try OutputCheck.utf8(command.output, option: "-o")
-        guard let size = PixelSize(parsing: command.size ?? "320x320"), size.pixels <= 64_000_000 else {
-            throw ValidationError("--size takes WxH, like 320x240")
-        }
+        let size = try SizeOption.parse(
+            command.size ?? "320x320", option: "--size", example: "320x240", most: 64_000_000)
         guard let time = FrameTime(parsing: command.at ?? "poster") else {
-            let negative = command.at?.hasPrefix("-") == true
-            throw ValidationError(
-                "--at \(command.at ?? ""): " + (negative ? "a time counts from the start, so it is 0 or more; " : "")
-                    + "give seconds (12.5), m:ss (1:05), a share (25%) or poster")
+            let text = command.at ?? ""
+            let why =
+                text.hasPrefix("-")
+                ? "a time counts from the start, so it is 0 or more; "
+                : text.hasSuffix("%") && Double(text.dropLast()) != nil ? "a share of the video is 0% to 100%; " : ""
+            throw ValidationError("--at \(text): \(why)give seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
         let asked = command.format.flatMap { ImageFormat(rawValue: $0.lowercased()) }
         if let format = command.format, asked == nil {

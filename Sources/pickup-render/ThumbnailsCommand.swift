@@ -43,9 +43,8 @@ struct ThumbnailsJob: CommandJob {
         guard let folder = command.arguments.first else {
             throw ValidationError("name the library folder")
         }
-        guard let size = PixelSize(parsing: command.size ?? "256x256"), size.pixels <= 16_000_000 else {
-            throw ValidationError("--size takes WxH, like 256x256")
-        }
+        let size = try SizeOption.parse(
+            command.size ?? "256x256", option: "--size", example: "256x256", most: 16_000_000)
         try OutputCheck.utf8(folder, option: "the library folder")
         self.folder = folder
         ids = Array(command.arguments.dropFirst())

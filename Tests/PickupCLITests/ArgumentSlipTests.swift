@@ -109,6 +109,31 @@ struct ArgumentSlipTests {
     }
 
     @Test(
+        "a size out of its range says which way it is wrong, exit 2, and never crashes (a side of 10 digits overflowed)",
+        arguments: [
+            (["thumb", "--size", "0x0"], "--size 0x0: each side is 1 pixel or more"),
+            (["thumb", "--size", "-5x5"], "--size -5x5: each side is 1 pixel or more"),
+            (["thumb", "--size", "100x"], "--size 100x: give the size in pixels as WxH"),
+            (["thumb", "--size", "9999999999x9999999999"], "--size 9999999999x9999999999: at most 64 million pixels"),
+            (["thumb", "--at", "150%"], "--at 150%: a share of the video is 0% to 100%"),
+            (
+                ["import", "--thumbnails", "9999999999x9999999999"],
+                "--thumbnails 9999999999x9999999999: at most 16 million"
+            ),
+        ])
+    func sizesOutOfRange(flags: [String], said: String) throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let into = flags[0] == "import" ? ["--into", folder + "/L"] : ["-o", folder + "/out.jpg"]
+        let result = try CLI.run([flags[0], try Fixtures.path(.jpegPlain)] + Array(flags.dropFirst()) + into)
+        #expect(result.status == 2, "\(result.errorText)")
+        #expect(result.errorText.contains(said), "\(result.errorText)")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder + "/L")
+                && !FileManager.default.fileExists(atPath: folder + "/out.jpg"))
+    }
+
+    @Test(
         "a number out of its option's range is refused in its own words (decimals as typed), exit 2, nothing sent",
         arguments: [
             (["--chunk-size", "0.01"], "--chunk-size takes megabytes from 0.0625 to 1024"),

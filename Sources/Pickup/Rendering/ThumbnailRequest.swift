@@ -24,8 +24,11 @@ public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
-    /// Width times height.
-    public var pixels: Int { width * height }
+    /// Width times height (`Int.max` past it: sides from a command line or a file can be any size).
+    public var pixels: Int {
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : area
+    }
     public var description: String { "\(width)x\(height)" }
 }
 

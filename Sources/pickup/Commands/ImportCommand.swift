@@ -163,10 +163,7 @@ struct ImportJob: CommandJob {
                     + UnknownOptions.guess(command.order, among: ImportOrder.allCases.map(\.rawValue)))
         }
         if let text = command.thumbnails {
-            guard let size = PixelSize(parsing: text), size.pixels <= 16_000_000 else {
-                throw ValidationError("--thumbnails takes WxH, like 256x256")
-            }
-            thumbnails = size
+            thumbnails = try SizeOption.parse(text, option: "--thumbnails", example: "256x256", most: 16_000_000)
         } else {
             thumbnails = nil
         }
