@@ -189,7 +189,7 @@ final class ExportSession {
         // An open range (`START-`) ends where the video does.
         let end = options.trim.flatMap { $0.upperBound.isFinite ? $0.upperBound : nil }
         if start > 0 {
-            av_seek_frame(input, -1, Int64(start * Double(AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
+            av_seek_frame(input, -1, ticks(start, in: AVRational(num: 1, den: AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
         }
         // Everything is timed from `start`, the cut asked for. Copied video is read from the
         // keyframe before it: those packets keep times below zero (see `avoid_negative_ts`), so
@@ -199,6 +199,8 @@ final class ExportSession {
         var waitingForKeyframe = copiesVideo && start > 0
         let packet = try Packet()
         var reported = -1.0
+        // The latest time read: with a start past it, nothing of the video was in the range.
+        var latest = -Double.infinity
         while true {
             if Task.isCancelled { throw RenderError(.cancelled, "the export was cancelled") }
             let read = av_read_frame(input, packet.pointer)
@@ -212,6 +214,7 @@ final class ExportSession {
             let stamp =
                 packet.pointer.pointee.pts != pickup_nopts() ? packet.pointer.pointee.pts : packet.pointer.pointee.dts
             let seconds = stamp == pickup_nopts() ? nil : Double(stamp) * av_q2d(timeBase)
+            if let seconds { latest = max(latest, seconds) }
             if waitingForKeyframe, routes[at].video {
                 // Nothing of the video before its first keyframe: it could not be decoded.
                 guard packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else { continue }
@@ -222,8 +225,8 @@ final class ExportSession {
                 if routes.allSatisfy(\.done) { break }
                 continue
             }
-            let offset = Int64(offsetSeconds / av_q2d(timeBase))
-            let last = end.map { Int64($0 / av_q2d(timeBase)) }
+            let offset = ticks(offsetSeconds, in: timeBase)
+            let last = end.map { ticks($0, in: timeBase) }
             routes[at].offset = offset
             routes[at].end = last
             let outputIndex = routes[at].outputIndex
@@ -244,6 +247,14 @@ final class ExportSession {
                     progress(fraction)
                 }
             }
+        }
+        // A video whose header states no duration cannot be checked against the range before it
+        // is read: a start past its end is found here, and refused, not written as an empty file.
+        if start > 0, latest < start {
+            let end = latest.isFinite ? " at \(String(format: "%.3f", latest)) s" : ""
+            throw RenderError(
+                .impossible, "the time range starts after the video, which ends\(end) (its header states no duration)",
+                path: inputPath, hint: "Give a START inside the video.")
         }
         // What the converters still hold: the encoders' delayed frames.
         for route in routes {

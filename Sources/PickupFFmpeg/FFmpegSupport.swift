@@ -51,6 +51,15 @@ final class Packet {
     }
 }
 
+/// `seconds` as ticks of `timeBase`, within ±2^62: a header can say a video lasts 2^62 s and
+/// `--trim` or `--at` can ask for 1e300, and a Double past Int64's range traps when converted.
+/// Nothing real is that far: a clamped time is past every frame, as the time asked is.
+func ticks(_ seconds: Double, in timeBase: AVRational, rounding: FloatingPointRoundingRule = .towardZero) -> Int64 {
+    let value = (seconds / av_q2d(timeBase)).rounded(rounding)
+    guard value.isFinite else { return value < 0 ? -(1 << 62) : 1 << 62 }
+    return Int64(max(-0x1p62, min(0x1p62, value)))
+}
+
 /// Sends `packet` (nil: the end) to `decoder` and hands `body` each decoded frame, in `frame`,
 /// with its timestamp — skipping frames stamped before `offset` or at or after `end` (the
 /// decoder's time base); a frame without a stamp is kept.

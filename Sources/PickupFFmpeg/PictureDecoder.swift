@@ -155,10 +155,18 @@ final class PictureDecoder {
         avformat_close_input(&format)
     }
 
+    /// `seconds` as a time in the stream's time base, counted from its start (`ticks(_:in:)`
+    /// keeps it within ±2^62); the sum with the start saturates.
+    private func streamTime(_ seconds: Double, roundedUp: Bool = false) -> Int64 {
+        let kept = ticks(seconds, in: timeBase, rounding: roundedUp ? .up : .towardZero)
+        let (sum, overflow) = startTime.addingReportingOverflow(kept)
+        return overflow ? (kept > 0 ? .max / 2 : .min / 2) : sum
+    }
+
     /// Goes to the keyframe at or before `seconds`.
     func seek(to seconds: Double) {
         guard let format, let codec else { return }
-        let target = startTime + Int64(seconds / av_q2d(timeBase))
+        let target = streamTime(seconds)
         av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
         avcodec_flush_buffers(codec)
         draining = false
@@ -284,7 +292,7 @@ final class PictureDecoder {
             // The loop below takes the first frame shown no earlier than half a millisecond before the time.
             drainFrom =
                 skipping && onlyOneTime
-                ? startTime + Int64((max(0, seconds - 0.0005) / av_q2d(timeBase)).rounded(.up)) : nil
+                ? streamTime(max(0, seconds - 0.0005), roundedUp: true) : nil
             earliestSent = nil
             var kept = false
             while let frame = try nextFrame() {
@@ -306,9 +314,10 @@ final class PictureDecoder {
     /// to `seconds`: three frames before it. Nil (decode all) when the frame rate is unknown or
     /// the time is within three frames of the end, where the last frame shown is the answer.
     private func discardLimit(for seconds: Double) -> Int64? {
-        guard frameLength > 0, let duration else { return nil }
-        let target = startTime + Int64(seconds / av_q2d(timeBase))
-        let end = startTime + Int64(duration / av_q2d(timeBase))
+        // A frame rate from the file can make a frame last 2^62 ticks: three of them would overflow.
+        guard frameLength > 0, frameLength < 1 << 40, let duration else { return nil }
+        let target = streamTime(seconds)
+        let end = streamTime(duration)
         guard target + 3 * frameLength <= end else { return nil }
         return target - 3 * frameLength
     }
@@ -319,7 +328,7 @@ final class PictureDecoder {
         guard let format, let shown = lastShown, let sent = lastSent, shown < seconds, !draining,
             let stream = format.pointee.streams[Int(streamIndex)]
         else { return false }
-        let target = startTime + Int64(seconds / av_q2d(timeBase))
+        let target = streamTime(seconds)
         guard let entry = avformat_index_get_entry_from_timestamp(stream, target, AVSEEK_FLAG_BACKWARD) else {
             return seconds - shown < 1
         }

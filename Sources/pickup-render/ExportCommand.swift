@@ -75,7 +75,7 @@ struct ExportJob: CommandJob {
         var maxBytes: Int64?
         if let text = command.maxSize {
             guard let bytes = ExportJob.bytes(text), bytes > 0 else {
-                throw ValidationError("--max-size takes a size like 25MB, 800k or 1.5G")
+                throw ValidationError("--max-size \(text): give a size above 0 like 25MB, 800k or 1.5G, or bytes")
             }
             maxBytes = bytes
         }
@@ -136,12 +136,12 @@ struct ExportJob: CommandJob {
         guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else {
             throw ValidationError("--trim \(text) is not a time range: \(usage)")
         }
-        guard let start = parts[0].isEmpty ? 0 : seconds(parts[0]),
-            let end = parts[1].isEmpty ? .infinity : seconds(parts[1])
+        guard let start = parts[0].isEmpty ? 0 : FrameTime.seconds(parsing: parts[0]),
+            let end = parts[1].isEmpty ? .infinity : FrameTime.seconds(parsing: parts[1])
         else {
             throw ValidationError(
-                "--trim \(text): a time is not seconds or m:ss (seconds and minutes after a colon are under 60); "
-                    + usage)
+                "--trim \(text): a time is not seconds or m:ss (seconds and minutes after a colon are under 60, "
+                    + "at most 99999:59:59); " + usage)
         }
         guard end > start else {
             throw ValidationError(
@@ -152,23 +152,14 @@ struct ExportJob: CommandJob {
         return start...end
     }
 
-    /// Seconds from `12.5` or `m:ss(.f)` / `h:mm:ss`.
-    /// After the first part, each is under 60 (`1:90` is no time, not 2:30).
-    static func seconds(_ text: String) -> Double? {
-        var total = 0.0
-        for (index, part) in text.split(separator: ":", omittingEmptySubsequences: false).enumerated() {
-            guard let value = Double(part), value >= 0, index == 0 || value < 60 else { return nil }
-            total = total * 60 + value
-        }
-        return text.isEmpty ? nil : total
-    }
-
     /// Bytes from `25MB`, `800k`, `1.5G`, `1000` (decimal units, as disks count).
     static func bytes(_ text: String) -> Int64? {
         let lower = text.lowercased().replacingOccurrences(of: "b", with: "")
         let units: [(String, Double)] = [("k", 1e3), ("m", 1e6), ("g", 1e9)]
         for (suffix, scale) in units where lower.hasSuffix(suffix) {
-            return Double(lower.dropLast()).map { Int64($0 * scale) }
+            // Past 9 EB (9999999999G) a Double is no Int64: refused as any other size that is not one.
+            guard let value = Double(lower.dropLast()), value * scale < 9e18 else { return nil }
+            return Int64(value * scale)
         }
         return Int64(lower)
     }

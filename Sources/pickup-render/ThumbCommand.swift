@@ -45,7 +45,9 @@ struct ThumbJob: CommandJob {
             let why =
                 text.hasPrefix("-")
                 ? "a time counts from the start, so it is 0 or more; "
-                : text.hasSuffix("%") && Double(text.dropLast()) != nil ? "a share of the video is 0% to 100%; " : ""
+                : text.hasSuffix("%") && Double(text.dropLast()) != nil
+                    ? "a share of the video is 0% to 100%; "
+                    : (Double(text) ?? 0) > FrameTime.latestSeconds ? "a time is at most 99999:59:59; " : ""
             throw ValidationError("--at \(text): \(why)give seconds (12.5), m:ss (1:05), a share (25%) or poster")
         }
         let asked = command.format.flatMap { ImageFormat(rawValue: $0.lowercased()) }

@@ -37,6 +37,11 @@ struct PresentationTests {
         #expect(
             failed[1].accessibilityActions == ["Remove", "Try Again"] && failed[0].state == .loading(fraction: nil))
         #expect(PickedItemTile<String>.spokenDuration(3_601) == "1 hour, 1 second")
+        // A header can say a movie lasts 2^62 s; a duration that is no number says none.
+        #expect(PickedItemTile<String>.spokenDuration(0x1p62) == "99999 hours, 59 minutes, 59 seconds")
+        #expect(PickedItemTile<String>.spokenDuration(.nan) == "0 seconds")
+        let odd = selection.tiles(facts: [:], states: ["b": .loading(fraction: .infinity)])
+        #expect(odd[0].accessibilityLabel == "Photo, selected 1 of 2, loading, 0 percent")
         var unordered = Selection(policy: SelectionPolicy<String>(limit: 0, ordered: false))
         try unordered.add("x")
         #expect(unordered.tiles(facts: [:], states: [:]).first?.orderBadge == nil)

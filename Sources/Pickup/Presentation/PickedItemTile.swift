@@ -44,7 +44,7 @@ public struct PickedItemTile<ID: Hashable & Sendable>: Sendable, Hashable, Ident
         if let orderBadge { words.append("selected \(orderBadge) of \(count)") }
         switch state {
         case .loading(let fraction):
-            words.append(fraction.map { "loading, \(Int(($0 * 100).rounded())) percent" } ?? "loading")
+            words.append(fraction.map { "loading, \(Self.percent($0)) percent" } ?? "loading")
         case .ready: break
         case .failed(let message): words.append("could not be loaded: \(message)")
         }
@@ -56,9 +56,16 @@ public struct PickedItemTile<ID: Hashable & Sendable>: Sendable, Hashable, Ident
         }
     }
 
+    /// A loading fraction in whole percent, 0 to 100 (0 for one that is not a number).
+    static func percent(_ fraction: Double) -> Int {
+        fraction.isFinite ? Int((min(max(fraction, 0), 1) * 100).rounded()) : 0
+    }
+
     /// "1 minute, 5 seconds", as VoiceOver should say a duration (not "1:05").
     public static func spokenDuration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        // As `DurationLabel`: nothing for a duration that is not one, and at most 99,999 hours (a
+        // header can say 2^62 s), so that it is never an Int past Int.max.
+        let total = seconds.isFinite && seconds > 0 ? Int(min(seconds, 359_999_999).rounded()) : 0
         let hours = total / 3600
         let minutes = total / 60 % 60
         let rest = total % 60

@@ -147,7 +147,10 @@ public struct ExportPlan: Sendable, Hashable {
         var why: [String] = []
         if !codecFits { why.append("\(sourceCodec ?? "unknown codec") → \(target.rawValue)") }
         if !sizeFits { why.append("\(width)x\(height) → \(size)") }
-        if !rateFits, let cap { why.append("\(sourceRate / 1000) → \(cap / 1000) kbit/s") }
+        if !rateFits, let cap {
+            // No duration, no rate: said so, not Int.max's thousandth.
+            why.append("\(full > 0 ? String(sourceRate / 1000) : "unknown bit rate") → \(cap / 1000) kbit/s")
+        }
         // HDR is kept, not tone-mapped: the picture keeps its BT.2020 colors and its HLG or PQ
         // transfer, tagged so; 8 bits a sample, so an HDR display shows it as HDR.
         if let hdr = info.hdr { why.append("HDR (\(hdr.rawValue)) kept: BT.2020, 8-bit") }
@@ -226,6 +229,8 @@ public protocol MediaExporter: Sendable {
 extension ExportPlan {
     /// Seconds to the millisecond, as a duration is given: `4.000`.
     fileprivate static func seconds(_ value: Double) -> String {
+        // A header can say a movie lasts 2^62 s: printed as it is, not turned into an Int past Int.max.
+        guard value.isFinite, abs(value) < 1e12 else { return String(value) }
         let milliseconds = Int((value * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction

@@ -110,5 +110,10 @@ public enum PresetExport {
         }
     }
 
-    static func formatted(_ seconds: Double) -> String { String(Double(Int(seconds * 100)) / 100) }
+    /// Seconds to the hundredth, as the message says them (a header's 2^62 s as it is, never an
+    /// Int past its range).
+    static func formatted(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return String(seconds) }
+        return String(Double(Int(seconds * 100)) / 100)
+    }
 }

@@ -77,15 +77,20 @@ public enum FrameTime: Sendable, Hashable {
             self = .poster
         } else if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...100).contains(percent) {
             self = .fraction(percent / 100)
-        } else if let seconds = FrameTime.clockSeconds(text) {
+        } else if let seconds = FrameTime.seconds(parsing: text) {
             self = .seconds(seconds)
         } else {
             return nil
         }
     }
 
-    /// `12.5`, `m:ss(.f)` or `h:mm:ss(.f)` in seconds; nil for anything else.
-    static func clockSeconds(_ text: String) -> Double? {
+    /// The latest time a command line can name: 99999:59:59, as `DurationLabel` shows the
+    /// longest. Past it a time is no video's, and its count of a stream's ticks could overflow.
+    public static let latestSeconds: Double = 359_999_999
+
+    /// `12.5`, `m:ss(.f)` or `h:mm:ss(.f)` in seconds (`--at`, `--trim`), each part after the
+    /// first under 60 (`1:90` is no time) and the whole at most `latestSeconds`; nil for anything else.
+    public static func seconds(parsing text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(parts.count), let last = Double(parts[parts.count - 1]), last >= 0, last.isFinite
         else { return nil }
@@ -95,7 +100,7 @@ public enum FrameTime: Sendable, Hashable {
             guard let value = Int(part), value >= 0, index == 1 || parts.count == 2 || value < 60 else { return nil }
             seconds += Double(value) * (index == 0 ? 60 : 3600)
         }
-        return seconds
+        return seconds <= latestSeconds ? seconds : nil
     }
 
     /// Whether a time of a video of `duration` seconds lies past its end (only a time in

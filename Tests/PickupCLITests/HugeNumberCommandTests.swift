@@ -1,0 +1,83 @@
+import Foundation
+import PickupTestSupport
+import Testing
+
+/// Numbers at the edge of their types, from a file or a command line: a clear answer, never a
+/// crash on an overflow.
+@Suite("numbers at their types' edge")
+struct HugeNumberCommandTests {
+    @Test(
+        "a movie whose header says it lasts 2^62 seconds is probed, imported, refused for a trim and thumbnailed without a crash"
+    )
+    func endlessMovie() throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        var spec = BoxBuilder.MovieSpec()
+        spec.version = 1
+        spec.timescale = 1
+        spec.movieDuration = 1 << 62
+        spec.mediaTimescale = 1
+        spec.mediaDuration = 1 << 62
+        let movie = folder + "/endless.mp4"
+        try Data(BoxBuilder.movie(spec)).write(to: URL(fileURLWithPath: movie))
+        for arguments in [
+            ["probe", movie], ["probe", movie, "--json"], ["probe", movie, "--format", "csv"],
+            ["import", movie, "--into", folder + "/L"], ["library", folder + "/L", "list"],
+            ["library", folder + "/L", "list", "--json"],
+            ["export", movie, "--preset", "passthrough", "--trim", "1-2", "-o", folder + "/out.mp4"],
+            ["export", movie, "--preset", "low", "--dry-run", "-o", folder + "/out.mp4"],
+            ["thumb", movie, "--at", "50%", "-o", folder + "/t.jpg"],
+        ] {
+            let result = try CLI.run(arguments)
+            // 0 or 1: done, or refused in words; a crash is a signal's status (132, 134).
+            #expect([0, 1].contains(result.status), "\(arguments): \(result.status) \(result.errorText)")
+            #expect(!result.errorText.contains("Fatal error"), "\(arguments): \(result.errorText)")
+        }
+    }
+
+    @Test("--max-size in gigabytes past what a file can hold is refused, not a crash")
+    func hugeMaxSize() throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        let result = try CLI.run([
+            "export", try Fixtures.path(.mp4BlackStart), "--preset", "low", "--max-size", "9999999999G", "-o",
+            folder + "/out.mp4",
+        ])
+        #expect(result.status == 2, "\(result.errorText)")
+        #expect(result.errorText.contains("--max-size 9999999999G"), "\(result.errorText)")
+    }
+
+    @Test("a time past 99999:59:59 for --trim or --at is refused in words, exit 2, not turned into ticks that overflow")
+    func hugeTimes() throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        let video = try Fixtures.path(.mp4BlackStart)
+        let trim = try CLI.run(["export", video, "--preset", "low", "--trim", "1e300-", "-o", folder + "/out.mp4"])
+        #expect(trim.status == 2 && trim.errorText.contains("at most 99999:59:59"), "\(trim.errorText)")
+        let at = try CLI.run(["thumb", video, "--at", "1e300", "-o", folder + "/t.jpg"])
+        #expect(at.status == 2 && at.errorText.contains("--at 1e300: a time is at most 99999:59:59"), "\(at.errorText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test(
+        "a video whose header states no duration, trimmed from past its end: refused once read, no empty file left",
+        arguments: ["passthrough", "low"])
+    func trimPastAnUnknownEnd(preset: String) throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        // Streams copied into Matroska written to a pipe: no duration, no cues, no duration tags.
+        let video = folder + "/live.mkv"
+        let made = try Shell.run(
+            "ffmpeg -v error -i \"$IN\" -c copy -f matroska pipe:1 > \"$OUT\"",
+            environment: ["IN": try Fixtures.path(.mp4BlackStart), "OUT": video])
+        #expect(made.status == 0, "\(made.errorText)")
+        let plan = try CLI.run(["export", video, "--preset", preset, "--dry-run", "-o", folder + "/out.mp4"])
+        #expect(plan.status == 0 && !plan.outputText.contains("9223372036854775"), "\(plan.outputText)")
+        let past = try CLI.run(["export", video, "--preset", preset, "--trim", "100-", "-o", folder + "/out.mp4"])
+        #expect(past.status == 1, "\(past.errorText)")
+        #expect(past.errorText.contains("the time range starts after the video"), "\(past.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        let inside = try CLI.run(["export", video, "--preset", preset, "--trim", "1-2", "-o", folder + "/in.mp4"])
+        #expect(inside.status == 0, "\(inside.errorText)")
+    }
+}
