@@ -92,6 +92,9 @@ public enum Text {
     /// A number with `places` decimals, no Foundation.
     public static func fixed(_ value: Double, _ places: Int) -> String {
         guard value.isFinite else { return "-" }
+        // A frame's time from a file's stamps can be 2^62 s: shown as it is, not turned into an
+        // Int past Int.max.
+        guard abs(value) < 1e12, (0...9).contains(places) else { return String(value) }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
