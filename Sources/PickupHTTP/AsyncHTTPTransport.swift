@@ -157,6 +157,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     private func exchange(
         _ request: HTTPRequest, limits: HTTPLimits, watch: RequestWatch
     ) async throws -> HTTPResponse {
+        if let problem = request.url.portProblem { throw UploadError(.badTarget, problem) }
         var headers = HTTPHeaders()
         for (name, value) in request.headers {
             if let problem = HeaderCheck.problem(name: name, value: value) { throw UploadError(.badTarget, problem) }

@@ -155,7 +155,8 @@
         var fraction: Double? {
             lock.lock()
             defer { lock.unlock() }
-            guard let progress, progress.totalUnitCount > 0 else { return nil }
+            // NSProgress.h: indeterminate when either count is below zero; its fraction means nothing then.
+            guard let progress, progress.totalUnitCount > 0, !progress.isIndeterminate else { return nil }
             return progress.fractionCompleted
         }
     }

@@ -44,8 +44,6 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether an interrupted upload there goes on from the bytes the server holds (tus, S3),
-    /// rather than being sent again whole (a form).
     /// Whether sending to it replaces what is there under the same name: an S3 key (a tus
     /// upload is a new resource each time; a form's server names what it keeps).
     var replacesObject: Bool {
@@ -53,11 +51,6 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         case .s3, .s3Presigned: return true
         case .tus, .form: return false
         }
-    }
-
-    var continuesFromOffset: Bool {
-        if case .form = self { return false }
-        return true
     }
 
     /// What the journal keeps: URLs without user, password, query or fragment.

@@ -124,7 +124,9 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var isRetryable: Bool {
         switch code {
         case .network, .offsetConflict, .checksumMismatch: return true
-        case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
+        // 409: a request a server is still handling (a form's earlier try, by its Idempotency-Key;
+        // S3's "conflicting operation in progress"). tus's offset conflict is its own code.
+        case .server: return status.map { $0 >= 500 || $0 == 408 || $0 == 409 || $0 == 429 } ?? true
         case .gone, .unauthorized, .sourceUnreadable, .sourceChanged, .journal, .cancelled, .badTarget, .tooLarge,
             .busy, .certificate, .badAnswer:
             return false

@@ -80,4 +80,22 @@ struct HugeNumberCommandTests {
         let inside = try CLI.run(["export", video, "--preset", preset, "--trim", "1-2", "-o", folder + "/in.mp4"])
         #expect(inside.status == 0, "\(inside.errorText)")
     }
+
+    @Test(
+        "an upload target or endpoint whose port is past 65535: exit 2 in words, nothing journaled (it crashed)",
+        arguments: [
+            ["--to", "http://127.0.0.1:99999/upload"], ["--to", "tus+http://127.0.0.1:65536/files/"],
+            ["--to", "s3://bucket/p/", "--endpoint", "http://127.0.0.1:99999"],
+        ])
+    func portPastRange(target: [String]) throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let result = try CLI.run(
+            ["upload", try Fixtures.path(.jpegPlain), "--journal", journal] + target,
+            environment: ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_REGION": "us-east-1"])
+        #expect(result.status == 2, "\(result.errorText)")
+        #expect(result.errorText.contains("a port is a number from 1 to 65535"), "\(result.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+    }
 }

@@ -697,6 +697,45 @@ struct UploadCommandTests {
         #expect(!checked.outputText.contains("the server has them"), "\(checked.outputText)")
     }
 
+    @Test("a form whose answer was lost, run again: the same upload is sent again with its key, and stored once")
+    func formRunAgainAfterLostAnswer() throws {
+        let server = try FormServer(loseReplies: 1)
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let command = ["upload", photo, "--to", server.url.absoluteString, "--journal", journal]
+        let failed = try CLI.run(command + ["--retries", "0"])
+        #expect(failed.status == 1, "\(failed.outputText)")
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        let plan = try CLI.run(command + ["--dry-run"])
+        #expect(
+            plan.outputText.contains("again as the journal's \(id) (failed earlier; a form cannot go on"),
+            "\(plan.outputText)")
+        let planJSON = try CLI.jsonLines(try CLI.run(command + ["--dry-run", "--json"]))
+        #expect(planJSON.first?["status"] as? String == "wouldContinue" && planJSON.first?["id"] as? String == id)
+        let again = try CLI.run(command)
+        #expect(again.status == 0, "\(again.errorText)")
+        #expect(again.errorText.contains("\(id) sends \(photo) again (failed earlier;"), "\(again.errorText)")
+        // One copy: the second try carried the first one's key, and the server answered it as before.
+        #expect(server.stores().count == 1, "\(server.stores())")
+        #expect(try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).count == 1)
+        // Left out on request (a server that refuses the header); refused for a target that is no form.
+        let other = folder + "/b.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: other)
+        let bare = try CLI.run([
+            "upload", other, "--to", server.url.absoluteString, "--journal", journal, "--no-idempotency-key",
+        ])
+        #expect(bare.status == 0, "\(bare.errorText)")
+        #expect(server.stores().last?.key == nil, "\(server.stores())")
+        let misplaced = try CLI.run([
+            "upload", other, "--to", "tus+http://127.0.0.1:9/files/", "--journal", journal, "--no-idempotency-key",
+        ])
+        #expect(misplaced.status == 2 && misplaced.errorText.contains("--no-idempotency-key (for a web form)"))
+    }
+
     @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")
     func clientErrorHint() throws {
         let server = try FormServer()

@@ -47,9 +47,12 @@ public final class FormServer: Sendable {
 
     /// `fail`: answer 503 to that many uploads first; `token`: want `Authorization: Bearer token`;
     /// `loseReplies`: store that many uploads first and close the connection without answering;
-    /// `ignoreKeys`: store every POST, where by default a repeated `Idempotency-Key` gets the
-    /// first answer and stores nothing (draft-ietf-httpapi-idempotency-key-header).
-    public init(fail: Int = 0, token: String? = nil, loseReplies: Int = 0, ignoreKeys: Bool = false) throws {
+    /// `conflicts`: answer 409 to that many uploads with a key first (an earlier try still being
+    /// handled); `ignoreKeys`: store every POST, where by default a repeated `Idempotency-Key`
+    /// gets the first answer and stores nothing (draft-ietf-httpapi-idempotency-key-header).
+    public init(
+        fail: Int = 0, token: String? = nil, loseReplies: Int = 0, conflicts: Int = 0, ignoreKeys: Bool = false
+    ) throws {
         folder = Temporary.path("form")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = FreePort.pick(in: 40_000...49_999)
@@ -59,7 +62,7 @@ public final class FormServer: Sendable {
         self.url = url
         var arguments = ["--port", String(port), "--dir", folder, "--fail", String(fail)]
         if let token { arguments += ["--token", token] }
-        arguments += ["--lose-replies", String(loseReplies)]
+        arguments += ["--lose-replies", String(loseReplies), "--conflicts", String(conflicts)]
         if ignoreKeys { arguments.append("--ignore-keys") }
         process = try LocalServer.launch(script: "form_server.py", arguments: arguments, port: port)
     }

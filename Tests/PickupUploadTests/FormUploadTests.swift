@@ -108,7 +108,11 @@ struct FormUploadTests {
         #expect(record.remote == "http://127.0.0.1:\(server.port)/files/\(name)")
         let stores = server.stores()
         #expect(stores.count == 1, "\(stores)")
-        #expect(stores.first?.key == "\"\(record.id)\"")
+        // A quoted UUID (RFC 9651 string), version 4.
+        let key = try #require(stores.first?.key)
+        #expect(
+            key.wholeMatch(of: /"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/) != nil, "\(key)"
+        )
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
     }
 
@@ -142,16 +146,49 @@ struct FormUploadTests {
         #expect(server.stores().count == 1, "\(server.stores())")
     }
 
-    @Test("an Idempotency-Key the app gives is sent in place of Pickup's")
-    func givenKeyWins() async throws {
+    @Test(
+        "a fixed Idempotency-Key in the app's headers is not every upload's: each upload sends its own, and both are stored"
+    )
+    func fixedKeyReplaced() async throws {
+        let server = try FormServer()
+        let first = try UploadTestFiles.random(megabytes: 1)
+        let second = try UploadTestFiles.random(megabytes: 1)
+        defer {
+            Temporary.remove(first)
+            Temporary.remove(second)
+        }
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(headers: ["Idempotency-Key": "\"mine\""]))
+        for path in [first, second] {
+            let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
+            #expect(record.state == .done, "\(record.why)")
+        }
+        let keys = server.stores().map(\.key)
+        #expect(keys.count == 2 && Set(keys).count == 2 && !keys.contains("\"mine\""), "\(keys)")
+    }
+
+    @Test("a form target without the key sends none, for a server that refuses the header")
+    func keyLeftOut() async throws {
         let server = try FormServer()
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { Temporary.remove(path) }
+        let uploader = Uploader(journal: try UploadTestFiles.journal())
+        let record = await uploader.upload(
+            path: path, to: .form(FormTarget(url: server.url, idempotencyKey: false)))
+        #expect(record.state == .done, "\(record.why)")
+        #expect(server.stores().map(\.key) == [nil])
+    }
+
+    @Test("409 while an earlier try is still being handled is asked again after a wait, and the file arrives once")
+    func conflictRetried() async throws {
+        let server = try FormServer(conflicts: 2)
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
         let uploader = Uploader(
-            journal: try UploadTestFiles.journal(), options: UploadOptions(headers: ["Idempotency-Key": "\"mine\""]))
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
         let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(record.state == .done, "\(record.why)")
-        #expect(server.stores().map(\.key) == ["\"mine\""])
+        #expect(server.stores().count == 1, "\(server.stores())")
     }
 
     @Test("a token from the options goes in the Authorization header; a wrong one fails at once, not stored")

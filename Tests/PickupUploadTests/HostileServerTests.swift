@@ -115,6 +115,10 @@ struct HostileServerTests {
             let ftp = try await upload(.tus, "tus-ftp-location", in: secure)
             #expect(ftp.state == .failed && ftp.why.contains("ftp") == true, "\(ftp.why)")
         }
+        // A Location whose port no socket can have (99999): refused in words, not a trap in the transport.
+        let badPort = try await upload(
+            .tus, "tus-bad-port-location", in: try Setting(https: false, transport: transport))
+        #expect(badPort.state == .failed && badPort.why.contains("port 99999") == true, "\(badPort.why)")
         // Over http, a Location on another host gets the upload, never the endpoint's credentials.
         let plain = try Setting(https: false, transport: transport)
         _ = try await upload(.tus, "tus-http-location", in: plain)

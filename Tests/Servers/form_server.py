@@ -9,17 +9,19 @@ the fields and the file field's name are also kept beside the file, in NAME.fiel
 
 As a server that follows draft-ietf-httpapi-idempotency-key-header does, a POST
 whose Idempotency-Key was seen before is answered with the first answer and
-stores nothing (--ignore-keys: every POST stores). --lose-replies N stores the
+stores nothing (--ignore-keys: every POST stores). --conflicts N answers 409 (as
+while an earlier try with the same key is still being handled) to the first N
+uploads that carry a key. --lose-replies N stores the
 first N uploads and then closes the connection without answering, as a reply
 lost on the way. Each upload stored adds a line to DIR/.stores.log: the key
 given (or -), the multipart boundary and the name.
 
-usage: form_server.py --port PORT --dir DIR [--fail N] [--token T] [--lose-replies N] [--ignore-keys]
+usage: form_server.py --port PORT --dir DIR [--fail N] [--token T] [--lose-replies N] [--conflicts N] [--ignore-keys]
 """
 import argparse, hashlib, json, os, tempfile, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-state = {"fail": 0, "lose": 0, "answers": {}}
+state = {"fail": 0, "lose": 0, "conflicts": 0, "answers": {}}
 lock = threading.Lock()
 
 
@@ -70,6 +72,13 @@ class Handler(BaseHTTPRequestHandler):
                     state["fail"] -= 1
                     return self.answer(503, {"error": "try again"})
             key = self.headers.get("Idempotency-Key")
+            if key is not None:
+                with lock:
+                    conflict = state["conflicts"] > 0
+                    if conflict:
+                        state["conflicts"] -= 1
+                if conflict:
+                    return self.answer(409, {"error": "a request with this key is being processed"})
             if key is not None and not self.server.ignore_keys:
                 with lock:
                     first = state["answers"].get(key)
@@ -139,9 +148,10 @@ def main():
     parser.add_argument("--fail", type=int, default=0)
     parser.add_argument("--token", default="")
     parser.add_argument("--lose-replies", type=int, default=0)
+    parser.add_argument("--conflicts", type=int, default=0)
     parser.add_argument("--ignore-keys", action="store_true")
     args = parser.parse_args()
-    state["fail"], state["lose"] = args.fail, args.lose_replies
+    state["fail"], state["lose"], state["conflicts"] = args.fail, args.lose_replies, args.conflicts
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.folder, server.token, server.ignore_keys = args.dir, args.token, args.ignore_keys
     server.daemon_threads = True

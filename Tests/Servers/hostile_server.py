@@ -117,6 +117,9 @@ class Handler(socketserver.StreamRequestHandler):
             answer(self.wfile, "429 Too Many Requests", [("Retry-After", "100000")])
         elif behaviour == "tus-http-location":
             answer(self.wfile, "201 Created", tus + [("Location", ARGS.other.replace("https:", "http:") + "/files/1")])
+        elif behaviour == "tus-bad-port-location":
+            # A port no socket can have: AsyncHTTPClient traps on one (NIO's SocketAddress).
+            answer(self.wfile, "201 Created", tus + [("Location", "http://127.0.0.1:99999/files/1")])
         elif behaviour == "tus-ftp-location":
             answer(self.wfile, "201 Created", tus + [("Location", "ftp://127.0.0.1/files/1")])
         elif behaviour == "tus-big-offset":

@@ -108,6 +108,12 @@ package struct BackgroundTransfer: Sendable, Hashable, Codable {
         case 404, 410:
             return .stopped(
                 confirmed: nil, error: UploadError(.gone, "the server no longer knows the upload", status: status))
+        case 409 where kind == .form:
+            // An earlier try of the form still being handled (same Idempotency-Key): the
+            // foreground asks again after a wait, not a new task at once.
+            return .stopped(
+                confirmed: nil,
+                error: UploadError(.server, "the server is still handling an earlier try of this upload", status: 409))
         case 409:
             return .stopped(
                 confirmed: nil,

@@ -224,10 +224,11 @@ public struct UploadBatch: Sendable {
             /// an unfinished upload of it that another live process sends now (a form's POST
             /// too) is left to that process;
             case sentElsewhere(UploadRecord, process: Int64)
-            /// tus and S3 go on from the server's offset with the same file's unfinished upload;
+            /// the same file's unfinished upload goes on: tus and S3 from the server's offset, a
+            /// form sent again whole as the same upload (its Idempotency-Key unchanged, so a
+            /// server that stored the earlier try keeps one copy);
             case continues(UploadRecord)
-            /// a form is one POST, sent again whole (its headers are not in the journal), and a
-            /// file without an unfinished upload starts one: `outdated`, one of its path to the
+            /// a file without an unfinished upload starts one: `outdated`, one of its path to the
             /// same place begun before the file changed, which cannot be finished.
             case startsAnew(outdated: UploadRecord?)
         }
@@ -244,7 +245,7 @@ public struct UploadBatch: Sendable {
                 byFile[same] = nil
                 return .sentElsewhere(earlier, process: process)
             }
-            if destination.continuesFromOffset, let same, let earlier = byFile.removeValue(forKey: same) {
+            if let same, let earlier = byFile.removeValue(forKey: same) {
                 return .continues(earlier)
             }
             let old = byPlace[UploadBatch.resumeKey(path, 0, 0, destination.stored)]

@@ -36,6 +36,12 @@ struct FormSteps: UploadSteps {
         case 200..<300: break
         case 401, 403: throw UploadError(.unauthorized, "the server refused the upload", status: response.status)
         case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: 413)
+        case 409:
+            // The draft's answer while an earlier try with the same key is still being handled
+            // (its answer lost on the way): asked again after a wait, as a 5xx is.
+            throw UploadError(
+                .server, "the server is still handling an earlier try of this upload", status: 409,
+                retryAfter: response.retryAfter())
         case _ where response.value("Tus-Resumable") != nil || response.value("Tus-Version") != nil:
             var wrong = UploadError(
                 .badTarget, "\(place) is a tus server, not a web form: upload to it with tus",
@@ -61,24 +67,32 @@ struct FormSteps: UploadSteps {
     ) -> HTTPRequest {
         let (boundary, body) = formBody(
             target, source: source, name: SystemPath.readable((record.path as NSString).lastPathComponent),
-            type: record.type, boundary: boundary(record.id))
+            type: record.type, boundary: "pickup-" + Digest.hex(Array(mark(record, "boundary").prefix(16))))
         var request = HTTPRequest("POST", target.url, body: body)
-        // Before the options' headers: a key the app or `-H` gives wins.
-        request.set("Idempotency-Key", structuredString(record.id))
         let headers = options.headers.merging(target.headers) { $1 }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
+        // After the app's headers: one key in them would be every upload's, and a server that
+        // honours it would answer each later upload with the first one's answer.
+        if target.idempotencyKey { request.set("Idempotency-Key", structuredString(idempotencyKey(record))) }
         request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
         return request
     }
 
-    /// The multipart boundary of an upload's every try, so that a repeat is the same body: the
-    /// journal id and 24 hex digits of a SHA-256 of it (as unlikely in a file as a random one).
-    static func boundary(_ id: String) -> String {
-        let hex = Digest.hex(Array(Digest.sha256(Array("pickup multipart boundary \(id)".utf8)).prefix(12)))
-        let kept = String(
-            id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
-                .map(Character.init).prefix(16))
-        return "pickup-\(kept)-\(hex)"
+    /// The upload's `Idempotency-Key`: 128 bits in a UUID's form (version 4 and variant bits
+    /// set), the same on every try and after a restart. The journal id alone is 52 bits; with
+    /// the time the upload was made and its file it is as unlikely to be another's as a random UUID.
+    static func idempotencyKey(_ record: UploadRecord) -> String {
+        var bytes = Array(mark(record, "idempotency key").prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = Array(Digest.hex(bytes))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+
+    /// A SHA-256 of what the journal keeps of the upload (its id, when it was made, its file)
+    /// for `use`: the same on every try, in this process or a later one.
+    static func mark(_ record: UploadRecord, _ use: String) -> [UInt8] {
+        Digest.sha256(Array("pickup \(use) \(record.id) \(record.created.bitPattern) \(record.path)".utf8))
     }
 
     /// The multipart body: the fields, then the file streamed from disk, then the end.

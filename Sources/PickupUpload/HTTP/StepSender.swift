@@ -17,6 +17,7 @@ struct StepSender: Sendable {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw UploadError(.badTarget, "\(redacted(request.url.absoluteString)) is not an http or https URL")
         }
+        if let problem = request.url.portProblem { throw UploadError(.badTarget, problem) }
         var request = request
         // Bytes of the file on their way, for the upload's meter (`UploadEvent.sending`).
         let metered = SendMeter.current.get().flatMap { meter in

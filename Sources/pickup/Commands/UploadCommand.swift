@@ -30,7 +30,8 @@ struct UploadCommand: JobCommand {
             them. Credentials and signed URLs never reach the journal or the output. \
             A file whose bytes (size and SHA-256) the journal has already sent to the same destination \
             is not sent again ("already there"; --check asks the server first, --force sends it). \
-            Running the same upload again after Ctrl-C or a failure goes on from the server's offset. \
+            Running the same upload again after Ctrl-C or a failure goes on from the server's offset \
+            (a form's is sent whole again as the same upload, with the same Idempotency-Key). \
             Every retry is shown as it happens. \
             On a terminal, a progress bar shows the total; Ctrl-C pauses every upload (resumable).
 
@@ -113,6 +114,13 @@ struct UploadCommand: JobCommand {
         help: ArgumentHelp(
             "Form uploads: another field sent before the file; repeat for more.", valueName: "NAME=VALUE"))
     var formField: [String] = []
+
+    @Flag(
+        name: [.customLong("no-idempotency-key")],
+        help: ArgumentHelp(
+            "Form uploads: send no Idempotency-Key (each upload's own, the same on every try, so that a server "
+                + "that honours it stores a file whose answer was lost once), for a server that refuses it."))
+    var noIdempotencyKey = false
 
     @Option(
         name: [.customLong("key")],

@@ -107,6 +107,11 @@ extension UploadJob {
                         "already there \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) "
                             + "(the journal's \(earlier.id)\(check ? "; --check would ask the server" : "")"
                             + "; --force sends it again)"))
+            } else if let earlier = continuing[index], case .form = destination {
+                Console.out(
+                    Text.clean(
+                        "would send \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) again as the "
+                            + "journal's \(earlier.id) (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain))"))
             } else if let earlier = continuing[index] {
                 Console.out(
                     Text.clean(

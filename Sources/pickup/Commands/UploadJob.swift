@@ -32,6 +32,8 @@ struct UploadJob: CommandJob {
     let stripLocation: Bool
     let field: String
     let formFields: [FormField]
+    /// Whether each form upload carries its own Idempotency-Key (not --no-idempotency-key).
+    let idempotencyKey: Bool
     let recursive: Bool
     let force: Bool
     let check: Bool
@@ -58,6 +60,7 @@ struct UploadJob: CommandJob {
             else {
                 throw ValidationError("--endpoint takes an http(s):// URL with a host, not '\(text)'")
             }
+            if let problem = url.portProblem { throw ValidationError("--endpoint: " + problem) }
             endpoint = url
         } else {
             // As the AWS CLI: the configured endpoint, else AWS itself in the region (a region
@@ -121,11 +124,13 @@ struct UploadJob: CommandJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
+        idempotencyKey = !command.noIdempotencyKey
         // An option for another kind of target would be ignored without a word: refused, naming it.
         var misplaced: [String] = []
         if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
         if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
         if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
+        if !target.isForm, command.noIdempotencyKey { misplaced.append("--no-idempotency-key (for a web form)") }
         if let first = misplaced.first {
             throw ValidationError(
                 "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
@@ -171,6 +176,11 @@ struct UploadJob: CommandJob {
             "\(earlier.id) already there \(shown) -> \(UploadRunner.shownTarget(earlier)) "
                 + "(\(how)\(asked); --force sends it again)") + "\n"
     }
+
+    /// Why a form's unfinished upload is sent whole as the same upload, in words.
+    static let formAgain =
+        "a form cannot go on from a byte: the whole file, as the same upload with the same Idempotency-Key, so a "
+        + "server that kept the earlier try keeps one copy"
 
     /// How the upload a run continues ended before, in words: paused, failed, or cut off (a
     /// process killed while it sent).
@@ -272,7 +282,11 @@ struct UploadJob: CommandJob {
         // Each file named as its upload lines name it: absolute, whatever the folder it was given from.
         let shown = files.map { Uploader.absolute($0.path) }
         for index in files.indices where !json {
-            if let earlier = batch.continued[index] {
+            if let earlier = batch.continued[index], case .form = earlier.destination {
+                Console.error(
+                    "\(earlier.id) sends \(shown[index]) again (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain); "
+                        + "--force starts a new upload)")
+            } else if let earlier = batch.continued[index] {
                 Console.error(
                     "\(earlier.id) continues \(shown[index]) from at least \(Text.byteCount(earlier.offset)) of "
                         + "\(Text.byteCount(earlier.size)) (\(UploadJob.earlier(earlier.state)); the server may have "
@@ -411,7 +425,7 @@ struct UploadJob: CommandJob {
             return .s3(
                 endpoint: endpoint ?? URL(fileURLWithPath: "/"), bucket: bucket, prefix: prefix, key: keyTemplate)
         case .form(let url):
-            return .form(FormTarget(url: url, field: field, fields: formFields))
+            return .form(FormTarget(url: url, field: field, fields: formFields, idempotencyKey: idempotencyKey))
         }
     }
 

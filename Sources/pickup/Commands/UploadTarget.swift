@@ -19,6 +19,12 @@ enum UploadTarget: Sendable, Equatable {
     /// Schemes in any case (`HTTP://`, `S3://`, `Tus+HTTPS://`: RFC 3986 says they are case-insensitive).
     init(parsing given: String) throws(UploadError) {
         let text = UploadTarget.lowercasingScheme(given)
+        // `URL` takes any number for a port; refused here, before anything reaches the journal.
+        if let url = URL(string: text.hasPrefix("tus+") ? String(text.dropFirst(4)) : text),
+            let problem = url.portProblem
+        {
+            throw UploadError(.badTarget, problem)
+        }
         if text.hasPrefix("tus+http://") || text.hasPrefix("tus+https://"),
             let url = URL(string: String(text.dropFirst(4))), url.host != nil
         {

@@ -92,6 +92,29 @@ struct BackgroundDecisionTests {
         }
     }
 
+    @Test(
+        "a form's 409 (an earlier try still being handled) waits for the foreground's backoff; tus's is an offset conflict"
+    )
+    func conflicts() {
+        let form = BackgroundTransfer(
+            id: "u", kind: .form, offset: 0, size: 10, body: "/tmp/x", bodyIsCopy: false, url: remote)
+        guard case .stopped(nil, let error) = form.outcome(status: 409, headers: [:], finalURL: remote, error: nil)
+        else {
+            Issue.record("a form's 409 taken as done")
+            return
+        }
+        // Not handed to a new task at once (that takes .network and .offsetConflict), but retryable.
+        #expect(error.code == .server && error.status == 409 && error.isRetryable)
+        guard
+            case .stopped(nil, let tusError) = tus(offset: 5).outcome(
+                status: 409, headers: [:], finalURL: remote, error: nil)
+        else {
+            Issue.record("a tus 409 taken as done")
+            return
+        }
+        #expect(tusError.code == .offsetConflict)
+    }
+
     @Test("a task description round-trips; another app's or another library's task is not Pickup's")
     func descriptions() throws {
         let transfer = tus(offset: 5)
