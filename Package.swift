@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "PickupCommandLine",
             dependencies: [
-                "Pickup", "PickupImport", "PickupStore",
+                "Pickup", "PickupImport", "PickupStore", "CPickupSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The command-line tool. It does not link FFmpeg (whose libraries alone add some 25 MB and

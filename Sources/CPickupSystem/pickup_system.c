@@ -134,3 +134,22 @@ int pickup_set_direct_io(int fd, int on) {
     return -1;
 #endif
 }
+
+#include <sys/types.h>
+#include <sys/xattr.h>
+
+int64_t pickup_get_attribute(const char *path, const char *name, void *value, int64_t size) {
+#if defined(__APPLE__)
+    return (int64_t)getxattr(path, name, value, (size_t)size, 0, 0);
+#else
+    return (int64_t)getxattr(path, name, value, (size_t)size);
+#endif
+}
+
+int pickup_set_attribute(const char *path, const char *name, const void *value, int64_t size) {
+#if defined(__APPLE__)
+    return setxattr(path, name, value, (size_t)size, 0, 0);
+#else
+    return setxattr(path, name, value, (size_t)size, 0);
+#endif
+}

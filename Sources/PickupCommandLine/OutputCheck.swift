@@ -6,8 +6,9 @@ import PickupStore
 /// The one rule for every command that writes a file: an output is never one of the
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
 /// existing output is replaced only when `--force` says so, or, for an output Pickup named
-/// after its source (a folder's thumbnails and exports), when it was made before its source
-/// last changed; one made after is left as it is (`fate(of:source:inputs:force:)`).
+/// after its source (a folder's thumbnails and exports), when it was made with other options
+/// or before its source last changed; one made as asked, after, is left as it is, and one made
+/// from another file of the same name is refused (`fate(of:as:inputs:force:)`, `OutputRecord`).
 public enum OutputCheck {
     /// The files a command reads, by identity, looked at once: each output is compared with
     /// all of them in one lookup, not a `stat` of every input (a folder of thousands run again).
@@ -25,21 +26,42 @@ public enum OutputCheck {
 
     /// What becomes of one output.
     public enum Fate: Sendable, Equatable {
-        /// Nothing there (or `--force`): written.
+        /// Nothing there: written.
         case write
-        /// A file Pickup named after its source, made before the source last changed (a photo
-        /// edited since its thumbnail was made): made again.
-        case writeAgain
-        /// A file Pickup named after its source, not empty, made at or after the source last
-        /// changed: what an earlier run made, left as it is (`--force` makes it again).
+        /// There, and made again: why.
+        case writeAgain(Again)
+        /// A file Pickup named after its source, not empty, made from it as asked, at or after
+        /// the source last changed: what an earlier run made, left as it is (`--force` makes it again).
         case alreadyThere
         /// Not written: why, and what to do instead.
         case refused(message: String, hint: String)
+
+        /// Whether an output that was there is replaced.
+        public var isAgain: Bool { if case .writeAgain = self { true } else { false } }
     }
 
-    /// The fate of `output`. `source`: the file Pickup named `output` after (nil for a name
-    /// the person gave, which is never replaced without `--force`).
-    public static func fate(of output: String, source: String?, inputs: Inputs, force: Bool) -> Fate {
+    /// Why an output that is there is made again.
+    public enum Again: Sendable, Equatable {
+        /// Its source changed after it was made (a photo edited since its thumbnail).
+        case changed
+        /// It was made with other options (another `--size`, `--trim`, `--strip-location`...).
+        case askedDifferently
+        /// `--force`.
+        case forced
+
+        /// In words, after "made again: ".
+        public var text: String {
+            switch self {
+            case .changed: "the file changed since"
+            case .askedDifferently: "it was made with other options"
+            case .forced: "--force"
+            }
+        }
+    }
+
+    /// The fate of `output`. `record`: how this run makes it, for an output Pickup names after
+    /// its source (nil for a name the person gave, which is never replaced without `--force`).
+    public static func fate(of output: String, as record: OutputRecord?, inputs: Inputs, force: Bool) -> Fate {
         guard let existing = FileStatus(path: output) else { return .write }
         if let input = inputs.paths[existing.identity] {
             return .refused(
@@ -49,9 +71,17 @@ public enum OutputCheck {
         if existing.kind == .directory {
             return .refused(message: "the output \(output) is a folder", hint: "Name a file.")
         }
-        if force { return .write }
-        if let source, existing.kind == .regular, let read = FileStatus(path: source) {
-            if read.modified > existing.modified { return .writeAgain }
+        if force { return .writeAgain(.forced) }
+        if let record, existing.kind == .regular, let read = FileStatus(path: record.source) {
+            if let made = OutputRecord.read(output) {
+                if made.source != record.source {
+                    return .refused(
+                        message: "the output \(output) was made from another file, \(made.source)",
+                        hint: "Name another folder with -o, or add --force to replace it.")
+                }
+                if made.options != record.options { return .writeAgain(.askedDifferently) }
+            }
+            if read.modified > existing.modified { return .writeAgain(.changed) }
             if existing.size > 0 { return .alreadyThere }
         }
         let refusal = exists(output)
@@ -68,7 +98,8 @@ public enum OutputCheck {
     public static func alreadyThere(_ output: String, source: String, json: Bool) -> String {
         guard json else {
             return Text.clean(
-                "\(source) → \(output): already there (made after its source last changed; --force makes it again)")
+                "\(source) → \(output): already there (made as asked, after its source last changed; --force makes "
+                    + "it again)")
         }
         var object = JSONObject()
         object.add("type", "alreadyThere")

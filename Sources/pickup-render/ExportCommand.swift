@@ -186,8 +186,9 @@ struct ExportJob: CommandJob {
         var counts = (exported: 0, there: 0, failed: unreadable.count)
         for (file, output) in jobs {
             // Pickup's own name for an output (not -o's file) may be one an earlier run made.
-            let fate = OutputCheck.fate(of: output, source: outputNamed ? nil : file, inputs: inputs, force: force)
-            let status = await export(file, to: output, fate: fate)
+            let made = OutputRecord(source: file, options: "export \(options)")
+            let fate = OutputCheck.fate(of: output, as: outputNamed ? nil : made, inputs: inputs, force: force)
+            let status = await export(file, to: output, fate: fate, made: made)
             // Stopped by a signal (128 and its number: Ctrl-C, SIGTERM): the rest are not begun.
             if status > 128 { return status }
             if status != ExitStatus.success {
@@ -210,24 +211,24 @@ struct ExportJob: CommandJob {
 
     /// One video's export, as its output's `fate` allows: its plan, its progress, and the file
     /// written or the error.
-    private func export(_ file: String, to output: String, fate: OutputCheck.Fate) async -> Int32 {
+    private func export(_ file: String, to output: String, fate: OutputCheck.Fate, made: OutputRecord) async -> Int32 {
         switch fate {
         case .write: break
         case .alreadyThere:
             // Run again, an export an earlier run made is left as it is.
             Console.out(OutputCheck.alreadyThere(output, source: file, json: json))
             return ExitStatus.success
-        case .writeAgain:
-            // Made before its video last changed (trimmed, edited): made again, and said so.
+        case .writeAgain(let why):
+            // Made before its video last changed (trimmed, edited), or with other options: made
+            // again, and said so.
             if !json {
                 Console.error(
-                    Text.clean(
-                        "\(file): changed since \(output) was made: \(dryRun ? "it would be" : "it is") made again"))
+                    Text.clean("\(file): \(output) \(dryRun ? "would be" : "is") made again: \(why.text)"))
             }
         case .refused(let message, let hint):
             return report(RenderError(.writeFailed, message, path: file, hint: hint), file)
         }
-        let again = fate == .writeAgain
+        let again = fate.isAgain
         if dryRun { return plan(file, to: output, madeAgain: again) }
         let (events, continuation) = AsyncStream<ExportEvent>.makeStream()
         let exporter = FFmpegExporter()
@@ -276,6 +277,7 @@ struct ExportJob: CommandJob {
         }
         switch result {
         case .success(let done):
+            made.write(on: done.path)
             if json {
                 var object = JSONObject()
                 object.add("type", "export")

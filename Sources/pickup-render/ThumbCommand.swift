@@ -208,7 +208,7 @@ struct ThumbJob: CommandJob {
 
     /// What became of one file: its images written, or found made by an earlier run.
     enum Rendered {
-        case written([(image: RenderedImage, path: String, again: Bool)])
+        case written([(image: RenderedImage, path: String, again: OutputCheck.Again?)])
         case alreadyThere([String])
     }
 
@@ -217,12 +217,10 @@ struct ThumbJob: CommandJob {
     private func render(
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
     ) async -> Result<Rendered, RenderError> {
-        let source = single ? nil : file
+        let made = record(of: file)
         if !single {
             let paths = destinations(base: base)
-            if paths.allSatisfy({
-                OutputCheck.fate(of: $0, source: file, inputs: inputs, force: force) == .alreadyThere
-            }) {
+            if paths.allSatisfy({ OutputCheck.fate(of: $0, as: made, inputs: inputs, force: force) == .alreadyThere }) {
                 return .success(.alreadyThere(paths))
             }
         }
@@ -233,14 +231,15 @@ struct ThumbJob: CommandJob {
             } else {
                 images = [try await renderer.thumbnail(of: file, request)]
             }
-            var written: [(image: RenderedImage, path: String, again: Bool)] = []
+            var written: [(image: RenderedImage, path: String, again: OutputCheck.Again?)] = []
             for (index, image) in images.enumerated() {
                 let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
-                // Made before its file last changed (an edited photo): made again, and said so.
-                var again = false
-                switch OutputCheck.fate(of: path, source: source, inputs: inputs, force: force) {
+                // Made before its file last changed (an edited photo), or with other options: made
+                // again, and said so.
+                var again: OutputCheck.Again?
+                switch OutputCheck.fate(of: path, as: single ? nil : made, inputs: inputs, force: force) {
                 case .write: break
-                case .writeAgain: again = true
+                case .writeAgain(let why): again = why
                 case .alreadyThere:
                     // Some of a strip's images there, others not: the ones there are not replaced.
                     let refusal = OutputCheck.exists(path)
@@ -249,6 +248,7 @@ struct ThumbJob: CommandJob {
                     throw RenderError(.writeFailed, message, path: file, hint: hint)
                 }
                 try image.write(to: path)
+                made.write(on: path)
                 written.append((image, path, again))
             }
             return .success(.written(written))
@@ -278,7 +278,7 @@ struct ThumbJob: CommandJob {
                 continue
             }
             for path in destinations(base: base) {
-                let fate = OutputCheck.fate(of: path, source: single ? nil : file, inputs: inputs, force: force)
+                let fate = OutputCheck.fate(of: path, as: single ? nil : record(of: file), inputs: inputs, force: force)
                 if fate == .alreadyThere {
                     alreadyThere(file, path)
                 } else if case .refused(let message, let hint) = fate {
@@ -289,12 +289,11 @@ struct ThumbJob: CommandJob {
                     object.add("type", "plan")
                     object.add("path", path)
                     object.add("source", file)
-                    object.add("madeAgain", fate == .writeAgain)
+                    object.add("madeAgain", fate.isAgain)
                     Console.out(object.text)
                 } else {
-                    let what =
-                        fate == .writeAgain
-                        ? "would be made again (the file changed since; " : "would be written ("
+                    var what = "would be written ("
+                    if case .writeAgain(let why) = fate { what = "would be made again (\(why.text); " }
                     Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
                 }
             }
@@ -304,6 +303,11 @@ struct ThumbJob: CommandJob {
 
     private func fail(_ file: String, _ error: RenderError) {
         RenderCommands.printFailure(error, file: file, command: "pickup thumb", json: json)
+    }
+
+    /// How this run makes `file`'s images: from it, with the request and strip asked.
+    private func record(of file: String) -> OutputRecord {
+        OutputRecord(source: file, options: "thumb \(request) strip \(strip ?? 0)")
     }
 
     /// The images one file gives: `-o` itself for one file named, else each in the folder.
@@ -324,7 +328,7 @@ struct ThumbJob: CommandJob {
         Console.out(OutputCheck.alreadyThere(path, source: file, json: json))
     }
 
-    private func report(_ file: String, _ image: RenderedImage, _ path: String, again: Bool) {
+    private func report(_ file: String, _ image: RenderedImage, _ path: String, again: OutputCheck.Again?) {
         if json {
             // `path`: the image written; `source`: the file it was made from.
             var object = JSONObject()
@@ -340,7 +344,7 @@ struct ThumbJob: CommandJob {
             } else {
                 object.addNull("time")
             }
-            object.add("madeAgain", again)
+            object.add("madeAgain", again != nil)
             Console.out(object.text)
         } else {
             let at =
@@ -355,7 +359,7 @@ struct ThumbJob: CommandJob {
             let smaller =
                 (request.mode == .fill ? fillsBox : fitsBox)
                 ? "" : " (smaller than \(box): the picture is not enlarged)"
-            let remade = again ? " (made again: the file changed since)" : ""
+            let remade = again.map { " (made again: \($0.text))" } ?? ""
             Console.out(
                 Text.clean(
                     "\(file) → \(path) \(image.size)\(at), \(Text.byteCount(Int64(image.data.count)))\(smaller)"

@@ -212,7 +212,7 @@ struct RenderAgainCommandTests {
         // --force makes every one again, changed or not.
         let forced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--force", "--json"])
         #expect(forced.status == 0, "\(forced.errorText)")
-        #expect(try CLI.jsonLines(forced).map { $0["madeAgain"] as? Bool } == [false], "\(forced.outputText)")
+        #expect(try CLI.jsonLines(forced).map { $0["madeAgain"] as? Bool } == [true], "\(forced.outputText)")
         // Changed again, in JSON: the image line says it was made again.
         try FileManager.default.setAttributes([.modificationDate: later.addingTimeInterval(5)], ofItemAtPath: photo)
         let changedJSON = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/thumbs", "--json"])
@@ -245,9 +245,68 @@ struct RenderAgainCommandTests {
         #expect(exportedChanged.errorText.contains("is made again"), "\(exportedChanged.errorText)")
         #expect(FileStatus(path: output) != written)
         let exportedFirst = try CLI.run(export + ["--force", "--json"])
-        #expect(try CLI.jsonLines(exportedFirst).last?["madeAgain"] as? Bool == false, "\(exportedFirst.outputText)")
+        #expect(try CLI.jsonLines(exportedFirst).last?["madeAgain"] as? Bool == true, "\(exportedFirst.outputText)")
         try JSONSchemaTests().check("export", [exportedAgain, exportPlan, exportedFirst])
         try JSONSchemaTests().check("thumb", [json, planJSON, forced, changedJSON])
+    }
+}
+
+/// What a run again does with an output made with other options, or from another file of the
+/// same name: the record each output keeps of how it was made (an extended attribute).
+@Suite("thumb and export run again with other options or other files")
+struct RenderAskedDifferentlyCommandTests {
+    /// Whether the test folder's file system keeps extended attributes (ext4, XFS, btrfs, tmpfs
+    /// since Linux 6.6, APFS): without them outputs are judged by their times alone.
+    static func keepsAttributes(_ folder: String) throws -> Bool {
+        let probe = folder + "/.attribute-probe"
+        _ = FileManager.default.createFile(atPath: probe, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        let set = try Shell.run(
+            "python3 -c 'import os, sys; os.setxattr(sys.argv[1], \"user.pickup.probe\", b\"1\")' \"$PROBE\"",
+            environment: ["PROBE": probe])
+        return set.status == 0
+    }
+
+    @Test("another --size, --strip-location or --trim makes the output again; another file of the same name is refused")
+    func askedDifferently() throws {
+        let folder = try Temporary.folder("cli-asked")
+        defer { Temporary.remove(folder) }
+        guard try Self.keepsAttributes(folder) else { return }
+        for sub in ["a", "b", "videos"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: folder + "/a/x.jpg")
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: folder + "/b/x.jpg")
+        let thumbs = folder + "/thumbs"
+        #expect(try CLI.run(["thumb", "-r", folder + "/a", "-o", thumbs]).status == 0)
+        let bigger = try CLI.run(["thumb", "-r", folder + "/a", "-o", thumbs, "--size", "64x64", "--json"])
+        #expect(bigger.status == 0, "\(bigger.errorText)")
+        let line = try #require(try CLI.jsonLines(bigger).first)
+        #expect(line["type"] as? String == "image" && line["width"] as? Int == 64 && line["madeAgain"] as? Bool == true)
+        let text = try CLI.run(["thumb", "-r", folder + "/a", "-o", thumbs, "--size", "32x32"])
+        #expect(text.outputText.contains("(made again: it was made with other options)"), "\(text.outputText)")
+        // The same again: already there.
+        let same = try CLI.run(["thumb", "-r", folder + "/a", "-o", thumbs, "--size", "32x32", "--json"])
+        #expect(try CLI.jsonLines(same).map { $0["type"] as? String } == ["alreadyThere"])
+        // b/x.jpg is another photo of the same name: its thumbnail is not a's, and a's is kept.
+        let before = try Data(contentsOf: URL(fileURLWithPath: thumbs + "/x-thumb.jpg"))
+        let other = try CLI.run(["thumb", "-r", folder + "/b", "-o", thumbs, "--size", "32x32"])
+        #expect(other.status == 1, "\(other.outputText)")
+        #expect(other.errorText.contains("was made from another file"), "\(other.errorText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: thumbs + "/x-thumb.jpg")) == before)
+
+        // An export made without --strip-location is not what one with it asks for.
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: folder + "/videos/clip.mp4")
+        let export = ["export", "-r", folder + "/videos", "--preset", "passthrough", "-o", folder + "/exports"]
+        #expect(try CLI.run(export).status == 0)
+        let stripped = try CLI.run(export + ["--strip-location"])
+        #expect(stripped.status == 0 && stripped.errorText.contains("is made again: it was made with other options"))
+        let trimmed = try CLI.run(export + ["--strip-location", "--trim", "0-1", "--json"])
+        #expect(try CLI.jsonLines(trimmed).last?["madeAgain"] as? Bool == true, "\(trimmed.outputText)")
+        let again = try CLI.run(export + ["--strip-location", "--trim", "0-1", "--json"])
+        #expect(try CLI.jsonLines(again).map { $0["type"] as? String } == ["alreadyThere"], "\(again.outputText)")
+        try JSONSchemaTests().check("thumb", [bigger, same])
+        try JSONSchemaTests().check("export", [trimmed, again])
     }
 }
 

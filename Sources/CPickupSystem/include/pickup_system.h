@@ -50,4 +50,14 @@ int64_t pickup_filesystem_type(const char *path);
 /// (ENOSYS off Linux).
 int pickup_sync_filesystem(int fd);
 
+/// Reads a file's extended attribute `name` into `value` (at most `size`
+/// bytes; Linux getxattr, Apple's with position 0 and no options). Returns the
+/// bytes read, or -1 with errno (ENOTSUP where the file system keeps none).
+int64_t pickup_get_attribute(const char *path, const char *name, void *value, int64_t size);
+
+/// Sets a file's extended attribute `name` to `size` bytes of `value` (Linux
+/// setxattr, Apple's with position 0 and no options). Returns 0, or -1 with
+/// errno (ENOTSUP where the file system keeps none).
+int pickup_set_attribute(const char *path, const char *name, const void *value, int64_t size);
+
 #endif
