@@ -250,11 +250,28 @@ final class ExportSession {
         }
         // A video whose header states no duration cannot be checked against the range before it
         // is read: a start past its end is found here, and refused, not written as an empty file.
-        if start > 0, latest < start {
-            let end = latest.isFinite ? " at \(String(format: "%.3f", latest)) s" : ""
+        // A video that states its duration was checked by the plan (and may have frames sparser
+        // than a second at its end).
+        let stated = input.pointee.duration != pickup_nopts() && input.pointee.duration > 0
+        if !stated, start > 0, !latest.isFinite {
             throw RenderError(
-                .impossible, "the time range starts after the video, which ends\(end) (its header states no duration)",
-                path: inputPath, hint: "Give a START inside the video.")
+                .impossible, "the video's packets carry no times, so it cannot be cut from a time", path: inputPath,
+                hint: "Export it whole, without --trim.")
+        }
+        if !stated, start > 0, latest < start {
+            throw RenderError(
+                .impossible,
+                "the time range starts after the video, which ends at \(String(format: "%.3f", latest)) s "
+                    + "(its header states no duration)", path: inputPath, hint: "Give a START inside the video.")
+        }
+        // And an end past it is refused, as for a video that states its duration (a second of
+        // slack: the last packet's time is where its frame begins).
+        if !stated, let end, latest.isFinite, latest + 1 < end {
+            throw RenderError(
+                .impossible,
+                "the time range ends after the video, which ends at \(String(format: "%.3f", latest)) s "
+                    + "(its header states no duration)", path: inputPath,
+                hint: "Give an END inside the video, or START- for the rest of it.")
         }
         // What the converters still hold: the encoders' delayed frames.
         for route in routes {

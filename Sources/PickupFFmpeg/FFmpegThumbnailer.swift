@@ -30,10 +30,17 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         let orientation = info.orientation
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: orientation, target: request.size, mode: request.mode)
-        let duration = decoder.duration ?? info.duration
+        let duration = (decoder.duration ?? info.duration).flatMap { $0 > 0 ? $0 : nil }
         try request.time.check(inside: duration, path: path)
         if request.time == .poster {
             return try poster(decoder, geometry, orientation, duration, request)
+        }
+        // A share of a length no header states would be a share of nothing: the first frame.
+        if case .fraction(let fraction) = request.time, duration == nil {
+            throw RenderError(
+                .impossible,
+                "the video states no duration, so \(Int((fraction * 100).rounded()))% of it cannot be found",
+                path: path, hint: "Give a time in seconds (--at 2), or leave --at out for a poster frame.")
         }
         let seconds = request.time.seconds(in: duration)
         decoder.onlyOneTime = true
@@ -43,6 +50,16 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         // No keyframe decoded alone (the first frame after the seek came instead): the same rule.
         if request.tolerance == .keyframe, let found = decoder.seconds(of: frame), abs(found - seconds) > 1 {
             frame = try decoder.frame(at: seconds, tolerance: .exact)
+        }
+        // Without a stated duration, a time past the end is found only now: the frame the
+        // decoder ended on is well before it.
+        if duration == nil, let found = decoder.seconds(of: frame), found < seconds - 1 {
+            let last = DurationLabel.string(seconds: found.rounded(.down))
+            throw RenderError(
+                .impossible,
+                "the video states no duration and its last frame is at \(last); there is no frame at "
+                    + DurationLabel.string(seconds: seconds.rounded(.down)),
+                path: path, hint: "Ask for a time inside the video, before \(last).")
         }
         let image = try RGBImage(frame: frame, size: geometry.scaled)
         return try finish(image, geometry, orientation, request, time: decoder.seconds(of: frame))
@@ -68,6 +85,14 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         let geometry = ThumbnailGeometry(
             source: decoder.size, orientation: info.orientation, target: request.size, mode: request.mode)
         let duration = decoder.duration ?? info.duration ?? 0
+        // Frames spread over a length no header states would all be the first.
+        guard duration > 0 else {
+            throw RenderError(
+                .impossible, "the video states no duration, so a strip cannot spread its frames over it", path: path,
+                hint:
+                    "Copy it into a file that states one (ffmpeg -i IN -c copy OUT.mp4), or make one thumbnail with --at."
+            )
+        }
         var images: [RenderedImage] = []
         var tolerance = request.tolerance
         // In time order, each going on from the last (or seeking forward past it): one pass

@@ -77,8 +77,21 @@ struct HugeNumberCommandTests {
         #expect(past.status == 1, "\(past.errorText)")
         #expect(past.errorText.contains("the time range starts after the video"), "\(past.errorText)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        let pastEnd = try CLI.run(["export", video, "--preset", preset, "--trim", "0-10", "-o", folder + "/out.mp4"])
+        #expect(pastEnd.status == 1 && pastEnd.errorText.contains("the time range ends after the video"))
         let inside = try CLI.run(["export", video, "--preset", preset, "--trim", "1-2", "-o", folder + "/in.mp4"])
         #expect(inside.status == 0, "\(inside.errorText)")
+        guard preset == "low" else { return }
+        // Thumbnails of it: a share of no duration, a time past its end and a strip are refused in
+        // words (each gave the first or last frame, exit 0); a time inside it works.
+        for (at, said) in [
+            (["--at", "25%"], "states no duration, so 25% of it cannot be found"),
+            (["--at", "10"], "its last frame is at 0:0"), (["--strip", "4"], "a strip cannot spread its frames"),
+        ] {
+            let thumb = try CLI.run(["thumb", video] + at + ["-o", folder + "/thumbs/"])
+            #expect(thumb.status == 1 && thumb.errorText.contains(said), "\(at): \(thumb.errorText)")
+        }
+        #expect(try CLI.run(["thumb", video, "--at", "1", "-o", folder + "/thumbs/"]).status == 0)
     }
 
     @Test(
