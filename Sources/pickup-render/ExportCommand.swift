@@ -155,6 +155,8 @@ struct ExportJob: CommandJob {
     /// Bytes from `25MB`, `800k`, `1.5G`, `1000` (decimal units, as disks count).
     static func bytes(_ text: String) -> Int64? {
         let lower = text.lowercased().replacingOccurrences(of: "b", with: "")
+        // Digits, a point and a unit only: `Double` would also read `0x10` (16) and `1e3`.
+        guard lower.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || "kmg".contains($0)) }) else { return nil }
         let units: [(String, Double)] = [("k", 1e3), ("m", 1e6), ("g", 1e9)]
         for (suffix, scale) in units where lower.hasSuffix(suffix) {
             // Past 9 EB (9999999999G) a Double is no Int64: refused as any other size that is not one.

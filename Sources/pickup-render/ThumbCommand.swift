@@ -45,7 +45,8 @@ struct ThumbJob: CommandJob {
             let why =
                 text.hasPrefix("-")
                 ? "a time counts from the start, so it is 0 or more; "
-                : text.hasSuffix("%") && Double(text.dropLast()) != nil
+                : text.hasSuffix("%") && text.dropLast().allSatisfy({ $0.isNumber || $0 == "." })
+                    && Double(text.dropLast()) != nil
                     ? "a share of the video is 0% to 100%; "
                     : (Double(text) ?? 0) > FrameTime.latestSeconds ? "a time is at most 99999:59:59; " : ""
             throw ValidationError("--at \(text): \(why)give seconds (12.5), m:ss (1:05), a share (25%) or poster")
@@ -318,7 +319,11 @@ struct ThumbJob: CommandJob {
     }
 
     private func destination(base name: String, index: Int?) -> String {
-        let suffix = index.map { "-strip-" + ($0 < 10 ? "0" : "") + String($0) } ?? "-thumb"
+        // Numbered to the strip's width (01...99, 001...200), so that names sort as the frames do.
+        let width = max(2, String(strip ?? 0).count)
+        let suffix =
+            index.map { "-strip-" + String(repeating: "0", count: max(0, width - String($0).count)) + String($0) }
+            ?? "-thumb"
         let folder = output ?? "."
         return (folder as NSString).appendingPathComponent(name + suffix + "." + request.format.fileExtension)
     }

@@ -116,6 +116,8 @@ struct ArgumentSlipTests {
             (["thumb", "--size", "100x"], "--size 100x: give the size in pixels as WxH"),
             (["thumb", "--size", "9999999999x9999999999"], "--size 9999999999x9999999999: at most 64 million pixels"),
             (["thumb", "--at", "150%"], "--at 150%: a share of the video is 0% to 100%"),
+            // Swift's Double reads hexadecimal: 0x10 was 16 s.
+            (["thumb", "--at", "0x10"], "--at 0x10: give seconds (12.5)"),
             (
                 ["import", "--thumbnails", "9999999999x9999999999"],
                 "--thumbnails 9999999999x9999999999: at most 16 million"

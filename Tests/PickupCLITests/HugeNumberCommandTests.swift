@@ -111,4 +111,17 @@ struct HugeNumberCommandTests {
         #expect(result.errorText.contains("a port is a number from 1 to 65535"), "\(result.errorText)")
         #expect(!FileManager.default.fileExists(atPath: journal))
     }
+
+    @Test("a strip of 100 frames or more is numbered with three digits, so that its names sort as its frames do")
+    func longStripNames() throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        let result = try CLI.run([
+            "thumb", try Fixtures.path(.mp4BlackStart), "--strip", "100", "--size", "16x16", "-o", folder + "/s/",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/s").sorted()
+        #expect(names.count == 100 && names.first?.hasSuffix("-strip-001.jpg") == true, "\(names.prefix(3))")
+        #expect(names.last?.hasSuffix("-strip-100.jpg") == true, "\(names.suffix(3))")
+    }
 }

@@ -75,7 +75,9 @@ public enum FrameTime: Sendable, Hashable {
     public init?(parsing text: String) {
         if text == "poster" {
             self = .poster
-        } else if text.hasSuffix("%"), let percent = Double(text.dropLast()), (0...100).contains(percent) {
+        } else if text.hasSuffix("%"), text.dropLast().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let percent = Double(text.dropLast()), (0...100).contains(percent)
+        {
             self = .fraction(percent / 100)
         } else if let seconds = FrameTime.seconds(parsing: text) {
             self = .seconds(seconds)
@@ -91,6 +93,10 @@ public enum FrameTime: Sendable, Hashable {
     /// `12.5`, `m:ss(.f)` or `h:mm:ss(.f)` in seconds (`--at`, `--trim`), each part after the
     /// first under 60 (`1:90` is no time) and the whole at most `latestSeconds`; nil for anything else.
     public static func seconds(parsing text: String) -> Double? {
+        // Digits and a point only: `Double` would also read `0x10` (16), `1e3`, `inf` and `nan`.
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == ":") }) else {
+            return nil
+        }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(parts.count), let last = Double(parts[parts.count - 1]), last >= 0, last.isFinite
         else { return nil }
