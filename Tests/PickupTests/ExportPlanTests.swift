@@ -70,6 +70,18 @@ struct ExportPlanTests {
         #expect(throws: RenderError.self) {
             try ExportPlan.make(for: video("h264", 1920, 1080), ExportOptions(preset: .highest, maxBytes: 50_000))
         }
+        // A limit too small to plan a picture's bit rate for, that the source already fits as it
+        // is (42 kbit/s, 21 KB under 100 KB): remuxed, not refused, nor encoded into a larger file.
+        let tiny = try ExportPlan.make(
+            for: video("h264", 320, 240, seconds: 4, bytes: 21_375), ExportOptions(preset: .p640x480, maxBytes: 100_000)
+        )
+        #expect(tiny.isPassthrough && tiny.reason.contains("and 100000 bytes: remuxed"), "\(tiny.reason)")
+        // Over the limit as it is: encoded (here refused: under 100 kbit/s would be left).
+        #expect(throws: RenderError.self) {
+            try ExportPlan.make(
+                for: video("h264", 320, 240, seconds: 4, bytes: 210_000),
+                ExportOptions(preset: .p640x480, maxBytes: 40_000))
+        }
         #expect(throws: RenderError.self) {
             try ExportPlan.make(
                 for: video("h264", 1920, 1080), ExportOptions(preset: .passthrough, maxBytes: 1_000_000))

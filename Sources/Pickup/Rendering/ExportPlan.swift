@@ -119,7 +119,20 @@ public struct ExportPlan: Sendable, Hashable {
         guard let target = preset.codec else { throw RenderError(.impossible, "no codec for \(preset.rawValue)") }
         let size = fitted(PixelSize(width: width, height: height), in: preset.box)
         var cap = preset.maxBitRate
+        let codecFits = sourceCodec == target.rawValue && !(options.compatible && sourceCodec == "hevc")
+        let sizeFits = size == PixelSize(width: width, height: height) || preset.box == nil
         if let maxBytes = options.maxBytes {
+            // The source as it is, cut to the range, already fits the preset and the limit (3% for
+            // the container): remuxed, never encoded into a larger or lesser file.
+            let presetRateFits = cap.map { sourceRate <= $0 + $0 / 10 } ?? true
+            if codecFits, sizeFits, presetRateFits, full > 0,
+                Double(info.fileSize) * duration / full <= Double(maxBytes) * 0.97
+            {
+                return ExportPlan(
+                    video: .copy, audio: audio, duration: duration,
+                    reason: "the source already fits \(preset.rawValue) (\(target.rawValue), \(width)x\(height), "
+                        + "\(sourceRate / 1000) kbit/s) and \(maxBytes) bytes: remuxed, not encoded")
+            }
             guard duration > 0 else {
                 throw RenderError(
                     .impossible, "the video's duration is unknown, so no bit rate can be planned for a size limit",
@@ -135,8 +148,6 @@ public struct ExportPlan: Sendable, Hashable {
             }
             cap = min(cap ?? budget, budget)
         }
-        let codecFits = sourceCodec == target.rawValue && !(options.compatible && sourceCodec == "hevc")
-        let sizeFits = size == PixelSize(width: width, height: height) || preset.box == nil
         let rateFits = cap.map { sourceRate <= $0 + $0 / 10 } ?? true
         if codecFits && sizeFits && rateFits {
             return ExportPlan(
