@@ -34,7 +34,15 @@ public struct FFmpegExporter: MediaExporter {
         let folder = (output as NSString).deletingLastPathComponent
         let temporary =
             (folder.isEmpty ? "." : folder) + "/.pickup-export-\(UUID().uuidString).\(options.container.fileExtension)"
-        defer { unlink(temporary) }
+        // Locked while it is written: a sweep by a later run removes it only once this one is gone.
+        let lock = RenderTemporaries.makeLocked(temporary)
+        guard lock >= 0 else {
+            throw RenderError(.writeFailed, "cannot write: \(String(cString: strerror(errno)))", path: output)
+        }
+        defer {
+            unlink(temporary)
+            close(lock)
+        }
         var bitRate: Int?
         if options.maxBytes != nil, case .encode(_, _, _, let cap) = plan.video { bitRate = cap }
         // A size limit gets a second try at a lower rate if the encoder overshot.
@@ -93,7 +101,7 @@ extension RenderedImage {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.pickup-thumb-\(UUID().uuidString)"
         defer { unlink(temporary) }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = RenderTemporaries.makeLocked(temporary)
         guard fd >= 0 else {
             throw RenderError(.writeFailed, "cannot write: \(String(cString: strerror(errno)))", path: path)
         }

@@ -181,6 +181,12 @@ struct ExportJob: CommandJob {
             guard OutputCheck.makeFolder(folder, for: "pickup export") else { return ExitStatus.someFailed }
         }
         defer { if madeFolder, let folder { rmdir(folder) } }  // only an empty folder goes
+        // What a killed export left in these folders goes (once each, not per video).
+        if !dryRun {
+            for place in Set(jobs.map { ($0.1 as NSString).deletingLastPathComponent }) {
+                RenderTemporaries.sweep(place)
+            }
+        }
         var failed = !unreadable.isEmpty
         for (path, message) in unreadable {
             _ = report(RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)), path)

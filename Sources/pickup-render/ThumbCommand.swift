@@ -152,6 +152,8 @@ struct ThumbJob: CommandJob {
             guard OutputCheck.makeFolder(output, for: "pickup thumb") else { return ExitStatus.someFailed }
         }
         defer { if madeFolder, let output { rmdir(output) } }  // only an empty folder goes
+        // What a killed run left in the folder the images go to.
+        RenderTemporaries.sweep(single ? ((output ?? "") as NSString).deletingLastPathComponent : (output ?? "."))
         let bases = OutputNames.of(files)
         // Files render on every core at once; results print in the order given. As many files
         // at once as cores: each video's decoder on one thread; fewer: on every core.

@@ -124,4 +124,36 @@ struct HugeNumberCommandTests {
         #expect(names.count == 100 && names.first?.hasSuffix("-strip-001.jpg") == true, "\(names.prefix(3))")
         #expect(names.last?.hasSuffix("-strip-100.jpg") == true, "\(names.suffix(3))")
     }
+
+    @Test(
+        "a temporary a killed export or thumbnail left is removed by the next run; one still held, or just made, is not"
+    )
+    func abandonedTemporaries() throws {
+        let folder = try Temporary.folder("cli-huge")
+        defer { Temporary.remove(folder) }
+        let out = folder + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let old = Date().addingTimeInterval(-600)
+        for name in [
+            ".pickup-export-left.mp4", ".pickup-thumb-left", ".pickup-export-held.mp4", ".pickup-export-new.mp4",
+        ] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: out + "/" + name))
+            if name != ".pickup-export-new.mp4" {
+                try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: out + "/" + name)
+            }
+        }
+        // A writer that still runs holds its temporary's lock (flock, as Pickup's writers do).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [out + "/.pickup-export-held.mp4", "sleep", "20"]
+        try holder.run()
+        defer { holder.terminate() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let result = try CLI.run([
+            "export", try Fixtures.path(.mp4BlackStart), "--preset", "passthrough", "-o", out + "/clip.mp4",
+        ])
+        #expect(result.status == 0, "\(result.errorText)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(left == [".pickup-export-held.mp4", ".pickup-export-new.mp4", "clip.mp4"], "\(left)")
+    }
 }
