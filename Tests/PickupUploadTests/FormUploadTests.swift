@@ -6,6 +6,15 @@ import Testing
 /// Form POST uploads (multipart/form-data, streamed) to a real form server on 127.0.0.1.
 @Suite("form uploads", .serialized)
 struct FormUploadTests {
+    /// A new 1 MB file sent to `server`'s form by an uploader that retries after 10-20 ms: the
+    /// record, and the file (the test removes it).
+    func sentWithQuickRetries(to server: FormServer) async throws -> (UploadRecord, String) {
+        let path = try UploadTestFiles.random(megabytes: 1)
+        let uploader = Uploader(
+            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
+        return (await uploader.upload(path: path, to: .form(FormTarget(url: server.url))), path)
+    }
+
     @Test("a file posted as multipart/form-data arrives whole, with its name, fields and the server's Location")
     func post() async throws {
         let server = try FormServer()
@@ -97,11 +106,8 @@ struct FormUploadTests {
     )
     func lostReplyStoredOnce() async throws {
         let server = try FormServer(loseReplies: 1)
-        let path = try UploadTestFiles.random(megabytes: 1)
+        let (record, path) = try await sentWithQuickRetries(to: server)
         defer { Temporary.remove(path) }
-        let uploader = Uploader(
-            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
-        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(record.state == .done, "\(record.why)")
         let name = (path as NSString).lastPathComponent
         // The answer to the try again is the first one, Location and all.
@@ -121,11 +127,8 @@ struct FormUploadTests {
     )
     func lostReplyIgnoredKeys() async throws {
         let server = try FormServer(loseReplies: 1, ignoreKeys: true)
-        let path = try UploadTestFiles.random(megabytes: 1)
+        let (record, path) = try await sentWithQuickRetries(to: server)
         defer { Temporary.remove(path) }
-        let uploader = Uploader(
-            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
-        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(record.state == .done, "\(record.why)")
         let stores = server.stores()
         #expect(stores.count == 2, "\(stores)")
@@ -182,11 +185,8 @@ struct FormUploadTests {
     @Test("409 while an earlier try is still being handled is asked again after a wait, and the file arrives once")
     func conflictRetried() async throws {
         let server = try FormServer(conflicts: 2)
-        let path = try UploadTestFiles.random(megabytes: 1)
+        let (record, path) = try await sentWithQuickRetries(to: server)
         defer { Temporary.remove(path) }
-        let uploader = Uploader(
-            journal: try UploadTestFiles.journal(), options: UploadOptions(baseDelay: 0.01, maxDelay: 0.02))
-        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(record.state == .done, "\(record.why)")
         #expect(server.stores().count == 1, "\(server.stores())")
     }
