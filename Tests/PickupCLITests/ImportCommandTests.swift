@@ -458,6 +458,11 @@ struct ImportCommandTests {
             #expect(failed.map { ($0 as NSString).lastPathComponent }.sorted() == ["broken.jpg", "empty.jpg"])
             #expect(alone.map { ($0 as NSString).lastPathComponent }.sorted() == ["Thumbs.db", "notes.txt"])
         }
+        // In words: the two files that never became items are failures in the closing line, as
+        // the exit status says (it read "0 failed (+2 files not imported)" with exit 1).
+        let text = try pickup("import", card, "--into", folder.appendingPathComponent("M").path)
+        #expect(text.status == 1)
+        #expect(text.outputText.contains("0 failed; 2 other files failed (see above)"), "\(text.outputText)")
     }
 
     @Test("the import table has a SOURCE column: two sources of one stored copy read apart")

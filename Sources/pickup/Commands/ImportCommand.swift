@@ -322,8 +322,10 @@ struct ImportJob: CommandJob {
                 + (restored > 0 ? "\(restored) restored, " : "") + (completed > 0 ? "\(completed) completed, " : "")
                 + "\(failed) failed"
                 + (stopped > 0 ? ", \(stopped) not imported (interrupted: the same command again imports them)" : "")
+                // Files that failed before they became items (empty, cut short): failures too, and
+                // the exit status says so.
                 + (notImported > 0
-                    ? " (+\(notImported) \(notImported == 1 ? "file" : "files") not imported, see above)" : "")
+                    ? "; \(notImported) other \(notImported == 1 ? "file" : "files") failed (see above)" : "")
                 + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "") + ". "
                 + ImportJob.written(results) + "Library: \(session.destination)\n"
         }
