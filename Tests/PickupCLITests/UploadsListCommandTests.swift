@@ -20,7 +20,7 @@ struct UploadsListCommandTests {
         let lines = all.outputText.split(separator: "\n").map(String.init)
         // Columns: each header name stands above its cells.
         let header = lines.first ?? "", row = lines.dropFirst().first ?? ""
-        #expect(header.hasPrefix("ID ") && header.hasSuffix("FILE -> TARGET URL"), "\(all.outputText)")
+        #expect(header.hasPrefix("ID ") && header.hasSuffix("FILE -> TARGET URL: NOTE"), "\(all.outputText)")
         for (name, cell) in [("STATE", "failed"), ("CONFIRMED/SIZE", "0 B/"), ("FILE", try Fixtures.path(.jpegPlain))] {
             let column = header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
             let at = row.range(of: cell).map { row.distance(from: row.startIndex, to: $0.lowerBound) }

@@ -157,7 +157,7 @@ enum UploadRunner {
     }
 
     /// `uploads list`: a header row, then a row a record, its id, state and bytes in columns
-    /// as wide as their longest cell, then the file, where it goes, its URL and any note.
+    /// as wide as their longest cell, then the file, where it goes, its URL and, after a colon, any note (what stopped it, what to do).
     /// `sending`: the uploads another live process sends now (`UploadJournal.sentElsewhere`).
     static func table(_ records: [UploadRecord], journal: String? = nil, sending: [String: Int64] = [:]) -> String {
         let bytes = records.map { "\(Text.byteCount($0.offset))/\(Text.byteCount($0.size))" }
@@ -166,7 +166,7 @@ enum UploadRunner {
         let bytesWidth = bytes.map(\.count).max().map { max($0, 14) + 2 } ?? 16
         var text =
             Text.pad("ID", idWidth) + Text.pad("STATE", stateWidth) + Text.pad("CONFIRMED/SIZE", bytesWidth)
-            + "FILE -> TARGET URL\n"
+            + "FILE -> TARGET URL: NOTE\n"
         for (record, bytes) in zip(records, bytes) {
             let row =
                 Text.pad(record.id, idWidth) + Text.pad(record.state.rawValue, stateWidth) + Text.pad(bytes, bytesWidth)
