@@ -151,7 +151,7 @@ public struct ExportArguments: ParsableArguments {
     @Option(
         name: [.customLong("preset")],
         help: ArgumentHelp(
-            "passthrough, low, medium, highest, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, "
+            "Required: passthrough, low, medium, highest, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160, "
                 + "hevc-1920x1080, hevc-3840x2160 or hevc-highest.", valueName: "NAME"),
         completion: .list(ExportPreset.allCases.map(\.rawValue)))
     public var preset: String?
@@ -159,7 +159,8 @@ public struct ExportArguments: ParsableArguments {
     @Option(
         name: [.customLong("output"), .customShort("o")],
         help: ArgumentHelp(
-            "The file to write (default NAME-PRESET.mp4 here); a folder for a folder or several videos.",
+            "The file to write (without -o: NAME-PRESET.mp4 here, named after the video and the preset); a "
+                + "folder for a folder or several videos.",
             valueName: "OUT"),
         completion: .file())
     public var output: String?
