@@ -5,7 +5,9 @@ import Testing
 /// `pickup upload --dry-run`: what would be sent, and where; nothing sent, no journal.
 @Suite("upload --dry-run, end to end")
 struct UploadDryRunCommandTests {
-    @Test("an empty file named as a photo is an interrupted copy: not sent, said so, exit 1; an empty .txt is sent")
+    @Test(
+        "an empty or cut-short file named as a photo or video is an interrupted copy: not sent, said so, exit 1; an empty .txt is sent"
+    )
     func emptyPhoto() throws {
         let server = try TusServer()
         let folder = Temporary.path("cli-upload-empty")
@@ -29,6 +31,13 @@ struct UploadDryRunCommandTests {
         #expect(sent.status == 1, "\(sent.outputText)")
         #expect(sent.errorText.contains("\(empty): the file is empty (0 bytes)"), "\(sent.errorText)")
         #expect(sent.outputText.contains("1 uploaded") && sent.outputText.contains("1 not sent (see above)"))
+        // Cut short, as import and probe say: not sent either (it was sent and said "done").
+        let cut = folder + "/clip.mp4"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.path(.mp4BlackStart)))
+        try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: cut))
+        let cutSent = try CLI.run(["upload", cut, "--to", to, "--journal", folder + "/j.sqlite"])
+        #expect(cutSent.status == 1 && cutSent.errorText.contains("cut short"), "\(cutSent.errorText)")
+        #expect(cutSent.outputText.contains("1 not sent (see above)"), "\(cutSent.outputText)")
     }
 
     @Test("a file the journal has sent with the same bytes is said to be already there, as the run skips it")

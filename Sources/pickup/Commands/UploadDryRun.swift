@@ -27,11 +27,11 @@ extension UploadJob {
         var (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
         reportLeftAlone(leftAlone, passedOver: passedOver, notTaken: notTaken)
-        // An empty file named as a photo or video is an interrupted copy, as probe and import
-        // say: not sent (a file named as something else is sent whatever it holds).
+        // An empty or cut-short file named as a photo or video is an interrupted copy, as probe
+        // and import say: not sent (a file named as something else is sent whatever it holds).
         var refused = false
         for index in resolved.indices.reversed() {
-            guard case .failure(let error) = probes[index], error.code == .empty,
+            guard case .failure(let error) = probes[index], error.code == .empty || error.code == .truncated,
                 MediaNames.namedAsMedia(resolved[index].path)
             else { continue }
             notSent(resolved[index].path, code: error.code.rawValue, message: error.message, hint: error.hint)
