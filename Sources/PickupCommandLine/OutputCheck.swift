@@ -6,9 +6,10 @@ import PickupStore
 /// The one rule for every command that writes a file: an output is never one of the
 /// inputs (the same file by device and inode, whatever names or links lead to it), and an
 /// existing output is replaced only when `--force` says so, or, for an output Pickup named
-/// after its source (a folder's thumbnails and exports), when it was made with other options
-/// or before its source last changed; one made as asked, after, is left as it is, and one made
-/// from another file of the same name is refused (`fate(of:as:inputs:force:)`, `OutputRecord`).
+/// after its source (a folder's thumbnails and exports), when its record (`OutputRecord`) says
+/// it was made before its source changed or with other options; one made as asked from the
+/// source as it is now is left as it is, and one made from another file of the same name, or a
+/// file Pickup did not make, is refused (`fate(of:as:inputs:force:)`).
 public enum OutputCheck {
     /// The files a command reads, by identity, looked at once: each output is compared with
     /// all of them in one lookup, not a `stat` of every input (a folder of thousands run again).
@@ -72,17 +73,26 @@ public enum OutputCheck {
             return .refused(message: "the output \(output) is a folder", hint: "Name a file.")
         }
         if force { return .writeAgain(.forced) }
-        if let record, existing.kind == .regular, let read = FileStatus(path: record.source) {
-            if let made = OutputRecord.read(output) {
+        if let record, existing.kind == .regular {
+            switch OutputRecord.read(output) {
+            case .made(let made):
                 if made.source != record.source {
                     return .refused(
                         message: "the output \(output) was made from another file, \(made.source)",
                         hint: "Name another folder with -o, or add --force to replace it.")
                 }
+                if made.size != record.size || made.modified != record.modified { return .writeAgain(.changed) }
                 if made.options != record.options { return .writeAgain(.askedDifferently) }
+                return .alreadyThere
+            case .unsupported:
+                // No record can be kept here: judged by time, as an output made after its file
+                // last changed is what an earlier run made.
+                if record.modified > existing.modified { return .writeAgain(.changed) }
+                if existing.size > 0 { return .alreadyThere }
+            case .none:
+                // A file Pickup did not make (or an older Pickup): never taken for an output, nor replaced.
+                break
             }
-            if read.modified > existing.modified { return .writeAgain(.changed) }
-            if existing.size > 0 { return .alreadyThere }
         }
         let refusal = exists(output)
         return .refused(message: refusal.message, hint: refusal.hint)
@@ -98,8 +108,7 @@ public enum OutputCheck {
     public static func alreadyThere(_ output: String, source: String, json: Bool) -> String {
         guard json else {
             return Text.clean(
-                "\(source) → \(output): already there (made as asked, after its source last changed; --force makes "
-                    + "it again)")
+                "\(source) → \(output): already there (made as asked from the file as it is; --force makes it again)")
         }
         var object = JSONObject()
         object.add("type", "alreadyThere")

@@ -2,50 +2,70 @@ import CPickupSystem
 import Foundation
 import PickupStore
 
-/// How an output Pickup named after its source was made: from which file, with which options.
-/// Kept on the output itself, as an extended attribute (`user.pickup.made`), so that a run again
-/// tells an output made as asked (already there) from one asked differently (`--size`,
-/// `--strip-location`, `--trim`: made again) or made from another file of the same name
-/// (refused). A file system without extended attributes keeps none; such an output is judged
-/// by its time alone, as before.
+/// How an output Pickup named after its source was made: from which file (its path, size and
+/// modification time then), with which options. Kept on the output itself, as an extended
+/// attribute (`user.pickup.made`), so that a run again tells an output made as asked from the
+/// file as it is now (already there) from one asked differently (`--size`, `--strip-location`,
+/// `--trim`), one made before its file changed (even to an older time: `cp -p`), one made from
+/// another file of the same name, and a file Pickup did not make.
 public struct OutputRecord: Sendable, Equatable {
     /// The source's absolute path, links resolved.
     public let source: String
+    /// The source's size and modification time (nanoseconds) when the output was made.
+    public let size: Int64
+    public let modified: Int64
     /// A digest of the options that shape the output.
     public let options: String
 
-    /// The record of an output of `source` made with `options` (any text that changes when an
-    /// option that shapes the output does).
-    public init(source: String, options: String) {
+    /// The record of an output of `source` as it is now, made with `options` (any text that
+    /// changes when an option that shapes the output does); nil when the source cannot be read.
+    public init?(source: String, options: String) {
+        guard let status = FileStatus(path: source) else { return nil }
         self.source = OutputRecord.resolved(source)
+        size = status.size
+        modified = status.modified
         self.options = Digest.hex(Array(Digest.sha256(Array(options.utf8)).prefix(12)))
     }
 
-    init(source: String, digest: String) {
+    init(source: String, size: Int64, modified: Int64, options: String) {
         self.source = source
-        options = digest
+        self.size = size
+        self.modified = modified
+        self.options = options
+    }
+
+    /// What an output carries.
+    public enum Found: Sendable, Equatable {
+        /// The record Pickup kept when it made it.
+        case made(OutputRecord)
+        /// None, where the file system keeps records: a file Pickup did not make (or an older
+        /// Pickup made).
+        case none
+        /// None can be kept here (a file system without extended attributes).
+        case unsupported
     }
 
     static let attribute = "user.pickup.made"
 
-    /// The record kept on `output`, nil when it has none (made by another tool, an older Pickup,
-    /// or on a file system without extended attributes).
-    public static func read(_ output: String) -> OutputRecord? {
+    /// The record kept on `output`.
+    public static func read(_ output: String) -> Found {
         var buffer = [UInt8](repeating: 0, count: 4_200)
         let count = buffer.withUnsafeMutableBytes { raw in
             pickup_get_attribute(output, attribute, raw.baseAddress, Int64(raw.count))
         }
-        guard count > 0 else { return nil }
+        guard count > 0 else { return count < 0 && errno == ENOTSUP ? .unsupported : .none }
         let lines = String(decoding: buffer.prefix(Int(count)), as: UTF8.self).split(
-            separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
-        guard lines.count == 3, lines[0] == "1" else { return nil }
-        return OutputRecord(source: String(lines[2]), digest: String(lines[1]))
+            separator: "\n", maxSplits: 4, omittingEmptySubsequences: false)
+        guard lines.count == 5, lines[0] == "2", let size = Int64(lines[2]), let modified = Int64(lines[3]) else {
+            return .none
+        }
+        return .made(OutputRecord(source: String(lines[4]), size: size, modified: modified, options: String(lines[1])))
     }
 
     /// Keeps this record on `output`; where the file system has no extended attributes, nothing
     /// is kept and nothing fails.
     public func write(on output: String) {
-        let text = Array("1\n\(options)\n\(source)".utf8)
+        let text = Array("2\n\(options)\n\(size)\n\(modified)\n\(source)".utf8)
         _ = text.withUnsafeBytes { raw in
             pickup_set_attribute(output, OutputRecord.attribute, raw.baseAddress, Int64(raw.count))
         }

@@ -16,10 +16,12 @@ extension RenderCommands {
             written atomically, named NAME-thumb.EXT (NAME-strip-01.EXT ... for strips; a NAME \
             longer than 150 bytes is shortened). Several images go to a folder, never to one \
             image's name. An image that exists is not replaced without --force, and an input is \
-            never written over; run again on a folder, an image made as asked after its file last \
-            changed is left as it is (already there), one made before or with other options \
-            (--size, --at...) is made again, and one made from another file of the same name is \
-            refused. Each image keeps how it was made in an extended attribute (user.pickup.made).
+            never written over; run again on a folder, an image made as asked from the file as it \
+            is now is left as it is (already there), one made before the file changed or with other \
+            options (--size, --at...) is made again, and one made from another file of the same \
+            name, or a file Pickup did not make, is refused. Each image keeps how it was made in an \
+            extended attribute (user.pickup.made; where the file system keeps none, an image made \
+            after its file last changed counts as already there).
 
             Exit status: 0 when every file gave its images, 1 when any failed, 2 for a usage mistake.
             """
@@ -40,9 +42,10 @@ extension RenderCommands {
             rotation are kept. With --max-size the bit rate is planned to fit. The output is written \
             to a hidden file beside it and renamed when complete: a failure or Ctrl-C leaves nothing. \
             An output that exists is not replaced without --force, and the input is never written over; \
-            run again on a folder, an export made as asked after its video last changed is left as \
-            it is, one made before or with other options (--preset, --trim, --strip-location...) is \
-            made again, and one made from another video of the same name is refused.
+            run again on a folder, an export made as asked from the video as it is now is left as it \
+            is, one made before the video changed or with other options (--preset, --trim, \
+            --strip-location...) is made again, and one made from another video of the same name, \
+            or a file Pickup did not make, is refused.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake, \
             130 when interrupted (143 for SIGTERM).

@@ -45,6 +45,11 @@ public struct UploadOptions: Sendable {
     /// Send each tus chunk's checksum (sha256 or sha1, as the server offers) so the server
     /// can refuse a corrupted chunk (460), which is then sent again.
     public var tusChecksums = true
+    /// Form uploads: each upload's POST carries its own `Idempotency-Key`, the same on every try
+    /// (and after a restart), so that a server that honours it stores a file whose answer was
+    /// lost once. Off for a server that refuses the header. Not kept in the journal: it belongs to
+    /// the run, as the headers do, and an upload is the same upload with it or without.
+    public var idempotencyKey = true
     /// Headers sent with every request to tus and form servers (an `Authorization`, say);
     /// never stored in the journal or printed. S3 requests are signed instead.
     public var headers: [String: String]

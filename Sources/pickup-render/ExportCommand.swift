@@ -219,7 +219,7 @@ struct ExportJob: CommandJob {
 
     /// One video's export, as its output's `fate` allows: its plan, its progress, and the file
     /// written or the error.
-    private func export(_ file: String, to output: String, fate: OutputCheck.Fate, made: OutputRecord) async -> Int32 {
+    private func export(_ file: String, to output: String, fate: OutputCheck.Fate, made: OutputRecord?) async -> Int32 {
         switch fate {
         case .write: break
         case .alreadyThere:
@@ -285,7 +285,7 @@ struct ExportJob: CommandJob {
         }
         switch result {
         case .success(let done):
-            made.write(on: done.path)
+            made?.write(on: done.path)
             if json {
                 var object = JSONObject()
                 object.add("type", "export")

@@ -251,7 +251,7 @@ struct ThumbJob: CommandJob {
                     throw RenderError(.writeFailed, message, path: file, hint: hint)
                 }
                 try image.write(to: path)
-                made.write(on: path)
+                made?.write(on: path)
                 written.append((image, path, again))
             }
             return .success(.written(written))
@@ -308,9 +308,15 @@ struct ThumbJob: CommandJob {
         RenderCommands.printFailure(error, file: file, command: "pickup thumb", json: json)
     }
 
-    /// How this run makes `file`'s images: from it, with the request and strip asked.
-    private func record(of file: String) -> OutputRecord {
-        OutputRecord(source: file, options: "thumb \(request) strip \(strip ?? 0)")
+    /// How this run makes `file`'s images: from it as it is now, with the request and strip
+    /// asked (a photo's without the frame time, which does not shape it).
+    private func record(of file: String) -> OutputRecord? {
+        var shape = request
+        if !MediaNames.videoExtensions.contains((file as NSString).pathExtension.lowercased()) {
+            shape.time = .poster
+            shape.tolerance = .keyframe
+        }
+        return OutputRecord(source: file, options: "thumb \(shape) strip \(strip ?? 0)")
     }
 
     /// The images one file gives: `-o` itself for one file named, else each in the folder.

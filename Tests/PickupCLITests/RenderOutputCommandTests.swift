@@ -308,6 +308,44 @@ struct RenderAskedDifferentlyCommandTests {
         try JSONSchemaTests().check("thumb", [bigger, same])
         try JSONSchemaTests().check("export", [trimmed, again])
     }
+
+    @Test(
+        "a file Pickup did not make at an output's name is refused, older or newer; a source replaced by an older copy makes its output again; --at does not shape a photo's"
+    )
+    func notPickupsOrReplaced() throws {
+        let folder = try Temporary.folder("cli-asked")
+        defer { Temporary.remove(folder) }
+        guard try RenderAskedDifferentlyCommandTests.keepsAttributes(folder) else { return }
+        try FileManager.default.createDirectory(atPath: folder + "/card", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        let photo = folder + "/card/IMG.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        // The person's own file under the name Pickup would give, older and then newer than the photo.
+        let mine = folder + "/out/IMG-thumb.jpg"
+        for date in [Date(timeIntervalSince1970: 978_307_200), Date().addingTimeInterval(60)] {
+            try Data("precious".utf8).write(to: URL(fileURLWithPath: mine))
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: mine)
+            let refused = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out"])
+            #expect(refused.status == 1 && refused.errorText.contains("exists"), "\(refused.outputText)")
+            #expect(try String(contentsOfFile: mine, encoding: .utf8) == "precious")
+        }
+        try FileManager.default.removeItem(atPath: mine)
+        #expect(try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out"]).status == 0)
+        // A photo's thumbnail does not depend on --at: already there.
+        let at = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out", "--at", "50%", "--json"])
+        #expect(try CLI.jsonLines(at).map { $0["type"] as? String } == ["alreadyThere"], "\(at.outputText)")
+        // Another photo copied over it keeping its older time (cp -p, rsync -t): made again.
+        let other = folder + "/other.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegEXIF), toPath: other)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 978_307_200)], ofItemAtPath: other)
+        try FileManager.default.removeItem(atPath: photo)
+        try FileManager.default.copyItem(atPath: other, toPath: photo)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 978_307_200)], ofItemAtPath: photo)
+        let replaced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out"])
+        #expect(replaced.outputText.contains("(made again: the file changed since)"), "\(replaced.outputText)")
+    }
 }
 
 /// `-o` for one file named: a name without an extension that does not exist yet could mean a

@@ -730,6 +730,9 @@ struct UploadCommandTests {
         ])
         #expect(bare.status == 0, "\(bare.errorText)")
         #expect(server.stores().last?.key == nil, "\(server.stores())")
+        // The key is the run's, not the upload's: the file sent with one is already there without.
+        let sentBefore = try CLI.run(command + ["--no-idempotency-key"])
+        #expect(sentBefore.status == 0 && sentBefore.outputText.contains("already there"), "\(sentBefore.outputText)")
         let misplaced = try CLI.run([
             "upload", other, "--to", "tus+http://127.0.0.1:9/files/", "--journal", journal, "--no-idempotency-key",
         ])

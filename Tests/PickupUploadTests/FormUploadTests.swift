@@ -170,14 +170,15 @@ struct FormUploadTests {
         #expect(keys.count == 2 && Set(keys).count == 2 && !keys.contains("\"mine\""), "\(keys)")
     }
 
-    @Test("a form target without the key sends none, for a server that refuses the header")
+    @Test("an uploader told to send no key sends none, for a server that refuses the header")
     func keyLeftOut() async throws {
         let server = try FormServer()
         let path = try UploadTestFiles.random(megabytes: 1)
         defer { Temporary.remove(path) }
-        let uploader = Uploader(journal: try UploadTestFiles.journal())
-        let record = await uploader.upload(
-            path: path, to: .form(FormTarget(url: server.url, idempotencyKey: false)))
+        var options = UploadOptions()
+        options.idempotencyKey = false
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url)))
         #expect(record.state == .done, "\(record.why)")
         #expect(server.stores().map(\.key) == [nil])
     }

@@ -73,7 +73,7 @@ struct FormSteps: UploadSteps {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.set(name, value) }
         // After the app's headers: one key in them would be every upload's, and a server that
         // honours it would answer each later upload with the first one's answer.
-        if target.idempotencyKey { request.set("Idempotency-Key", structuredString(idempotencyKey(record))) }
+        if options.idempotencyKey { request.set("Idempotency-Key", structuredString(idempotencyKey(record))) }
         request.set("Content-Type", "multipart/form-data; boundary=\(boundary)")
         return request
     }

@@ -11,44 +11,23 @@ public struct FormTarget: Sendable, Hashable, Codable {
     public var fields: [FormField]
     /// Extra request headers (an `Authorization`, say): sent, never stored or printed.
     public var headers: [String: String]
-    /// Whether each upload's POST carries its own `Idempotency-Key` (on by default): the same
-    /// on every try of the upload, so a server that honours it stores a file whose answer was
-    /// lost once. Off for a server that refuses the header.
-    public var idempotencyKey: Bool
 
-    /// A form at `url` whose file goes in `field`, after `fields`, with `headers`; each upload
-    /// with its own `Idempotency-Key` unless `idempotencyKey` is false.
-    public init(
-        url: URL, field: String = "file", fields: [FormField] = [], headers: [String: String] = [:],
-        idempotencyKey: Bool = true
-    ) {
+    /// A form at `url` whose file goes in `field`, after `fields`, with `headers`.
+    public init(url: URL, field: String = "file", fields: [FormField] = [], headers: [String: String] = [:]) {
         self.url = url
         self.field = field
         self.fields = fields
         self.headers = headers
-        self.idempotencyKey = idempotencyKey
     }
 
     /// The headers are never stored.
-    enum CodingKeys: String, CodingKey { case url, field, fields, idempotencyKey }
+    enum CodingKeys: String, CodingKey { case url, field, fields }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             url: try container.decode(URL.self, forKey: .url), field: try container.decode(String.self, forKey: .field),
-            fields: try container.decode([FormField].self, forKey: .fields),
-            // A journal written before the key was sent has none: on, as for a new upload.
-            idempotencyKey: try container.decodeIfPresent(Bool.self, forKey: .idempotencyKey) ?? true)
-    }
-
-    /// The key is written only when it is off: a journal's form destinations read as before
-    /// (the journal finds earlier uploads by this text), and one written before the key reads on.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(field, forKey: .field)
-        try container.encode(fields, forKey: .fields)
-        if !idempotencyKey { try container.encode(false, forKey: .idempotencyKey) }
+            fields: try container.decode([FormField].self, forKey: .fields))
     }
 }
 

@@ -111,7 +111,8 @@ extension UploadJob {
                 Console.out(
                     Text.clean(
                         "would send \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) again as the "
-                            + "journal's \(earlier.id) (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain))"))
+                            + "journal's \(earlier.id) (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain(key: idempotencyKey)))"
+                    ))
             } else if let earlier = continuing[index] {
                 Console.out(
                     Text.clean(

@@ -152,6 +152,7 @@ struct UploadJob: CommandJob {
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.
         options.connectionLimit = max(parallel, parts)
+        options.idempotencyKey = !command.noIdempotencyKey
         self.options = options
     }
 
@@ -177,10 +178,15 @@ struct UploadJob: CommandJob {
                 + "(\(how)\(asked); --force sends it again)") + "\n"
     }
 
-    /// Why a form's unfinished upload is sent whole as the same upload, in words.
-    static let formAgain =
-        "a form cannot go on from a byte: the whole file, as the same upload with the same Idempotency-Key, so a "
-        + "server that kept the earlier try keeps one copy"
+    /// Why a form's unfinished upload is sent whole as the same upload, in words; `key`: whether
+    /// it carries its Idempotency-Key (not --no-idempotency-key).
+    static func formAgain(key: Bool) -> String {
+        key
+            ? "a form cannot go on from a byte: the whole file, as the same upload with the same Idempotency-Key, so a "
+                + "server that kept the earlier try keeps one copy"
+            : "a form cannot go on from a byte: the whole file, with no Idempotency-Key (--no-idempotency-key), so a "
+                + "server that kept the earlier try may keep two copies"
+    }
 
     /// How the upload a run continues ended before, in words: paused, failed, or cut off (a
     /// process killed while it sent).
@@ -284,8 +290,8 @@ struct UploadJob: CommandJob {
         for index in files.indices where !json {
             if let earlier = batch.continued[index], case .form = earlier.destination {
                 Console.error(
-                    "\(earlier.id) sends \(shown[index]) again (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain); "
-                        + "--force starts a new upload)")
+                    "\(earlier.id) sends \(shown[index]) again (\(UploadJob.earlier(earlier.state)); "
+                        + "\(UploadJob.formAgain(key: idempotencyKey)); --force starts a new upload)")
             } else if let earlier = batch.continued[index] {
                 Console.error(
                     "\(earlier.id) continues \(shown[index]) from at least \(Text.byteCount(earlier.offset)) of "
@@ -425,7 +431,7 @@ struct UploadJob: CommandJob {
             return .s3(
                 endpoint: endpoint ?? URL(fileURLWithPath: "/"), bucket: bucket, prefix: prefix, key: keyTemplate)
         case .form(let url):
-            return .form(FormTarget(url: url, field: field, fields: formFields, idempotencyKey: idempotencyKey))
+            return .form(FormTarget(url: url, field: field, fields: formFields))
         }
     }
 
