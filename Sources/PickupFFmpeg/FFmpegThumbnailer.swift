@@ -54,12 +54,12 @@ public struct FFmpegThumbnailer: ThumbnailRenderer {
         // Without a stated duration, a time past the end is found only now: the frame the
         // decoder ended on is well before it.
         if duration == nil, let found = decoder.seconds(of: frame), found < seconds - 1 {
-            let last = DurationLabel.string(seconds: found.rounded(.down))
+            let last = String(format: "%.2f s", found)
             throw RenderError(
                 .impossible,
                 "the video states no duration and its last frame is at \(last); there is no frame at "
                     + DurationLabel.string(seconds: seconds.rounded(.down)),
-                path: path, hint: "Ask for a time inside the video, before \(last).")
+                path: path, hint: "Ask for a time inside the video, up to \(last).")
         }
         let image = try RGBImage(frame: frame, size: geometry.scaled)
         return try finish(image, geometry, orientation, request, time: decoder.seconds(of: frame))
