@@ -141,6 +141,8 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .server where !isRetryable:
             return "The server refused the request (a client error): check the target and the headers; "
                 + "resuming sends the same request."
+        case .server where status == 409:
+            return "The server is still handling an earlier try of this upload; resuming sends the same upload again."
         case .server: return "The server failed; try again later: resuming goes on from the last confirmed byte."
         case .gone: return "The server forgot the upload; it starts over."
         case .offsetConflict: return "Pickup asks the server where to go on."

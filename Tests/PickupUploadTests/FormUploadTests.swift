@@ -185,6 +185,9 @@ struct FormUploadTests {
 
     @Test("409 while an earlier try is still being handled is asked again after a wait, and the file arrives once")
     func conflictRetried() async throws {
+        // Retried, and said as what it is, not as a server that failed.
+        let conflict = UploadError(.server, "the server is still handling an earlier try", status: 409)
+        #expect(conflict.isRetryable && conflict.hint.hasPrefix("The server is still handling an earlier try"))
         let server = try FormServer(conflicts: 2)
         let (record, path) = try await sentWithQuickRetries(to: server)
         defer { Temporary.remove(path) }

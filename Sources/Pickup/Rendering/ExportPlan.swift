@@ -122,11 +122,12 @@ public struct ExportPlan: Sendable, Hashable {
         let codecFits = sourceCodec == target.rawValue && !(options.compatible && sourceCodec == "hevc")
         let sizeFits = size == PixelSize(width: width, height: height) || preset.box == nil
         if let maxBytes = options.maxBytes {
-            // The source as it is, cut to the range, already fits the preset and the limit (3% for
-            // the container): remuxed, never encoded into a larger or lesser file.
+            // The source as it is, cut to the range, already fits the preset and the limit (1% for
+            // a remux's container, which the source's size holds already): remuxed, never encoded
+            // into a larger or lesser file.
             let presetRateFits = cap.map { sourceRate <= $0 + $0 / 10 } ?? true
             if codecFits, sizeFits, presetRateFits, full > 0,
-                Double(info.fileSize) * duration / full <= Double(maxBytes) * 0.97
+                Double(info.fileSize) * duration / full <= Double(maxBytes) * 0.99
             {
                 return ExportPlan(
                     video: .copy, audio: audio, duration: duration,

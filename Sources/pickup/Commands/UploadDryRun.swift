@@ -27,11 +27,19 @@ extension UploadJob {
         var (resolved, probes, leftAlone) = UploadJob.mediaOnly(
             found, probes: await ParallelProbe.probe(found.map(\.path)))
         reportLeftAlone(leftAlone, passedOver: passedOver, notTaken: notTaken)
-        // An empty or cut-short file named as a photo or video is an interrupted copy, as probe
-        // and import say: not sent (a file named as something else is sent whatever it holds).
+        // An empty file named as a photo or video is an interrupted copy, as probe and import
+        // say: not sent (a file named as something else is sent whatever it holds). One cut short
+        // (a card pulled out mid-write) is still what the person has of that photo: it goes, said.
         var refused = false
+        for (index, probe) in probes.enumerated() {
+            guard case .failure(let error) = probe, error.code == .truncated,
+                MediaNames.namedAsMedia(resolved[index].path), !json
+            else { continue }
+            let what = dryRun ? "it would be sent as it is" : "sent as it is"
+            Console.error(Text.clean("pickup upload: \(resolved[index].path) is cut short (\(error.message)); \(what)"))
+        }
         for index in resolved.indices.reversed() {
-            guard case .failure(let error) = probes[index], error.code == .empty || error.code == .truncated,
+            guard case .failure(let error) = probes[index], error.code == .empty,
                 MediaNames.namedAsMedia(resolved[index].path)
             else { continue }
             notSent(resolved[index].path, code: error.code.rawValue, message: error.message, hint: error.hint)
