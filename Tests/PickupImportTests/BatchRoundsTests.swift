@@ -4,7 +4,7 @@ import Testing
 @testable import PickupImport
 
 /// `BatchRounds`: callers who arrive while a round runs are served together by the next one.
-@Suite("batch rounds", .timeLimit(.minutes(1)))
+@Suite("batch rounds", .timeLimit(.minutes(5)))
 struct BatchRoundsTests {
     @Test("a caller alone is served at once, in a round of its own")
     func alone() async {

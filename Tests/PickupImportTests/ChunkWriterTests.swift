@@ -11,7 +11,7 @@ import Testing
 
 /// How a copy flushed on its own is written on Linux: streamed to the disk, a chunk or two in
 /// the page cache at a time, and every failed write reported.
-@Suite("Streamed writes", .timeLimit(.minutes(1)))
+@Suite("Streamed writes", .timeLimit(.minutes(5)))
 struct ChunkWriterTests {
     static let chunk = 4 << 20
 

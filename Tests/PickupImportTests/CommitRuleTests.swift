@@ -4,7 +4,7 @@ import Testing
 
 @testable import PickupImport
 
-@Suite("Commit order: which of two same-size items records first", .timeLimit(.minutes(1)))
+@Suite("Commit order: which of two same-size items records first", .timeLimit(.minutes(5)))
 struct CommitRuleTests {
     @Test func aLaterItemOfTheSameSizeWaitsForTheEarlierOnesHash() {
         var rule = CommitRule(sizes: [10, 20, 10])

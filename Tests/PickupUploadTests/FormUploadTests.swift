@@ -42,6 +42,9 @@ struct FormUploadTests {
         defer { Temporary.remove(path) }
         var options = UploadOptions(transport: transport.make())
         options.clock = TickingClock()  // each count told, however fast the loopback
+        // Not cut while the server takes its time to answer on a loaded machine: a retry would
+        // send the file again, and this test is about one request's counts.
+        options.stallTimeout = 600
         let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
         let task = uploader.start(path: path, to: .form(FormTarget(url: server.url, field: "media")))
         var sent: [Int64] = []
