@@ -4,7 +4,7 @@ import Foundation
 /// (`.pickup-export-*`, `.pickup-thumb-*`). Each is locked (`flock`) by its writer for as long
 /// as it is written, so that a process killed on the way (SIGKILL, a crash) leaves one that no
 /// one holds, which the next run into that folder removes.
-public enum RenderTemporaries {
+package enum RenderTemporaries {
     static let prefixes = [".pickup-export-", ".pickup-thumb-"]
 
     /// Makes and locks the temporary `path`; the descriptor holds the lock until it is closed.
@@ -18,7 +18,7 @@ public enum RenderTemporaries {
     /// Removes the temporaries in `folder` that a killed writer left: a minute old at least (one
     /// just made may not be locked yet) and locked by no one. A folder that cannot be read is
     /// left as it is.
-    public static func sweep(_ folder: String) {
+    package static func sweep(_ folder: String) {
         guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
         var names: [String] = []
         while let entry = readdir(directory) {
