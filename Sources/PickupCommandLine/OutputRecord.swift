@@ -1,5 +1,6 @@
 import CPickupSystem
 import Foundation
+import Pickup
 import PickupStore
 
 /// How an output Pickup named after its source was made: from which file (its path, size and
@@ -21,7 +22,8 @@ public struct OutputRecord: Sendable, Equatable {
     /// changes when an option that shapes the output does); nil when the source cannot be read.
     public init?(source: String, options: String) {
         guard let status = FileStatus(path: source) else { return nil }
-        self.source = OutputRecord.resolved(source)
+        // Links resolved, so that the same file by another name has the same record.
+        self.source = SystemPath.resolved(source) ?? source
         size = status.size
         modified = status.modified
         self.options = Digest.hex(Array(Digest.sha256(Array(options.utf8)).prefix(12)))
@@ -69,14 +71,5 @@ public struct OutputRecord: Sendable, Equatable {
         _ = text.withUnsafeBytes { raw in
             pickup_set_attribute(output, OutputRecord.attribute, raw.baseAddress, Int64(raw.count))
         }
-    }
-
-    /// `path` absolute with its links resolved, as it is when it cannot be.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else {
-            return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        }
-        defer { free(real) }
-        return String(cString: real)
     }
 }

@@ -248,30 +248,10 @@ final class ExportSession {
                 }
             }
         }
-        // A video whose header states no duration cannot be checked against the range before it
-        // is read: a start past its end is found here, and refused, not written as an empty file.
         // A video that states its duration was checked by the plan (and may have frames sparser
-        // than a second at its end).
-        let stated = input.pointee.duration != pickup_nopts() && input.pointee.duration > 0
-        if !stated, start > 0, !latest.isFinite {
-            throw RenderError(
-                .impossible, "the video's packets carry no times, so it cannot be cut from a time", path: inputPath,
-                hint: "Export it whole, without --trim.")
-        }
-        if !stated, start > 0, latest < start {
-            throw RenderError(
-                .impossible,
-                "the time range starts after the video, which ends at \(String(format: "%.3f", latest)) s "
-                    + "(its header states no duration)", path: inputPath, hint: "Give a START inside the video.")
-        }
-        // And an end past it is refused, as for a video that states its duration (a second of
-        // slack: the last packet's time is where its frame begins).
-        if !stated, let end, latest.isFinite, latest + 1 < end {
-            throw RenderError(
-                .impossible,
-                "the time range ends after the video, which ends at \(String(format: "%.3f", latest)) s "
-                    + "(its header states no duration)", path: inputPath,
-                hint: "Give an END inside the video, or START- for the rest of it.")
+        // than a second at its end); one that does not is checked against what was read.
+        if input.pointee.duration == pickup_nopts() || input.pointee.duration <= 0 {
+            try ExportSession.checkRange(start: start, end: end, readUntil: latest, path: inputPath)
         }
         // What the converters still hold: the encoders' delayed frames.
         for route in routes {
@@ -281,6 +261,33 @@ final class ExportSession {
             }
         }
         progress(1)
+    }
+
+    /// The range `start`-`end` of a video whose header states no duration, against `latest`, the
+    /// latest time read: a start past it would be written as an empty file, an end past it as a
+    /// shorter one. Refused instead, as for a video that states its duration (a second of slack
+    /// at the end: the last packet's time is where its frame begins).
+    private static func checkRange(
+        start: Double, end: Double?, readUntil latest: Double, path: String
+    )
+        throws(RenderError)
+    {
+        guard latest.isFinite else {
+            guard start > 0 else { return }
+            throw RenderError(
+                .impossible, "the video's packets carry no times, so it cannot be cut from a time", path: path,
+                hint: "Export it whole, without --trim.")
+        }
+        let ends = "the video, which ends at \(String(format: "%.3f", latest)) s (its header states no duration)"
+        if start > 0, latest < start {
+            throw RenderError(
+                .impossible, "the time range starts after \(ends)", path: path, hint: "Give a START inside the video.")
+        }
+        if let end, latest + 1 < end {
+            throw RenderError(
+                .impossible, "the time range ends after \(ends)", path: path,
+                hint: "Give an END inside the video, or START- for the rest of it.")
+        }
     }
 
     /// Writes a packet to an output stream, its timestamps moved into the stream's time base.

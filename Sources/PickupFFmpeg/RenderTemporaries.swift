@@ -9,8 +9,8 @@ package enum RenderTemporaries {
 
     /// Makes and locks the temporary `path`; the descriptor holds the lock until it is closed.
     /// -1 (with errno) when it cannot be made.
-    static func makeLocked(_ path: String, flags: Int32 = O_WRONLY) -> Int32 {
-        let descriptor = open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    static func makeLocked(_ path: String) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor >= 0 { _ = flock(descriptor, LOCK_EX | LOCK_NB) }
         return descriptor
     }

@@ -45,8 +45,7 @@ struct ThumbJob: CommandJob {
             let why =
                 text.hasPrefix("-")
                 ? "a time counts from the start, so it is 0 or more; "
-                : text.hasSuffix("%") && text.dropLast().allSatisfy({ $0.isNumber || $0 == "." })
-                    && Double(text.dropLast()) != nil
+                : FrameTime.percent(parsing: text) != nil
                     ? "a share of the video is 0% to 100%; "
                     : (Double(text) ?? 0) > FrameTime.latestSeconds ? "a time is at most 99999:59:59; " : ""
             throw ValidationError("--at \(text): \(why)give seconds (12.5), m:ss (1:05), a share (25%) or poster")
@@ -280,8 +279,9 @@ struct ThumbJob: CommandJob {
                 fail(file, RenderError.rawWithoutPreview(facts.container, path: file))
                 continue
             }
+            let made = single ? nil : record(of: file)
             for path in destinations(base: base) {
-                let fate = OutputCheck.fate(of: path, as: single ? nil : record(of: file), inputs: inputs, force: force)
+                let fate = OutputCheck.fate(of: path, as: made, inputs: inputs, force: force)
                 if fate == .alreadyThere {
                     alreadyThere(file, path)
                 } else if case .refused(let message, let hint) = fate {

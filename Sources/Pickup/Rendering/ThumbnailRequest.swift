@@ -75,15 +75,22 @@ public enum FrameTime: Sendable, Hashable {
     public init?(parsing text: String) {
         if text == "poster" {
             self = .poster
-        } else if text.hasSuffix("%"), text.dropLast().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let percent = Double(text.dropLast()), (0...100).contains(percent)
-        {
+        } else if let percent = FrameTime.percent(parsing: text), (0...100).contains(percent) {
             self = .fraction(percent / 100)
         } else if let seconds = FrameTime.seconds(parsing: text) {
             self = .seconds(seconds)
         } else {
             return nil
         }
+    }
+
+    /// The number of a share written in digits and a point (`25%`, `150%`), whatever its size;
+    /// nil for anything else (`Double` would also read `0x10%` and `1e2%`).
+    public static func percent(parsing text: String) -> Double? {
+        guard text.hasSuffix("%") else { return nil }
+        let number = text.dropLast()
+        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+        return Double(number)
     }
 
     /// The latest time a command line can name: 99999:59:59, as `DurationLabel` shows the

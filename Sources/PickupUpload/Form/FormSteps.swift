@@ -8,9 +8,9 @@ import PickupStore
 ///
 /// A form cannot be asked what it stored, so a try whose answer was lost is sent again. Every
 /// try of an upload, in this process or a later one, is the same request: the same
-/// `Idempotency-Key` (the upload's journal id, as the IETF draft
-/// draft-ietf-httpapi-idempotency-key-header asks: a quoted string) and the same multipart
-/// boundary, so the body is byte for byte the same. A server that honours the key answers a
+/// `Idempotency-Key` (`idempotencyKey(_:)`, as a quoted string, as the IETF draft
+/// draft-ietf-httpapi-idempotency-key-header asks) and the same multipart boundary, both made
+/// from what the journal keeps of the upload, so the body is byte for byte the same. A server that honours the key answers a
 /// repeat with its first answer and stores the file once; one that does not stores it again,
 /// as any form's retry would.
 struct FormSteps: UploadSteps {

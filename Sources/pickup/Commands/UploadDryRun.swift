@@ -119,7 +119,7 @@ extension UploadJob {
                 Console.out(
                     Text.clean(
                         "would send \(file.path) (\(Text.byteCount(size))) -> \(destination.displayName) again as the "
-                            + "journal's \(earlier.id) (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain(key: idempotencyKey)))"
+                            + "journal's \(earlier.id) (\(UploadJob.earlier(earlier.state)); \(UploadJob.formAgain(key: options.idempotencyKey)))"
                     ))
             } else if let earlier = continuing[index] {
                 Console.out(

@@ -32,8 +32,6 @@ struct UploadJob: CommandJob {
     let stripLocation: Bool
     let field: String
     let formFields: [FormField]
-    /// Whether each form upload carries its own Idempotency-Key (not --no-idempotency-key).
-    let idempotencyKey: Bool
     let recursive: Bool
     let force: Bool
     let check: Bool
@@ -124,7 +122,6 @@ struct UploadJob: CommandJob {
             formFields.append(FormField(name: parts[0], value: parts[1]))
         }
         self.formFields = formFields
-        idempotencyKey = !command.noIdempotencyKey
         // An option for another kind of target would be ignored without a word: refused, naming it.
         var misplaced: [String] = []
         if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
@@ -291,7 +288,7 @@ struct UploadJob: CommandJob {
             if let earlier = batch.continued[index], case .form = earlier.destination {
                 Console.error(
                     "\(earlier.id) sends \(shown[index]) again (\(UploadJob.earlier(earlier.state)); "
-                        + "\(UploadJob.formAgain(key: idempotencyKey)); --force starts a new upload)")
+                        + "\(UploadJob.formAgain(key: options.idempotencyKey)); --force starts a new upload)")
             } else if let earlier = batch.continued[index] {
                 Console.error(
                     "\(earlier.id) continues \(shown[index]) from at least \(Text.byteCount(earlier.offset)) of "
