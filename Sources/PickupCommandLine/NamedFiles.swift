@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PickupImport
 import PickupStore
 
@@ -18,6 +19,8 @@ public struct NamedFiles {
     /// Whether some file was looked for in a folder or a list (`--files-from`): then `-o` names a
     /// folder however many files were found, as it would for the same command on a fuller card.
     public var searched = false
+    /// The folders named that are empty (hidden files aside).
+    public var emptyFolders: [String] = []
 
     /// `arguments` expanded; `takes` says which files in a folder the command works on, `other`
     /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
@@ -47,6 +50,7 @@ public struct NamedFiles {
             }
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
             searched = true
+            if NamedFiles.emptyFolderLines([argument], command: "").count == 1 { emptyFolders.append(argument) }
             for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
                 case .file(let path, let identity) where takes(path): if isNew(identity) { files.append(path) }
@@ -57,6 +61,18 @@ public struct NamedFiles {
                 case .problem(let path, let message): unreadable.append((path, message))
                 }
             }
+        }
+    }
+
+    /// A line for each folder in `named` that is empty (hidden files aside): a folder named like
+    /// a file (`x.jpg/`), or an empty card, said rather than passed over in silence.
+    public static func emptyFolderLines(_ named: [String], command: String) -> [String] {
+        named.compactMap { path in
+            guard FileWalker.isFolder(path),
+                let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+                names.allSatisfy({ $0.hasPrefix(".") })
+            else { return nil }
+            return Text.clean("\(command): \(path) is an empty folder" + (names.isEmpty ? "" : " (hidden files aside)"))
         }
     }
 

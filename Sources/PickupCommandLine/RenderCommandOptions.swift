@@ -183,7 +183,7 @@ public struct ExportArguments: ParsableArguments {
 
     @Option(
         name: [.customLong("max-size")],
-        help: ArgumentHelp("The largest file to write: 25MB, 800k, 1.5G or bytes.", valueName: "SIZE"))
+        help: ArgumentHelp("The largest file to write: 25MB, 800k, 1.5G, 25MiB or bytes.", valueName: "SIZE"))
     public var maxSize: String?
 
     @Flag(name: [.customLong("mov")], help: "Write QuickTime (.mov) instead of MP4.")

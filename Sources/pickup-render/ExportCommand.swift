@@ -24,6 +24,8 @@ struct ExportJob: CommandJob {
     let leftAlone: [(path: String, reason: String)]
     /// How many files in the folders the --include/--exclude patterns did not take.
     let notTaken: Int
+    /// The folders named that are empty, said so.
+    let emptyFolders: [String]
     /// Paths in the folders that could not be read: failures, as thumb reports them.
     let unreadable: [(path: String, message: String)]
     /// The folder the exports go to, when -o names one.
@@ -50,6 +52,7 @@ struct ExportJob: CommandJob {
         let files = named.files
         let leftAlone = named.leftAlone
         notTaken = named.notTaken
+        emptyFolders = named.emptyFolders
         // One video named to a named file; several, or those of a folder or a list (even one),
         // into a folder (-o, or here).
         let outputIsFolder = command.output.map { $0.hasSuffix("/") || FileWalker.isFolder($0) } ?? false
@@ -75,7 +78,8 @@ struct ExportJob: CommandJob {
         var maxBytes: Int64?
         if let text = command.maxSize {
             guard let bytes = ExportJob.bytes(text), bytes > 0 else {
-                throw ValidationError("--max-size \(text): give a size above 0 like 25MB, 800k or 1.5G, or bytes")
+                throw ValidationError(
+                    "--max-size \(text): give a size above 0 like 25MB, 800k, 1.5G or 25MiB, or bytes")
             }
             maxBytes = bytes
         }
@@ -154,16 +158,26 @@ struct ExportJob: CommandJob {
 
     /// Bytes from `25MB`, `800k`, `1.5G`, `1000` (decimal units, as disks count).
     static func bytes(_ text: String) -> Int64? {
-        let lower = text.lowercased().replacingOccurrences(of: "b", with: "")
-        // Digits, a point and a unit only: `Double` would also read `0x10` (16) and `1e3`.
-        guard lower.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || "kmg".contains($0)) }) else { return nil }
-        let units: [(String, Double)] = [("k", 1e3), ("m", 1e6), ("g", 1e9)]
-        for (suffix, scale) in units where lower.hasSuffix(suffix) {
-            // Past 9 EB (9999999999G) a Double is no Int64: refused as any other size that is not one.
-            guard let value = Double(lower.dropLast()), value * scale < 9e18 else { return nil }
-            return Int64(value * scale)
+        // A number (digits and one point: `Double` would also read `0x10` and `1e3`), then a unit:
+        // k, M, G (thousands) or KiB, MiB, GiB (1024s), any case, B optional; or bytes.
+        var lower = Substring(text.lowercased().replacingOccurrences(of: " ", with: ""))
+        if lower.hasSuffix("b") { lower = lower.dropLast() }
+        let binary = lower.hasSuffix("i")
+        if binary { lower = lower.dropLast() }
+        let units: [Character: Double] = ["k": 1, "m": 2, "g": 3]
+        var scale = 1.0
+        if let unit = lower.last, let power = units[unit] {
+            scale = pow(binary ? 1024 : 1000, power)
+            lower = lower.dropLast()
+        } else if binary {
+            return nil
         }
-        return Int64(lower)
+        guard !lower.isEmpty, lower.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            lower.filter({ $0 == "." }).count <= 1, let value = Double(lower)
+        else { return nil }
+        // Past 9 EB (9999999999G) a Double is no Int64: refused as any other size that is not one.
+        guard value * scale < 9e18 else { return nil }
+        return Int64(value * scale)
     }
 
     func run() async -> Int32 {
@@ -174,6 +188,7 @@ struct ExportJob: CommandJob {
             for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup export", notTaken: notTaken) {
                 Console.error(line)
             }
+            for line in NamedFiles.emptyFolderLines(emptyFolders, command: "pickup export") { Console.error(line) }
         }
         // A folder this run makes and writes nothing in (a failure, Ctrl-C) is not left behind.
         let madeFolder = folder.map { !dryRun && !FileManager.default.fileExists(atPath: $0) } ?? false

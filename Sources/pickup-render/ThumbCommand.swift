@@ -23,6 +23,8 @@ struct ThumbJob: CommandJob {
     let leftAlone: [(path: String, reason: String)]
     /// How many files in the folders the --include/--exclude patterns did not take.
     let notTaken: Int
+    /// The folders named that are empty, said so.
+    let emptyFolders: [String]
     /// Paths that could not be read.
     let unreadable: [(path: String, message: String)]
     /// Whether `output` names the one image made (else it is a folder).
@@ -66,6 +68,7 @@ struct ThumbJob: CommandJob {
         inputs = OutputCheck.Inputs(named.files)
         leftAlone = named.leftAlone
         notTaken = named.notTaken
+        emptyFolders = named.emptyFolders
         unreadable = named.unreadable
         // One file named and one image: -o names the image; otherwise (a folder or a list, even
         // of one file) -o is a folder.
@@ -140,6 +143,7 @@ struct ThumbJob: CommandJob {
             for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup thumb", notTaken: notTaken) {
                 Console.error(line)
             }
+            for line in NamedFiles.emptyFolderLines(emptyFolders, command: "pickup thumb") { Console.error(line) }
         }
         for (path, message) in unreadable {
             fail(path, RenderError(.unreadable, message, path: path, hint: FileWalker.hint(forProblemAt: path)))
@@ -178,9 +182,10 @@ struct ThumbJob: CommandJob {
                 outcomes[index] = outcome
                 while printed < files.count, let ready = outcomes[printed] {
                     switch ready {
-                    case .success(.written(let images)):
+                    case .success(.written(let images, let removed)):
                         counts.made += 1
                         for (image, path, again) in images { report(files[printed], image, path, again: again) }
+                        for path in removed { reportRemoved(files[printed], path, planned: false) }
                     case .success(.alreadyThere(let paths)):
                         counts.there += 1
                         for path in paths { alreadyThere(files[printed], path) }
@@ -210,7 +215,8 @@ struct ThumbJob: CommandJob {
 
     /// What became of one file: its images written, or found made by an earlier run.
     enum Rendered {
-        case written([(image: RenderedImage, path: String, again: OutputCheck.Again?)])
+        /// The images written, and those of an earlier, longer strip of the file removed.
+        case written([(image: RenderedImage, path: String, again: OutputCheck.Again?)], removed: [String])
         case alreadyThere([String])
     }
 
@@ -220,28 +226,19 @@ struct ThumbJob: CommandJob {
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
     ) async -> Result<Rendered, RenderError> {
         let made = record(of: file)
-        if !single {
-            let paths = destinations(base: base)
-            if paths.allSatisfy({ OutputCheck.fate(of: $0, as: made, inputs: inputs, force: force) == .alreadyThere }) {
-                return .success(.alreadyThere(paths))
-            }
-        }
+        let paths = destinations(base: base)
+        // Each image's fate before any is rendered: one refused (a person's own file at its name)
+        // fails the file with nothing written, not half a strip.
+        let fates = paths.map { OutputCheck.fate(of: $0, as: single ? nil : made, inputs: inputs, force: force) }
+        if !single, fates.allSatisfy({ $0 == .alreadyThere }) { return .success(.alreadyThere(paths)) }
         do throws(RenderError) {
-            let images: [RenderedImage]
-            if let strip {
-                images = try await renderer.strip(of: file, count: strip, request)
-            } else {
-                images = [try await renderer.thumbnail(of: file, request)]
-            }
-            var written: [(image: RenderedImage, path: String, again: OutputCheck.Again?)] = []
-            for (index, image) in images.enumerated() {
-                let path = single ? (output ?? "") : destination(base: base, index: strip == nil ? nil : index + 1)
+            var again: [OutputCheck.Again?] = []
+            for (path, fate) in zip(paths, fates) {
+                switch fate {
+                case .write: again.append(nil)
                 // Made before its file last changed (an edited photo), or with other options: made
                 // again, and said so.
-                var again: OutputCheck.Again?
-                switch OutputCheck.fate(of: path, as: single ? nil : made, inputs: inputs, force: force) {
-                case .write: break
-                case .writeAgain(let why): again = why
+                case .writeAgain(let why): again.append(why)
                 case .alreadyThere:
                     // Some of a strip's images there, others not: the ones there are not replaced.
                     let refusal = OutputCheck.exists(path)
@@ -249,11 +246,22 @@ struct ThumbJob: CommandJob {
                 case .refused(let message, let hint):
                     throw RenderError(.writeFailed, message, path: file, hint: hint)
                 }
+            }
+            let images: [RenderedImage]
+            if let strip {
+                images = try await renderer.strip(of: file, count: strip, request)
+            } else {
+                images = [try await renderer.thumbnail(of: file, request)]
+            }
+            var written: [(image: RenderedImage, path: String, again: OutputCheck.Again?)] = []
+            for (image, (path, why)) in zip(images, zip(paths, again)) {
                 try image.write(to: path)
                 made?.write(on: path)
-                written.append((image, path, again))
+                written.append((image, path, why))
             }
-            return .success(.written(written))
+            let removed = staleStripImages(base: base, made: made)
+            for path in removed { unlink(path) }
+            return .success(.written(written, removed: removed))
         } catch {
             return .failure(error)
         }
@@ -300,6 +308,7 @@ struct ThumbJob: CommandJob {
                     Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
                 }
             }
+            for path in staleStripImages(base: base, made: made) { reportRemoved(file, path, planned: true) }
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success
     }
@@ -317,6 +326,46 @@ struct ThumbJob: CommandJob {
             shape.tolerance = .keyframe
         }
         return OutputRecord(source: file, options: "thumb \(shape) strip \(strip ?? 0)")
+    }
+
+    /// The images of an earlier strip of `file` this strip does not write again (it had more
+    /// frames, or was numbered to another width): those whose record says Pickup made them from
+    /// this very file. A person's own file of such a name, or another file's strip, is kept.
+    private func staleStripImages(base: String, made: OutputRecord?) -> [String] {
+        guard strip != nil, !single, let made else { return [] }
+        let kept = Set(destinations(base: base))
+        let first = destination(base: base, index: 1) as NSString
+        let folder = first.deletingLastPathComponent
+        let name = first.lastPathComponent
+        guard let cut = name.range(of: "-strip-", options: .backwards) else { return [] }
+        let prefix = String(name[..<cut.upperBound])
+        let suffix = "." + request.format.fileExtension
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        return names.sorted().compactMap { candidate in
+            guard candidate.hasPrefix(prefix), candidate.hasSuffix(suffix),
+                candidate.count > prefix.count + suffix.count
+            else { return nil }
+            let number = candidate.dropFirst(prefix.count).dropLast(suffix.count)
+            guard number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            let path = (folder as NSString).appendingPathComponent(candidate)
+            guard !kept.contains(path), case .made(let record) = OutputRecord.read(path), record.source == made.source
+            else { return nil }
+            return path
+        }
+    }
+
+    /// An image of an earlier, longer strip removed (or, in a dry run, that would be).
+    private func reportRemoved(_ file: String, _ path: String, planned: Bool) {
+        if json {
+            var object = JSONObject()
+            object.add("type", planned ? "wouldRemove" : "removed")
+            object.add("path", path)
+            object.add("source", file)
+            Console.out(object.text)
+        } else {
+            let what = planned ? "would be removed (--dry-run: nothing removed)" : "removed"
+            Console.out(Text.clean("\(file) → \(path): \(what): an image of an earlier strip of it with more frames"))
+        }
     }
 
     /// The images one file gives: `-o` itself for one file named, else each in the folder.

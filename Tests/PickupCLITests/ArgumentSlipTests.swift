@@ -140,6 +140,9 @@ struct ArgumentSlipTests {
         arguments: [
             (["--chunk-size", "0.01"], "--chunk-size takes megabytes from 0.0625 to 1024"),
             (["--timeout", "0.5"], "--timeout takes seconds from 1 to 3600"),
+            // Digits only: Double alone reads 0x10 as 16 and 1e3 as 1000.
+            (["--chunk-size", "0x10"], "The value '0x10' is invalid for '--chunk-size <MB>'"),
+            (["--timeout", "1e3"], "The value '1e3' is invalid for '--timeout <SECONDS>'"),
             (["--retries", "101"], "--retries takes a whole number from 0 to 100"),
             (["--part-concurrency", "0"], "--part-concurrency takes a whole number from 1 to 64"),
             (["--parallel", "33"], "--parallel takes a whole number from 1 to 32"),

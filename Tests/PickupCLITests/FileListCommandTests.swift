@@ -30,6 +30,32 @@ struct FileListCommandTests {
             .sorted()
     }
 
+    @Test("an empty folder named (a card's mount point with no card, a folder named like a photo) is said to be one")
+    func emptyFolder() throws {
+        let folder = Temporary.url("cli-empty")
+        defer { Temporary.remove(folder) }
+        let empty = folder.appendingPathComponent("IMG_0001.JPG").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: empty + "/.DS_Store"))
+        let runs = [
+            ["probe", empty], ["thumb", "-r", empty, "-o", folder.path + "/t"],
+            ["export", "-r", empty, "--preset", "low", "-o", folder.path + "/e"],
+            ["import", empty, "--into", folder.path + "/lib"],
+            ["upload", "-r", empty, "--to", "http://127.0.0.1:9/upload", "--journal", folder.path + "/j.sqlite"],
+        ]
+        for arguments in runs {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.errorText)")
+            #expect(
+                result.errorText.contains("pickup \(arguments[0]): \(empty) is an empty folder (hidden files aside)"),
+                "\(arguments): \(result.errorText)")
+        }
+        // A folder with a photo in it is not.
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: empty + "/a.jpg")
+        let probed = try CLI.run(["probe", empty])
+        #expect(probed.status == 0 && !probed.errorText.contains("empty folder"), "\(probed.errorText)")
+    }
+
     @Test("--include takes files by name in either case; --exclude leaves a folder out")
     func patterns() throws {
         let folder = try card()

@@ -251,6 +251,17 @@ struct RenderCommandTests {
         #expect(noTime.status == 2 && noTime.errorText.contains("a time is not seconds or m:ss"), "\(noTime.errorText)")
         #expect(
             try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", "lots"]).status == 2)
+        // Binary units as well as decimal ones; digits only (Double would read 0x10 and 1e3).
+        for (size, bytes) in [("1MiB", "1048576 bytes"), ("1.5 MB", "1500000 bytes"), ("2g", "2000000000 bytes")] {
+            let planned = try CLI.run([
+                "export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", size, "--dry-run",
+            ])
+            #expect(planned.status == 0 && planned.outputText.contains(bytes), "\(size): \(planned.outputText)")
+        }
+        for size in ["0x10", "1e3", "1Mx", "KiB", "1.2.3M"] {
+            let refused = try CLI.run(["export", try Fixtures.path(.mp4Large), "--preset", "low", "--max-size", size])
+            #expect(refused.status == 2 && refused.errorText.contains("--max-size \(size):"), "\(refused.errorText)")
+        }
         let audio = try CLI.run(["export", try Fixtures.path(.m4aAudio), "--preset", "low", "-o", folder + "/a.mp4"])
         #expect(audio.status == 1 && audio.errorText.contains("no video"))
         // A photo is not "audio-only": its message and hint say what it is and what to do.

@@ -346,6 +346,45 @@ struct RenderAskedDifferentlyCommandTests {
         let replaced = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/out"])
         #expect(replaced.outputText.contains("(made again: the file changed since)"), "\(replaced.outputText)")
     }
+
+    @Test("a strip made again with fewer frames removes the earlier strip's other images, not a person's file")
+    func shorterStrip() throws {
+        let folder = try Temporary.folder("cli-asked")
+        defer { Temporary.remove(folder) }
+        guard try RenderAskedDifferentlyCommandTests.keepsAttributes(folder) else { return }
+        try FileManager.default.createDirectory(atPath: folder + "/videos", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: folder + "/videos/clip.mp4")
+        let out = folder + "/out"
+        let thumb = ["thumb", "-r", folder + "/videos", "-o", out]
+        #expect(try CLI.run(thumb + ["--strip", "6"]).status == 0)
+        func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: out).sorted() }
+        #expect(try names() == (1...6).map { "clip-strip-0\($0).jpg" })
+        // The person's own file in place of the fifth image: not Pickup's, so it stays.
+        try FileManager.default.removeItem(atPath: out + "/clip-strip-05.jpg")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/clip-strip-05.jpg"))
+        let planned = try CLI.run(thumb + ["--strip", "3", "--dry-run", "--json"])
+        let wouldRemove = try CLI.jsonLines(planned).filter { $0["type"] as? String == "wouldRemove" }
+        #expect(
+            wouldRemove.compactMap { $0["path"] as? String } == [
+                out + "/clip-strip-04.jpg", out + "/clip-strip-06.jpg",
+            ])
+        #expect(try names().count == 6)
+        let shorter = try CLI.run(thumb + ["--strip", "3", "--json"])
+        #expect(shorter.status == 0, "\(shorter.errorText)")
+        let removed = try CLI.jsonLines(shorter).filter { $0["type"] as? String == "removed" }
+        #expect(
+            removed.compactMap { $0["path"] as? String } == [out + "/clip-strip-04.jpg", out + "/clip-strip-06.jpg"])
+        #expect(try names() == ["clip-strip-01.jpg", "clip-strip-02.jpg", "clip-strip-03.jpg", "clip-strip-05.jpg"])
+        #expect(try String(contentsOfFile: out + "/clip-strip-05.jpg", encoding: .utf8) == "mine")
+        try JSONSchemaTests().check("thumb", [planned, shorter])
+        // In words too.
+        // The person's fifth refuses the whole strip of 6: nothing of it is written.
+        #expect(try CLI.run(thumb + ["--strip", "6"]).status == 1)
+        #expect(try names() == ["clip-strip-01.jpg", "clip-strip-02.jpg", "clip-strip-03.jpg", "clip-strip-05.jpg"])
+        let text = try CLI.run(thumb + ["--strip", "2"])
+        #expect(
+            text.outputText.contains("clip-strip-03.jpg: removed: an image of an earlier strip"), "\(text.outputText)")
+    }
 }
 
 /// `-o` for one file named: a name without an extension that does not exist yet could mean a

@@ -739,6 +739,30 @@ struct UploadCommandTests {
         #expect(misplaced.status == 2 && misplaced.errorText.contains("--no-idempotency-key (for a web form)"))
     }
 
+    @Test("uploads resume sends a form's key again, or none with --no-idempotency-key")
+    func resumeWithoutKey() throws {
+        // A server that stores every POST whatever its key, and loses its first two answers.
+        let server = try FormServer(loseReplies: 2, ignoreKeys: true)
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let failed = try CLI.run([
+            "upload", photo, "--to", server.url.absoluteString, "--journal", journal, "--retries", "0",
+        ])
+        #expect(failed.status == 1, "\(failed.outputText)")
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        // The second answer is lost too: the resume sends the first try's key, and fails again.
+        #expect(try CLI.run(["uploads", "resume", id, "--journal", journal, "--retries", "0"]).status == 1)
+        let keyed = server.stores()
+        #expect(keyed.count == 2 && keyed[0].key != nil && keyed[1].key == keyed[0].key, "\(keyed)")
+        let bare = try CLI.run(["uploads", "resume", id, "--journal", journal, "--no-idempotency-key"])
+        #expect(bare.status == 0, "\(bare.errorText)")
+        #expect(server.stores().count == 3 && server.stores().last?.key == nil, "\(server.stores())")
+    }
+
     @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")
     func clientErrorHint() throws {
         let server = try FormServer()

@@ -166,6 +166,8 @@ public struct ExportPlan: Sendable, Hashable {
         // HDR is kept, not tone-mapped: the picture keeps its BT.2020 colors and its HLG or PQ
         // transfer, tagged so; 8 bits a sample, so an HDR display shows it as HDR.
         if let hdr = info.hdr { why.append("HDR (\(hdr.rawValue)) kept: BT.2020, 8-bit") }
+        // A size limit the preset's rate keeps under anyway is said too, so the plan answers it.
+        if let maxBytes = options.maxBytes { why.append("planned to fit \(maxBytes) bytes") }
         return ExportPlan(
             video: .encode(codec: target, size: size, quality: preset.quality, maxBitRate: cap),
             audio: audio, duration: duration, reason: "encoded: " + why.joined(separator: ", "))

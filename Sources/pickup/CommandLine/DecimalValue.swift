@@ -8,7 +8,12 @@ struct DecimalValue: ExpressibleByArgument, Sendable, Hashable, CustomStringConv
     init(_ value: Double) { self.value = value }
 
     init?(argument: String) {
-        guard let value = Double(argument), value.isFinite else { return nil }
+        // Digits and one point (a sign, for the range check to name): `Double` alone would also
+        // read `0x10` as 16, `1e3` as 1000 and `inf`.
+        let digits = argument.hasPrefix("-") ? argument.dropFirst() : Substring(argument)
+        guard digits.contains(where: \.isNumber), digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            digits.filter({ $0 == "." }).count <= 1, let value = Double(argument), value.isFinite
+        else { return nil }
         self.value = value
     }
 

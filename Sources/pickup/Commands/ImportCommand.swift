@@ -225,6 +225,8 @@ struct ImportJob: CommandJob {
                         + "('pickup library \(destination) verify' lists them)",
                 ], notTaken: scan.notTaken)
             for line in lines { Console.error(line) }
+            // An empty folder (a card's mount point with no card in it) is said, not passed over.
+            for line in NamedFiles.emptyFolderLines(sources, command: "pickup import") { Console.error(line) }
             for (still, movie) in scan.moviesNotNamed {
                 Console.error(
                     Text.clean(

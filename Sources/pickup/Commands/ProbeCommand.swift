@@ -129,6 +129,7 @@ struct ProbeJob: CommandJob {
         if !recursive, ProbeJob.hintAtSubfolders(paths, entries: entries), entries.isEmpty {
             return ExitStatus.usage
         }
+        for line in NamedFiles.emptyFolderLines(paths, command: "pickup probe") { Console.error(line) }
         let named = Set(paths).subtracting(listed)
         var leftAloneFiles: [String] = []
         var notTaken = 0

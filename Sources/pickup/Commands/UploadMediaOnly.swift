@@ -45,6 +45,6 @@ extension UploadJob {
         let lines = NamedFiles.leftAloneLines(
             passedOver + paths.map { ($0, reason) }, command: "pickup upload",
             hints: [reason: "name a file to send it whatever it is"], notTaken: notTaken)
-        for line in lines { Console.error(line) }
+        for line in lines + NamedFiles.emptyFolderLines(files, command: "pickup upload") { Console.error(line) }
     }
 }

@@ -79,6 +79,13 @@ struct UploadsCommand: AsyncParsableCommand {
                 valueName: "MB"))
         var chunkSize: DecimalValue?
 
+        @Flag(
+            name: [.customLong("no-idempotency-key")],
+            help: ArgumentHelp(
+                "Form uploads: send no Idempotency-Key this run, for a server that refuses it (by default each "
+                    + "form upload sends its own, the same as on its earlier tries)."))
+        var noIdempotencyKey = false
+
         @OptionGroup var s3: S3CredentialOptions
 
         @OptionGroup var shared: JournalOptions
@@ -89,6 +96,7 @@ struct UploadsCommand: AsyncParsableCommand {
             if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
             var job = try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
             job.chunkSize = try chunkSize.map(UploadJob.chunkBytes)
+            job.idempotencyKey = !noIdempotencyKey
             return job
         }
     }
@@ -154,6 +162,8 @@ struct UploadsJob: CommandJob {
     let s3Credentials: S3Credentials?
     /// `resume --chunk-size`: the largest tus chunk this run sends, in bytes.
     var chunkSize: Int?
+    /// Whether form uploads send their Idempotency-Key (`--no-idempotency-key`: not this run).
+    var idempotencyKey = true
 
     init(
         _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions(),
@@ -216,6 +226,7 @@ struct UploadsJob: CommandJob {
         // As `pickup upload`'s; a resumed upload keeps the sizes its journal record holds, and a
         // tus upload sends smaller chunks when --chunk-size asks (Uploader keeps the smaller).
         UploadJob.chunks(chunkSize, on: &options)
+        options.idempotencyKey = idempotencyKey
         let uploader = Uploader(journal: journal, options: options, s3Credentials: s3Credentials)
         switch action {
         case .list(let states):
