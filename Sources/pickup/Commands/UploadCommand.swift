@@ -115,12 +115,7 @@ struct UploadCommand: JobCommand {
             "Form uploads: another field sent before the file; repeat for more.", valueName: "NAME=VALUE"))
     var formField: [String] = []
 
-    @Flag(
-        name: [.customLong("no-idempotency-key")],
-        help: ArgumentHelp(
-            "Form uploads: send no Idempotency-Key (each upload's own, the same on every try, so that a server "
-                + "that honours it stores a file whose answer was lost once), for a server that refuses it."))
-    var noIdempotencyKey = false
+    @OptionGroup var formKey: FormKeyOption
 
     @Option(
         name: [.customLong("key")],

@@ -127,7 +127,7 @@ struct UploadJob: CommandJob {
         if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
         if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
         if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
-        if !target.isForm, command.noIdempotencyKey { misplaced.append("--no-idempotency-key (for a web form)") }
+        if !target.isForm, !command.formKey.sendsKey { misplaced.append("--no-idempotency-key (for a web form)") }
         if let first = misplaced.first {
             throw ValidationError(
                 "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
@@ -149,7 +149,7 @@ struct UploadJob: CommandJob {
         options.multipartThreshold = Int64(threshold * 1_048_576)
         // As many connections as files in flight; a video alone still sends its parts side by side.
         options.connectionLimit = max(parallel, parts)
-        options.idempotencyKey = !command.noIdempotencyKey
+        options.idempotencyKey = command.formKey.sendsKey
         self.options = options
     }
 

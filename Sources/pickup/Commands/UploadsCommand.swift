@@ -79,12 +79,7 @@ struct UploadsCommand: AsyncParsableCommand {
                 valueName: "MB"))
         var chunkSize: DecimalValue?
 
-        @Flag(
-            name: [.customLong("no-idempotency-key")],
-            help: ArgumentHelp(
-                "Form uploads: send no Idempotency-Key this run, for a server that refuses it (by default each "
-                    + "form upload sends its own, the same as on its earlier tries)."))
-        var noIdempotencyKey = false
+        @OptionGroup var formKey: FormKeyOption
 
         @OptionGroup var s3: S3CredentialOptions
 
@@ -96,7 +91,7 @@ struct UploadsCommand: AsyncParsableCommand {
             if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
             var job = try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
             job.chunkSize = try chunkSize.map(UploadJob.chunkBytes)
-            job.idempotencyKey = !noIdempotencyKey
+            job.idempotencyKey = formKey.sendsKey
             return job
         }
     }

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `--no-idempotency-key`, of `pickup upload` and `pickup uploads resume`: the run's setting,
+/// not the upload's, so a file sent with a key is still "already there" without one.
+struct FormKeyOption: ParsableArguments {
+    @Flag(
+        name: [.customLong("no-idempotency-key")],
+        help: ArgumentHelp(
+            "Form uploads: send no Idempotency-Key this run, for a server that refuses it (by default each form "
+                + "upload sends its own, the same on every try, so that a server that honours it stores a file "
+                + "whose answer was lost once)."))
+    var noIdempotencyKey = false
+
+    /// Whether form uploads send their key.
+    var sendsKey: Bool { !noIdempotencyKey }
+}
