@@ -75,6 +75,10 @@ public enum OutputCheck {
         if force { return .writeAgain(.forced) }
         if let record, existing.kind == .regular {
             switch OutputRecord.read(output) {
+            case .made(let made) where !made.isAsWritten(existing):
+                return .refused(
+                    message: "the output \(output) was changed after Pickup made it",
+                    hint: "Add --force to replace it, or name another output.")
             case .made(let made):
                 if made.source != record.source {
                     return .refused(

@@ -17,6 +17,16 @@ public struct OutputRecord: Sendable, Equatable {
     public let modified: Int64
     /// A digest of the options that shape the output.
     public let options: String
+    /// The output's own size and modification time when Pickup wrote it (nil in a record an
+    /// earlier Pickup kept): an output written over in place since (`cp photo.jpg x-thumb.jpg`
+    /// keeps the attribute) is no longer Pickup's, and is neither kept nor replaced.
+    public let written: Written?
+
+    /// An output's size and modification time (nanoseconds).
+    public struct Written: Sendable, Equatable {
+        public let size: Int64
+        public let modified: Int64
+    }
 
     /// The record of an output of `source` as it is now, made with `options` (any text that
     /// changes when an option that shapes the output does); nil when the source cannot be read.
@@ -27,13 +37,21 @@ public struct OutputRecord: Sendable, Equatable {
         size = status.size
         modified = status.modified
         self.options = Digest.hex(Array(Digest.sha256(Array(options.utf8)).prefix(12)))
+        written = nil
     }
 
-    init(source: String, size: Int64, modified: Int64, options: String) {
+    init(source: String, size: Int64, modified: Int64, options: String, written: Written?) {
         self.source = source
         self.size = size
         self.modified = modified
         self.options = options
+        self.written = written
+    }
+
+    /// Whether `output` is as Pickup wrote it: its size and modification time those kept (or
+    /// none kept, by an earlier Pickup).
+    public func isAsWritten(_ output: FileStatus) -> Bool {
+        written.map { $0.size == output.size && $0.modified == output.modified } ?? true
     }
 
     /// What an output carries.
@@ -56,18 +74,37 @@ public struct OutputRecord: Sendable, Equatable {
             pickup_get_attribute(output, attribute, raw.baseAddress, Int64(raw.count))
         }
         guard count > 0 else { return count < 0 && errno == ENOTSUP ? .unsupported : .none }
-        let lines = String(decoding: buffer.prefix(Int(count)), as: UTF8.self).split(
-            separator: "\n", maxSplits: 4, omittingEmptySubsequences: false)
-        guard lines.count == 5, lines[0] == "2", let size = Int64(lines[2]), let modified = Int64(lines[3]) else {
-            return .none
+        // Version 3: options, the source's size and time, the output's size and time, the
+        // source's path (last: it may hold anything but a NUL). Version 2 lacks the output's.
+        let text = String(decoding: buffer.prefix(Int(count)), as: UTF8.self)
+        let fields = text.hasPrefix("3\n") ? 7 : 5
+        let lines = text.split(separator: "\n", maxSplits: fields - 1, omittingEmptySubsequences: false)
+        guard lines.count == fields, ["2", "3"].contains(lines[0]), let size = Int64(lines[2]),
+            let modified = Int64(lines[3])
+        else { return .none }
+        var written: Written?
+        if fields == 7 {
+            guard let outputSize = Int64(lines[4]), let outputModified = Int64(lines[5]) else { return .none }
+            written = Written(size: outputSize, modified: outputModified)
         }
-        return .made(OutputRecord(source: String(lines[4]), size: size, modified: modified, options: String(lines[1])))
+        return .made(
+            OutputRecord(
+                source: String(lines[fields - 1]), size: size, modified: modified, options: String(lines[1]),
+                written: written))
+    }
+
+    /// The record on `output` when it is as Pickup wrote it (not written over in place since).
+    public static func unchanged(_ output: String) -> OutputRecord? {
+        guard case .made(let record) = read(output), let status = FileStatus(path: output), record.isAsWritten(status)
+        else { return nil }
+        return record
     }
 
     /// Keeps this record on `output`; where the file system has no extended attributes, nothing
     /// is kept and nothing fails.
     public func write(on output: String) {
-        let text = Array("2\n\(options)\n\(size)\n\(modified)\n\(source)".utf8)
+        guard let status = FileStatus(path: output) else { return }
+        let text = Array("3\n\(options)\n\(size)\n\(modified)\n\(status.size)\n\(status.modified)\n\(source)".utf8)
         _ = text.withUnsafeBytes { raw in
             pickup_set_attribute(output, OutputRecord.attribute, raw.baseAddress, Int64(raw.count))
         }

@@ -99,7 +99,7 @@ public struct ThumbArguments: ParsableArguments {
 
     @Option(
         name: [.customLong("strip")],
-        help: ArgumentHelp("N frames spread over a video's duration instead of one.", valueName: "N"))
+        help: ArgumentHelp("N frames (1 to 200) spread over a video's duration instead of one.", valueName: "N"))
     public var strip: String?
 
     @Option(
@@ -181,8 +181,10 @@ public struct ExportArguments: ParsableArguments {
         help: "Leave out the location, make, model, software and content identifier.")
     public var stripLocation = false
 
+    // Taken whatever it looks like, so that `--max-size -5M` is told what a size is, not that
+    // the value is missing.
     @Option(
-        name: [.customLong("max-size")],
+        name: [.customLong("max-size")], parsing: .unconditional,
         help: ArgumentHelp("The largest file to write: 25MB, 800k, 1.5G, 25MiB or bytes.", valueName: "SIZE"))
     public var maxSize: String?
 

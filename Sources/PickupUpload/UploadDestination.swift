@@ -44,6 +44,20 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         }
     }
 
+    /// Whether `url`, given again to resume an upload (for the query, a token, that the journal
+    /// does not keep), names this same place: its endpoint or form URL, the query aside, with or
+    /// without the trailing slash. A URL elsewhere would send the file where the journal does not
+    /// say it went, with the credentials of the place it names. S3 has no URL to give again.
+    package func isSamePlace(as url: URL) -> Bool {
+        switch self {
+        case .s3, .s3Presigned: return true
+        case .tus, .form:
+            let own = stored
+            let given = moved(to: url).stored
+            return given == own || UploadDestination.twin(ofStored: own) == given
+        }
+    }
+
     /// Whether sending to it replaces what is there under the same name: an S3 key (a tus
     /// upload is a new resource each time; a form's server names what it keeps).
     var replacesObject: Bool {

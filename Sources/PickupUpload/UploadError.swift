@@ -85,6 +85,9 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
         /// proxy in front of it, takes smaller bodies, so smaller chunks pass
         /// (``UploadOptions/chunkSize``).
         case requestTooLarge
+        /// An endpoint given again to resume an upload names another place than the upload's
+        /// own: it may bring back the query (a token) the journal does not keep, nothing else.
+        case otherPlace
     }
 
     /// What is wrong with the target, for a ``Code/badTarget`` or ``Code/tooLarge`` error that knows.
@@ -163,6 +166,9 @@ public struct UploadError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "Check the journal's disk and permissions, as the message says."
         case .cancelled: return "Resume it to go on from the last byte the server confirmed."
         case .badTarget:
+            if targetProblem == .otherPlace {
+                return "Give the upload's own endpoint again, with its query; or start a new upload at the other place."
+            }
             return "Check where the upload goes: a tus endpoint, an S3 bucket and key, or a web form's URL."
         case .tooLarge:
             if targetProblem == .requestTooLarge {

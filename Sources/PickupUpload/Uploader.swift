@@ -222,6 +222,20 @@ public final class Uploader: Sendable {
             events?.yield(.finished(record))
             return record
         }
+        // An endpoint given again brings back its query, never another place: refused before
+        // anything is claimed or saved, so the upload stays as it was.
+        if let endpoint, let destination = record.destination, !destination.isSamePlace(as: endpoint) {
+            var problem = UploadError(
+                .badTarget,
+                "\(redacted(endpoint.absoluteString)) is not where upload \(record.id) goes "
+                    + "(\(destination.displayName)): an endpoint given again may bring back its query (a token), "
+                    + "not send the upload elsewhere")
+            problem.targetProblem = .otherPlace
+            var refused = record
+            refused.error = problem
+            events?.yield(.finished(refused))
+            return refused
+        }
         do {
             // One process sends an upload at a time: a second resume says who holds it and
             // leaves the journal as that process keeps it.

@@ -76,13 +76,7 @@ struct ExportJob: CommandJob {
         }
         let trim = try command.trim.map(ExportJob.trim)
         var maxBytes: Int64?
-        if let text = command.maxSize {
-            guard let bytes = ExportJob.bytes(text), bytes > 0 else {
-                throw ValidationError(
-                    "--max-size \(text): give a size above 0 like 25MB, 800k, 1.5G or 25MiB, or bytes")
-            }
-            maxBytes = bytes
-        }
+        if let text = command.maxSize { maxBytes = try ExportJob.bytes(text) }
         if command.compatible, preset.codec == .hevc {
             throw ValidationError(
                 "--compatible makes H.264 for players without HEVC, but \(preset.rawValue) encodes HEVC; "
@@ -157,27 +151,40 @@ struct ExportJob: CommandJob {
     }
 
     /// Bytes from `25MB`, `800k`, `1.5G`, `1000` (decimal units, as disks count).
-    static func bytes(_ text: String) -> Int64? {
-        // A number (digits and one point: `Double` would also read `0x10` and `1e3`), then a unit:
-        // k, M, G (thousands) or KiB, MiB, GiB (1024s), any case, B optional; or bytes.
+    /// `--max-size`: a number (digits and one point: `Double` would also read `0x10` and `1e3`),
+    /// then a unit: k, M, G, T (thousands) or KiB, MiB, GiB, TiB (1024s), any case, B optional;
+    /// or whole bytes. Each way it can be wrong is said.
+    static func bytes(_ text: String) throws(ValidationError) -> Int64 {
+        let example = "like 25MB, 800k, 1.5G or 25MiB, or whole bytes"
         var lower = Substring(text.lowercased().replacingOccurrences(of: " ", with: ""))
         if lower.hasSuffix("b") { lower = lower.dropLast() }
         let binary = lower.hasSuffix("i")
         if binary { lower = lower.dropLast() }
-        let units: [Character: Double] = ["k": 1, "m": 2, "g": 3]
-        var scale = 1.0
+        let units: [Character: Double] = ["k": 1, "m": 2, "g": 3, "t": 4]
+        var scale: Double?
         if let unit = lower.last, let power = units[unit] {
             scale = pow(binary ? 1024 : 1000, power)
             lower = lower.dropLast()
-        } else if binary {
-            return nil
+        } else if binary || lower.last.map({ !$0.isNumber && $0 != "." }) == true {
+            throw ValidationError(
+                "--max-size \(text): the unit is k, M, G or T (or KiB, MiB, GiB, TiB); give a size \(example)")
         }
         guard !lower.isEmpty, lower.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             lower.filter({ $0 == "." }).count <= 1, let value = Double(lower)
-        else { return nil }
-        // Past 9 EB (9999999999G) a Double is no Int64: refused as any other size that is not one.
-        guard value * scale < 9e18 else { return nil }
-        return Int64(value * scale)
+        else {
+            let sign = text.trimmingCharacters(in: .whitespaces).hasPrefix("-") ? "a size is above 0; " : ""
+            throw ValidationError("--max-size \(text): \(sign)give a size \(example)")
+        }
+        guard scale != nil || value == value.rounded() else {
+            throw ValidationError("--max-size \(text): bytes are whole; give a unit for a fraction (1.5M)")
+        }
+        let bytes = value * (scale ?? 1)
+        // Past 9 EB a Double is no Int64.
+        guard bytes < 9e18 else {
+            throw ValidationError("--max-size \(text): more than any file holds; give a size \(example)")
+        }
+        guard bytes >= 1 else { throw ValidationError("--max-size \(text): a size is above 0; give one \(example)") }
+        return Int64(bytes)
     }
 
     func run() async -> Int32 {

@@ -226,27 +226,13 @@ struct ThumbJob: CommandJob {
         _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
     ) async -> Result<Rendered, RenderError> {
         let made = record(of: file)
-        let paths = destinations(base: base)
-        // Each image's fate before any is rendered: one refused (a person's own file at its name)
-        // fails the file with nothing written, not half a strip.
-        let fates = paths.map { OutputCheck.fate(of: $0, as: single ? nil : made, inputs: inputs, force: force) }
-        if !single, fates.allSatisfy({ $0 == .alreadyThere }) { return .success(.alreadyThere(paths)) }
+        let writes: [(path: String, again: OutputCheck.Again?)]
+        switch decide(file, base: base, made: made, single: single) {
+        case .alreadyThere(let paths): return .success(.alreadyThere(paths))
+        case .refused(let error): return .failure(error)
+        case .write(let planned): writes = planned
+        }
         do throws(RenderError) {
-            var again: [OutputCheck.Again?] = []
-            for (path, fate) in zip(paths, fates) {
-                switch fate {
-                case .write: again.append(nil)
-                // Made before its file last changed (an edited photo), or with other options: made
-                // again, and said so.
-                case .writeAgain(let why): again.append(why)
-                case .alreadyThere:
-                    // Some of a strip's images there, others not: the ones there are not replaced.
-                    let refusal = OutputCheck.exists(path)
-                    throw RenderError(.writeFailed, refusal.message, path: file, hint: refusal.hint)
-                case .refused(let message, let hint):
-                    throw RenderError(.writeFailed, message, path: file, hint: hint)
-                }
-            }
             let images: [RenderedImage]
             if let strip {
                 images = try await renderer.strip(of: file, count: strip, request)
@@ -254,7 +240,7 @@ struct ThumbJob: CommandJob {
                 images = [try await renderer.thumbnail(of: file, request)]
             }
             var written: [(image: RenderedImage, path: String, again: OutputCheck.Again?)] = []
-            for (image, (path, why)) in zip(images, zip(paths, again)) {
+            for (image, (path, why)) in zip(images, writes) {
                 try image.write(to: path)
                 made?.write(on: path)
                 written.append((image, path, why))
@@ -265,6 +251,39 @@ struct ThumbJob: CommandJob {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What a run does with `file`'s images, decided before any is rendered.
+    enum Decision {
+        /// Each made as asked from the file as it is: left as they are.
+        case alreadyThere([String])
+        /// One of them may not be written (a person's own file, another file's image): the
+        /// file fails, and nothing of it is written.
+        case refused(RenderError)
+        /// Each written, and why one there is made again.
+        case write([(path: String, again: OutputCheck.Again?)])
+    }
+
+    private func decide(_ file: String, base: String, made: OutputRecord?, single: Bool) -> Decision {
+        let paths = destinations(base: base)
+        let fates = paths.map { OutputCheck.fate(of: $0, as: single ? nil : made, inputs: inputs, force: force) }
+        if !single, fates.allSatisfy({ $0 == .alreadyThere }) { return .alreadyThere(paths) }
+        var writes: [(path: String, again: OutputCheck.Again?)] = []
+        for (path, fate) in zip(paths, fates) {
+            switch fate {
+            case .write: writes.append((path, nil))
+            // Made before its file last changed (an edited photo), or with other options: made
+            // again, and said so.
+            case .writeAgain(let why): writes.append((path, why))
+            case .alreadyThere:
+                // Some of a strip's images there, others not: the ones there are not replaced.
+                let refusal = OutputCheck.exists(path)
+                return .refused(RenderError(.writeFailed, refusal.message, path: file, hint: refusal.hint))
+            case .refused(let message, let hint):
+                return .refused(RenderError(.writeFailed, message, path: file, hint: hint))
+            }
+        }
+        return .write(writes)
     }
 
     /// `--dry-run`: each image that would be written, and the file it would be made from; an
@@ -288,24 +307,28 @@ struct ThumbJob: CommandJob {
                 continue
             }
             let made = single ? nil : record(of: file)
-            for path in destinations(base: base) {
-                let fate = OutputCheck.fate(of: path, as: made, inputs: inputs, force: force)
-                if fate == .alreadyThere {
-                    alreadyThere(file, path)
-                } else if case .refused(let message, let hint) = fate {
-                    failed = true
-                    fail(file, RenderError(.writeFailed, message, path: file, hint: hint))
-                } else if json {
-                    var object = JSONObject()
-                    object.add("type", "plan")
-                    object.add("path", path)
-                    object.add("source", file)
-                    object.add("madeAgain", fate.isAgain)
-                    Console.out(object.text)
-                } else {
-                    var what = "would be written ("
-                    if case .writeAgain(let why) = fate { what = "would be made again (\(why.text); " }
-                    Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
+            // As the run decides: a refused image fails the file, and nothing of it is planned.
+            switch decide(file, base: base, made: made, single: single) {
+            case .alreadyThere(let paths):
+                for path in paths { alreadyThere(file, path) }
+                continue
+            case .refused(let error):
+                failed = true
+                fail(file, error)
+                continue
+            case .write(let writes):
+                for (path, again) in writes {
+                    if json {
+                        var object = JSONObject()
+                        object.add("type", "plan")
+                        object.add("path", path)
+                        object.add("source", file)
+                        object.add("madeAgain", again != nil)
+                        Console.out(object.text)
+                    } else {
+                        let what = again.map { "would be made again (\($0.text); " } ?? "would be written ("
+                        Console.out(Text.clean("\(file) → \(path): \(what)--dry-run: nothing written)"))
+                    }
                 }
             }
             for path in staleStripImages(base: base, made: made) { reportRemoved(file, path, planned: true) }
@@ -348,8 +371,7 @@ struct ThumbJob: CommandJob {
             let number = candidate.dropFirst(prefix.count).dropLast(suffix.count)
             guard number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             let path = (folder as NSString).appendingPathComponent(candidate)
-            guard !kept.contains(path), case .made(let record) = OutputRecord.read(path), record.source == made.source
-            else { return nil }
+            guard !kept.contains(path), OutputRecord.unchanged(path)?.source == made.source else { return nil }
             return path
         }
     }
@@ -364,7 +386,10 @@ struct ThumbJob: CommandJob {
             Console.out(object.text)
         } else {
             let what = planned ? "would be removed (--dry-run: nothing removed)" : "removed"
-            Console.out(Text.clean("\(file) → \(path): \(what): an image of an earlier strip of it with more frames"))
+            Console.out(
+                Text.clean(
+                    "\(file) → \(path): \(what): an image of an earlier strip of it that this one does not write again")
+            )
         }
     }
 

@@ -377,13 +377,29 @@ struct RenderAskedDifferentlyCommandTests {
         #expect(try names() == ["clip-strip-01.jpg", "clip-strip-02.jpg", "clip-strip-03.jpg", "clip-strip-05.jpg"])
         #expect(try String(contentsOfFile: out + "/clip-strip-05.jpg", encoding: .utf8) == "mine")
         try JSONSchemaTests().check("thumb", [planned, shorter])
-        // In words too.
         // The person's fifth refuses the whole strip of 6: nothing of it is written.
         #expect(try CLI.run(thumb + ["--strip", "6"]).status == 1)
         #expect(try names() == ["clip-strip-01.jpg", "clip-strip-02.jpg", "clip-strip-03.jpg", "clip-strip-05.jpg"])
-        let text = try CLI.run(thumb + ["--strip", "2"])
+        // An image of Pickup's written over in place (its attribute stays): the person's now.
+        let edited = try #require(FileHandle(forWritingAtPath: out + "/clip-strip-02.jpg"))
+        try edited.truncate(atOffset: 0)
+        try edited.write(contentsOf: Data("edited".utf8))
+        try edited.close()
+        let plannedAgain = try CLI.run(thumb + ["--strip", "2", "--dry-run", "--json"])
+        #expect(plannedAgain.status == 1)
+        let planned2 = try CLI.jsonLines(plannedAgain)
+        #expect(planned2.count == 1 && planned2.first?["type"] as? String == "error", "\(plannedAgain.outputText)")
+        let refused = try CLI.run(thumb + ["--strip", "2"])
+        #expect(refused.status == 1 && refused.errorText.contains("was changed after Pickup made it"))
+        #expect(try String(contentsOfFile: out + "/clip-strip-02.jpg", encoding: .utf8) == "edited")
+        #expect(FileManager.default.fileExists(atPath: out + "/clip-strip-03.jpg"))
+        // A strip of one: the third goes, in words; the edited second stays.
+        let text = try CLI.run(thumb + ["--strip", "1"])
+        #expect(text.status == 0, "\(text.errorText)")
         #expect(
             text.outputText.contains("clip-strip-03.jpg: removed: an image of an earlier strip"), "\(text.outputText)")
+        #expect(try names() == ["clip-strip-01.jpg", "clip-strip-02.jpg", "clip-strip-05.jpg"])
+        #expect(try String(contentsOfFile: out + "/clip-strip-02.jpg", encoding: .utf8) == "edited")
     }
 }
 

@@ -763,6 +763,34 @@ struct UploadCommandTests {
         #expect(server.stores().count == 3 && server.stores().last?.key == nil, "\(server.stores())")
     }
 
+    @Test("uploads resume --to brings back a query, never another place; the hint says to give the query again")
+    func resumeElsewhereRefused() throws {
+        let server = try FormServer()
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let failed = try CLI.run([
+            "upload", photo, "--to", "http://127.0.0.1:9/upload?token=abc", "--journal", journal, "--retries", "0",
+        ])
+        #expect(failed.status == 1)
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        #expect(
+            failed.outputText.contains(
+                "'pickup uploads resume \(id) --to \"http://127.0.0.1:9/upload?QUERY\" --journal \(journal)'"),
+            "\(failed.outputText)")
+        let elsewhere = try CLI.run([
+            "uploads", "resume", id, "--to", server.url.absoluteString + "?token=abc", "--journal", journal,
+        ])
+        #expect(elsewhere.status == 2, "\(elsewhere.outputText)")
+        #expect(elsewhere.errorText.contains("is not where upload \(id) goes (http://127.0.0.1:9/upload)"))
+        #expect(server.stores().isEmpty)
+        let listed = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
+        #expect(listed.first?["state"] as? String == "failed", "\(listed)")
+    }
+
     @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")
     func clientErrorHint() throws {
         let server = try FormServer()

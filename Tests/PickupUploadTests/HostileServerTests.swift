@@ -513,6 +513,15 @@ struct SecretQueryTests {
         #expect(!String(decoding: raw, as: UTF8.self).contains("hunter2"))
         let refused = await uploader.resume(id: stopped.id).result()
         #expect(refused.why.contains("give the endpoint again") == true, "\(refused.why)")
+        // Given again, it may bring back the query, never another place: refused, the upload as it was.
+        let before = try await journal.record(id: stopped.id)
+        let otherServer = try #require(URL(string: "http://127.0.0.1:9/files/?token=hunter2"))
+        let otherPath = try #require(URL(string: server.endpoint.absoluteString + "x?token=hunter2"))
+        for elsewhere in [otherServer, otherPath] {
+            let moved = await uploader.resume(id: stopped.id, endpoint: elsewhere).result()
+            #expect(moved.error?.code == .badTarget && moved.error?.targetProblem == .otherPlace, "\(moved.why)")
+            #expect(try await journal.record(id: stopped.id) == before)
+        }
         let resumed = await uploader.resume(id: stopped.id, endpoint: endpoint).result()
         #expect(resumed.state == .done, "\(resumed.why)")
     }

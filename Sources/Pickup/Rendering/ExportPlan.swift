@@ -109,7 +109,7 @@ public struct ExportPlan: Sendable, Hashable {
             if let maxBytes = options.maxBytes, full > 0, Double(info.fileSize) * duration / full > Double(maxBytes) {
                 throw RenderError(
                     .impossible,
-                    "passthrough keeps the bit rate, so the output would exceed \(maxBytes) bytes",
+                    "passthrough keeps the bit rate, so the output would exceed \(ExportPlan.bytes(maxBytes))",
                     hint: "Choose a preset that encodes (such as 1280x720), or allow a larger size.")
             }
             return ExportPlan(
@@ -132,7 +132,7 @@ public struct ExportPlan: Sendable, Hashable {
                 return ExportPlan(
                     video: .copy, audio: audio, duration: duration,
                     reason: "the source already fits \(preset.rawValue) (\(target.rawValue), \(width)x\(height), "
-                        + "\(sourceRate / 1000) kbit/s) and \(maxBytes) bytes: remuxed, not encoded")
+                        + "\(sourceRate / 1000) kbit/s) and \(ExportPlan.bytes(maxBytes)): remuxed, not encoded")
             }
             guard duration > 0 else {
                 throw RenderError(
@@ -144,7 +144,8 @@ public struct ExportPlan: Sendable, Hashable {
             let budget = Int(Double(maxBytes) * 8 * 0.97 / duration) - audioBits
             guard budget >= 100_000 else {
                 throw RenderError(
-                    .impossible, "\(maxBytes) bytes for \(Int(duration)) s leaves under 100 kbit/s for the picture",
+                    .impossible,
+                    "\(ExportPlan.bytes(maxBytes)) for \(Int(duration)) s leaves under 100 kbit/s for the picture",
                     hint: "Allow a larger size, or trim the video shorter.")
             }
             cap = min(cap ?? budget, budget)
@@ -167,11 +168,14 @@ public struct ExportPlan: Sendable, Hashable {
         // transfer, tagged so; 8 bits a sample, so an HDR display shows it as HDR.
         if let hdr = info.hdr { why.append("HDR (\(hdr.rawValue)) kept: BT.2020, 8-bit") }
         // A size limit the preset's rate keeps under anyway is said too, so the plan answers it.
-        if let maxBytes = options.maxBytes { why.append("planned to fit \(maxBytes) bytes") }
+        if let maxBytes = options.maxBytes { why.append("planned to fit \(ExportPlan.bytes(maxBytes))") }
         return ExportPlan(
             video: .encode(codec: target, size: size, quality: preset.quality, maxBitRate: cap),
             audio: audio, duration: duration, reason: "encoded: " + why.joined(separator: ", "))
     }
+
+    /// A byte count in words: "1 byte", "25000000 bytes".
+    static func bytes(_ count: Int64) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
     /// ffprobe's name of a codec from either spelling (`avc1` → `h264`, `hvc1`/`hev1` → `hevc`).
     static func normalizedCodec(_ codec: String?) -> String? {

@@ -6,9 +6,9 @@ struct FormKeyOption: ParsableArguments {
     @Flag(
         name: [.customLong("no-idempotency-key")],
         help: ArgumentHelp(
-            "Form uploads: send no Idempotency-Key this run, for a server that refuses it (by default each form "
-                + "upload sends its own, the same on every try, so that a server that honours it stores a file "
-                + "whose answer was lost once)."))
+            "Form uploads: send no Idempotency-Key header this run, for a server that refuses it. By default each "
+                + "form upload carries its own key, the same on every try, so that a server that honours it keeps "
+                + "one copy when a lost answer makes Pickup send the file again."))
     var noIdempotencyKey = false
 
     /// Whether form uploads send their key.

@@ -136,7 +136,8 @@ enum UploadRunner {
     private static func note(_ record: UploadRecord, journal: String?, sending: [String: Int64] = [:]) -> String {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
-            return ": '\(UploadHints.resume(record.id, journal: journal))' \(UploadHints.goesOn(form: record.isForm))"
+            return
+                ": '\(UploadHints.resume(record.id, journal: journal, to: UploadHints.urlToGiveAgain(record)))' \(UploadHints.goesOn(form: record.isForm))"
         }
         let form = record.isForm
         // Sending, as the journal says: by a pickup still running (its claim holds), or by one
@@ -144,14 +145,15 @@ enum UploadRunner {
         if record.state == .uploading || record.state == .waiting {
             if let process = sending[record.id] { return ": process \(process) is sending it now" }
             return
-                ": cut off earlier (no pickup sends it now); '\(UploadHints.resume(record.id, journal: journal))' "
+                ": cut off earlier (no pickup sends it now); "
+                + "'\(UploadHints.resume(record.id, journal: journal, to: UploadHints.urlToGiveAgain(record)))' "
                 + (form || record.remote == nil ? "sends it from the start" : UploadHints.goesOn(form: false))
         }
         if let error = record.error {
             return ": "
                 + UploadHints.line(
                     error, journal: journal, id: record.id == "-" ? nil : record.id, form: form,
-                    again: UploadHints.sendAgain(record, journal: journal))
+                    again: UploadHints.sendAgain(record, journal: journal), to: UploadHints.urlToGiveAgain(record))
         }
         return ""
     }
@@ -327,7 +329,7 @@ enum UploadRunner {
                     code: $0.code.rawValue, message: $0.description,
                     hint: UploadHints.hint(
                         for: $0, journal: journal, id: id, form: record.isForm,
-                        again: UploadHints.sendAgain(record, journal: journal)))
+                        again: UploadHints.sendAgain(record, journal: journal), to: UploadHints.urlToGiveAgain(record)))
             })
         return object.text + "\n"
     }

@@ -47,7 +47,9 @@ struct UploadsCommand: AsyncParsableCommand {
     /// `pickup uploads resume [ID]`.
     struct Resume: JobCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Go on with one upload, or with every unfinished one, from the server's offset.")
+            abstract:
+                "Go on with one upload, or with every unfinished one, from the byte the server holds (a form: sent again whole)."
+        )
 
         @Argument(
             help: ArgumentHelp(
@@ -99,7 +101,7 @@ struct UploadsCommand: AsyncParsableCommand {
     /// `pickup uploads cancel ID`.
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "End an upload on the server and mark it cancelled.")
+            abstract: "Mark an upload cancelled, and end it on the server (a tus upload, an S3 multipart upload).")
 
         @Argument(help: ArgumentHelp("The upload's id.", valueName: "ID"))
         var id: String
@@ -271,6 +273,17 @@ struct UploadsJob: CommandJob {
                                 + "'pickup upload \(Text.shellQuoted(record.path)) --to ...' to the same place "
                                 + "(\(UploadRunner.shownTarget(record)))"))
                     return ExitStatus.someFailed
+                }
+                // --to brings back the query the journal did not keep; another place is a mistake
+                // (the file would go where the journal does not say, with that place's credentials).
+                if let endpoint, let destination = record.destination, !destination.isSamePlace(as: endpoint) {
+                    Console.error(
+                        Text.clean(
+                            "pickup uploads: --to \(redacted(endpoint.absoluteString)) is not where upload \(record.id) "
+                                + "goes (\(destination.displayName)); give its own URL with the query it had, or send "
+                                + "the file to the other place with 'pickup upload \(Text.shellQuoted(record.path)) --to URL'"
+                        ))
+                    return ExitStatus.usage
                 }
                 ids = [record.id]
                 records[record.id] = record

@@ -16,7 +16,7 @@ extension UploadsCommand {
         var dryRun = false
 
         @Option(
-            name: .customLong("older-than"),
+            name: .customLong("older-than"), parsing: .unconditional,
             help: ArgumentHelp(
                 "Only uploads last changed longer ago than this: a number and s, m, h, d or w (90m, 30d, 2w).",
                 valueName: "DURATION"))

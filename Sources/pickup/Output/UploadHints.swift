@@ -6,8 +6,17 @@ import PickupUpload
 enum UploadHints {
     /// The command that resumes: `pickup uploads resume`, with `--journal` when the person named
     /// one (a resume without it would look in the default journal and find nothing).
-    static func resume(_ id: String? = nil, journal: String?) -> String {
-        "pickup uploads resume" + (id.map { " " + $0 } ?? "") + journalFlag(journal)
+    static func resume(_ id: String? = nil, journal: String?, to url: String? = nil) -> String {
+        "pickup uploads resume" + (id.map { " " + $0 } ?? "") + (url.map { " --to " + $0 } ?? "") + journalFlag(journal)
+    }
+
+    /// For a resume of `record`: its endpoint with a place for the query the journal did not
+    /// keep (`"https://host/upload?QUERY"`), which the resume needs again; nil when it kept all.
+    static func urlToGiveAgain(_ record: UploadRecord) -> String? {
+        guard record.target.hasSuffix(UploadJournal.queryNotStored), let url = record.destination?.displayName else {
+            return nil
+        }
+        return "\"" + url + "?QUERY\""
     }
 
     /// The command that cancels upload `id`, with `--journal` when the person named one.
@@ -30,9 +39,10 @@ enum UploadHints {
     /// POST, which has no offset to go on from: resuming sends it again, whole. `again`: the
     /// command that sends the file anew, when one can be given whole (`sendAgain`).
     static func hint(
-        for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil
+        for error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil,
+        to url: String? = nil
     ) -> String {
-        let resume = resume(id, journal: journal)
+        let resume = resume(id, journal: journal, to: url)
         let goesOn = goesOn(form: form)
         switch error.code {
         case .network:
@@ -57,6 +67,9 @@ enum UploadHints {
                     "Give it as --to tus+http://HOST/PATH (or tus+https://): a plain http(s):// URL means a web form."
             case .noTusEndpoint:
                 return "Check the endpoint's path (tusd serves /files/); --to tus+http(s)://HOST/PATH."
+            case .otherPlace:
+                return "Give --to the upload's own URL with its query; to send the file to the other place, "
+                    + "'pickup upload FILE --to URL' starts a new upload there."
             case nil, .requestTooLarge:
                 return "Use --to tus+http(s)://HOST/PATH, s3://BUCKET/PREFIX or an http(s):// form URL."
             }
@@ -81,9 +94,10 @@ enum UploadHints {
 
     /// The error as one line: what happened, then what to do.
     static func line(
-        _ error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil
+        _ error: UploadError, journal: String? = nil, id: String? = nil, form: Bool = false, again: String? = nil,
+        to url: String? = nil
     ) -> String {
-        error.description + ". " + hint(for: error, journal: journal, id: id, form: form, again: again)
+        error.description + ". " + hint(for: error, journal: journal, id: id, form: form, again: again, to: url)
     }
 
     /// The command that sends `record`'s file anew to the same place, when it can be given whole:
