@@ -40,7 +40,8 @@ struct FileListCommandTests {
         let runs = [
             ["probe", empty], ["thumb", "-r", empty, "-o", folder.path + "/t"],
             ["export", "-r", empty, "--preset", "low", "-o", folder.path + "/e"],
-            ["import", empty, "--into", folder.path + "/lib"],
+            // -r, as the other commands take it: import scans folders anyway.
+            ["import", "-r", empty, "--into", folder.path + "/lib"],
             ["upload", "-r", empty, "--to", "http://127.0.0.1:9/upload", "--journal", folder.path + "/j.sqlite"],
         ]
         for arguments in runs {

@@ -789,6 +789,11 @@ struct UploadCommandTests {
         #expect(server.stores().isEmpty)
         let listed = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
         #expect(listed.first?["state"] as? String == "failed", "\(listed)")
+        // Cancelled, a form's upload has nothing on the server to let go, and says so.
+        #expect(try CLI.run(["uploads", "cancel", id, "--journal", journal]).status == 0)
+        let cancelled = try CLI.run(["uploads", "resume", id, "--journal", journal])
+        #expect(cancelled.status == 1 && cancelled.errorText.contains("was cancelled; there is nothing to resume"))
+        #expect(!cancelled.errorText.contains("let go"), "\(cancelled.errorText)")
     }
 
     @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")

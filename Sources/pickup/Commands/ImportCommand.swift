@@ -40,6 +40,11 @@ struct ImportCommand: JobCommand {
             "Files or folders to import; folders are scanned with everything below them.", valueName: "SOURCE"))
     var arguments: [String] = []
 
+    /// Taken and unused: import always scans folders with everything below them, and `-r`, as
+    /// probe, thumb, export and upload take it, should not fail a first try.
+    @Flag(name: [.customLong("recursive"), .customShort("r")], help: .hidden)
+    var recursive = false
+
     @Option(
         name: [.customLong("into"), .customShort("o")],
         help: ArgumentHelp("The library folder (created when missing).", valueName: "DIR"), completion: .directory)

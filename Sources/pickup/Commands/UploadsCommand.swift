@@ -266,10 +266,12 @@ struct UploadsJob: CommandJob {
                 // Cancelling ended the upload on the server too (tus termination, S3 abort):
                 // nothing is left to go on from, and starting over unasked would undo the cancel.
                 if record.state == .cancelled {
+                    // A form keeps nothing on the server between tries: nothing was let go there.
+                    let letGo = record.isForm ? "" : ", and its bytes on the server were let go"
                     Console.error(
                         Text.clean(
-                            "pickup uploads: upload \(record.id) of \(record.path) was cancelled, and its bytes on the "
-                                + "server were let go; there is nothing to resume. To send the file again, run "
+                            "pickup uploads: upload \(record.id) of \(record.path) was cancelled\(letGo); there is "
+                                + "nothing to resume. To send the file again, run "
                                 + "'pickup upload \(Text.shellQuoted(record.path)) --to ...' to the same place "
                                 + "(\(UploadRunner.shownTarget(record)))"))
                     return ExitStatus.someFailed
