@@ -50,8 +50,10 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// Whether `output` is as Pickup wrote it: its size and modification time those kept (or
     /// none kept, by an earlier Pickup).
+    /// The time within two seconds: a copy kept with its attributes on a file system of coarser
+    /// times (FAT's two seconds, HFS+'s one, a tar archive's) is the same output, not an edit.
     public func isAsWritten(_ output: FileStatus) -> Bool {
-        written.map { $0.size == output.size && $0.modified == output.modified } ?? true
+        written.map { $0.size == output.size && abs($0.modified - output.modified) <= 2_000_000_000 } ?? true
     }
 
     /// What an output carries.
@@ -69,7 +71,8 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// The record kept on `output`.
     public static func read(_ output: String) -> Found {
-        var buffer = [UInt8](repeating: 0, count: 4_200)
+        // Room for a source path of PATH_MAX (4096 bytes) and the fields before it.
+        var buffer = [UInt8](repeating: 0, count: 8_192)
         let count = buffer.withUnsafeMutableBytes { raw in
             pickup_get_attribute(output, attribute, raw.baseAddress, Int64(raw.count))
         }
@@ -104,6 +107,17 @@ public struct OutputRecord: Sendable, Equatable {
     /// is kept and nothing fails.
     public func write(on output: String) {
         guard let status = FileStatus(path: output) else { return }
+        keep(on: output, written: status)
+        // Where keeping an attribute changes the file's time (some network and FUSE file
+        // systems), the record is written again with the time it has now.
+        if let after = FileStatus(path: output), !OutputRecord.sameTime(after, status) { keep(on: output, written: after) }
+    }
+
+    private static func sameTime(_ one: FileStatus, _ other: FileStatus) -> Bool {
+        one.size == other.size && one.modified == other.modified
+    }
+
+    private func keep(on output: String, written status: FileStatus) {
         let text = Array("3\n\(options)\n\(size)\n\(modified)\n\(status.size)\n\(status.modified)\n\(source)".utf8)
         _ = text.withUnsafeBytes { raw in
             pickup_set_attribute(output, OutputRecord.attribute, raw.baseAddress, Int64(raw.count))

@@ -54,7 +54,14 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         case .tus, .form:
             let own = stored
             let given = moved(to: url).stored
-            return given == own || UploadDestination.twin(ofStored: own) == given
+            if given == own || UploadDestination.twin(ofStored: own) == given { return true }
+            // A server's root, with or without its slash (`http://host` and `http://host/`).
+            func rooted(_ url: URL?) -> URL? {
+                guard let url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+                if parts.path.isEmpty { parts.path = "/" }
+                return parts.url
+            }
+            return rooted(given.url) != nil && rooted(given.url) == rooted(own.url)
         }
     }
 

@@ -174,7 +174,8 @@ public actor UploadQueue {
         return records.filter { queueID(ofJournalID: $0.id) == nil }.map { add(restoring: $0) }
     }
 
-    /// Adds the journal's upload `record` to go on with (to `endpoint`, when it moved), shown
+    /// Adds the journal's upload `record` to go on with (`endpoint`: its own again, with the
+    /// query the journal did not keep; another place is refused), shown
     /// as the journal has it from its first update until it starts: its file, size and
     /// confirmed bytes. One the queue holds already is not added again. Returns its queue id.
     @discardableResult

@@ -231,7 +231,9 @@ public final class Uploader: Sendable {
                     + "(\(destination.displayName)): an endpoint given again may bring back its query (a token), "
                     + "not send the upload elsewhere")
             problem.targetProblem = .otherPlace
+            // Failed, as returned and reported; the journal keeps the upload as it was.
             var refused = record
+            refused.state = .failed
             refused.error = problem
             events?.yield(.finished(refused))
             return refused

@@ -150,12 +150,13 @@ struct ExportJob: CommandJob {
         return start...end
     }
 
-    /// Bytes from `25MB`, `800k`, `1.5G`, `1000` (decimal units, as disks count).
     /// `--max-size`: a number (digits and one point: `Double` would also read `0x10` and `1e3`),
     /// then a unit: k, M, G, T (thousands) or KiB, MiB, GiB, TiB (1024s), any case, B optional;
     /// or whole bytes. Each way it can be wrong is said.
     static func bytes(_ text: String) throws(ValidationError) -> Int64 {
         let example = "like 25MB, 800k, 1.5G or 25MiB, or whole bytes"
+        // Taken whatever it looks like (`-5M`): an option in its place means the size is missing.
+        if text.hasPrefix("--") { throw ValidationError("--max-size needs a size before \(text): give one \(example)") }
         var lower = Substring(text.lowercased().replacingOccurrences(of: " ", with: ""))
         if lower.hasSuffix("b") { lower = lower.dropLast() }
         let binary = lower.hasSuffix("i")

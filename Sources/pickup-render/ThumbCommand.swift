@@ -245,8 +245,8 @@ struct ThumbJob: CommandJob {
                 made?.write(on: path)
                 written.append((image, path, why))
             }
-            let removed = staleStripImages(base: base, made: made)
-            for path in removed { unlink(path) }
+            // Said removed only when it is (a folder that forbids it keeps the image, unsaid).
+            let removed = staleStripImages(base: base, made: made).filter { unlink($0) == 0 }
             return .success(.written(written, removed: removed))
         } catch {
             return .failure(error)

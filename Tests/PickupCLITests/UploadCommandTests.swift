@@ -796,6 +796,31 @@ struct UploadCommandTests {
         #expect(!cancelled.errorText.contains("let go"), "\(cancelled.errorText)")
     }
 
+    @Test("uploads resume of an S3 upload refuses --to and --no-idempotency-key, which do not shape it")
+    func resumeS3Misplaced() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let environment = ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "AWS_REGION": "us-east-1"]
+        let failed = try CLI.run(
+            [
+                "upload", photo, "--to", "s3://bucket/p/", "--endpoint", "http://127.0.0.1:9", "--journal", journal,
+                "--retries", "0",
+            ], environment: environment)
+        #expect(failed.status == 1, "\(failed.outputText)")
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        let to = try CLI.run(
+            ["uploads", "resume", id, "--to", "http://127.0.0.1:9/x", "--journal", journal], environment: environment)
+        #expect(
+            to.status == 2 && to.errorText.contains("the journal keeps an S3 upload's place whole"), "\(to.errorText)")
+        let key = try CLI.run(
+            ["uploads", "resume", id, "--no-idempotency-key", "--journal", journal], environment: environment)
+        #expect(key.status == 2 && key.errorText.contains("is for a web form's upload"), "\(key.errorText)")
+    }
+
     @Test("a server that refuses the request itself (HTTP 400) is not told to be tried again later")
     func clientErrorHint() throws {
         let server = try FormServer()

@@ -526,3 +526,30 @@ struct SecretQueryTests {
         #expect(resumed.state == .done, "\(resumed.why)")
     }
 }
+
+@Suite("an endpoint given again on resume")
+struct SamePlaceTests {
+    func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+
+    @Test(
+        "the same place however written (case, default port, trailing slash, query) is taken; another host, port or path is not"
+    )
+    func samePlace() throws {
+        let tus = UploadDestination.tus(endpoint: try url("https://example.com/files/")).stored
+        for same in [
+            "https://example.com/files/?token=1", "HTTPS://Example.COM:443/files/", "https://example.com/files",
+        ] {
+            #expect(tus.isSamePlace(as: try url(same)), "\(same)")
+        }
+        for other in [
+            "https://example.org/files/", "https://example.com:8443/files/", "https://example.com/other/",
+            "http://example.com/files/",
+        ] {
+            #expect(!tus.isSamePlace(as: try url(other)), "\(other)")
+        }
+        // A server's root, with or without its slash.
+        let root = UploadDestination.form(FormTarget(url: try url("http://127.0.0.1:8765"))).stored
+        #expect(root.isSamePlace(as: try url("http://127.0.0.1:8765/?token=x")))
+        #expect(!root.isSamePlace(as: try url("http://127.0.0.1:8766/")))
+    }
+}

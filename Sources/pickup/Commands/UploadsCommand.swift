@@ -276,6 +276,15 @@ struct UploadsJob: CommandJob {
                                 + "(\(UploadRunner.shownTarget(record)))"))
                     return ExitStatus.someFailed
                 }
+                // --to and --no-idempotency-key speak of tus and form targets, and a form's key:
+                // given for an upload they do not shape, a mistake said, not passed over.
+                if endpoint != nil || !idempotencyKey, let destination = record.destination,
+                    let misplaced = UploadsJob.misplaced(to: endpoint != nil, key: !idempotencyKey, for: destination)
+                {
+                    Console.error(
+                        Text.clean("pickup uploads: \(misplaced) upload \(record.id) (\(destination.displayName))"))
+                    return ExitStatus.usage
+                }
                 // --to brings back the query the journal did not keep; another place is a mistake
                 // (the file would go where the journal does not say, with that place's credentials).
                 if let endpoint, let destination = record.destination, !destination.isSamePlace(as: endpoint) {
@@ -414,6 +423,23 @@ struct UploadsJob: CommandJob {
 }
 
 extension UploadsJob {
+    /// What is wrong with `--to` (`to`) or `--no-idempotency-key` (`key`) for an upload to
+    /// `destination`, nil when nothing is.
+    static func misplaced(to: Bool, key: Bool, for destination: UploadDestination) -> String? {
+        let form: Bool
+        switch destination {
+        case .s3, .s3Presigned:
+            if to {
+                return "--to gives a tus endpoint or a form's URL again; the journal keeps an S3 upload's place "
+                    + "whole, for"
+            }
+            form = false
+        case .tus: form = false
+        case .form: form = true
+        }
+        return key && !form ? "--no-idempotency-key is for a web form's upload, not for" : nil
+    }
+
     /// The server an upload goes to (scheme, host and port; an S3 bucket's endpoint): uploads
     /// to one server are stopped together when it cannot be reached. Nil when not known.
     static func server(of record: UploadRecord) -> String? {

@@ -16,7 +16,9 @@ enum UploadHints {
         guard record.target.hasSuffix(UploadJournal.queryNotStored), let url = record.destination?.displayName else {
             return nil
         }
-        return "\"" + url + "?QUERY\""
+        // In double quotes, which a shell leaves as they are but for these: then in single ones.
+        let plain = !url.contains { "$`\"\\!".contains($0) }
+        return plain ? "\"" + url + "?QUERY\"" : Text.shellQuoted(url + "?QUERY")
     }
 
     /// The command that cancels upload `id`, with `--journal` when the person named one.
