@@ -110,7 +110,9 @@ public struct OutputRecord: Sendable, Equatable {
         keep(on: output, written: status)
         // Where keeping an attribute changes the file's time (some network and FUSE file
         // systems), the record is written again with the time it has now.
-        if let after = FileStatus(path: output), !OutputRecord.sameTime(after, status) { keep(on: output, written: after) }
+        if let after = FileStatus(path: output), !OutputRecord.sameTime(after, status) {
+            keep(on: output, written: after)
+        }
     }
 
     private static func sameTime(_ one: FileStatus, _ other: FileStatus) -> Bool {
