@@ -15,7 +15,7 @@ measures the disk's own write speed (`dd oflag=direct`, no page cache): no
 copy that is on the disk when it ends can beat it, whatever `cp` reports.
 
 usage: Benchmarks/import_benchmark.py [--large N] [--large-mb MB,MB...] [--small N]
-                                      [--parallel N] [--rounds N] [--json PATH]
+                                      [--parallel N] [--rounds N] [--json PATH] [--work DIR]
 """
 import argparse, os, random, shutil, subprocess, sys, time
 import figures
@@ -76,13 +76,15 @@ def main():
     parser.add_argument("--parallel", type=int, default=2, help="pickup import --parallel")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", help="write the figures there, for scripts/bench.sh")
+    parser.add_argument("--work", help="the folder to make the files and copies in (default Benchmarks/work/import): "
+                        "a file system to measure, such as a fresh ext4 with its journal")
     args = parser.parse_args()
     found = []
 
     subprocess.run(["swift", "build", "-c", "release", "--product", "pickup"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     pickup = os.path.join(ROOT, ".build", "release", "pickup")
-    work = os.path.join(ROOT, "Benchmarks", "work", "import")
+    work = os.path.abspath(args.work) if args.work else os.path.join(ROOT, "Benchmarks", "work", "import")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     rng = random.Random(7)

@@ -30,6 +30,22 @@ struct UploadCommandTests {
         return folder
     }
 
+    /// A photo in a new scratch folder whose upload `--to target` failed once (`--retries 0`):
+    /// the folder (to remove), its journal, the photo, the upload's id and the failed run.
+    func failedUpload(
+        to target: String, _ more: [String] = [], environment: [String: String] = [:]
+    ) throws -> (folder: String, journal: String, photo: String, id: String, run: Shell.Result) {
+        let folder = try scratch()
+        let journal = folder + "/j.sqlite"
+        let photo = folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
+        let failed = try CLI.run(
+            ["upload", photo, "--to", target, "--journal", journal, "--retries", "0"] + more, environment: environment)
+        let listed = try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"]))
+        let id = try #require(listed.first?["id"] as? String, "\(failed.outputText)")
+        return (folder, journal, photo, id, failed)
+    }
+
     @Test("files arrive whole; --json gives each final record; misuse exits 2")
     func upload() throws {
         let server = try TusServer()
@@ -743,17 +759,9 @@ struct UploadCommandTests {
     func resumeWithoutKey() throws {
         // A server that stores every POST whatever its key, and loses its first two answers.
         let server = try FormServer(loseReplies: 2, ignoreKeys: true)
-        let folder = try scratch()
+        let (folder, journal, _, id, failed) = try failedUpload(to: server.url.absoluteString)
         defer { Temporary.remove(folder) }
-        let journal = folder + "/j.sqlite"
-        let photo = folder + "/a.jpg"
-        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
-        let failed = try CLI.run([
-            "upload", photo, "--to", server.url.absoluteString, "--journal", journal, "--retries", "0",
-        ])
         #expect(failed.status == 1, "\(failed.outputText)")
-        let id = try #require(
-            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
         // The second answer is lost too: the resume sends the first try's key, and fails again.
         #expect(try CLI.run(["uploads", "resume", id, "--journal", journal, "--retries", "0"]).status == 1)
         let keyed = server.stores()
@@ -766,17 +774,9 @@ struct UploadCommandTests {
     @Test("uploads resume --to brings back a query, never another place; the hint says to give the query again")
     func resumeElsewhereRefused() throws {
         let server = try FormServer()
-        let folder = try scratch()
+        let (folder, journal, _, id, failed) = try failedUpload(to: "http://127.0.0.1:9/upload?token=abc")
         defer { Temporary.remove(folder) }
-        let journal = folder + "/j.sqlite"
-        let photo = folder + "/a.jpg"
-        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
-        let failed = try CLI.run([
-            "upload", photo, "--to", "http://127.0.0.1:9/upload?token=abc", "--journal", journal, "--retries", "0",
-        ])
         #expect(failed.status == 1)
-        let id = try #require(
-            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
         #expect(
             failed.outputText.contains(
                 "'pickup uploads resume \(id) --to \"http://127.0.0.1:9/upload?QUERY\" --journal \(journal)'"),
@@ -798,20 +798,11 @@ struct UploadCommandTests {
 
     @Test("uploads resume of an S3 upload refuses --to and --no-idempotency-key, which do not shape it")
     func resumeS3Misplaced() throws {
-        let folder = try scratch()
-        defer { Temporary.remove(folder) }
-        let journal = folder + "/j.sqlite"
-        let photo = folder + "/a.jpg"
-        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: photo)
         let environment = ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "AWS_REGION": "us-east-1"]
-        let failed = try CLI.run(
-            [
-                "upload", photo, "--to", "s3://bucket/p/", "--endpoint", "http://127.0.0.1:9", "--journal", journal,
-                "--retries", "0",
-            ], environment: environment)
+        let (folder, journal, _, id, failed) = try failedUpload(
+            to: "s3://bucket/p/", ["--endpoint", "http://127.0.0.1:9"], environment: environment)
+        defer { Temporary.remove(folder) }
         #expect(failed.status == 1, "\(failed.outputText)")
-        let id = try #require(
-            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
         let to = try CLI.run(
             ["uploads", "resume", id, "--to", "http://127.0.0.1:9/x", "--journal", journal], environment: environment)
         #expect(
