@@ -26,10 +26,21 @@ public struct NamedFiles {
     /// why it passes over the rest, `doing` what `-r` would do ("make thumbnails of what is in it");
     /// `selection` which files are taken at all (`--include`, `--exclude`); a file in `listed`
     /// (from `--files-from`) is taken as one found in a folder.
+    ///
+    /// `outputs`: the folder `-o` names for the command's outputs. A file found
+    /// in a folder that Pickup made (its record says so), or that lies in `outputs`, is left
+    /// alone: a run again on a card with its thumbnails or exports inside it does not take them
+    /// for photos and videos to work on. Named itself, such a file is taken.
     public init(
         _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String,
-        selection: FileSelection = .everything, listed: Set<String> = []
+        selection: FileSelection = .everything, listed: Set<String> = [], outputs: String? = nil
     ) throws(ValidationError) {
+        let outputFolder = outputs.map { NamedFiles.absolute($0) + "/" }
+        func isOutput(_ path: String) -> Bool {
+            if let outputFolder, NamedFiles.absolute(path).hasPrefix(outputFolder) { return true }
+            if case .made = OutputRecord.read(path) { return true }
+            return false
+        }
         // Each file once, however many arguments lead to it (a folder and a file in it).
         var given: Set<FileIdentity> = []
         func isNew(_ identity: FileIdentity?) -> Bool {
@@ -53,6 +64,8 @@ public struct NamedFiles {
             if NamedFiles.emptyFolderLines([argument], command: "").count == 1 { emptyFolders.append(argument) }
             for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
+                case .file(let path, _) where takes(path) && isOutput(path):
+                    leftAlone.append((path, NamedFiles.anOutput))
                 case .file(let path, let identity) where takes(path): if isNew(identity) { files.append(path) }
                 case .file(let path, _): leftAlone.append((path, other))
                 case .leftAlone(let path, let reason): leftAlone.append((path, reason))
@@ -76,9 +89,22 @@ public struct NamedFiles {
         }
     }
 
+    /// Why a file found in a folder is left alone: Pickup made it, as a thumbnail or an export.
+    public static let anOutput = "an output Pickup made"
+
+    /// What to do to take such a file all the same.
+    public static let outputHints = [anOutput: "name a file itself to take it"]
+
+    /// `path` absolute (from the current folder) and without `.`, `..` or a trailing slash.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (full as NSString).standardizingPath
+    }
+
     /// The reasons said of one file, as said of several.
     static let plurals = [
         "not a photo or video": "not photos or videos", "not a video": "not videos", "not a photo": "not photos",
+        anOutput: "outputs Pickup made",
     ]
 
     /// What was left alone, one line for each reason, in the order first seen: "pickup export:

@@ -48,7 +48,7 @@ struct ExportJob: CommandJob {
         let named = try NamedFiles(
             sources.paths, recursive: command.recursive, doing: "export the videos in it",
             takes: { MediaNames.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) },
-            other: "not a video", selection: command.files.selection, listed: sources.listed)
+            other: "not a video", selection: command.files.selection, listed: sources.listed, outputs: command.output)
         let files = named.files
         let leftAlone = named.leftAlone
         notTaken = named.notTaken
@@ -193,7 +193,9 @@ struct ExportJob: CommandJob {
             Console.out(JSONObject.leftAlone(path: path, reason: reason).text)
         }
         if !json, !progress.quiet {
-            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup export", notTaken: notTaken) {
+            for line in NamedFiles.leftAloneLines(
+                leftAlone, command: "pickup export", hints: NamedFiles.outputHints, notTaken: notTaken)
+            {
                 Console.error(line)
             }
             for line in NamedFiles.emptyFolderLines(emptyFolders, command: "pickup export") { Console.error(line) }

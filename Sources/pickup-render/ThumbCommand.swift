@@ -63,7 +63,7 @@ struct ThumbJob: CommandJob {
         let named = try NamedFiles(
             sources.paths, recursive: command.recursive, doing: "make thumbnails of what is in it",
             takes: MediaNames.namedAsMedia, other: "not a photo or video", selection: command.files.selection,
-            listed: sources.listed)
+            listed: sources.listed, outputs: command.output)
         files = named.files
         inputs = OutputCheck.Inputs(named.files)
         leftAlone = named.leftAlone
@@ -140,7 +140,9 @@ struct ThumbJob: CommandJob {
             if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }
         if !json {
-            for line in NamedFiles.leftAloneLines(leftAlone, command: "pickup thumb", notTaken: notTaken) {
+            for line in NamedFiles.leftAloneLines(
+                leftAlone, command: "pickup thumb", hints: NamedFiles.outputHints, notTaken: notTaken)
+            {
                 Console.error(line)
             }
             for line in NamedFiles.emptyFolderLines(emptyFolders, command: "pickup thumb") { Console.error(line) }

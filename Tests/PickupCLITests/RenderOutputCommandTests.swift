@@ -347,6 +347,37 @@ struct RenderAskedDifferentlyCommandTests {
         #expect(replaced.outputText.contains("(made again: the file changed since)"), "\(replaced.outputText)")
     }
 
+    @Test("outputs inside the folder read are left alone on a run again, in -o or not; named, they are taken")
+    func outputsInsideTheCard() throws {
+        let folder = try Temporary.folder("cli-inside")
+        defer { Temporary.remove(folder) }
+        let card = folder + "/card"
+        try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: card + "/clip.mp4")
+        try FileManager.default.copyItem(atPath: try Fixtures.path(.jpegPlain), toPath: card + "/photo.jpg")
+        let export = ["export", "-r", card, "--preset", "passthrough", "-o", card + "/exports"]
+        let thumb = ["thumb", "-r", card, "-o", card + "/thumbs", "--json"]
+        #expect(try CLI.run(export).status == 0)
+        #expect(try CLI.run(thumb).status == 0)
+        for again in [export + ["--json"], thumb] {
+            let run = try CLI.run(again)
+            #expect(run.status == 0, "\(again): \(run.outputText) \(run.errorText)")
+            let lines = try CLI.jsonLines(run)
+            #expect(lines.allSatisfy { ["alreadyThere", "leftAlone"].contains($0["type"] as? String) }, "\(lines)")
+            #expect(lines.contains { $0["reason"] as? String == "an output Pickup made" }, "\(lines)")
+        }
+        // Where the file system keeps records, an output found in a folder -o does not name
+        // is Pickup's too: a thumbnail of the export is not made from it.
+        if try RenderAskedDifferentlyCommandTests.keepsAttributes(folder) {
+            let elsewhere = try CLI.run(["thumb", "-r", card, "-o", folder + "/other", "--json"])
+            let made = try CLI.jsonLines(elsewhere).filter { $0["type"] as? String == "image" }
+            #expect(made.compactMap { $0["source"] as? String }.sorted() == [card + "/clip.mp4", card + "/photo.jpg"])
+        }
+        // Named itself, an output is taken.
+        let named = try CLI.run(["thumb", card + "/exports/clip-passthrough.mp4", "-o", folder + "/named.jpg"])
+        #expect(named.status == 0, "\(named.errorText)")
+    }
+
     @Test("a strip made again with fewer frames removes the earlier strip's other images, not a person's file")
     func shorterStrip() throws {
         let folder = try Temporary.folder("cli-asked")
