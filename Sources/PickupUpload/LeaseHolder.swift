@@ -15,4 +15,32 @@ enum LeaseHolder {
     static func isAlive(signalled: Bool, errno: Int32) -> Bool {
         signalled || errno == EPERM
     }
+
+    /// Whether `/proc/PID/stat`'s text (Linux) says the process is ending: a zombie (`Z`, `X`)
+    /// or exiting (`PF_EXITING`, 0x4, in its flags). `kill(pid, 0)` succeeds on such a process
+    /// until its parent reaps it, which may be later than never for a child of a killed
+    /// `timeout`, left to a container's first process: its upload would stay held until the
+    /// lease ran out. Nil for text that is not such a line.
+    static func isEnding(stat text: String) -> Bool? {
+        // "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": the name may hold spaces
+        // and parentheses, so the fields are counted from the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count >= 7, let state = fields[0].first, let flags = UInt64(fields[6]) else { return nil }
+        return state == "Z" || state == "X" || flags & 0x4 != 0
+    }
+
+    /// Whether the process `pid` is ending, as its `/proc` entry says (false where there is none).
+    static func isEnding(_ pid: Int64) -> Bool {
+        #if os(Linux)
+            guard let handle = fopen("/proc/\(pid)/stat", "r") else { return false }
+            defer { fclose(handle) }
+            var buffer = [CChar](repeating: 0, count: 1_024)
+            guard fgets(&buffer, Int32(buffer.count), handle) != nil else { return false }
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return isEnding(stat: line) ?? false
+        #else
+            return false
+        #endif
+    }
 }

@@ -217,7 +217,7 @@ public actor UploadJournal {
     static func isRunning(_ pid: Int64) -> Bool {
         guard pid > 0, pid <= Int64(Int32.max) else { return false }
         let result = kill(pid_t(pid), 0)
-        return LeaseHolder.isAlive(signalled: result == 0, errno: result == 0 ? 0 : errno)
+        return LeaseHolder.isAlive(signalled: result == 0, errno: result == 0 ? 0 : errno) && !LeaseHolder.isEnding(pid)
     }
 
     /// Starts a record for a new upload; `maxAttempts`: the tries its run allows, which a resume
