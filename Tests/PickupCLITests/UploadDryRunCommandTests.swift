@@ -38,7 +38,17 @@ struct UploadDryRunCommandTests {
         try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: cut))
         let cutSent = try CLI.run(["upload", cut, "--to", to, "--journal", folder + "/j.sqlite"])
         #expect(cutSent.status == 0 && cutSent.errorText.contains("cut short"), "\(cutSent.errorText)")
-        #expect(cutSent.errorText.contains("sent as it is") && cutSent.outputText.contains("1 uploaded"))
+        #expect(cutSent.errorText.contains("taken as it is, not left out") && cutSent.outputText.contains("1 uploaded"))
+        // A note named as a photo, found in a folder: taken as a damaged photo would be, and said so.
+        let card = folder + "/card"
+        try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: true)
+        try Data("a note\n".utf8).write(to: URL(fileURLWithPath: card + "/IMG_0002.JPG"))
+        let misnamed = try CLI.run(["upload", "-r", card, "--to", to, "--journal", folder + "/j.sqlite"])
+        #expect(misnamed.status == 0 && misnamed.outputText.contains("1 uploaded"), "\(misnamed.outputText)")
+        #expect(
+            misnamed.errorText.contains(
+                "\(card)/IMG_0002.JPG: the file holds plain text, not a photo or video; taken as it is, not left out"),
+            "\(misnamed.errorText)")
     }
 
     @Test("a file the journal has sent with the same bytes is said to be already there, as the run skips it")

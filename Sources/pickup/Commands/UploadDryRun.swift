@@ -31,12 +31,17 @@ extension UploadJob {
         // say: not sent (a file named as something else is sent whatever it holds). One cut short
         // (a card pulled out mid-write) is still what the person has of that photo: it goes, said.
         var refused = false
+        // So is one named as media that holds something else (misnamed, or damaged past
+        // reading): what probe, import and thumb fail, upload takes, and says so. Said of what the
+        // run does with the file, not as sent: it may be there already.
         for (index, probe) in probes.enumerated() {
-            guard case .failure(let error) = probe, error.code == .truncated,
+            guard case .failure(let error) = probe, error.code != .empty,
                 MediaNames.namedAsMedia(resolved[index].path), !json
             else { continue }
-            let what = dryRun ? "it would be sent as it is" : "sent as it is"
-            Console.error(Text.clean("pickup upload: \(resolved[index].path) is cut short (\(error.message)); \(what)"))
+            let what = error.code == .truncated ? "is cut short (\(error.message))" : ": \(error.message)"
+            let how = dryRun ? "it would be taken as it is, not left out" : "taken as it is, not left out"
+            let space = error.code == .truncated ? " " : ""
+            Console.error(Text.clean("pickup upload: \(resolved[index].path)\(space)\(what); \(how)"))
         }
         for index in resolved.indices.reversed() {
             guard case .failure(let error) = probes[index], error.code == .empty,
