@@ -36,7 +36,7 @@ public actor ImportCatalog {
         if readOnly {
             guard access(path, F_OK) == 0 else {
                 throw ImportError(
-                    .catalog, "\(folder) is not a Pickup library (no .pickup/catalog.sqlite)", path: folder,
+                    .catalog, "not a Pickup library (no .pickup/catalog.sqlite)", path: folder,
                     hint: "Import into it first, or name the library folder.")
             }
         } else if mkdir(hidden, 0o755) != 0, errno != EEXIST {
