@@ -33,12 +33,14 @@ enum LeaseHolder {
     /// Whether the process `pid` is ending, as its `/proc` entry says (false where there is none).
     static func isEnding(_ pid: Int64) -> Bool {
         #if os(Linux)
-            guard let handle = fopen("/proc/\(pid)/stat", "r") else { return false }
-            defer { fclose(handle) }
-            var buffer = [CChar](repeating: 0, count: 1_024)
-            guard fgets(&buffer, Int32(buffer.count), handle) != nil else { return false }
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return isEnding(stat: line) ?? false
+            // The whole entry (a process's name may hold a newline), at most a page.
+            let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return false }
+            return isEnding(stat: String(decoding: buffer.prefix(count), as: UTF8.self)) ?? false
         #else
             return false
         #endif

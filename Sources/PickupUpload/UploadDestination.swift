@@ -45,24 +45,50 @@ public enum UploadDestination: Sendable, Hashable, Codable {
     }
 
     /// Whether `url`, given again to resume an upload (for the query, a token, that the journal
-    /// does not keep), names this same place: its endpoint or form URL, the query aside, with or
-    /// without the trailing slash. A URL elsewhere would send the file where the journal does not
-    /// say it went, with the credentials of the place it names. S3 has no URL to give again.
+    /// does not keep), names this same place: its endpoint or form URL, the query aside, however
+    /// written (scheme and host in any case, the default port or none, with or without the
+    /// trailing slash, `~` or `%7E`, `/a/../files`). A URL elsewhere would send the file where the
+    /// journal does not say it went, with the credentials of the place it names. An S3 upload has
+    /// no URL to give again: any is refused, not passed over.
     package func isSamePlace(as url: URL) -> Bool {
         switch self {
-        case .s3, .s3Presigned: return true
+        case .s3, .s3Presigned: return false
         case .tus, .form:
-            let own = stored
-            let given = moved(to: url).stored
-            if given == own || UploadDestination.twin(ofStored: own) == given { return true }
-            // A server's root, with or without its slash (`http://host` and `http://host/`).
-            func rooted(_ url: URL?) -> URL? {
-                guard let url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-                if parts.path.isEmpty { parts.path = "/" }
-                return parts.url
-            }
-            return rooted(given.url) != nil && rooted(given.url) == rooted(own.url)
+            guard let own = UploadDestination.place(stored.url),
+                let given = UploadDestination.place(moved(to: url).stored.url)
+            else { return false }
+            return own == given
         }
+    }
+
+    /// A tus endpoint's or form URL's place as one text: scheme, host, port and path, the path's
+    /// dot segments resolved, its escapes of unreserved characters decoded (RFC 3986, 6.2.2.2) and
+    /// the others in upper case, without its trailing slash (a root's path is `/`).
+    static func place(_ url: URL?) -> String? {
+        guard let url, let parts = URLComponents(url: url.standardized, resolvingAgainstBaseURL: false) else {
+            return nil
+        }
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        var path: [UInt8] = []
+        var bytes = Array(parts.percentEncodedPath.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "%"), bytes.count >= 2,
+                let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16)
+            else {
+                path.append(byte)
+                continue
+            }
+            bytes = bytes.dropFirst(2)
+            if unreserved.contains(value) {
+                path.append(value)
+            } else {
+                path += Array(String(format: "%%%02X", value).utf8)
+            }
+        }
+        while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
+        if path.isEmpty { path = [UInt8(ascii: "/")] }
+        return "\(parts.scheme ?? "")://\(parts.host ?? ""):\(parts.port.map(String.init) ?? "")"
+            + String(decoding: path, as: UTF8.self)
     }
 
     /// Whether sending to it replaces what is there under the same name: an S3 key (a tus

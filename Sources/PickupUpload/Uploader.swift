@@ -148,7 +148,12 @@ public final class Uploader: Sendable {
     }
 
     /// Resumes an upload of the journal, asking the server where it stands. `endpoint` gives a
-    /// tus endpoint or form URL again: one whose query (a token) the journal did not keep.
+    /// tus endpoint or form URL again: one whose query (a token) the journal did not keep. It
+    /// must name the upload's own place (``UploadDestination``'s URL, however written): another
+    /// host, port or path, or any for S3, ends in a failed record
+    /// (``UploadError/TargetProblem/otherPlace``) with the journal left as it was. To send a file
+    /// to another place (a server moved, a form's signed path that expired), cancel the upload
+    /// (``cancel(id:)``) and start a new one there.
     /// An id the journal does not hold ends in a failed record.
     public func resume(id: String, endpoint: URL? = nil) -> UploadTask {
         UploadTask { events in await self.resume(id: id, endpoint: endpoint, events: events) }

@@ -538,6 +538,7 @@ struct SamePlaceTests {
         let tus = UploadDestination.tus(endpoint: try url("https://example.com/files/")).stored
         for same in [
             "https://example.com/files/?token=1", "HTTPS://Example.COM:443/files/", "https://example.com/files",
+            "https://example.com/%66iles/", "https://example.com/a/../files/",
         ] {
             #expect(tus.isSamePlace(as: try url(same)), "\(same)")
         }
@@ -547,6 +548,14 @@ struct SamePlaceTests {
         ] {
             #expect(!tus.isSamePlace(as: try url(other)), "\(other)")
         }
+        // `~` and its escape in either case (RFC 3986, 6.2.2): one place.
+        let tilde = UploadDestination.tus(endpoint: try url("https://example.com/~me/files")).stored
+        #expect(tilde.isSamePlace(as: try url("https://example.com/%7Eme/files/")))
+        #expect(tilde.isSamePlace(as: try url("https://example.com/%7eme/files")))
+        // An S3 upload has no URL to give again: any is refused.
+        let s3 = UploadDestination.s3(
+            S3Location(endpoint: try url("http://127.0.0.1:9000"), bucket: "b", key: "k"))
+        #expect(!s3.isSamePlace(as: try url("http://127.0.0.1:9000")))
         // A server's root, with or without its slash.
         let root = UploadDestination.form(FormTarget(url: try url("http://127.0.0.1:8765"))).stored
         #expect(root.isSamePlace(as: try url("http://127.0.0.1:8765/?token=x")))
