@@ -8,6 +8,10 @@ public struct ImportPlan: Sendable {
     public var requests: [ImportRequest]
     /// Files left out, and why (listed twice).
     public var skipped: [(path: String, error: ImportError)]
+    /// How many items the filter left out.
+    public var filteredOut = 0
+    /// How many items the filter took that the limit left out.
+    public var pastLimit = 0
 
     /// A plan for probed files: Live Photos joined, `filter` applied, sorted by `order`, at most `limit` items (0:
     /// all).
@@ -40,11 +44,17 @@ public struct ImportPlan: Sendable {
         for file in unique where !pairedMovies.contains(file.path) {
             var request = ImportRequest(path: file.path, info: file.info, livePhotoMovie: movieOf[file.path])
             request.livePhotoMovieDuration = request.livePhotoMovie.flatMap { movieDuration[$0] ?? nil }
-            if let filter, !filter.matches(request.info) { continue }
+            if let filter, !filter.matches(request.info) {
+                filteredOut += 1
+                continue
+            }
             requests.append(request)
         }
         requests = ImportPlan.sort(requests, by: order)
-        if limit > 0 { requests = Array(requests.prefix(limit)) }
+        if limit > 0, requests.count > limit {
+            pastLimit = requests.count - limit
+            requests = Array(requests.prefix(limit))
+        }
         self.requests = requests
         self.skipped = skipped
     }

@@ -144,6 +144,14 @@ struct ImportCommandTests {
         let photos = try jsonLines(
             try pickup("import", card, "--into", library + "3", "--filter", "images,!screenshots", "--json"))
         #expect(photos.compactMap { $0["originalName"] as? String } == ["b.jpg"])
+        // In words, the closing line says what the filter and the limit left out.
+        let said = try pickup("import", card, "--into", library + "4", "--filter", "videos", "--limit", "1")
+        #expect(
+            said.outputText.contains(
+                "1 item: 1 imported, 0 already there, 0 failed; 2 not taken by --filter, 1 past --limit."),
+            "\(said.outputText)")
+        let planned = try pickup("import", card, "--into", library + "5", "--filter", "images", "--dry-run")
+        #expect(planned.outputText.contains("; 2 not taken by --filter; "), "\(planned.outputText)")
     }
 
     @Test("import --dry-run says what would be imported, what is already there and what is left alone; writes nothing")

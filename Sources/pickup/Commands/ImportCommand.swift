@@ -333,12 +333,21 @@ struct ImportJob: CommandJob {
                 // the exit status says so.
                 + (notImported > 0
                     ? "; \(notImported) other \(notImported == 1 ? "file" : "files") failed (see above)" : "")
-                + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "") + ". "
+                + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "")
+                + ImportJob.leftOut(plan) + ". "
                 + ImportJob.written(results) + "Library: \(session.destination)\n"
         }
         Console.raw(output)
         if interrupted.fired { return interrupted.status }
         return failures == 0 ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// "; 3 not taken by --filter, 12 past --limit" (nothing when neither left an item out).
+    static func leftOut(_ plan: ImportPlan) -> String {
+        var parts: [String] = []
+        if plan.filteredOut > 0 { parts.append("\(plan.filteredOut) not taken by --filter") }
+        if plan.pastLimit > 0 { parts.append("\(plan.pastLimit) past --limit") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
     /// A source file's size in bytes (0 when it cannot be read now).
