@@ -80,7 +80,8 @@ extension ImportJob {
                 + (completing > 0 ? "\(completing) would be completed, " : "")
                 + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
                 + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "")
-                + ImportJob.leftOut(plan) + "; \(Text.byteCount(bytes)) to write. Nothing was written. Library: \(shownLibrary)\n"
+                + ImportJob.leftOut(plan)
+                + "; \(Text.byteCount(bytes)) to write. Nothing was written. Library: \(shownLibrary)\n"
         }
         Console.raw(output)
     }
