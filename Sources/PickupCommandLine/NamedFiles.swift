@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pickup
 import PickupImport
 import PickupStore
 
@@ -35,9 +36,9 @@ public struct NamedFiles {
         _ arguments: [String], recursive: Bool, doing: String, takes: (String) -> Bool, other: String,
         selection: FileSelection = .everything, listed: Set<String> = [], outputs: String? = nil
     ) throws(ValidationError) {
-        let outputFolder = outputs.map { NamedFiles.absolute($0) + "/" }
+        let outputFolder = outputs.map { SystemPath.absolute($0) + "/" }
         func isOutput(_ path: String) -> Bool {
-            if let outputFolder, NamedFiles.absolute(path).hasPrefix(outputFolder) { return true }
+            if let outputFolder, SystemPath.absolute(path).hasPrefix(outputFolder) { return true }
             if case .made = OutputRecord.read(path) { return true }
             return false
         }
@@ -61,7 +62,7 @@ public struct NamedFiles {
             }
             guard recursive else { throw ValidationError("\(argument) is a folder; add --recursive (-r) to \(doing)") }
             searched = true
-            if NamedFiles.emptyFolderLines([argument], command: "").count == 1 { emptyFolders.append(argument) }
+            if NamedFiles.hiddenFiles(inEmptyFolder: argument) != nil { emptyFolders.append(argument) }
             for entry in FileWalker(recursive: true, selection: selection).expand([argument]) {
                 switch entry {
                 case .file(let path, _) where takes(path) && isOutput(path):
@@ -81,12 +82,19 @@ public struct NamedFiles {
     /// a file (`x.jpg/`), or an empty card, said rather than passed over in silence.
     public static func emptyFolderLines(_ named: [String], command: String) -> [String] {
         named.compactMap { path in
-            guard FileWalker.isFolder(path),
-                let names = try? FileManager.default.contentsOfDirectory(atPath: path),
-                names.allSatisfy({ $0.hasPrefix(".") })
-            else { return nil }
-            return Text.clean("\(command): \(path) is an empty folder" + (names.isEmpty ? "" : " (hidden files aside)"))
+            hiddenFiles(inEmptyFolder: path).map { hidden in
+                Text.clean("\(command): \(path) is an empty folder" + (hidden == 0 ? "" : " (hidden files aside)"))
+            }
         }
+    }
+
+    /// How many hidden files `path` holds when it is a folder that holds nothing else; nil
+    /// when it is no folder, or holds other files or folders.
+    static func hiddenFiles(inEmptyFolder path: String) -> Int? {
+        guard FileWalker.isFolder(path), let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+            names.allSatisfy({ $0.hasPrefix(".") })
+        else { return nil }
+        return names.count
     }
 
     /// Why a file found in a folder is left alone: Pickup made it, as a thumbnail or an export.
@@ -94,12 +102,6 @@ public struct NamedFiles {
 
     /// What to do to take such a file all the same.
     public static let outputHints = [anOutput: "name a file itself to take it"]
-
-    /// `path` absolute (from the current folder) and without `.`, `..` or a trailing slash.
-    static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (full as NSString).standardizingPath
-    }
 
     /// The reasons said of one file, as said of several.
     static let plurals = [

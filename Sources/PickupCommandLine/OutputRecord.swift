@@ -110,12 +110,12 @@ public struct OutputRecord: Sendable, Equatable {
         keep(on: output, written: status)
         // Where keeping an attribute changes the file's time (some network and FUSE file
         // systems), the record is written again with the time it has now.
-        if let after = FileStatus(path: output), !OutputRecord.sameTime(after, status) {
+        if let after = FileStatus(path: output), !OutputRecord.sameSizeAndTime(after, status) {
             keep(on: output, written: after)
         }
     }
 
-    private static func sameTime(_ one: FileStatus, _ other: FileStatus) -> Bool {
+    private static func sameSizeAndTime(_ one: FileStatus, _ other: FileStatus) -> Bool {
         one.size == other.size && one.modified == other.modified
     }
 

@@ -168,7 +168,7 @@ public final class Uploader: Sendable {
         var source: SourceFile?
         // The journal keeps where the file is, not how it was typed: `uploads resume` may run
         // from another folder.
-        let path = Uploader.absolute(path)
+        let path = SystemPath.absolute(path)
         do {
             let opened = try SourceFile(path: path, expected: expected)
             source = opened
@@ -191,22 +191,12 @@ public final class Uploader: Sendable {
     func begin(
         path: String, to destination: UploadDestination, type: String, expected: FileIdentity?
     ) async throws(UploadError) -> UploadRecord {
-        let path = Uploader.absolute(path)
+        let path = SystemPath.absolute(path)
         let opened = try SourceFile(path: path, expected: expected)
         return try await journal.begin(
             path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
             maxAttempts: options.maxAttempts, chunkSize: options.chunkSize,
             largestTusChunk: options.largestTusChunk)
-    }
-
-    /// `path` as an absolute path: relative to the current folder, `.` and `..` folded, links kept.
-    package static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var parts: [Substring] = []
-        for part in full.split(separator: "/") where part != "." {
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     func resume(id: String, endpoint: URL?, events: AsyncStream<UploadEvent>.Continuation?) async -> UploadRecord {

@@ -170,9 +170,7 @@ struct ExportJob: CommandJob {
             throw ValidationError(
                 "--max-size \(text): the unit is k, M, G or T (or KiB, MiB, GiB, TiB); give a size \(example)")
         }
-        guard !lower.isEmpty, lower.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            lower.filter({ $0 == "." }).count <= 1, let value = Double(lower)
-        else {
+        guard let value = DecimalText.value(lower) else {
             let sign = text.trimmingCharacters(in: .whitespaces).hasPrefix("-") ? "a size is above 0; " : ""
             throw ValidationError("--max-size \(text): \(sign)give a size \(example)")
         }

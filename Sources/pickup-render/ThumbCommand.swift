@@ -173,7 +173,7 @@ struct ThumbJob: CommandJob {
             var next = 0
             func start(_ index: Int) {
                 group.addTask {
-                    (index, await render(files[index], base: bases[index], renderer: renderer, single: single))
+                    (index, await render(files[index], base: bases[index], renderer: renderer))
                 }
             }
             while next < workers {
@@ -225,11 +225,11 @@ struct ThumbJob: CommandJob {
     /// One file's images, rendered and written, with their paths; in a folder's or a list's run
     /// again, those an earlier run made after the file last changed are left as they are.
     private func render(
-        _ file: String, base: String, renderer: FFmpegThumbnailer, single: Bool
+        _ file: String, base: String, renderer: FFmpegThumbnailer
     ) async -> Result<Rendered, RenderError> {
         let made = record(of: file)
         let writes: [(path: String, again: OutputCheck.Again?)]
-        switch decide(file, base: base, made: made, single: single) {
+        switch decide(file, base: base, made: made) {
         case .alreadyThere(let paths): return .success(.alreadyThere(paths))
         case .refused(let error): return .failure(error)
         case .write(let planned): writes = planned
@@ -277,7 +277,7 @@ struct ThumbJob: CommandJob {
             }
             let made = single ? nil : record(of: file)
             // As the run decides: a refused image fails the file, and nothing of it is planned.
-            switch decide(file, base: base, made: made, single: single) {
+            switch decide(file, base: base, made: made) {
             case .alreadyThere(let paths):
                 for path in paths { alreadyThere(file, path) }
                 continue

@@ -16,7 +16,7 @@ extension ThumbJob {
         case write([(path: String, again: OutputCheck.Again?)])
     }
 
-    func decide(_ file: String, base: String, made: OutputRecord?, single: Bool) -> Decision {
+    func decide(_ file: String, base: String, made: OutputRecord?) -> Decision {
         let paths = destinations(base: base)
         let fates = paths.map { OutputCheck.fate(of: $0, as: single ? nil : made, inputs: inputs, force: force) }
         if !single, fates.allSatisfy({ $0 == .alreadyThere }) { return .alreadyThere(paths) }

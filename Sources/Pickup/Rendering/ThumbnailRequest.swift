@@ -88,9 +88,7 @@ public enum FrameTime: Sendable, Hashable {
     /// nil for anything else (`Double` would also read `0x10%` and `1e2%`).
     public static func percent(parsing text: String) -> Double? {
         guard text.hasSuffix("%") else { return nil }
-        let number = text.dropLast()
-        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
-        return Double(number)
+        return DecimalText.value(text.dropLast())
     }
 
     /// The latest time a command line can name: 99999:59:59, as `DurationLabel` shows the

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -123,6 +125,18 @@ public enum SystemPath {
         }
         guard value >= lowest, let scalar = Unicode.Scalar(value) else { return nil }
         return (scalar, length)
+    }
+
+    /// The path made absolute from the current folder, `.` and `..` folded and no trailing
+    /// slash, its links kept (`realpath(3)` is ``resolved(_:)``): one spelling of a path for the
+    /// journal and for telling whether one path lies in a folder.
+    public static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// The path with every symbolic link and `..` resolved, as the kernel resolves it

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 
 /// A run of uploads as an app or the command line starts one.
@@ -236,7 +237,7 @@ public struct UploadBatch: Sendable {
         /// The fate of `file` sent to `destination`; an upload continued or left elsewhere is
         /// taken, so that no other file of the batch takes it too.
         mutating func take(_ file: File, status: FileStatus?, to destination: UploadDestination) -> Fate {
-            let path = Uploader.absolute(file.path)
+            let path = SystemPath.absolute(file.path)
             let same = status.flatMap { status in
                 status.identity == file.expected || file.expected == nil
                     ? UploadBatch.resumeKey(path, status.size, status.modified, destination.stored) : nil
@@ -317,7 +318,7 @@ public struct UploadBatch: Sendable {
             // size and modification time), is there; nothing is read.
             if index < statuses.count, let status = statuses[index],
                 let earlier = candidates[index][
-                    UploadJournal.unhashedKey(path: Uploader.absolute(files[index].path), modified: status.modified)]
+                    UploadJournal.unhashedKey(path: SystemPath.absolute(files[index].path), modified: status.modified)]
             {
                 found[index] = earlier
             } else {

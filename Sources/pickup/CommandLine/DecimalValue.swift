@@ -1,4 +1,5 @@
 import ArgumentParser
+import Pickup
 
 /// A number an option takes in megabytes or seconds (8, 0.5, 2.5), shown in help as it is
 /// typed: `(default: 8)`, not `(default: 8.0)`.
@@ -8,13 +9,12 @@ struct DecimalValue: ExpressibleByArgument, Sendable, Hashable, CustomStringConv
     init(_ value: Double) { self.value = value }
 
     init?(argument: String) {
-        // Digits and one point (a sign, for the range check to name): `Double` alone would also
-        // read `0x10` as 16, `1e3` as 1000 and `inf`.
-        let digits = argument.hasPrefix("-") ? argument.dropFirst() : Substring(argument)
-        guard digits.contains(where: \.isNumber), digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            digits.filter({ $0 == "." }).count <= 1, let value = Double(argument), value.isFinite
+        // Digits and one point (`DecimalText`), and a sign for the range check to name.
+        let negative = argument.hasPrefix("-")
+        guard let magnitude = DecimalText.value(negative ? argument.dropFirst() : Substring(argument)),
+            magnitude.isFinite
         else { return nil }
-        self.value = value
+        value = negative ? -magnitude : magnitude
     }
 
     var description: String {

@@ -38,10 +38,9 @@ extension UploadJob {
             guard case .failure(let error) = probe, error.code != .empty,
                 MediaNames.namedAsMedia(resolved[index].path), !json
             else { continue }
-            let what = error.code == .truncated ? "is cut short (\(error.message))" : ": \(error.message)"
+            let what = error.code == .truncated ? " is cut short (\(error.message))" : ": \(error.message)"
             let how = dryRun ? "it would be taken as it is, not left out" : "taken as it is, not left out"
-            let space = error.code == .truncated ? " " : ""
-            Console.error(Text.clean("pickup upload: \(resolved[index].path)\(space)\(what); \(how)"))
+            Console.error(Text.clean("pickup upload: \(resolved[index].path)\(what); \(how)"))
         }
         for index in resolved.indices.reversed() {
             guard case .failure(let error) = probes[index], error.code == .empty,

@@ -283,7 +283,7 @@ struct UploadJob: CommandJob {
         let queue = UploadQueue(uploader: uploader, concurrency: parallel, stopsWhenUnreachable: true)
         let alreadyThere = await batch.enqueue(on: queue, force: force, check: check)
         // Each file named as its upload lines name it: absolute, whatever the folder it was given from.
-        let shown = files.map { Uploader.absolute($0.path) }
+        let shown = files.map { SystemPath.absolute($0.path) }
         for index in files.indices where !json {
             if let earlier = batch.continued[index], case .form = earlier.destination {
                 Console.error(
@@ -361,7 +361,7 @@ struct UploadJob: CommandJob {
         // them), and removed once it is done, or when none was queued (already there, its key
         // taken, another process sending it).
         let unfinished = Set(items.filter { $0.state != .done }.compactMap { $0.record?.path })
-        for path in made.keys where !unfinished.contains(Uploader.absolute(path)) {
+        for path in made.keys where !unfinished.contains(SystemPath.absolute(path)) {
             unlink(path)
             rmdir((path as NSString).deletingLastPathComponent)
         }

@@ -137,7 +137,7 @@ enum UploadRunner {
         if record.state == .paused {
             // Paused is not a failure: what stopped it (Ctrl-C, an endpoint gone) was said already.
             return
-                ": '\(UploadHints.resume(record.id, journal: journal, to: UploadHints.urlToGiveAgain(record)))' \(UploadHints.goesOn(form: record.isForm))"
+                ": '\(UploadHints.resume(record, journal: journal))' \(UploadHints.goesOn(form: record.isForm))"
         }
         let form = record.isForm
         // Sending, as the journal says: by a pickup still running (its claim holds), or by one
@@ -146,7 +146,7 @@ enum UploadRunner {
             if let process = sending[record.id] { return ": process \(process) is sending it now" }
             return
                 ": cut off earlier (no pickup sends it now); "
-                + "'\(UploadHints.resume(record.id, journal: journal, to: UploadHints.urlToGiveAgain(record)))' "
+                + "'\(UploadHints.resume(record, journal: journal))' "
                 + (form || record.remote == nil ? "sends it from the start" : UploadHints.goesOn(form: false))
         }
         if let error = record.error {

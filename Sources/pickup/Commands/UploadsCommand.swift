@@ -426,18 +426,16 @@ extension UploadsJob {
     /// What is wrong with `--to` (`to`) or `--no-idempotency-key` (`key`) for an upload to
     /// `destination`, nil when nothing is.
     static func misplaced(to: Bool, key: Bool, for destination: UploadDestination) -> String? {
-        let form: Bool
         switch destination {
+        case .form: return nil  // takes both
+        case .tus: break
         case .s3, .s3Presigned:
             if to {
                 return "--to gives a tus endpoint or a form's URL again; the journal keeps an S3 upload's place "
                     + "whole, for"
             }
-            form = false
-        case .tus: form = false
-        case .form: form = true
         }
-        return key && !form ? "--no-idempotency-key is for a web form's upload, not for" : nil
+        return key ? "--no-idempotency-key is for a web form's upload, not for" : nil
     }
 
     /// The server an upload goes to (scheme, host and port; an S3 bucket's endpoint): uploads

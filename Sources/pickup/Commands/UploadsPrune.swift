@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pickup
 import PickupCommandLine
 import PickupUpload
 
@@ -33,10 +34,8 @@ extension UploadsCommand {
         static func seconds(_ text: String?) throws(ValidationError) -> Double? {
             guard let text else { return nil }
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
-            // Digits and one point (`Double` alone would read `0x10d` as 16 days).
-            let digits = text.dropLast()
-            guard let unit = text.last.flatMap({ units[$0] }), digits.contains(where: \.isNumber),
-                digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let number = Double(digits),
+            // Digits and one point (`DecimalText`: `Double` alone would read `0x10d` as 16 days).
+            guard let unit = text.last.flatMap({ units[$0] }), let number = DecimalText.value(text.dropLast()),
                 number.isFinite
             else {
                 throw ValidationError(

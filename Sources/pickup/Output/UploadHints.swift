@@ -10,6 +10,12 @@ enum UploadHints {
         "pickup uploads resume" + (id.map { " " + $0 } ?? "") + (url.map { " --to " + $0 } ?? "") + journalFlag(journal)
     }
 
+    /// The command that resumes `record`, with its endpoint again when the journal did not keep
+    /// its query (`urlToGiveAgain`).
+    static func resume(_ record: UploadRecord, journal: String?) -> String {
+        resume(record.id, journal: journal, to: urlToGiveAgain(record))
+    }
+
     /// For a resume of `record`: its endpoint with a place for the query the journal did not
     /// keep (`"https://host/upload?QUERY"`), which the resume needs again; nil when it kept all.
     static func urlToGiveAgain(_ record: UploadRecord) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupStore
 import PickupTestSupport
 import PickupUpload
@@ -177,7 +178,7 @@ extension FastTier {
             let status = try #require(FileStatus(path: paths[0]))
             let destination = try batch(paths, to: target).destinations[0]
             let record = try await uploader.journal.begin(
-                path: Uploader.absolute(paths[0]), size: status.size, modified: status.modified,
+                path: SystemPath.absolute(paths[0]), size: status.size, modified: status.modified,
                 destination: destination, type: "application/octet-stream")
             // Another process (pid 1, alive: init) claimed it and sends it now, its lease running.
             try SQLiteDatabase(path: journalPath).prepare(
