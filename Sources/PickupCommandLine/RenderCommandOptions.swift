@@ -131,6 +131,11 @@ public struct ThumbArguments: ParsableArguments {
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line.")
     public var json = false
 
+    @Flag(
+        name: [.customShort("q"), .customLong("quiet")],
+        help: "Only results and failures: no notes on standard error about files passed over.")
+    public var quiet = false
+
     /// No options given.
     public init() {}
 }

@@ -36,6 +36,8 @@ struct ThumbJob: CommandJob {
     let force: Bool
     /// Names the images only: nothing is rendered or written, no folder made.
     let dryRun: Bool
+    /// No notes about files passed over (`-q`): images, plans and failures only.
+    let quiet: Bool
 
     init(_ command: ThumbArguments) throws(ValidationError) {
         try command.files.requirePaths(command.arguments, "name at least one photo or video")
@@ -133,13 +135,14 @@ struct ThumbJob: CommandJob {
         json = command.json
         force = command.force
         dryRun = command.dryRun
+        quiet = command.quiet
     }
 
     func run() async -> Int32 {
         for (path, reason) in leftAlone {
             if json { Console.out(JSONObject.leftAlone(path: path, reason: reason).text) }
         }
-        if !json {
+        if !json, !quiet {
             for line in NamedFiles.leftAloneLines(
                 leftAlone, command: "pickup thumb", hints: NamedFiles.outputHints, notTaken: notTaken)
             {

@@ -164,6 +164,12 @@ struct RenderCommandTests {
             })
         #expect(FileManager.default.fileExists(atPath: folder + "/out/a-thumb.jpg"))
         #expect(FileManager.default.fileExists(atPath: folder + "/out/b-thumb.jpg"))
+        // The note about b.AAE goes to standard error, unless -q asks for results and failures only.
+        let noted = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/noted"])
+        #expect(noted.status == 0 && noted.errorText.contains("left alone 1 file"), "\(noted.errorText)")
+        let quiet = try CLI.run(["thumb", "-q", "-r", folder + "/card", "-o", folder + "/quiet"])
+        #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
+        #expect(quiet.outputText.contains("2 made"), "\(quiet.outputText)")
         // export takes folders the same way: their videos, into the folder -o names.
         #expect(try CLI.run(["export", folder + "/card", "--preset", "low"]).status == 2)
         let several = try CLI.run([

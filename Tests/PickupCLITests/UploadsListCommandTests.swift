@@ -32,6 +32,9 @@ struct UploadsListCommandTests {
         #expect(lines.dropFirst().first?.contains(" (no upload URL yet): ") == true, "\(all.outputText)")
         #expect(
             all.outputText.contains(" --journal \(journal)' goes on"), "the hint finds this journal: \(all.outputText)")
+        // Listing talks to no server: a certificate file is not offered, so it cannot seem to matter.
+        let trusting = try CLI.run(["uploads", "list", "--journal", journal, "--ca-file", journal])
+        #expect(trusting.status == 2 && trusting.errorText.contains("--ca-file"), "\(trusting.errorText)")
         let done = try CLI.run(["uploads", "list", "--journal", journal, "--state", "done"])
         #expect(done.status == 0)
         #expect(done.outputText == "0 uploads (of 1) in \(journal)\n", "\(done.outputText)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The options of every command that works with the upload journal: `pickup upload` and
-/// `pickup uploads list|resume|cancel`.
+/// `pickup uploads list|resume|cancel|prune`.
 struct JournalOptions: ParsableArguments {
     @Option(
         name: .customLong("journal"),
@@ -10,13 +10,6 @@ struct JournalOptions: ParsableArguments {
                 + "else in ~/.local/state/pickup).", valueName: "PATH"),
         completion: .file())
     var journal: String?
-
-    @Option(
-        name: .customLong("ca-file"),
-        help: ArgumentHelp(
-            "Also trust the certificate authorities in this PEM file (as SSL_CERT_FILE does).", valueName: "FILE"),
-        completion: .file())
-    var caFile: String?
 
     @Flag(name: .customLong("json"), help: "Print one JSON object a line: each upload's record.")
     var json = false

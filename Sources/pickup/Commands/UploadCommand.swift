@@ -189,6 +189,8 @@ struct UploadCommand: JobCommand {
 
     @OptionGroup var shared: JournalOptions
 
+    @OptionGroup var trust: TrustOptions
+
     @OptionGroup var progress: ProgressOptions
 
     @OptionGroup var fileList: FileListOptions

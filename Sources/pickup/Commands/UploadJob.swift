@@ -98,7 +98,7 @@ struct UploadJob: CommandJob {
         try OutputCheck.utf8(command.shared.journal, option: "--journal")
         journalPath = command.shared.journal ?? UploadJournal.defaultPath
         journalNamed = command.shared.journal
-        caFile = command.shared.caFile
+        caFile = command.trust.caFile
         json = command.shared.json
         library = command.library
         if let name = command.export {

@@ -87,11 +87,14 @@ struct UploadsCommand: AsyncParsableCommand {
 
         @OptionGroup var shared: JournalOptions
 
+        @OptionGroup var trust: TrustOptions
+
         @OptionGroup var progress: ProgressOptions
 
         func job() throws -> UploadsJob {
             if let retries { _ = try OptionRange.whole(retries, 0...100, flag: "--retries") }
-            var job = try UploadsJob(.resume(id, retries: retries), shared, to: to, progress: progress, s3: s3)
+            var job = try UploadsJob(
+                .resume(id, retries: retries), shared, to: to, progress: progress, s3: s3, caFile: trust.caFile)
             job.chunkSize = try chunkSize.map(UploadJob.chunkBytes)
             job.idempotencyKey = formKey.sendsKey
             return job
@@ -110,8 +113,10 @@ struct UploadsCommand: AsyncParsableCommand {
 
         @OptionGroup var shared: JournalOptions
 
+        @OptionGroup var trust: TrustOptions
+
         func run() async throws {
-            try finish(await UploadsJob(.cancel(id), shared, s3: s3).run())
+            try finish(await UploadsJob(.cancel(id), shared, s3: s3, caFile: trust.caFile).run())
         }
     }
 }
@@ -164,7 +169,7 @@ struct UploadsJob: CommandJob {
 
     init(
         _ action: Action, _ shared: JournalOptions, to: String? = nil, progress: ProgressOptions = ProgressOptions(),
-        s3: S3CredentialOptions? = nil
+        s3: S3CredentialOptions? = nil, caFile: String? = nil
     ) throws(ValidationError) {
         self.action = action
         s3Credentials = try s3?.resolved() ?? S3Credentials.fromEnvironment()
@@ -172,7 +177,7 @@ struct UploadsJob: CommandJob {
         try OutputCheck.utf8(shared.journal, option: "--journal")
         journalPath = shared.journal ?? UploadJournal.defaultPath
         journalNamed = shared.journal != nil
-        caFile = shared.caFile
+        self.caFile = caFile
         if let given = to {
             let text = UploadTarget.lowercasingScheme(given)
             guard case .resume(.some, _) = action,
