@@ -103,6 +103,12 @@ public struct OutputRecord: Sendable, Equatable {
         return record
     }
 
+    /// The file `output` was made from, when it is Pickup's as it wrote it (nil: no file there, a
+    /// person's own, or one edited since).
+    public static func source(of output: String) -> String? {
+        unchanged(output)?.source
+    }
+
     /// Keeps this record on `output`; where the file system has no extended attributes, nothing
     /// is kept and nothing fails.
     public func write(on output: String) {

@@ -111,11 +111,15 @@ struct ExportJob: CommandJob {
         options = ExportOptions(
             preset: preset, container: container, trim: trim, stripLocation: command.stripLocation,
             maxBytes: maxBytes, compatible: command.compatible)
-        let names = OutputNames.of(files)
-        jobs = zip(files, names).map { file, base in
+        func path(_ base: String) -> String {
             let name = "\(base)-\(preset.rawValue).\(container.fileExtension)"
-            if let folder { return (file, (folder as NSString).appendingPathComponent(name)) }
-            return (file, files.count == 1 ? command.output ?? name : name)
+            return folder.map { ($0 as NSString).appendingPathComponent(name) } ?? name
+        }
+        // With what earlier runs made (`OutputNames`).
+        let names = OutputNames.of(files) { OutputRecord.source(of: path($0)) }
+        jobs = zip(files, names).map { file, base in
+            if folder == nil, files.count == 1, let output = command.output { return (file, output) }
+            return (file, path(base))
         }
         inputs = OutputCheck.Inputs(files)
         self.leftAlone = leftAlone

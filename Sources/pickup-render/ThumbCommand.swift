@@ -162,7 +162,7 @@ struct ThumbJob: CommandJob {
         defer { if madeFolder, let output { rmdir(output) } }  // only an empty folder goes
         // What a killed run left in the folder the images go to.
         RenderTemporaries.sweep(single ? ((output ?? "") as NSString).deletingLastPathComponent : (output ?? "."))
-        let bases = OutputNames.of(files)
+        let bases = outputNames()
         // Files render on every core at once; results print in the order given. As many files
         // at once as cores: each video's decoder on one thread; fewer: on every core.
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -262,7 +262,7 @@ struct ThumbJob: CommandJob {
     /// image that exists (without --force) fails as it would.
     private func plan() -> Int32 {
         var failed = !unreadable.isEmpty
-        for (file, base) in zip(files, OutputNames.of(files)) {
+        for (file, base) in zip(files, outputNames()) {
             // A file that does not probe (empty, cut short, not media) would fail: said now, as the
             // run would say it (export's dry run probes too).
             let facts: MediaInfo

@@ -267,7 +267,7 @@ struct RenderAskedDifferentlyCommandTests {
         return set.status == 0
     }
 
-    @Test("another --size, --strip-location or --trim makes the output again; another file of the same name is refused")
+    @Test("another --size, --strip-location or --trim makes the output again; another file of one name gets its own")
     func askedDifferently() throws {
         let folder = try Temporary.folder("cli-asked")
         defer { Temporary.remove(folder) }
@@ -288,12 +288,30 @@ struct RenderAskedDifferentlyCommandTests {
         // The same again: already there.
         let same = try CLI.run(["thumb", "-r", folder + "/a", "-o", thumbs, "--size", "32x32", "--json"])
         #expect(try CLI.jsonLines(same).map { $0["type"] as? String } == ["alreadyThere"])
-        // b/x.jpg is another photo of the same name: its thumbnail is not a's, and a's is kept.
+        // b/x.jpg is another photo of the same name: a's thumbnail is kept, and b's takes the name
+        // a run with both would give it, in this run and the next, alone or beside a's.
         let before = try Data(contentsOf: URL(fileURLWithPath: thumbs + "/x-thumb.jpg"))
         let other = try CLI.run(["thumb", "-r", folder + "/b", "-o", thumbs, "--size", "32x32"])
-        #expect(other.status == 1, "\(other.outputText)")
-        #expect(other.errorText.contains("was made from another file"), "\(other.errorText)")
+        #expect(other.status == 0, "\(other.errorText)")
+        #expect(other.outputText.contains("→ \(thumbs)/x (b)-thumb.jpg 32x32"), "\(other.outputText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: thumbs + "/x-thumb.jpg")) == before)
+        for run in [[folder + "/b"], [folder + "/b", folder + "/a"]] {
+            let again = try CLI.run(["thumb", "-r"] + run + ["-o", thumbs, "--size", "32x32", "--json"])
+            #expect(
+                try CLI.jsonLines(again).compactMap { $0["path"] as? String }.sorted()
+                    == [
+                        thumbs + "/x (b)-thumb.jpg", thumbs + "/x-thumb.jpg",
+                    ].filter { run.count == 2 || $0.contains("(b)") }, "\(again.outputText)")
+            #expect(try CLI.jsonLines(again).allSatisfy { $0["type"] as? String == "alreadyThere" })
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: thumbs).sorted() == ["x (b)-thumb.jpg", "x-thumb.jpg"])
+        // A person's own file of the name is refused, as before: it is nobody's output.
+        try FileManager.default.removeItem(atPath: thumbs + "/x (b)-thumb.jpg")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: thumbs + "/x (b)-thumb.jpg"))
+        let mine = try CLI.run(["thumb", folder + "/a/x.jpg", folder + "/b/x.jpg", "-o", thumbs, "--size", "32x32"])
+        #expect(mine.status == 1 && mine.errorText.contains("x (b)-thumb.jpg"), "\(mine.errorText)")
+        #expect(try String(contentsOfFile: thumbs + "/x (b)-thumb.jpg", encoding: .utf8) == "mine")
 
         // An export made without --strip-location is not what one with it asks for.
         try FileManager.default.copyItem(atPath: try Fixtures.path(.mp4BlackStart), toPath: folder + "/videos/clip.mp4")
