@@ -16,34 +16,6 @@ struct UploadsCommand: AsyncParsableCommand {
             ]),
         subcommands: [List.self, Resume.self, Cancel.self, Prune.self])
 
-    /// `pickup uploads list`.
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Every upload: id, state, file, target, bytes the server confirmed, its URL on the server.",
-            discussion: "A header row names the fields; --state keeps the uploads in those states."
-                + Examples.text([
-                    "pickup uploads list --state failed,paused", "pickup uploads list --state done --json",
-                ]))
-
-        @Option(
-            name: .customLong("state"),
-            help: ArgumentHelp(
-                "Only uploads in these states: " + UploadsJob.states.joined(separator: ", ")
-                    + " (commas: any of them).", valueName: "STATE"),
-            completion: .list(UploadsJob.states))
-        var state: String?
-
-        @OptionGroup var shared: JournalOptions
-
-        func validate() throws {
-            _ = try UploadsJob.states(state)
-        }
-
-        func run() async throws {
-            try finish(await UploadsJob(.list(try UploadsJob.states(state)), shared).run())
-        }
-    }
-
     /// `pickup uploads resume [ID]`.
     struct Resume: JobCommand {
         static let configuration = CommandConfiguration(
@@ -98,25 +70,6 @@ struct UploadsCommand: AsyncParsableCommand {
             job.chunkSize = try chunkSize.map(UploadJob.chunkBytes)
             job.idempotencyKey = formKey.sendsKey
             return job
-        }
-    }
-
-    /// `pickup uploads cancel ID`.
-    struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Mark an upload cancelled, and end it on the server (a tus upload, an S3 multipart upload).")
-
-        @Argument(help: ArgumentHelp("The upload's id.", valueName: "ID"))
-        var id: String
-
-        @OptionGroup var s3: S3CredentialOptions
-
-        @OptionGroup var shared: JournalOptions
-
-        @OptionGroup var trust: TrustOptions
-
-        func run() async throws {
-            try finish(await UploadsJob(.cancel(id), shared, s3: s3, caFile: trust.caFile).run())
         }
     }
 }
