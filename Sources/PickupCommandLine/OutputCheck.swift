@@ -8,8 +8,9 @@ import PickupStore
 /// existing output is replaced only when `--force` says so, or, for an output Pickup named
 /// after its source (a folder's thumbnails and exports), when its record (`OutputRecord`) says
 /// it was made before its source changed or with other options; one made as asked from the
-/// source as it is now is left as it is, and one made from another file of the same name, or a
-/// file Pickup did not make, is refused (`fate(of:as:inputs:force:)`).
+/// source as it is now is left as it is, and one made from another file (which `OutputNames`
+/// names apart, so only when every name of the file is taken), or a file Pickup did not make, is
+/// refused (`fate(of:as:inputs:force:)`).
 public enum OutputCheck {
     /// The files a command reads, by identity, looked at once: each output is compared with
     /// all of them in one lookup, not a `stat` of every input (a folder of thousands run again).

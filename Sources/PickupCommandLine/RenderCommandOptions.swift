@@ -18,8 +18,9 @@ extension RenderCommands {
             image's name. An image that exists is not replaced without --force, and an input is \
             never written over; run again on a folder, an image made as asked from the file as it \
             is now is left as it is (already there), one made before the file changed or with other \
-            options (--size, --at...) is made again, and one made from another file of the same \
-            name, or a file Pickup did not make, is refused. Each image keeps how it was made in an \
+            options (--size, --at...) is made again, and a file Pickup did not make is refused. \
+            Another file of the same name takes NAME (EXT) or NAME (FOLDER), in one run or the next, \
+            and a file keeps the name an earlier run gave its images. Each image keeps how it was made in an \
             extended attribute (user.pickup.made; where the file system keeps none, an image made \
             after its file last changed counts as already there).
 
@@ -44,8 +45,9 @@ extension RenderCommands {
             An output that exists is not replaced without --force, and the input is never written over; \
             run again on a folder, an export made as asked from the video as it is now is left as it \
             is, one made before the video changed or with other options (--preset, --trim, \
-            --strip-location...) is made again, and one made from another video of the same name, \
-            or a file Pickup did not make, is refused.
+            --strip-location...) is made again, and a file Pickup did not make is refused. Another \
+            video of the same name takes NAME (EXT) or NAME (FOLDER), in one run or the next, and a \
+            video keeps the name an earlier run gave its export.
 
             Exit status: 0 when the export is written, 1 when it failed, 2 for a usage mistake, \
             130 when interrupted (143 for SIGTERM).
