@@ -79,14 +79,15 @@ public struct ThumbArguments: ParsableArguments {
     @Option(
         name: [.customLong("at")],
         help: ArgumentHelp(
-            "Video frame: seconds (12.5), m:ss (1:05), a share of the duration (25%), or poster (the default); a time past the end is an error.",
+            "Video frame: seconds (12.5), m:ss (1:05), a share of the duration (25%), or poster (the first frame "
+                + "that is neither black nor blank); a time past the end is an error.",
             valueName: "T"),
         completion: .list(["poster"]))
-    public var at: String?
+    public var at = "poster"
 
     @Option(
-        name: [.customLong("size")], help: ArgumentHelp("The box to fill or fit (default 320x320).", valueName: "WxH"))
-    public var size: String?
+        name: [.customLong("size")], help: ArgumentHelp("The box to fill or fit.", valueName: "WxH"))
+    public var size = "320x320"
 
     @Flag(name: [.customLong("fill")], help: "Cover the whole box, cropped around the center (the default).")
     public var fill = false
@@ -102,7 +103,7 @@ public struct ThumbArguments: ParsableArguments {
     @Option(
         name: [.customLong("strip")],
         help: ArgumentHelp("N frames (1 to 200) spread over a video's duration instead of one.", valueName: "N"))
-    public var strip: String?
+    public var strip: Int?
 
     @Option(
         name: [.customLong("format")], help: ArgumentHelp("jpeg (default), png or webp.", valueName: "FORMAT"),
@@ -111,8 +112,8 @@ public struct ThumbArguments: ParsableArguments {
 
     @Option(
         name: [.customLong("quality")],
-        help: ArgumentHelp("JPEG and WebP quality from 0 to 1 (default 0.8).", valueName: "Q"))
-    public var quality: String?
+        help: ArgumentHelp("JPEG and WebP quality from 0 to 1.", valueName: "Q"))
+    public var quality = "0.8"
 
     @Option(
         name: [.customLong("output"), .customShort("o")],

@@ -43,9 +43,9 @@ struct ThumbJob: CommandJob {
         try command.files.requirePaths(command.arguments, "name at least one photo or video")
         try OutputCheck.utf8(command.output, option: "-o")
         let size = try SizeOption.parse(
-            command.size ?? "320x320", option: "--size", example: "320x240", most: 64_000_000)
-        guard let time = FrameTime(parsing: command.at ?? "poster") else {
-            let text = command.at ?? ""
+            command.size, option: "--size", example: "320x240", most: 64_000_000)
+        guard let time = FrameTime(parsing: command.at) else {
+            let text = command.at
             let why =
                 text.hasPrefix("-")
                 ? "a time counts from the start, so it is 0 or more; "
@@ -114,14 +114,15 @@ struct ThumbJob: CommandJob {
             }
             format = fromName
         }
-        guard let quality = Double(command.quality ?? "0.8"), (0...1).contains(quality) else {
+        // Digits and one point (`DecimalText`: `Double` alone takes 0x0.8 and 1e-1).
+        guard let quality = DecimalText.value(command.quality), (0...1).contains(quality) else {
             throw ValidationError("--quality takes a number from 0 to 1")
         }
         if command.fill && command.fit {
             throw ValidationError("choose --fill or --fit, not both")
         }
-        if let text = command.strip {
-            guard let count = Int(text), (1...200).contains(count) else {
+        if let count = command.strip {
+            guard (1...200).contains(count) else {
                 throw ValidationError("--strip takes a number of frames from 1 to 200")
             }
             strip = count

@@ -23,8 +23,8 @@ struct ThumbnailsCommand: JobCommand {
 
     @Option(
         name: [.customLong("size")],
-        help: ArgumentHelp("The box each thumbnail fills (default 256x256).", valueName: "WxH"))
-    var size: String?
+        help: ArgumentHelp("The box each thumbnail fills.", valueName: "WxH"))
+    var size = "256x256"
 
     @Flag(name: [.customLong("json")], help: "Print one JSON object a line: item id and thumbnail.")
     var json = false
@@ -44,7 +44,7 @@ struct ThumbnailsJob: CommandJob {
             throw ValidationError("name the library folder")
         }
         let size = try SizeOption.parse(
-            command.size ?? "256x256", option: "--size", example: "256x256", most: 16_000_000)
+            command.size, option: "--size", example: "256x256", most: 16_000_000)
         try OutputCheck.utf8(folder, option: "the library folder")
         self.folder = folder
         ids = Array(command.arguments.dropFirst())
