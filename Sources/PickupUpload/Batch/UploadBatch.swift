@@ -82,6 +82,13 @@ public struct UploadBatch: Sendable {
     private var hashing: Task<FileDigests, Never>?
     /// Each queued file's path as given, by its queue id (the journal keeps it absolute).
     private var queuedPaths: [Int: String] = [:]
+    /// The finished uploads found already there by path, size and modification time alone (their
+    /// run was interrupted before it recorded their SHA-256), with the file's path as given:
+    /// hashed beside this run and recorded with it, so that the same bytes under another name
+    /// are found there too.
+    private var unhashed: [(id: String, path: String)] = []
+    /// The positions `sameBytes` last found by path, size and modification time alone.
+    private var foundUnhashed: Set<Int> = []
     /// The files `enqueue` continues from an upload the journal holds paused or failed (by
     /// position), with that upload's record.
     public private(set) var continued: [Int: UploadRecord] = [:]
@@ -169,6 +176,10 @@ public struct UploadBatch: Sendable {
                 let confirmed = check ? ((try? await queue.uploader.isStillThere(earlier)) ?? false) : true
                 if confirmed {
                     alreadyThere[index] = earlier
+                    if foundUnhashed.contains(index) {
+                        unhashed.append((earlier.id, file.path))
+                        if digests.known(file.path) == nil { queued.append(file.path) }
+                    }
                     continue
                 }
                 lost[index] = earlier
@@ -313,6 +324,7 @@ public struct UploadBatch: Sendable {
     ) async -> [Int: UploadRecord] {
         var found: [Int: UploadRecord] = [:]
         var toCompare: [Int] = []
+        foundUnhashed = []
         for index in files.indices where index < candidates.count && !candidates[index].isEmpty {
             // One that finished before its SHA-256 was recorded: the same file, unchanged (path,
             // size and modification time), is there; nothing is read.
@@ -321,6 +333,7 @@ public struct UploadBatch: Sendable {
                     UploadJournal.unhashedKey(path: SystemPath.absolute(files[index].path), modified: status.modified)]
             {
                 found[index] = earlier
+                foundUnhashed.insert(index)
             } else {
                 toCompare.append(index)
             }
@@ -356,8 +369,10 @@ public struct UploadBatch: Sendable {
     }
 
     /// Records the SHA-256 of each finished upload's file in one transaction, so that sending
-    /// the same bytes there again is skipped. `waitForHashes: false` (a run interrupted)
-    /// records only what is already known rather than wait for the hashing to end.
+    /// the same bytes there again is skipped. `waitForHashes: false` (a run interrupted) does
+    /// not wait for the hashing of every file to end: the finished uploads' own files are read
+    /// when they come to at most 64 MB (a camera roll's photos, in well under a second), and the
+    /// others are hashed by the next run that finds them there.
     public mutating func recordFinished(
         _ items: [UploadQueue.Item], in journal: UploadJournal, waitForHashes: Bool = true
     ) async {
@@ -365,7 +380,16 @@ public struct UploadBatch: Sendable {
         hashing = nil
         // The journal keeps the absolute path; the batch, the path as given (a.mp4).
         let paths = queuedPaths
+        if !waitForHashes {
+            let finished = items.filter { $0.state == .done }.compactMap { paths[$0.id] }
+            let missing = finished.filter { digests.known($0) == nil }
+            if missing.reduce(Int64(0), { $0 + (FileStatus(path: $1)?.size ?? 0) }) <= 64 << 20 {
+                digests = await digests.adding(missing)
+            }
+        }
         await UploadBatch.record(items, digests: digests, in: journal) { paths[$0.id] ?? $0.record?.path }
+        let known = digests
+        try? await journal.recordSHA256(unhashed.compactMap { id, path in known.known(path).map { (id, $0) } })
     }
 
     /// Records the SHA-256 of each finished upload of `items` that came from the journal (a

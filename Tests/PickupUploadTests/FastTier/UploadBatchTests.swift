@@ -213,6 +213,50 @@ extension FastTier {
             #expect(await again.enqueue(on: UploadQueue(uploader: uploader))[0]?.id == id)
         }
 
+        @Test(
+            "uploads done before their SHA-256 was recorded (a killed run) get it from the next run that finds them there: a copy under another name is then there too"
+        )
+        func unhashedThenRecorded() async throws {
+            let paths = try files(2)
+            let copy = Temporary.path("batch", suffix: "-copy.bin")
+            defer { for path in paths + [copy] { unlink(path) } }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            let journal = Temporary.path("batch", suffix: ".sqlite")
+            let uploader = try uploader(server, journal: journal)
+            // Sent, and the process gone before `recordFinished`: done, without a SHA-256.
+            var killed = try batch(paths, to: .tus(server.endpoint))
+            let first = UploadQueue(uploader: uploader)
+            _ = await killed.enqueue(on: first)
+            #expect(await first.waitUntilSettled().map(\.state) == [.done, .done])
+            try FileManager.default.copyItem(atPath: paths[1], toPath: copy)
+            var before = try batch([copy], to: .tus(server.endpoint))
+            #expect(await before.alreadySent(in: uploader.journal).isEmpty, "nothing to compare the copy with yet")
+            // The same files again: there by path, size and time; hashed and recorded by this run.
+            var again = try batch(paths, to: .tus(server.endpoint))
+            let second = UploadQueue(uploader: uploader)
+            #expect(Set(await again.enqueue(on: second).keys) == [0, 1])
+            await again.recordFinished(await second.waitUntilSettled(), in: uploader.journal)
+            var after = try batch([copy], to: .tus(server.endpoint))
+            #expect(await after.alreadySent(in: uploader.journal)[0] != nil, "the copy's bytes are known there now")
+            #expect(await server.created == 2)
+        }
+
+        @Test("a run interrupted records the SHA-256 of the small files it finished: the same bytes are there")
+        func interruptedRecordsSmallFiles() async throws {
+            let paths = try files(2)
+            let copy = Temporary.path("batch", suffix: "-copy.bin")
+            defer { for path in paths + [copy] { unlink(path) } }
+            let server = InMemoryTusServer(endpoint: try #require(URL(string: "http://tus.test/files/")))
+            let uploader = try uploader(server, journal: Temporary.path("batch", suffix: ".sqlite"))
+            var run = try batch(paths, to: .tus(server.endpoint))
+            let queue = UploadQueue(uploader: uploader)
+            _ = await run.enqueue(on: queue)
+            await run.recordFinished(await queue.waitUntilSettled(), in: uploader.journal, waitForHashes: false)
+            try FileManager.default.copyItem(atPath: paths[0], toPath: copy)
+            var after = try batch([copy], to: .tus(server.endpoint))
+            #expect(await after.alreadySent(in: uploader.journal)[0] != nil)
+        }
+
         @Test("S3 keys: the prefix, then the template; two files on one key are refused before anything is sent")
         func keys() throws {
             let endpoint = try #require(URL(string: "http://s3.test"))
