@@ -30,7 +30,7 @@ struct MultiSelectScreen: View {
                 thumbnail: { _ in nil },
                 // the picker's selection decides: the loader follows it
                 onRemove: { key in
-                    picked.removeAll { $0.itemIdentifier == key }
+                    picked.removeAll { loader.key(of: $0) == key }
                 },
                 onRetry: { key in loader.retry(key) })
             // what to upload, in selection order

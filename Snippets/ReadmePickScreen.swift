@@ -28,7 +28,7 @@ struct PickScreen: View {
             SelectionGridView(
                 tiles: loader.tiles(), thumbnail: { _ in nil },
                 onRemove: { key in
-                    picked.removeAll { $0.itemIdentifier == key }
+                    picked.removeAll { loader.key(of: $0) == key }
                 },
                 onRetry: { key in loader.retry(key) })
         }

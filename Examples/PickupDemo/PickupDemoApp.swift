@@ -107,10 +107,11 @@
             }
         }
 
-        /// Uploads what is loaded, in the order the person picked it (never an item deselected).
+        /// Uploads what is loaded and not sent yet, in the order the person picked it (never an
+        /// item deselected; one deselected once queued keeps its file for its upload).
         func uploadPicked() {
             guard let uploads, let endpoint, let library else { return }
-            let jobs = loader.ready.compactMap { picked -> UploadQueue.Job? in
+            let jobs = loader.take().compactMap { picked -> UploadQueue.Job? in
                 guard let item = picked.imported, let file = item.primary else { return nil }
                 return .upload(
                     path: library.path(of: file), to: .tus(endpoint: endpoint), type: item.info.container.mimeType)
@@ -170,11 +171,11 @@
                     }
                     SelectionGridView(
                         tiles: demo.loader.tiles(), thumbnail: { _ in nil },
-                        onRemove: { key in picked.removeAll { $0.itemIdentifier == key } },
+                        onRemove: { key in picked.removeAll { demo.loader.key(of: $0) == key } },
                         onRetry: { key in demo.loader.retry(key) })
                     if demo.endpoint != nil {
-                        Button("Upload \(demo.loader.ready.count) Items") { demo.uploadPicked() }
-                            .disabled(demo.loader.ready.isEmpty)
+                        Button("Upload \(demo.loader.notTaken.count) Items") { demo.uploadPicked() }
+                            .disabled(demo.loader.notTaken.isEmpty)
                     } else {
                         Text("Set PickupTusEndpoint in the app's Info.plist to upload.")
                             .foregroundStyle(.secondary)

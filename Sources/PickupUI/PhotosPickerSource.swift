@@ -26,6 +26,11 @@
         let contentType: UTType?
         let resources = LivePhotoResources()
 
+        /// The picker's item itself, which tells it apart without an identifier:
+        /// `PhotosPickerItem` is `Hashable` (`_PhotosUI_SwiftUI.swiftinterface`, iPhoneOS 26.2
+        /// line 77), and the binding hands back the values it holds.
+        public var selectionValue: AnyHashable? { AnyHashable(item) }
+
         /// The picker's item.
         public init(_ item: PhotosPickerItem) {
             self.item = item

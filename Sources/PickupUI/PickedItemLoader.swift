@@ -18,6 +18,8 @@
     /// ...
     /// LibraryPicker(selection: $picked, options: options) { Text("Choose") }
     ///     .onChange(of: picked, initial: true) { _, items in loader.load(items) }
+    /// ...
+    /// let toUpload = loader.take()  // the items are the app's from here on: deselecting keeps them
     /// ```
     @available(iOS 17.0, macOS 14.0, *)
     public typealias PickedItemLoader = PickedItems<PhotosPickerSource>
@@ -41,5 +43,10 @@
 
         /// Follows the picker's selection: call it from `onChange(of:initial:)` of the binding.
         public func load(_ picked: [PhotosPickerItem]) { follow(picked.map(PhotosPickerSource.init)) }
+
+        /// The key of a picker item, as tiles carry it: to remove a tile's item from the
+        /// selection, `picked.removeAll { loader.key(of: $0) == key }` (an item has no
+        /// identifier when the picker was not given the photo library).
+        public func key(of item: PhotosPickerItem) -> String? { key(of: PhotosPickerSource(item)) }
     }
 #endif

@@ -10,7 +10,7 @@
     /// ```swift
     /// SelectionGridView(
     ///     tiles: loader.tiles(), thumbnail: { _ in nil },
-    ///     onRemove: { key in picked.removeAll { $0.itemIdentifier == key } },
+    ///     onRemove: { key in picked.removeAll { loader.key(of: $0) == key } },
     ///     onRetry: { key in loader.retry(key) })
     /// ```
     public struct SelectionGridView<ID: Hashable & Sendable>: View {

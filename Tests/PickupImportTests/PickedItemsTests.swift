@@ -193,6 +193,60 @@ struct PickedItemsTests {
         #expect(model.ready.map(\.key) == ["quick"])
     }
 
+    /// Two photos a picker made without the photo library hands over: no identifiers, each its
+    /// own file (told apart by size), told apart by their values when `values` says so.
+    func unidentified(_ picking: Picking, values: Bool) throws -> [FakePickedItem] {
+        try [(Fixture.jpegPlain, "a"), (Fixture.jpegEXIF, "b")].map { fixture, value in
+            FakePickedItem(
+                identifier: nil, value: values ? value : nil, kind: .image, file: try Fixtures.path(fixture),
+                contentType: "public.jpeg")
+        }
+    }
+
+    @Test(
+        "without identifiers, deselecting the first item leaves the second with its own file", arguments: [true, false])
+    func deselectUnidentified(values: Bool) async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        let both = try unidentified(picking, values: values)
+        model.follow(both)
+        await settle { model.ready.count == 2 }
+        let sizes = model.ready.map { $0.imported?.info.fileSize }
+        let firstCopy = try #require(model.ready.first?.imported?.primary).name
+        model.follow([both[1]])
+        await settle { model.ready.count == 1 }
+        #expect(model.keys.count == 1)
+        #expect(model.ready.map { $0.imported?.info.fileSize } == [sizes[1]], "the second photo's own file")
+        if values {
+            // Told apart: the second keeps its key and its load; the first's copy is gone.
+            #expect(model.key(of: both[1]) == model.keys.first)
+            #expect(model.key(of: both[0]) == nil)
+        }
+        await settle { !FileManager.default.fileExists(atPath: picking.root + "/library/" + firstCopy) }
+        #expect(!FileManager.default.fileExists(atPath: picking.root + "/library/" + firstCopy))
+    }
+
+    @Test("take() hands each loaded item over once; one deselected after keeps its copy for its upload")
+    func takeHandsOver() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        let a = try picking.photo("a")
+        let b = FakePickedItem(
+            identifier: "b", kind: .image, file: try Fixtures.path(.jpegEXIF), contentType: "public.jpeg")
+        model.follow([a])
+        await settle { model.ready.count == 1 }
+        #expect(model.take().map(\.key) == ["a"])
+        #expect(model.take().isEmpty, "not handed over twice")
+        let copy = try #require(model.items["a"]?.imported?.primary).name
+        model.follow([a, b])
+        await settle { model.ready.count == 2 }
+        #expect(model.notTaken.map(\.key) == ["b"])
+        model.follow([b])
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(FileManager.default.fileExists(atPath: picking.root + "/library/" + copy), "its upload reads it")
+        #expect(model.take().map(\.key) == ["b"])
+    }
+
     @Test("removing a tile while it loads does not put it back when the load ends")
     func removeWhileLoading() async throws {
         let picking = try Picking()

@@ -7,6 +7,11 @@
 public protocol PickedItemSource: Sendable {
     /// The photo library's local identifier (nil when the picker was not given the library).
     var identifier: String? { get }
+    /// For an item without ``identifier``: a value that tells it apart from the other items of a
+    /// selection, the same while it stays selected (`PhotosPickerItem` is `Hashable`:
+    /// `_PhotosUI_SwiftUI.swiftinterface`, iPhoneOS 26.2 line 77, and the picker's binding hands
+    /// back the values it holds). Nil (the default) when nothing tells such items apart.
+    var selectionValue: AnyHashable? { get }
     /// What the item offers, decided from its content types (`UTType` conformance on Apple
     /// platforms). Apple's `PHPicker.h`: "Returned item providers for preselected assets are
     /// always empty", so a preselected item comes back as ``PickedContentKind/empty``.
@@ -27,6 +32,11 @@ public protocol PickedItemSource: Sendable {
     func write(
         _ resource: PickedResource, into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
     ) async throws -> PickedFile
+}
+
+extension PickedItemSource {
+    /// Nothing tells this item apart but its identifier.
+    public var selectionValue: AnyHashable? { nil }
 }
 
 /// What a picked item offers, from its content types.

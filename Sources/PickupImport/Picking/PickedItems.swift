@@ -15,6 +15,12 @@ import Pickup
 /// - A preselected item (Photos hands nothing over for it: `PHPicker.h`) is never loaded; it
 ///   keeps what ``restore(_:)`` gave it, or is left out.
 /// - A failed item can be loaded again with ``retry(_:)``.
+/// - An item is known by its photo-library identifier; one without (a picker not given the
+///   library) by its ``PickedItemSource/selectionValue``, so that deselecting one never leaves
+///   another's file in its place. Where nothing tells such items apart, any change to them but
+///   a repeat of the same selection loads them again under new keys.
+/// - Items handed to the app with ``take()`` (to upload) are the app's: deselected afterwards,
+///   they leave the selection but their copies stay, and they are not handed over twice.
 ///
 /// `PickupUI`'s `PickedItemLoader` is this type over `PhotosPickerItem`.
 @available(iOS 17.0, macOS 14.0, *)
@@ -32,6 +38,13 @@ public final class PickedItems<Source: PickedItemSource> {
     @ObservationIgnored private var running: [String: Running] = [:]
     @ObservationIgnored private var waiting: [String] = []
     @ObservationIgnored private var generation = 0
+    /// The keys of the items without an identifier, by their selection value.
+    @ObservationIgnored private var keyByValue: [AnyHashable: String] = [:]
+    /// Where no value tells them apart: their kinds in the last selection, and the keys they had.
+    @ObservationIgnored private var untold: (kinds: [PickedContentKind], keys: [String]) = ([], [])
+    @ObservationIgnored private var minted = 0
+    /// The keys of the items ``take()`` handed over.
+    public private(set) var taken: Set<String> = []
     /// How many items load at once.
     public let concurrency: Int
     /// How each item is loaded.
@@ -48,8 +61,21 @@ public final class PickedItems<Source: PickedItemSource> {
         self.concurrency = max(1, concurrency)
     }
 
-    /// The loaded items in selection order: what to upload, and in which order.
+    /// The loaded items in selection order: what to show, and what to upload.
     public var ready: [PickedItem] { keys.compactMap { items[$0] } }
+
+    /// The loaded items ``take()`` has not handed over yet, in selection order.
+    public var notTaken: [PickedItem] { keys.filter { !taken.contains($0) }.compactMap { items[$0] } }
+
+    /// Hands the loaded items not handed over before to the app (to upload them), in selection
+    /// order. From now on each is the app's: deselected or removed later, it leaves the selection
+    /// but its copy stays in the library (an upload may be reading it; the app removes it when it
+    /// is done with it), and a second `take()` does not give it again.
+    public func take() -> [PickedItem] {
+        let handed = notTaken
+        taken.formUnion(handed.map(\.key))
+        return handed
+    }
 
     /// The selection's tiles for a grid, in the person's order: kind and Live Photo badge (known
     /// from the content types before the item loads), duration once loaded, order badges when
@@ -70,15 +96,18 @@ public final class PickedItems<Source: PickedItemSource> {
     /// The item the person picked at `key`, once loaded (the one to show or play).
     public func item(_ key: String?) -> PickedItem? { key.flatMap { items[$0] } }
 
-    /// The key of a source at `index` of a selection: its identifier, or its place.
-    public static func key(_ source: Source, at index: Int) -> String { source.identifier ?? "#\(index)" }
+    /// The key the last ``follow(_:)`` gave `source` (to remove it from the picker's selection
+    /// when its tile is removed): its identifier, or the key of its selection value; nil when
+    /// nothing tells it apart.
+    public func key(of source: Source) -> String? {
+        source.identifier ?? source.selectionValue.flatMap { keyByValue[$0] }
+    }
 
     /// Follows the picker's selection (call it from `onChange` of the binding, and once at start).
     public func follow(_ selection: [Source]) {
         var order: [String] = []
         var selected: [String: Source] = [:]
-        for (index, source) in selection.enumerated() {
-            let key = PickedItems.key(source, at: index)
+        for (source, key) in zip(selection, keys(for: selection)) {
             guard selected[key] == nil else { continue }
             if source.kind == .empty, items[key] == nil, running[key] == nil { continue }
             selected[key] = source
@@ -132,8 +161,42 @@ public final class PickedItems<Source: PickedItemSource> {
         running.removeValue(forKey: key)?.task.cancel()
         waiting.removeAll { $0 == key }
         states[key] = nil
-        if let item = items.removeValue(forKey: key) { discard(item) }
+        let handed = taken.remove(key) != nil
+        if let item = items.removeValue(forKey: key), !handed { discard(item) }
         sources[key] = nil
+    }
+
+    /// Each source's key: its identifier; without one, the key its selection value had in the
+    /// last selection, or a new one. Where values do not tell the items without identifier apart
+    /// (none given, or two alike), the same kinds in the same places keep their keys, and any
+    /// other change gives them all new ones: they load again, and no item gets another's file.
+    private func keys(for selection: [Source]) -> [String] {
+        let values = selection.map { $0.identifier == nil ? $0.selectionValue : nil }
+        let untoldCount = selection.filter { $0.identifier == nil }.count
+        let told = values.compactMap { $0 }
+        if told.count == untoldCount, Set(told).count == told.count {
+            var next: [AnyHashable: String] = [:]
+            let keys = zip(selection, values).map { source, value -> String in
+                guard source.identifier == nil, let value else { return source.identifier ?? mint() }
+                let key = keyByValue[value] ?? mint()
+                next[value] = key
+                return key
+            }
+            keyByValue = next
+            return keys
+        }
+        keyByValue = [:]
+        let kinds = selection.filter { $0.identifier == nil }.map(\.kind)
+        if kinds != untold.kinds { untold = (kinds, kinds.map { _ in mint() }) }
+        var looseKeys = untold.keys.makeIterator()
+        return selection.map { $0.identifier ?? looseKeys.next() ?? mint() }
+    }
+
+    /// A key for an item without an identifier, never given before (a local identifier never
+    /// begins with `#`).
+    private func mint() -> String {
+        minted += 1
+        return "#\(minted)"
     }
 
     private func startWaiting() {

@@ -9,6 +9,13 @@ import PickupTestSupport
 /// files, lists resources, and fails where Apple says it may.
 struct FakePickedItem: PickedItemSource {
     let identifier: String?
+    /// What tells the item apart without an identifier. `PhotosPickerItem` is `Hashable`
+    /// (`_PhotosUI_SwiftUI.swiftinterface`, iPhoneOS 26.2 line 77) and its `itemIdentifier` is
+    /// nil when the picker was made without a photo library (line 90; its documentation: "It will
+    /// be nil if the Photos picker is created without a photo library"). Nil here models a source
+    /// whose values do not tell items apart.
+    let value: String?
+    var selectionValue: AnyHashable? { value.map(AnyHashable.init) }
     let kind: PickedContentKind
     /// The file the system hands over (a fixture), and its content type.
     let file: String?
@@ -32,12 +39,14 @@ struct FakePickedItem: PickedItemSource {
     let log: FakeLog
 
     init(
-        identifier: String?, kind: PickedContentKind, file: String? = nil, contentType: String? = nil,
+        identifier: String?, value: String? = nil, kind: PickedContentKind, file: String? = nil,
+        contentType: String? = nil,
         resources: [PickedResource] = [], resourceFiles: [Int: String] = [:], writeFailure: FakePhotosError? = nil,
         failingRoles: Set<PickedResource.Role>? = nil, loadFailure: FakePhotosError? = nil, gate: FakeGate? = nil,
         log: FakeLog = FakeLog()
     ) {
         self.identifier = identifier
+        self.value = value
         self.kind = kind
         self.file = file
         self.contentType = contentType

@@ -22,7 +22,7 @@ struct PickScreen: View {
             SelectionGridView(
                 tiles: model.loader.tiles(), thumbnail: { _ in nil },
                 onRemove: { key in
-                    picked.removeAll { $0.itemIdentifier == key }
+                    picked.removeAll { model.loader.key(of: $0) == key }
                 },
                 onRetry: { key in model.loader.retry(key) },
                 onOpen: { key in playing = movie(key) })

@@ -10,10 +10,13 @@ struct UploadsScreen: View {
     var body: some View {
         VStack {
             if let library = model.library, let queue = uploads.queue {
-                Button("Upload \(model.loader.ready.count) Videos") {
-                    Task { await uploads.upload(model.loader.ready, from: library) }
+                // take() hands each item over once: a second tap does not queue it again, and
+                // deselecting it afterwards leaves its file to its upload.
+                Button("Upload \(model.loader.notTaken.count) Videos") {
+                    let picked = model.loader.take()
+                    Task { await uploads.upload(picked, from: library) }
                 }
-                .disabled(model.loader.ready.isEmpty)
+                .disabled(model.loader.notTaken.isEmpty)
                 UploadQueueView(model: queue)
             } else {
                 Text(uploads.problem ?? model.problem ?? "Uploads are not ready.")
