@@ -78,8 +78,12 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
         handleEventsForBackgroundURLSession identifier: String,
         completionHandler: @escaping () -> Void
     ) {
-        // iOS relaunched the app for the session: let it finish its events
-        AppUploads.shared?.background.reattach(
+        // iOS relaunched the app for the session: let it finish its events.
+        // Without one (the journal could not open), call the handler now.
+        guard let uploads = AppUploads.shared else {
+            return completionHandler()
+        }
+        uploads.background.reattach(
             identifier: identifier, completionHandler: completionHandler)
     }
 }

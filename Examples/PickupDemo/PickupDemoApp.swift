@@ -46,7 +46,9 @@
             completionHandler: @escaping () -> Void
         ) {
             MainActor.assumeIsolated {
-                Demo.shared.background?.reattach(identifier: identifier, completionHandler: completionHandler)
+                // No session (the journal could not open): iOS still waits for the handler.
+                guard let background = Demo.shared.background else { return completionHandler() }
+                background.reattach(identifier: identifier, completionHandler: completionHandler)
             }
         }
     }

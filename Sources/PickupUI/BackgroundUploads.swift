@@ -54,15 +54,16 @@
         /// journal; the bodies a task needs (the rest of a tus upload, a form) are written under
         /// `storage`'s folder (`outbox`, excluded from backup). Background time while handing
         /// over comes from `UIApplication`, which app extensions cannot use: an extension uses
-        /// ``init(extensionIdentifier:appGroup:uploader:)``.
+        /// ``init(extensionIdentifier:appGroup:uploader:network:)``. `network`: which networks
+        /// the session may send on (``/PickupUpload/BackgroundNetwork``; any, unless said).
         @available(iOSApplicationExtension, unavailable)
         public convenience init(
             identifier: String = BackgroundUploads.appIdentifier, uploader: Uploader,
-            storage: PickupStorage = .standard
+            storage: PickupStorage = .standard, network: BackgroundNetwork = .any
         ) {
             self.init(
                 identifier: identifier, appGroup: nil, uploader: uploader, storage: storage,
-                background: UIKitBackgroundTime())
+                background: UIKitBackgroundTime(), network: network)
         }
 
         /// An app extension's background uploads (a share extension's), on a session of its own
@@ -81,7 +82,7 @@
         /// extensions may use. Throws when the identifier is the app's default, or the group or
         /// the journal is not where the app can see them.
         public convenience init(
-            extensionIdentifier: String, appGroup: String, uploader: Uploader
+            extensionIdentifier: String, appGroup: String, uploader: Uploader, network: BackgroundNetwork = .any
         ) throws(UploadError) {
             guard extensionIdentifier != BackgroundUploads.appIdentifier else {
                 throw UploadError(
@@ -108,7 +109,7 @@
             }
             self.init(
                 identifier: extensionIdentifier, appGroup: appGroup, uploader: uploader, storage: storage,
-                background: ExpiringActivityTime(), sharedFolder: group)
+                background: ExpiringActivityTime(), network: network, sharedFolder: group)
         }
 
         /// The app's background session's identifier unless it is given another.
@@ -116,7 +117,7 @@
 
         private init(
             identifier: String, appGroup: String?, uploader: Uploader, storage: PickupStorage,
-            background: any BackgroundTimeGranting, sharedFolder: String? = nil
+            background: any BackgroundTimeGranting, network: BackgroundNetwork, sharedFolder: String? = nil
         ) {
             self.identifier = identifier
             self.uploader = uploader
@@ -124,6 +125,9 @@
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
             configuration.sessionSendsLaunchEvents = true
             configuration.isDiscretionary = false
+            configuration.allowsCellularAccess = network.cellular
+            configuration.allowsExpensiveNetworkAccess = network.expensive
+            configuration.allowsConstrainedNetworkAccess = network.constrained
             if let appGroup { configuration.sharedContainerIdentifier = appGroup }
             // The delegate queue is serial: URLSession calls the delegate one event at a time. It
             // starts suspended: a relaunched app's session gets the events of its earlier tasks at

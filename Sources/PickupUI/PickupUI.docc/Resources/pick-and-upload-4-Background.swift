@@ -45,7 +45,9 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
         handleEventsForBackgroundURLSession identifier: String,
         completionHandler: @escaping () -> Void
     ) {
-        Background.shared.session?.reattach(
-            identifier: identifier, completionHandler: completionHandler)
+        // Without a session (its journal could not open), iOS still waits
+        // for the handler: call it, or the app is held for nothing.
+        guard let session = Background.shared.session else { return completionHandler() }
+        session.reattach(identifier: identifier, completionHandler: completionHandler)
     }
 }
