@@ -446,6 +446,26 @@ struct ImportCommandTests {
         #expect(json.contains { $0["reason"] as? String == "already inside the library it would go into" }, "\(json)")
     }
 
+    @Test("--into a file, or a new library among the files imported, is refused before anything is read or made")
+    func libraryThatCannotBe() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try add(.jpegPlain, "good.jpg", to: folder)
+        let card = folder.appendingPathComponent("card").path
+        let photo = card + "/DCIM/good.jpg"
+        for (into, named, says) in [
+            (photo, card, "is a file, not a folder"), (card + "/DCIM", card, "lies inside \(card)"),
+            (card, photo, "lies inside --into \(card)"), (card, card, "lies inside \(card)"),
+        ] {
+            for dry in [[], ["--dry-run"]] {
+                let result = try CLI.run(["import", named, "--into", into] + dry)
+                #expect(result.status == 2 && result.errorText.contains(says), "\(into): \(result.errorText)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: card + "/.pickup"), "no library made")
+        #expect(!FileManager.default.fileExists(atPath: card + "/DCIM/.pickup"), "no library made")
+    }
+
     @Test("probe and import share one rule: a file named as media that is not fails; other files are left alone")
     func namedAsMedia() throws {
         let folder = try scratch()

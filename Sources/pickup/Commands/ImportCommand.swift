@@ -145,6 +145,7 @@ struct ImportJob: CommandJob {
         let (sources, listed) = try command.files.sources(command.arguments)
         self.sources = sources
         try OutputCheck.utf8(destination, option: "--into")
+        try ImportJob.checkLibrary(destination, sources: sources)
         self.destination = destination
         var filters: [MediaFilter] = []
         for text in command.filter {
@@ -185,6 +186,29 @@ struct ImportJob: CommandJob {
             followLinks: command.followLinks, selection: command.files.selection, filter: filter, order: order,
             limit: limit, listed: listed, rehash: command.rehash)
         importing = ImportOptions(concurrency: parallel, layout: layout, rehash: command.rehash)
+    }
+
+    /// Refuses, before anything is read or made, a library that cannot be one: `--into` a file,
+    /// or a new library in a folder being imported or around a file named (a mixed-up `--into`
+    /// that would make a library of the card itself). An existing library is opened as it is:
+    /// what lies inside it is its own.
+    static func checkLibrary(_ destination: String, sources: [String]) throws(ValidationError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError(
+                "--into \(destination) is a file, not a folder: name the library's folder (a new name makes one)")
+        }
+        let library = SystemPath.resolved(destination) ?? SystemPath.absolute(destination)
+        guard !FileManager.default.fileExists(atPath: LibraryFolder(existing: destination).catalogPath) else { return }
+        for source in sources {
+            let path = SystemPath.resolved(source) ?? SystemPath.absolute(source)
+            let around = library == path || library.hasPrefix(path + "/")
+            guard around || path.hasPrefix(library + "/") else { continue }
+            let (inner, outer) = around ? (destination, source) : (source, "--into " + destination)
+            throw ValidationError(
+                "\(inner) lies inside \(outer): a new library would hold the files it imports. Name a library "
+                    + "folder apart from what you import (--into ~/Pictures/Library)")
+        }
     }
 
     func run() async -> Int32 {
