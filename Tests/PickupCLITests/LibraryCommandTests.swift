@@ -114,6 +114,28 @@ struct LibraryCommandTests {
         #expect(try pickup("library", library, "verify").status == 0)
     }
 
+    @Test("a library whose path has a space: each hint's command runs as printed")
+    func hintsQuoteThePath() throws {
+        let folder = try scratch()
+        defer { Temporary.remove(folder) }
+        try copy(.jpegPlain, to: folder + "/src/a.jpg")
+        let library = folder + "/My Lib"
+        #expect(try pickup("import", folder + "/src", "--into", library).status == 0)
+        let stored = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: library).first { $0.hasSuffix(".jpg") })
+        try FileManager.default.removeItem(atPath: library + "/" + stored)
+        let quoted = "'" + library + "'"
+        let verify = try pickup("library", library, "verify")
+        #expect(
+            verify.status == 1 && verify.outputText.contains("pickup library \(quoted) repair"), "\(verify.outputText)")
+        let missing = try pickup("library", library, "show", "zz")
+        #expect(missing.errorText.contains("pickup library \(quoted) list"), "\(missing.errorText)")
+        // The hint, run as printed (its folder in quotes), repairs the library.
+        let repair = try Shell.run("\"$PICKUP\" library \(quoted) repair", environment: ["PICKUP": CLI.tool])
+        #expect(repair.status == 0, "\(repair.errorText)")
+        #expect(FileManager.default.fileExists(atPath: library + "/" + stored))
+    }
+
     @Test("verify finds unknown files in every folder, a date layout's or not")
     func verifyFindsUnknownFilesAnywhere() throws {
         let folder = try scratch()

@@ -251,7 +251,7 @@ struct ImportJob: CommandJob {
                     link: "--follow-links follows them",
                     ImportScan.insideLibrary:
                         "the library's own files are its items already, or files it does not know "
-                        + "('pickup library \(destination) verify' lists them)",
+                        + "('pickup library \(Text.shellQuoted(destination)) verify' lists them)",
                 ], notTaken: scan.notTaken)
             for line in lines { Console.error(line) }
             // An empty folder (a card's mount point with no card in it) is said, not passed over.

@@ -99,7 +99,7 @@ struct LibraryCheck {
                 : moved == broken
                     ? "name the moved \(moved == 1 ? "file" : "files") back"
                     : "name moved files back and copy the other missing and damaged ones again from their sources"
-            hints.append("Run 'pickup library \(Text.clean(folder)) repair' to \(what)")
+            hints.append("Run 'pickup library \(Text.clean(Text.shellQuoted(folder))) repair' to \(what)")
         }
         if gone > 0 {
             let names = Text.clean(

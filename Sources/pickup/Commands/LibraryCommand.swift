@@ -96,10 +96,10 @@ struct LibraryJob: CommandJob {
         let actions = ["list", "show", "verify", "repair", "remove"]
         if let first = words.first, actions.contains(first), words.count >= 2, !actions.contains(words[1]) {
             // `pickup library list lib`: the folder goes first.
-            let rest = ([words[1], first] + words.dropFirst(2)).joined(separator: " ")
+            let rest = ([words[1], first] + words.dropFirst(2)).map(Text.shellQuoted).joined(separator: " ")
             throw ValidationError(
                 "the library folder goes before what to do: 'pickup library \(rest)', not "
-                    + "'pickup library \(words.joined(separator: " "))'")
+                    + "'pickup library \(words.map(Text.shellQuoted).joined(separator: " "))'")
         }
         guard words.count >= 2 else {
             throw ValidationError(
@@ -115,8 +115,9 @@ struct LibraryJob: CommandJob {
         case ("remove", 3): action = .remove(words[2])
         case ("show", 2), ("remove", 2):
             throw ValidationError(
-                "'\(words[1])' needs the item's id (or the start of it), as 'pickup library \(words[0]) \(words[1]) ID': "
-                    + "'pickup library \(words[0]) list' shows the ids")
+                "'\(words[1])' needs the item's id (or the start of it), as 'pickup library "
+                    + "\(Text.shellQuoted(words[0])) \(words[1]) ID': 'pickup library \(Text.shellQuoted(words[0])) list' "
+                    + "shows the ids")
         case ("show", _), ("remove", _):
             throw ValidationError(
                 "'\(words[1])' takes one id at a time, not \(words.count - 2) ("
@@ -249,7 +250,7 @@ struct LibraryJob: CommandJob {
             hint = "Give more characters of the id."
         } else {
             message = "no item '\(id)' in \(folder)"
-            hint = "Run 'pickup library \(folder) list' for the items' ids."
+            hint = "Run 'pickup library \(Text.shellQuoted(folder)) list' for the items' ids."
         }
         if json {
             Console.out(
