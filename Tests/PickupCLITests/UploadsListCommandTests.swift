@@ -47,6 +47,31 @@ struct UploadsListCommandTests {
         #expect(wrong.errorText.contains("--state takes waiting, uploading, paused, failed, done, cancelled"))
     }
 
+    @Test("uploads resume --to tus+URL of a web form's upload is refused, with the way to send it to tus")
+    func resumeFormAsTus() throws {
+        let folder = try Temporary.folder("cli-uploads")
+        defer { Temporary.remove(folder) }
+        let journal = folder + "/j.sqlite"
+        // Nobody listens on port 9: the form upload fails at once and stays in the journal.
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", "http://127.0.0.1:9/upload", "--journal", journal,
+            "--retries", "0",
+        ])
+        #expect(failed.status == 1, "\(failed.errorText)")
+        let id = try #require(
+            try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
+        let resumed = try CLI.run([
+            "uploads", "resume", id, "--to", "tus+http://127.0.0.1:9/upload", "--journal", journal,
+        ])
+        #expect(resumed.status == 2, "\(resumed.errorText)")
+        #expect(
+            resumed.errorText.contains("names a tus server, but a web form sends upload \(id)"), "\(resumed.errorText)")
+        #expect(resumed.errorText.contains("'pickup uploads cancel \(id)'"), "\(resumed.errorText)")
+        // The same URL as a form's: taken (the place is the upload's own).
+        let again = try CLI.run(["uploads", "resume", id, "--to", "http://127.0.0.1:9/upload", "--journal", journal])
+        #expect(again.status == 1 && !again.errorText.contains("names a tus server"), "\(again.errorText)")
+    }
+
     @Test("each upload shows where the file is on the server: a tus upload's URL, in the table and --json")
     func serverURL() throws {
         let server = try TusServer()

@@ -108,6 +108,8 @@ struct UploadsJob: CommandJob {
     let journalNamed: Bool
     let caFile: String?
     let endpoint: URL?
+    /// Whether `--to` named the endpoint as tus (`tus+http://…`).
+    let endpointSaysTus: Bool
     let json: Bool
     let progress: ProgressOptions
     /// Headers for tus and form servers, from the environment (checked; never stored or printed).
@@ -140,8 +142,10 @@ struct UploadsJob: CommandJob {
                 throw ValidationError("--to goes with 'resume ID' and takes an http(s) tus endpoint or form URL")
             }
             endpoint = url
+            endpointSaysTus = text.hasPrefix("tus+")
         } else {
             endpoint = nil
+            endpointSaysTus = false
         }
         json = shared.json
         if case .list = action { headers = [:] } else { headers = try UploadHeaders.headers() }
@@ -237,10 +241,18 @@ struct UploadsJob: CommandJob {
                 // --to and --no-idempotency-key speak of tus and form targets, and a form's key:
                 // given for an upload they do not shape, a mistake said, not passed over.
                 if endpoint != nil || !idempotencyKey, let destination = record.destination,
-                    let misplaced = UploadsJob.misplaced(to: endpoint != nil, key: !idempotencyKey, for: destination)
+                    let misplaced = UploadsJob.misplaced(
+                        to: endpoint != nil, tus: endpointSaysTus, key: !idempotencyKey, for: destination)
                 {
                     Console.error(
                         Text.clean("pickup uploads: \(misplaced) upload \(record.id) (\(destination.displayName))"))
+                    if case .form = destination {
+                        Console.error(
+                            Text.clean(
+                                "  The journal keeps how an upload is sent. To send the file to a tus server: "
+                                    + "'pickup uploads cancel \(record.id)', then 'pickup upload "
+                                    + "\(Text.shellQuoted(record.path)) --to tus+\(redacted(endpoint?.absoluteString ?? "URL"))'"))
+                    }
                     return ExitStatus.usage
                 }
                 // --to brings back the query the journal did not keep; another place is a mistake
@@ -383,9 +395,11 @@ struct UploadsJob: CommandJob {
 extension UploadsJob {
     /// What is wrong with `--to` (`to`) or `--no-idempotency-key` (`key`) for an upload to
     /// `destination`, nil when nothing is.
-    static func misplaced(to: Bool, key: Bool, for destination: UploadDestination) -> String? {
+    static func misplaced(to: Bool, tus: Bool, key: Bool, for destination: UploadDestination) -> String? {
         switch destination {
-        case .form: return nil  // takes both
+        case .form:
+            // Both, but a form's URL is no tus endpoint: --to tus+… would be passed over.
+            return tus ? "--to tus+… names a tus server, but a web form sends" : nil
         case .tus: break
         case .s3, .s3Presigned:
             if to {
