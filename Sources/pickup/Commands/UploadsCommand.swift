@@ -251,7 +251,8 @@ struct UploadsJob: CommandJob {
                             Text.clean(
                                 "  The journal keeps how an upload is sent. To send the file to a tus server: "
                                     + "'pickup uploads cancel \(record.id)', then 'pickup upload "
-                                    + "\(Text.shellQuoted(record.path)) --to tus+\(redacted(endpoint?.absoluteString ?? "URL"))'"))
+                                    + "\(Text.shellQuoted(record.path)) --to tus+\(redacted(endpoint?.absoluteString ?? "URL"))'"
+                            ))
                     }
                     return ExitStatus.usage
                 }
