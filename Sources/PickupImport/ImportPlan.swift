@@ -13,11 +13,13 @@ public struct ImportPlan: Sendable {
     /// How many items the filter took that the limit left out.
     public var pastLimit = 0
 
-    /// A plan for probed files: Live Photos joined, `filter` applied, sorted by `order`, at most `limit` items (0:
-    /// all).
+    /// A plan for probed files: Live Photos joined, `filter` applied, sorted by `order`, at most
+    /// `limit` items the library does not hold yet (0: all). `held`: the sources the library
+    /// already holds (by path, size and time); their items stay in the plan, already there, and
+    /// do not count against the limit, so that a card is imported a batch at a time.
     public init(
         files: [(path: String, info: MediaInfo)], filter: MediaFilter? = nil, order: ImportOrder = .selected,
-        limit: Int = 0
+        limit: Int = 0, held: Set<String> = []
     ) {
         var seen: Set<String> = []
         var unique: [(path: String, info: MediaInfo)] = []
@@ -51,9 +53,14 @@ public struct ImportPlan: Sendable {
             requests.append(request)
         }
         requests = ImportPlan.sort(requests, by: order)
-        if limit > 0, requests.count > limit {
-            pastLimit = requests.count - limit
-            requests = Array(requests.prefix(limit))
+        if limit > 0 {
+            var taken = 0
+            requests = requests.filter { request in
+                if held.contains(request.path) { return true }
+                taken += 1
+                return taken <= limit
+            }
+            pastLimit = max(0, taken - limit)
         }
         self.requests = requests
         self.skipped = skipped

@@ -135,6 +135,13 @@ struct ImportCommandTests {
             try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
         // Zones count: the same wall-clock time in Brazil is later than in Adelaide.
         #expect(newest.compactMap { $0["originalName"] as? String } == ["b.jpg"])
+        // Run again, the limit takes the next new item: the one held already does not count.
+        let next = try jsonLines(
+            try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
+        #expect(
+            next.map { "\($0["originalName"] ?? "")=\($0["status"] ?? "")" } == [
+                "b.jpg=alreadyThere", "c.mov=imported",
+            ], "\(next)")
         // The help's example: exclusions apply to the whole selection (not "images, or anything
         // that is not a screenshot", which took the videos too).
         var tiff = TIFFBuilder()

@@ -104,7 +104,7 @@ public struct ImportScan: Sendable {
         // left alone, not failures; a file named itself must be media.
         let named = Set(sources).subtracting(options.listed)
         var probed: [(path: String, info: MediaInfo)] = []
-        let probes = await facts(of: files, resolved: resolved, knownTo: options.rehash ? nil : catalog)
+        let (probes, held) = await facts(of: files, resolved: resolved, knownTo: options.rehash ? nil : catalog)
         for (path, result) in zip(files, probes) {
             switch result {
             case .success(let info): probed.append((path, info))
@@ -115,7 +115,8 @@ public struct ImportScan: Sendable {
                 scan.failures.append((path, ImportError(probeError: error, path: path)))
             }
         }
-        scan.plan = ImportPlan(files: probed, filter: options.filter, order: options.order, limit: options.limit)
+        scan.plan = ImportPlan(
+            files: probed, filter: options.filter, order: options.order, limit: options.limit, held: held)
         // A photo named itself takes its .AAE edits from beside it, as a folder's walk does.
         let walked = Set(files)
         var besideNamed: [String] = []
@@ -162,11 +163,11 @@ public struct ImportScan: Sendable {
 
     /// What each file is: for a file the catalog already holds (the same path, size and
     /// modification time, its stored files intact) the facts the catalog recorded, without
-    /// reading it again; the others probed.
+    /// reading it again (and among `held`); the others probed.
     /// `resolved`: each file's path with its links resolved, when already looked up.
     static func facts(
         of files: [String], resolved: [String?]? = nil, knownTo catalog: ImportCatalog?
-    ) async -> [Result<MediaInfo, ProbeError>] {
+    ) async -> (facts: [Result<MediaInfo, ProbeError>], held: Set<String>) {
         var known: [Int: MediaInfo] = [:]
         if let catalog, let found = try? await catalog.items(importedFrom: files, resolved: resolved) {
             for (index, path) in files.enumerated() { if let item = found[path] { known[index] = item.info } }
@@ -176,8 +177,9 @@ public struct ImportScan: Sendable {
         for (index, result) in zip(unknown, await ParallelProbe.probe(unknown.map { files[$0] })) {
             results[index] = result
         }
-        return files.indices.map { index in
+        let facts = files.indices.map { index in
             known[index].map { .success($0) } ?? results[index] ?? .failure(ProbeError(.unreadable, "not probed"))
         }
+        return (facts, Set(known.keys.map { files[$0] }))
     }
 }

@@ -61,7 +61,11 @@ struct ImportCommand: JobCommand {
         ]))
     var filter: [String] = []
 
-    @Option(name: [.customLong("limit")], help: ArgumentHelp("Import at most N items (0: no limit).", valueName: "N"))
+    @Option(
+        name: [.customLong("limit")],
+        help: ArgumentHelp(
+            "Import at most N items the library does not hold yet (0: no limit): run again, the next N.",
+            valueName: "N"))
     var limit = 0
 
     @Option(
