@@ -141,7 +141,17 @@ public enum UnknownOptions {
             .filter { $0.distance <= limit }
             .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
         // Two as near as each other (`uploadz`: upload, uploads) are both named.
-        guard let best = ranked.first else { return [] }
+        guard let best = ranked.first else {
+            // Far by letters, but one begins the other (`thumbnails` for `thumb`, `verif` for
+            // `verify`): named, when both are at least four letters long.
+            let word = word.lowercased()
+            return Array(
+                known.filter { name in
+                    let name = name.lowercased()
+                    return min(word.count, name.count) >= 4 && (word.hasPrefix(name) || name.hasPrefix(word))
+                }
+                .sorted().prefix(2))
+        }
         return Array(ranked.filter { $0.distance == best.distance }.map(\.name).prefix(2))
     }
 

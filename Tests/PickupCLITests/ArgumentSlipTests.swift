@@ -62,6 +62,12 @@ struct ArgumentSlipTests {
         arguments: [
             (["prob", "x.jpg"], "'prob' is not a command of 'pickup'; did you mean 'probe'?"),
             (["uploads", "lsit"], "'lsit' is not a command of 'pickup uploads'; did you mean 'list'?"),
+            (["thumbnails", "card"], "'thumbnails' is not a command of 'pickup'; did you mean 'thumb'?"),
+            (["probe", "x.jpg", "--fields", "path,knd"], "no field 'knd' (did you mean 'kind'?)"),
+            (
+                ["upload", "--library", "lib", "--to", "tus+http://127.0.0.1:9/"],
+                "name the items of --library lib to upload by their ids ('pickup library lib list' shows them)"
+            ),
             (
                 ["probe", "--fromat", "csv", "x.jpg"],
                 "'--fromat' is not an option of 'pickup probe'; did you mean '--format'?"

@@ -42,7 +42,12 @@ struct UploadJob: CommandJob {
     let refused = LockedValue(0)
 
     init(_ command: UploadCommand) throws(ValidationError) {
-        try command.fileList.requirePaths(command.arguments, "name at least one file to upload")
+        try command.fileList.requirePaths(
+            command.arguments,
+            command.library.map {
+                "name the items of --library \($0) to upload by their ids ('pickup library \(Text.shellQuoted($0)) "
+                    + "list' shows them), or files"
+            } ?? "name at least one file to upload")
         guard let text = command.to else {
             throw ValidationError("say where to upload with --to tus+http(s)://HOST/PATH")
         }

@@ -31,7 +31,8 @@ struct ProbeColumns {
         }
         for name in asked where !ProbeColumns.names.contains(name) {
             throw ValidationError(
-                "--fields: no field '\(name)'; choose among " + ProbeColumns.names.joined(separator: ", "))
+                "--fields: no field '\(name)'\(UnknownOptions.guess(name, among: ProbeColumns.names)); choose among "
+                    + ProbeColumns.names.joined(separator: ", "))
         }
         fields = asked
     }
