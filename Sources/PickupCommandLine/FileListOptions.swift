@@ -56,6 +56,14 @@ public struct FileListOptions: ParsableArguments, Sendable {
             + "\(count == 1 ? "was" : "were") not taken by the --include/--exclude patterns"
     }
 
+    /// What a closing line adds for the files a run set aside ("; 2 left alone (see above); 40
+    /// not taken by the --include/--exclude patterns"), so that its count adds up to the folder;
+    /// nothing for none.
+    public static func setAside(leftAlone: Int, notTaken: Int) -> String {
+        (leftAlone > 0 ? "; \(leftAlone) left alone (see above)" : "")
+            + (notTaken > 0 ? "; \(notTaken) \(FileListOptions.notTaken)" : "")
+    }
+
     /// Throws `missing` (what to name, in the command's words) when neither an argument nor
     /// `--files-from` names a path: for the commands that need at least one.
     public func requirePaths(_ arguments: [String], _ missing: String) throws(ValidationError) {

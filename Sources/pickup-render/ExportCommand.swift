@@ -239,7 +239,8 @@ struct ExportJob: CommandJob {
         if !json, !dryRun, jobs.count + unreadable.count > 1 {
             Console.out(
                 "\n\(jobs.count + unreadable.count) videos: \(counts.exported) exported, \(counts.there) already there, "
-                    + "\(counts.failed) failed.")
+                    + "\(counts.failed) failed"
+                    + FileListOptions.setAside(leftAlone: leftAlone.count, notTaken: notTaken) + ".")
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success
     }

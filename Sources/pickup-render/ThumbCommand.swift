@@ -214,7 +214,8 @@ struct ThumbJob: CommandJob {
         if !json, files.count + unreadable.count > 1 {
             Console.out(
                 "\n\(files.count + unreadable.count) files: \(counts.made) made, \(counts.there) already there, "
-                    + "\(counts.failed) failed.")
+                    + "\(counts.failed) failed"
+                    + FileListOptions.setAside(leftAlone: quiet ? 0 : leftAlone.count, notTaken: notTaken) + ".")
         }
         return failed || !unreadable.isEmpty ? ExitStatus.someFailed : ExitStatus.success
     }

@@ -159,6 +159,12 @@ struct ImportCommandTests {
             "\(said.outputText)")
         let planned = try pickup("import", card, "--into", library + "5", "--filter", "images", "--dry-run")
         #expect(planned.outputText.contains("; 2 not taken by --filter; "), "\(planned.outputText)")
+        // And how many files of the folders the patterns did not take, as probe says.
+        let patterns = try pickup("import", card, "--into", library + "6", "--include", "*.jpg")
+        #expect(
+            patterns.outputText.contains(
+                "2 imported, 0 already there, 0 failed; 2 not taken by the --include/--exclude patterns. Wrote"),
+            "\(patterns.outputText)")
     }
 
     @Test("import --dry-run says what would be imported, what is already there and what is left alone; writes nothing")

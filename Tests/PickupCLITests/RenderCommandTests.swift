@@ -167,6 +167,9 @@ struct RenderCommandTests {
         // The note about b.AAE goes to standard error, unless -q asks for results and failures only.
         let noted = try CLI.run(["thumb", "-r", folder + "/card", "-o", folder + "/noted"])
         #expect(noted.status == 0 && noted.errorText.contains("left alone 1 file"), "\(noted.errorText)")
+        #expect(
+            noted.outputText.contains("2 files: 2 made, 0 already there, 0 failed; 1 left alone (see above)."),
+            "\(noted.outputText)")
         let quiet = try CLI.run(["thumb", "-q", "-r", folder + "/card", "-o", folder + "/quiet"])
         #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
         #expect(quiet.outputText.contains("2 made"), "\(quiet.outputText)")

@@ -273,7 +273,7 @@ struct ImportJob: CommandJob {
         }
         guard let session else {
             await dryRunReport(
-                plan, library: library.path, leftAlone: leftAloneCount, failed: failures)
+                plan, library: library.path, leftAlone: leftAloneCount, notTaken: scan.notTaken, failed: failures)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 
@@ -361,7 +361,7 @@ struct ImportJob: CommandJob {
                 // the exit status says so.
                 + (notImported > 0
                     ? "; \(notImported) other \(notImported == 1 ? "file" : "files") failed (see above)" : "")
-                + (leftAloneCount > 0 ? "; \(leftAloneCount) left alone (see above)" : "")
+                + FileListOptions.setAside(leftAlone: leftAloneCount, notTaken: scan.notTaken)
                 + ImportJob.leftOut(plan) + ". "
                 + ImportJob.written(results) + "Library: \(session.destination)\n"
         }

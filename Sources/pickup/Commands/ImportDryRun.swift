@@ -6,7 +6,7 @@ import PickupStore
 /// `pickup import --dry-run`: what the import would do, found as the import finds it.
 extension ImportJob {
     /// What an import would do, item by item, and in all; nothing is written.
-    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int, failed: Int) async {
+    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int, notTaken: Int, failed: Int) async {
         let catalog = try? ImportCatalog(folder: library, readOnly: true)
         // Spelled as the import's own closing line spells it: absolute.
         let shownLibrary =
@@ -80,7 +80,7 @@ extension ImportJob {
                 + (completing > 0 ? "\(completing) would be completed, " : "")
                 + "\(leftAlone) left alone" + (plan.skipped.isEmpty ? "" : ", \(plan.skipped.count) listed twice")
                 + (failed > 0 ? ", \(failed) \(failed == 1 ? "file" : "files") that would fail (see above)" : "")
-                + ImportJob.leftOut(plan)
+                + ImportJob.leftOut(plan) + FileListOptions.setAside(leftAlone: 0, notTaken: notTaken)
                 + "; \(Text.byteCount(bytes)) to write. Nothing was written. Library: \(shownLibrary)\n"
         }
         Console.raw(output)
