@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // The core: pure Swift + Foundation, no C library, no UI.
-        .target(name: "Pickup"),
+        .target(name: "Pickup", resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // C libraries of the system, each behind a module map with pkg-config and apt providers.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -59,7 +59,9 @@ let package = Package(
             name: "PickupImport", dependencies: ["Pickup", "PickupStore", "CPickupSystem"],
             resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // Uploads that survive lost connections and killed processes: tus 1.0, journal in SQLite.
-        .target(name: "PickupUpload", dependencies: ["Pickup", "PickupStore"]),
+        .target(
+            name: "PickupUpload", dependencies: ["Pickup", "PickupStore"],
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // The upload transport on AsyncHTTPClient (swift-nio and swift-nio-ssl):
         // streamed bodies, a pooled connection per host, no redirects, bounded answers.
         .target(

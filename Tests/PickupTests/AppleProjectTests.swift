@@ -64,7 +64,12 @@ struct AppleProjectTests {
     @Test(
         "each target that reads file dates or disk space ships a privacy manifest with its reasons",
         arguments: [
+            ("Pickup", ["NSPrivacyAccessedAPICategoryFileTimestamp"]),
             ("PickupStore", ["NSPrivacyAccessedAPICategoryFileTimestamp"]),
+            (
+                "PickupUpload",
+                ["NSPrivacyAccessedAPICategoryFileTimestamp", "NSPrivacyAccessedAPICategorySystemBootTime"]
+            ),
             ("PickupImport", ["NSPrivacyAccessedAPICategoryFileTimestamp", "NSPrivacyAccessedAPICategoryDiskSpace"]),
         ])
     func privacyManifest(target: String, categories: [String]) throws {
