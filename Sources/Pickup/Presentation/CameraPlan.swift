@@ -135,7 +135,10 @@ public enum InfoPlistKeys {
                 + "but Apple does not document whether reading a picked Live Photo's resources can prompt; "
                 + "without the key the movie is not read and the still is kept"
         ),
-        ("NSPhotoLibraryAddUsageDescription", "saving captured media to the library (optional)"),
+        (
+            "NSPhotoLibraryAddUsageDescription",
+            "only an app that saves captures to the library itself (Pickup never does)"
+        ),
     ]
 }
 
