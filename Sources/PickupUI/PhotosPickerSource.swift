@@ -181,17 +181,25 @@
                 return
             }
             let nsError = error as NSError
-            if nsError.domain == NSURLErrorDomain || nsError.domain == "CloudPhotoLibraryErrorDomain" {
-                description = Localized.string(
-                    "This item is in iCloud and could not be downloaded. Check the connection and try again.")
-            } else if error is PhotosLoadError, let same = error as? PhotosLoadError {
+            // Photos' own domain by its constant (`PHError.h`), the others by name.
+            let domain = nsError.domain == PHPhotosErrorDomain ? "PHPhotosErrorDomain" : nsError.domain
+            if let same = error as? PhotosLoadError {
                 description = same.description
             } else if let imported = error as? ImportError {
                 description = imported.message + ". " + imported.hint
-            } else if nsError.domain == NSCocoaErrorDomain, nsError.code == NSUserCancelledError {
-                description = Localized.string("The item was deselected before it loaded.")
             } else {
-                description = nsError.localizedDescription
+                switch PhotosLoadProblem(domain: domain, code: nsError.code) {
+                case .network:
+                    description = Localized.string(
+                        "This item is in iCloud and could not be downloaded. Check the connection and try again.")
+                case .space:
+                    description = Localized.string(
+                        "There is not enough space on this device to load this item. Free some space and try again.")
+                case .cancelled:
+                    description = Localized.string("The item was deselected before it loaded.")
+                case nil:
+                    description = nsError.localizedDescription
+                }
             }
         }
     }
