@@ -113,10 +113,12 @@
         /// item deselected; one deselected once queued keeps its file for its upload).
         func uploadPicked() {
             guard let uploads, let endpoint, let library else { return }
-            let jobs = loader.take().compactMap { picked -> UploadQueue.Job? in
-                guard let item = picked.imported, let file = item.primary else { return nil }
-                return .upload(
-                    path: library.path(of: file), to: .tus(endpoint: endpoint), type: item.info.container.mimeType)
+            // Each item's files: a Live Photo's still and its movie (its .AAE edits stay home).
+            let jobs = loader.take().compactMap(\.imported).flatMap { item in
+                item.files.filter { $0.role != .edits }.map { file -> UploadQueue.Job in
+                    let type = file.role == .livePhotoMovie ? "video/quicktime" : item.info.container.mimeType
+                    return .upload(path: library.path(of: file), to: .tus(endpoint: endpoint), type: type)
+                }
             }
             Task {
                 for job in jobs { await uploads.add(job) }

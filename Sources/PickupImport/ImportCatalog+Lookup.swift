@@ -20,6 +20,19 @@ extension ImportCatalog {
         return items
     }
 
+    /// The item one of whose files is stored under `name` (its path in the library folder, as
+    /// ``StoredFile/name`` gives it), by the index on stored names; nil when none is.
+    public func item(storedAs name: String) throws(ImportError) -> ImportedItem? {
+        let id = try catalogCall {
+            try withStatement(Query.itemWithStoredName) { statement in
+                try statement.bind([.text(name)])
+                return try statement.step() ? statement.text(0) : nil
+            }
+        }
+        guard let id else { return nil }
+        return try item(exactID: id)
+    }
+
     /// Up to `limit` ids that begin with `prefix` (none for an empty one), in order.
     private func ids(withPrefix prefix: String, limit: Int) throws(ImportError) -> [String] {
         guard !prefix.isEmpty, limit > 0 else { return [] }

@@ -125,6 +125,7 @@ extension ImportCatalog {
         static let itemWithFileSHA256 =
             "SELECT item_id, role FROM files WHERE sha256 = ?1 ORDER BY role != 'primary' LIMIT 1"
         static let knowsStoredName = "SELECT 1 FROM files WHERE stored_name = ?1"
+        static let itemWithStoredName = "SELECT item_id FROM files WHERE stored_name = ?1 LIMIT 1"
         /// The Live Photos whose movie's SHA-256 starts with `?1` (up to, not including, `?2`):
         /// a range on `files_by_hash`.
         static let livePhotosWithMovieHash = """
@@ -148,7 +149,8 @@ extension ImportCatalog {
             ("itemFromSource", itemFromSource), ("itemFromGivenPath", itemFromGivenPath),
             ("itemWithSHA256", itemWithSHA256), ("itemWithFileSHA256", itemWithFileSHA256),
             ("itemsWithContentID", itemsWithContentID),
-            ("knowsStoredName", knowsStoredName), ("livePhotosWithMovieHash", livePhotosWithMovieHash),
+            ("knowsStoredName", knowsStoredName), ("itemWithStoredName", itemWithStoredName),
+            ("livePhotosWithMovieHash", livePhotosWithMovieHash),
             ("forgetSource", forgetSource), ("holdsItems", holdsItems),
         ]
     }

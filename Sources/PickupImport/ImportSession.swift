@@ -57,6 +57,15 @@ public final class ImportSession: Sendable {
     /// Where a stored file of this destination is, as an absolute path.
     public func path(of file: StoredFile) -> String { library.path(of: file.name) }
 
+    /// The item whose stored file is at `path` (as ``path(of:)`` gave it: the path an upload of it
+    /// keeps in its journal record), so that an app can remove what it has uploaded, after a
+    /// relaunch too; nil when the path is not one of this library's files.
+    public func item(at path: String) async throws(ImportError) -> ImportedItem? {
+        let resolved = SystemPath.resolved(path) ?? SystemPath.absolute(path)
+        guard resolved.hasPrefix(library.path + "/") else { return nil }
+        return try await catalog.item(storedAs: String(resolved.dropFirst(library.path.count + 1)))
+    }
+
     /// Where a stored file of this destination is, as a file URL (for a player, an image or an upload).
     public func url(of file: StoredFile) -> URL { URL(fileURLWithPath: path(of: file)) }
 

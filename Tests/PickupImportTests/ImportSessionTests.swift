@@ -88,6 +88,21 @@ struct ImportSessionTests {
         #expect(catalog.first { $0.id == second.id }?.info.exifOrientation == 8)
     }
 
+    @Test("an item is found by its stored file's path, as an upload's record keeps it; another path finds none")
+    func itemAtPath() async throws {
+        let scratch = try Scratch()
+        let photo = try scratch.add(.jpegEXIF, as: "IMG_0001.JPG")
+        let session = try ImportSession(destination: scratch.library, options: ImportOptions(layout: .date))
+        let item = try #require(await session.run(try requests([photo])).first?.item)
+        let stored = session.path(of: try #require(item.primary))
+        #expect(stored.contains("/2024/"), "a date layout's subfolder: \(stored)")
+        #expect(try await session.item(at: stored)?.id == item.id)
+        #expect(try await session.item(at: photo) == nil, "the source is not the library's")
+        #expect(try await session.item(at: scratch.library + "/2024/05/other.jpg") == nil)
+        _ = try await session.remove(item)
+        #expect(try await session.item(at: stored) == nil, "removed")
+    }
+
     @Test("a copy keeps its source's modification time, as cp -p does")
     func modificationTime() async throws {
         let scratch = try Scratch()

@@ -12,7 +12,6 @@ final class Uploads {
     let queue: UploadQueueModel?
     let uploader: Uploader?
     var problem: String?
-    @ObservationIgnored private var sent: [Int: ImportedItem] = [:]
 
     /// Your tus server's creation URL.
     let endpoint = URL(string: "https://uploads.example.com/files/")
@@ -42,24 +41,36 @@ final class Uploads {
         _ = try? await queue.queue.restoreUnfinished()
     }
 
-    /// Uploads what is loaded, in the order the person picked it.
+    /// Uploads what is loaded, in the order the person picked it: each
+    /// stored file of each item (a Live Photo's still and its movie).
     func upload(_ picked: [PickedItem], from library: ImportSession) async {
         guard let queue, let endpoint else { return }
         for item in picked.compactMap(\.imported) {
-            guard let file = item.primary else { continue }
-            let id = await queue.queue.add(
-                .upload(
-                    path: library.path(of: file), to: .tus(endpoint: endpoint),
-                    type: item.info.container.mimeType))
-            sent[id] = item
+            for file in item.files where file.role != .edits {
+                let type =
+                    file.role == .livePhotoMovie
+                    ? "video/quicktime" : item.info.container.mimeType
+                await queue.queue.add(
+                    .upload(
+                        path: library.path(of: file), to: .tus(endpoint: endpoint),
+                        type: type))
+            }
         }
     }
 
-    /// Removes the library's copy of every item whose upload is done.
+    /// Removes the library's copy of every item whose files are all
+    /// uploaded, as the journal says: after a relaunch too.
     func removeUploaded(from library: ImportSession) async {
-        guard let queue else { return }
-        for upload in await queue.queue.all() where upload.state == .done {
-            guard let item = sent.removeValue(forKey: upload.id) else { continue }
+        guard let uploader,
+            let done = try? await uploader.journal.all().filter({ $0.state == .done })
+        else { return }
+        let sent = Set(done.map(\.path))
+        for record in done {
+            guard let item = try? await library.item(at: record.path),
+                item.files.allSatisfy({
+                    $0.role == .edits || sent.contains(library.path(of: $0))
+                })
+            else { continue }
             _ = try? await library.remove(item)
         }
     }

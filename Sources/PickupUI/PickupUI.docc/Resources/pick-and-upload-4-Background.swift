@@ -18,6 +18,11 @@ final class Background {
         guard let session, let queue = Uploads.shared.queue else { return }
         queue.start()
         _ = try? await session.restore(into: queue.queue)
+        // Launched in the background for the session's events: the system
+        // suspends the app soon, so the background session sends the rest.
+        if UIApplication.shared.applicationState == .background {
+            await session.handOff(queue.queue)
+        }
     }
 
     /// Leaving the screen: every upload that runs or waits goes to the
