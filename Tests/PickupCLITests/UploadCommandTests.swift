@@ -326,9 +326,16 @@ struct UploadCommandTests {
             $0.hasSuffix(".info")
         }
         #expect(uploads.count == 2, "each file on the server once: \(uploads)")
-        // Changed since (its modification time), it is sent again: the path alone never decides.
+        // Touched since, its bytes the same: there by its content, whose SHA-256 the interrupted
+        // run (or this one) recorded. Changed since, the same size: sent again, as the path alone
+        // never decides.
         let later = Date().addingTimeInterval(60)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: small)
+        let touched = try CLI.run(["upload", small, "--to", to, "--journal", journal, "--dry-run"])
+        #expect(touched.outputText.contains("already there \(small) ("), "\(touched.outputText)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: small))
+        bytes[0] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: small))
         let changed = try CLI.run(["upload", small, "--to", to, "--journal", journal, "--dry-run"])
         #expect(changed.outputText.contains("would send \(small) ("), "\(changed.outputText)")
     }
