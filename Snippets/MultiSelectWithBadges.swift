@@ -34,7 +34,7 @@ struct MultiSelectScreen: View {
                 },
                 onRetry: { key in loader.retry(key) })
             // what to upload, in selection order
-            Text("\(loader.ready.count) ready to upload")
+            Text("\(loader.notTaken.count) ready to upload")
         }
         .onChange(of: picked, initial: true) { _, items in
             loader.load(items)

@@ -27,21 +27,22 @@ func makeUploads() throws -> UploadQueueModel {
 struct UploadScreen: View {
     let uploads: UploadQueueModel
     let library: ImportSession
-    let items: [ImportedItem]
+    let loader: PickedItemLoader
     // a tus server's creation URL, such as
     // https://uploads.example.com/files/
     let endpoint: URL
 
     var body: some View {
         VStack {
-            Button("Upload \(items.count)") {
-                for item in items {
-                    guard let file = item.primary else { continue }
-                    let job = UploadQueue.Job.upload(
-                        path: library.path(of: file),
-                        to: .tus(endpoint: endpoint),
-                        type: item.info.container.mimeType)
-                    Task { await uploads.add(job) }
+            Button("Upload \(loader.notTaken.count)") {
+                // each loaded item once; a Live Photo's still and movie
+                for item in loader.take() {
+                    for (path, type) in item.filesToSend(from: library) {
+                        let job = UploadQueue.Job.upload(
+                            path: path, to: .tus(endpoint: endpoint),
+                            type: type)
+                        Task { await uploads.add(job) }
+                    }
                 }
             }
             ProgressView(value: uploads.fractionDone)

@@ -114,11 +114,8 @@
         func uploadPicked() {
             guard let uploads, let endpoint, let library else { return }
             // Each item's files: a Live Photo's still and its movie (its .AAE edits stay home).
-            let jobs = loader.take().compactMap(\.imported).flatMap { item in
-                item.files.filter { $0.role != .edits }.map { file -> UploadQueue.Job in
-                    let type = file.role == .livePhotoMovie ? "video/quicktime" : item.info.container.mimeType
-                    return .upload(path: library.path(of: file), to: .tus(endpoint: endpoint), type: type)
-                }
+            let jobs = loader.take().flatMap { $0.filesToSend(from: library) }.map { path, type in
+                UploadQueue.Job.upload(path: path, to: .tus(endpoint: endpoint), type: type)
             }
             Task {
                 for job in jobs { await uploads.add(job) }

@@ -22,11 +22,21 @@ public actor UploadJournal {
         #endif
     }
 
-    /// `path` as the journal keeps it: relative to `home` when it lies under it.
+    /// `path` as the journal keeps it: relative to `home` when it lies under it, by the home's
+    /// own spelling or its links resolved. On iPhone `NSHomeDirectory()` is under `/var`, a link
+    /// to `/private/var`, and a path resolved with `realpath` (a library's files) names the
+    /// same folder by the second: both are kept relative, or the files of an app updated
+    /// would not be found.
     func stored(_ path: String) -> String {
         guard let home, !home.isEmpty else { return path }
-        let base = home.hasSuffix("/") ? home : home + "/"
-        return path.hasPrefix(base) ? "~/" + path.dropFirst(base.count) : path
+        var homes = [home]
+        if home.hasPrefix("/var/") { homes.append("/private" + home) }
+        if let resolved = SystemPath.resolved(home), !homes.contains(resolved) { homes.append(resolved) }
+        for spelling in homes {
+            let base = spelling.hasSuffix("/") ? spelling : spelling + "/"
+            if path.hasPrefix(base) { return "~/" + path.dropFirst(base.count) }
+        }
+        return path
     }
 
     /// A kept path as a path to open: under today's `home` when it was kept relative.

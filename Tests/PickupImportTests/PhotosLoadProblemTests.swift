@@ -16,9 +16,18 @@ struct PhotosLoadProblemTests {
             ("NSCocoaErrorDomain", 640, .space),  // NSFileWriteOutOfSpaceError
             ("PHPhotosErrorDomain", 3072, .cancelled),  // PHPhotosErrorUserCancelled
             ("NSCocoaErrorDomain", 3072, .cancelled),  // NSUserCancelledError
+            ("NSURLErrorDomain", -999, .cancelled),  // NSURLErrorCancelled
+            ("NSPOSIXErrorDomain", 28, .space),  // ENOSPC
         ])
     func known(domain: String, code: Int, problem: PhotosLoadProblem) {
         #expect(PhotosLoadProblem(domain: domain, code: code) == problem)
+    }
+
+    @Test("a wrapped error is read through to Photos' own, under it")
+    func wrapped() {
+        let chain = [(domain: "NSItemProviderErrorDomain", code: -1000), (domain: "PHPhotosErrorDomain", code: 3169)]
+        #expect(PhotosLoadProblem(chain: chain) == .network)
+        #expect(PhotosLoadProblem(chain: [(domain: "NSItemProviderErrorDomain", code: -1000)]) == nil)
     }
 
     @Test("anything else keeps Photos' own words")

@@ -111,6 +111,10 @@ struct PickedItemsTests {
         let item = try #require(model.items["live"])
         #expect(item.imported?.isLivePhoto == true)
         #expect(item.note == nil)
+        // What to upload: the still, then the movie, each with its type, both in the library.
+        let sent = item.filesToSend(from: picking.session)
+        #expect(sent.map(\.type) == ["image/heic", "video/quicktime"])
+        #expect(sent.allSatisfy { FileManager.default.fileExists(atPath: $0.path) && $0.path.hasPrefix(picking.root) })
     }
 
     @Test("an edited Live Photo brings its full-size still and movie (the person's edits)")
@@ -224,6 +228,26 @@ struct PickedItemsTests {
         }
         await settle { !FileManager.default.fileExists(atPath: picking.root + "/library/" + firstCopy) }
         #expect(!FileManager.default.fileExists(atPath: picking.root + "/library/" + firstCopy))
+    }
+
+    @Test(
+        "without identifiers or values, a selection replaced by others of the same kinds loads them, not the old files")
+    func replacedUntold() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        let first = try unidentified(picking, values: false)
+        model.follow(first)
+        await settle { model.ready.count == 2 }
+        // Two other photos, in the same places and of the same kinds: their own files.
+        let others = try [Fixture.jpegEXIF, .jpegPlain].map { fixture in
+            FakePickedItem(identifier: nil, kind: .image, file: try Fixtures.path(fixture), contentType: "public.jpeg")
+        }
+        model.follow(others)
+        await settle { model.ready.count == 2 && Set(model.keys).isDisjoint(with: first.indices.map { "#\($0 + 1)" }) }
+        let sizes = try [Fixture.jpegEXIF, .jpegPlain].map {
+            Int64(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path($0))).count)
+        }
+        #expect(model.ready.map { $0.imported?.primary?.size } == sizes)
     }
 
     @Test("take() hands each loaded item over once; one deselected after keeps its copy for its upload")

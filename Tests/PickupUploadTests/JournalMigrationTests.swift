@@ -67,8 +67,16 @@ struct JournalHomeTests {
             path: "/private/var/mobile/Media/DCIM/IMG_0002.MOV", size: 10, modified: 1,
             destination: .tus(endpoint: try #require(URL(string: "https://tus.example/files/"))),
             type: "video/quicktime")
+        // A library's path, its links resolved (`/var` is a link to `/private/var`): under the home too.
+        let resolved = try await before.begin(
+            path: "/private" + old + "/Library/Application Support/Pickup/Library/IMG_0003.HEIC", size: 10,
+            modified: 1, destination: .tus(endpoint: try #require(URL(string: "https://tus.example/files/"))),
+            type: "image/heic")
         let new = "/var/mobile/Containers/Data/Application/NEW-UUID"
         let after = try UploadJournal(path: path, home: new)
+        #expect(
+            try await after.record(id: resolved.id)?.path == new
+                + "/Library/Application Support/Pickup/Library/IMG_0003.HEIC")
         #expect(
             try await after.record(id: record.id)?.path == new
                 + "/Library/Application Support/Pickup/Library/IMG_0001.MOV")

@@ -20,15 +20,25 @@ public enum PhotosLoadProblem: Sendable, Hashable {
     /// `NSUserCancelledError = 3072` a cancelled load.
     public init?(domain: String, code: Int) {
         switch (domain, code) {
+        case ("PHPhotosErrorDomain", 3072), ("NSCocoaErrorDomain", 3072), ("NSURLErrorDomain", -999):
+            // `NSURLErrorCancelled = -999` (`NSURLError.h`).
+            self = .cancelled
         case ("NSURLErrorDomain", _), ("CloudPhotoLibraryErrorDomain", _), ("PHPhotosErrorDomain", 3164),
             ("PHPhotosErrorDomain", 3169):
             self = .network
-        case ("PHPhotosErrorDomain", 3305), ("NSCocoaErrorDomain", 640):
+        case ("PHPhotosErrorDomain", 3305), ("NSCocoaErrorDomain", 640), ("NSPOSIXErrorDomain", 28):
+            // `ENOSPC = 28` (`sys/errno.h`): a write that found the disk full.
             self = .space
-        case ("PHPhotosErrorDomain", 3072), ("NSCocoaErrorDomain", 3072):
-            self = .cancelled
         default:
             return nil
         }
+    }
+
+    /// The first problem along an error and the errors under it (`NSUnderlyingErrorKey`, outermost
+    /// first): a load's failure often arrives wrapped, Photos' own error inside.
+    public init?(chain: [(domain: String, code: Int)]) {
+        guard let found = chain.lazy.compactMap({ PhotosLoadProblem(domain: $0.domain, code: $0.code) }).first
+        else { return nil }
+        self = found
     }
 }

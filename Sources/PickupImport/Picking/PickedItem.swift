@@ -36,6 +36,21 @@ public struct PickedItem: Sendable, Hashable {
 
     /// The facts the probe read (nil for an unprobed file).
     public var info: MediaInfo? { imported?.info }
+
+    /// What to upload for this item, in order, with each file's MIME type: an imported item's
+    /// stored files in `library` (a Live Photo's still, then its movie; its `.AAE` edits stay),
+    /// or the unprobed file itself, sent as bytes (`application/octet-stream`).
+    public func filesToSend(from library: ImportSession) -> [(path: String, type: String)] {
+        switch stored {
+        case .imported(let item):
+            return item.files.filter { $0.role != .edits }.map { file in
+                let type = file.role == .livePhotoMovie ? Container.mov.mimeType : item.info.container.mimeType
+                return (library.path(of: file), type)
+            }
+        case .unprobed(let file):
+            return [(file.path, "application/octet-stream")]
+        }
+    }
 }
 
 /// A picked file that Pickup could not probe, kept with what the picker said of it.

@@ -17,8 +17,8 @@ import Pickup
 /// - A failed item can be loaded again with ``retry(_:)``.
 /// - An item is known by its photo-library identifier; one without (a picker not given the
 ///   library) by its ``PickedItemSource/selectionValue``, so that deselecting one never leaves
-///   another's file in its place. Where nothing tells such items apart, any change to them but
-///   a repeat of the same selection loads them again under new keys.
+///   another's file in its place. Where nothing tells such items apart, each ``follow(_:)``
+///   loads them again under new keys: slower, never another item's file.
 /// - Items handed to the app with ``take()`` (to upload) are the app's: deselected afterwards,
 ///   they leave the selection but their copies stay, and they are not handed over twice.
 ///
@@ -40,8 +40,6 @@ public final class PickedItems<Source: PickedItemSource> {
     @ObservationIgnored private var generation = 0
     /// The keys of the items without an identifier, by their selection value.
     @ObservationIgnored private var keyByValue: [AnyHashable: String] = [:]
-    /// Where no value tells them apart: their kinds in the last selection, and the keys they had.
-    @ObservationIgnored private var untold: (kinds: [PickedContentKind], keys: [String]) = ([], [])
     @ObservationIgnored private var minted = 0
     /// The keys of the items ``take()`` handed over.
     public private(set) var taken: Set<String> = []
@@ -61,7 +59,7 @@ public final class PickedItems<Source: PickedItemSource> {
         self.concurrency = max(1, concurrency)
     }
 
-    /// The loaded items in selection order: what to show, and what to upload.
+    /// The loaded items in selection order: what to show (to upload them, ``take()``).
     public var ready: [PickedItem] { keys.compactMap { items[$0] } }
 
     /// The loaded items ``take()`` has not handed over yet, in selection order.
@@ -168,8 +166,8 @@ public final class PickedItems<Source: PickedItemSource> {
 
     /// Each source's key: its identifier; without one, the key its selection value had in the
     /// last selection, or a new one. Where values do not tell the items without identifier apart
-    /// (none given, or two alike), the same kinds in the same places keep their keys, and any
-    /// other change gives them all new ones: they load again, and no item gets another's file.
+    /// (none given, or two alike), they all get new keys: they load again, and no item gets
+    /// another's file (the same kinds in the same places may be other items).
     private func keys(for selection: [Source]) -> [String] {
         let values = selection.map { $0.identifier == nil ? $0.selectionValue : nil }
         let untoldCount = selection.filter { $0.identifier == nil }.count
@@ -186,10 +184,7 @@ public final class PickedItems<Source: PickedItemSource> {
             return keys
         }
         keyByValue = [:]
-        let kinds = selection.filter { $0.identifier == nil }.map(\.kind)
-        if kinds != untold.kinds { untold = (kinds, kinds.map { _ in mint() }) }
-        var looseKeys = untold.keys.makeIterator()
-        return selection.map { $0.identifier ?? looseKeys.next() ?? mint() }
+        return selection.map { $0.identifier ?? mint() }
     }
 
     /// A key for an item without an identifier, never given before (a local identifier never

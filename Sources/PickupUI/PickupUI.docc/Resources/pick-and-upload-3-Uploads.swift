@@ -42,33 +42,36 @@ final class Uploads {
     }
 
     /// Uploads what is loaded, in the order the person picked it: each
-    /// stored file of each item (a Live Photo's still and its movie).
+    /// item's files (a Live Photo's still and its movie).
     func upload(_ picked: [PickedItem], from library: ImportSession) async {
         guard let queue, let endpoint else { return }
-        for item in picked.compactMap(\.imported) {
-            for file in item.files where file.role != .edits {
-                let type =
-                    file.role == .livePhotoMovie
-                    ? "video/quicktime" : item.info.container.mimeType
+        for item in picked {
+            for (path, type) in item.filesToSend(from: library) {
                 await queue.queue.add(
-                    .upload(
-                        path: library.path(of: file), to: .tus(endpoint: endpoint),
-                        type: type))
+                    .upload(path: path, to: .tus(endpoint: endpoint), type: type))
             }
         }
     }
 
-    /// Removes the library's copy of every item whose files are all
-    /// uploaded, as the journal says: after a relaunch too.
-    func removeUploaded(from library: ImportSession) async {
-        guard let uploader,
-            let done = try? await uploader.journal.all().filter({ $0.state == .done })
-        else { return }
-        let sent = Set(done.map(\.path))
-        for record in done {
+    /// Removes the library's copy of every item whose files' newest uploads
+    /// are all done, as the journal says (after a relaunch too), unless it is
+    /// still selected (`keeping`: the picker's items, shown and playable).
+    func removeUploaded(from library: ImportSession, keeping: Set<String>) async {
+        guard let uploader, let records = try? await uploader.journal.all() else { return }
+        // Each file's newest upload: one sent again, or a copy picked again, decides.
+        var newest: [String: UploadRecord] = [:]
+        for record in records.sorted(by: { $0.created < $1.created }) {
+            newest[record.path] = record
+        }
+        for record in newest.values where record.state == .done {
             guard let item = try? await library.item(at: record.path),
-                item.files.allSatisfy({
-                    $0.role == .edits || sent.contains(library.path(of: $0))
+                !keeping.contains(item.id),
+                item.files.allSatisfy({ file in
+                    // An upload from before this copy was made does not count.
+                    guard let sent = newest[library.path(of: file)] else {
+                        return file.role == .edits
+                    }
+                    return sent.state == .done && sent.created >= item.importedAt
                 })
             else { continue }
             _ = try? await library.remove(item)

@@ -39,7 +39,8 @@ final class Background {
         guard let session, let queue = Uploads.shared.queue else { return }
         await session.takeBack(queue.queue)
         if let library = AppModel.shared.library {
-            await Uploads.shared.removeUploaded(from: library)
+            let selected = AppModel.shared.loader.ready.compactMap(\.imported?.id)
+            await Uploads.shared.removeUploaded(from: library, keeping: Set(selected))
         }
     }
 }

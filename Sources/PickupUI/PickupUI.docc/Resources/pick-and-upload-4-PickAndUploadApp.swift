@@ -7,9 +7,15 @@ struct PickAndUploadApp: App {
     @Environment(\.scenePhase) private var phase
     private let background = Background.shared
 
+    // At launch, not when a screen appears: iOS may launch the app in the
+    // background for the session's events, with no scene at all.
+    init() {
+        Task { await Background.shared.start() }
+    }
+
     var body: some Scene {
         WindowGroup {
-            RootView().task { await background.start() }
+            RootView()
         }
         .onChange(of: phase) { _, phase in
             switch phase {
