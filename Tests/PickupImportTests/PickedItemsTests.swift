@@ -379,6 +379,12 @@ struct PickedItemsTests {
         next.follow([FakePickedItem.preselected("old")])
         #expect(next.keys == ["old"])
         #expect(next.ready.map(\.key) == ["old"])
+        // Deselected in this session, an earlier session's copy stays: its upload may read it.
+        let copy = try #require(kept.imported?.primary).name
+        next.follow([])
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(next.keys.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: picking.root + "/library/" + copy))
     }
 
     @Test("a file in a format Pickup cannot read is kept, unprobed, with its content type")

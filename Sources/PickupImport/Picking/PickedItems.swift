@@ -43,6 +43,9 @@ public final class PickedItems<Source: PickedItemSource> {
     @ObservationIgnored private var minted = 0
     /// The keys of the items ``take()`` handed over.
     public private(set) var taken: Set<String> = []
+    /// The keys of the items ``restore(_:)`` gave: an earlier session's, whose copies this one
+    /// never removes (an upload begun then may read them).
+    @ObservationIgnored private var restoredKeys: Set<String> = []
     /// How many items load at once.
     public let concurrency: Int
     /// How each item is loaded.
@@ -138,11 +141,13 @@ public final class PickedItems<Source: PickedItemSource> {
         keys.removeAll { $0 == key }
     }
 
-    /// Gives items loaded in an earlier session, shown for preselected items (by key).
+    /// Gives items loaded in an earlier session, shown for preselected items (by key). Their
+    /// copies are the app's: deselected, an item leaves the selection and its copy stays.
     public func restore(_ restored: [PickedItem]) {
         for item in restored where items[item.key] == nil {
             items[item.key] = item
             states[item.key] = .ready
+            restoredKeys.insert(item.key)
         }
     }
 
@@ -160,7 +165,8 @@ public final class PickedItems<Source: PickedItemSource> {
         waiting.removeAll { $0 == key }
         states[key] = nil
         let handed = taken.remove(key) != nil
-        if let item = items.removeValue(forKey: key), !handed { discard(item) }
+        let earlier = restoredKeys.remove(key) != nil
+        if let item = items.removeValue(forKey: key), !handed, !earlier { discard(item) }
         sources[key] = nil
     }
 
