@@ -23,9 +23,14 @@ extension ImportCatalog {
     /// The item one of whose files is stored under `name` (its path in the library folder, as
     /// ``StoredFile/name`` gives it), by the index on stored names; nil when none is.
     public func item(storedAs name: String) throws(ImportError) -> ImportedItem? {
+        try item(found: Query.itemWithStoredName, by: name)
+    }
+
+    /// The item whose id `query` gives for `value` (its first column of its first row).
+    func item(found query: String, by value: String) throws(ImportError) -> ImportedItem? {
         let id = try catalogCall {
-            try withStatement(Query.itemWithStoredName) { statement in
-                try statement.bind([.text(name)])
+            try withStatement(query) { statement in
+                try statement.bind([.text(value)])
                 return try statement.step() ? statement.text(0) : nil
             }
         }

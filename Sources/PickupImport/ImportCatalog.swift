@@ -122,14 +122,7 @@ public actor ImportCatalog {
     /// The item whose primary file has this content, as the catalog records it, whether or not
     /// its files are still intact (to restore them).
     public func recordedItem(withSHA256 hash: String) throws(ImportError) -> ImportedItem? {
-        let id = try catalogCall {
-            try withStatement(Query.itemWithSHA256) { statement in
-                try statement.bind([.text(hash)])
-                return try statement.step() ? statement.text(0) : nil
-            }
-        }
-        guard let id else { return nil }
-        return try item(exactID: id)
+        try item(found: Query.itemWithSHA256, by: hash)
     }
 
     /// Records a new item whose files are already in place, in one transaction —

@@ -5,17 +5,20 @@ import Testing
 /// `pickup uploads list`: a header row and a filter by state, through the built tool.
 @Suite("uploads list, end to end")
 struct UploadsListCommandTests {
+    /// An upload to port 9, where nobody listens: it fails at once and stays in the journal as failed.
+    func failedUpload(to target: String, journal: String) throws {
+        let failed = try CLI.run([
+            "upload", try Fixtures.path(.jpegPlain), "--to", target, "--journal", journal, "--retries", "0",
+        ])
+        #expect(failed.status == 1, "\(failed.errorText)")
+    }
+
     @Test("a header row names the fields; --state keeps the uploads in those states and says of how many")
     func stateFilterAndHeader() throws {
         let folder = try Temporary.folder("cli-uploads")
         defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
-        // Nobody listens on port 9: the upload fails at once and stays in the journal as failed.
-        let failed = try CLI.run([
-            "upload", try Fixtures.path(.jpegPlain), "--to", "tus+http://127.0.0.1:9/files/", "--journal", journal,
-            "--retries", "0",
-        ])
-        #expect(failed.status == 1, "\(failed.errorText)")
+        try failedUpload(to: "tus+http://127.0.0.1:9/files/", journal: journal)
         let all = try CLI.run(["uploads", "list", "--journal", journal])
         let lines = all.outputText.split(separator: "\n").map(String.init)
         // Columns: each header name stands above its cells.
@@ -52,12 +55,7 @@ struct UploadsListCommandTests {
         let folder = try Temporary.folder("cli-uploads")
         defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
-        // Nobody listens on port 9: the form upload fails at once and stays in the journal.
-        let failed = try CLI.run([
-            "upload", try Fixtures.path(.jpegPlain), "--to", "http://127.0.0.1:9/upload", "--journal", journal,
-            "--retries", "0",
-        ])
-        #expect(failed.status == 1, "\(failed.errorText)")
+        try failedUpload(to: "http://127.0.0.1:9/upload", journal: journal)
         let id = try #require(
             try CLI.jsonLines(try CLI.run(["uploads", "list", "--journal", journal, "--json"])).first?["id"] as? String)
         let resumed = try CLI.run([
