@@ -58,9 +58,9 @@ public struct FileListOptions: ParsableArguments, Sendable {
 
     /// What a closing line adds for the files a run set aside ("; 2 left alone (see above); 40
     /// not taken by the --include/--exclude patterns"), so that its count adds up to the folder;
-    /// nothing for none.
-    public static func setAside(leftAlone: Int, notTaken: Int) -> String {
-        (leftAlone > 0 ? "; \(leftAlone) left alone (see above)" : "")
+    /// nothing for none. `said`: whether the files left alone were named above (not with `-q`).
+    public static func setAside(leftAlone: Int, notTaken: Int, said: Bool = true) -> String {
+        (leftAlone > 0 ? "; \(leftAlone) left alone" + (said ? " (see above)" : "") : "")
             + (notTaken > 0 ? "; \(notTaken) \(FileListOptions.notTaken)" : "")
     }
 

@@ -240,7 +240,8 @@ struct ExportJob: CommandJob {
             Console.out(
                 "\n\(jobs.count + unreadable.count) videos: \(counts.exported) exported, \(counts.there) already there, "
                     + "\(counts.failed) failed"
-                    + FileListOptions.setAside(leftAlone: leftAlone.count, notTaken: notTaken) + ".")
+                    + FileListOptions.setAside(leftAlone: leftAlone.count, notTaken: notTaken, said: !progress.quiet)
+                    + ".")
         }
         return failed ? ExitStatus.someFailed : ExitStatus.success
     }

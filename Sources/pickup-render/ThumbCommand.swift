@@ -215,7 +215,7 @@ struct ThumbJob: CommandJob {
             Console.out(
                 "\n\(files.count + unreadable.count) files: \(counts.made) made, \(counts.there) already there, "
                     + "\(counts.failed) failed"
-                    + FileListOptions.setAside(leftAlone: quiet ? 0 : leftAlone.count, notTaken: notTaken) + ".")
+                    + FileListOptions.setAside(leftAlone: leftAlone.count, notTaken: notTaken, said: !quiet) + ".")
         }
         return failed || !unreadable.isEmpty ? ExitStatus.someFailed : ExitStatus.success
     }

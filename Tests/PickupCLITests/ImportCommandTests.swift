@@ -135,7 +135,12 @@ struct ImportCommandTests {
             try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
         // Zones count: the same wall-clock time in Brazil is later than in Adelaide.
         #expect(newest.compactMap { $0["originalName"] as? String } == ["b.jpg"])
-        // Run again, the limit takes the next new item: the one held already does not count.
+        // Run again, the limit takes the next new item: the one held already does not count
+        // (the dry run says so first).
+        let preview = try pickup(
+            "import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--dry-run")
+        #expect(
+            preview.outputText.contains("Dry run: 1 item would be imported, 1 already there"), "\(preview.outputText)")
         let next = try jsonLines(
             try pickup("import", card, "--into", library + "2", "--order", "newest", "--limit", "1", "--json"))
         #expect(
@@ -475,6 +480,12 @@ struct ImportCommandTests {
                 #expect(result.status == 2 && result.errorText.contains(says), "\(into): \(result.errorText)")
             }
         }
+        // A new folder under a link into the card is in the card too.
+        let link = folder.appendingPathComponent("cardlink").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: card)
+        let linked = try CLI.run(["import", card, "--into", link + "/Lib"])
+        #expect(linked.status == 2 && linked.errorText.contains("lies inside"), "\(linked.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: card + "/Lib"))
         #expect(!FileManager.default.fileExists(atPath: card + "/.pickup"), "no library made")
         #expect(!FileManager.default.fileExists(atPath: card + "/DCIM/.pickup"), "no library made")
     }

@@ -64,7 +64,9 @@ struct UploadsListCommandTests {
         #expect(resumed.status == 2, "\(resumed.errorText)")
         #expect(
             resumed.errorText.contains("names a tus server, but a web form sends upload \(id)"), "\(resumed.errorText)")
-        #expect(resumed.errorText.contains("'pickup uploads cancel \(id)'"), "\(resumed.errorText)")
+        #expect(
+            resumed.errorText.contains("'pickup uploads cancel \(id) --journal \(journal)'"),
+            "\(resumed.errorText)")
         // The same URL as a form's: taken (the place is the upload's own).
         let again = try CLI.run(["uploads", "resume", id, "--to", "http://127.0.0.1:9/upload", "--journal", journal])
         #expect(again.status == 1 && !again.errorText.contains("names a tus server"), "\(again.errorText)")

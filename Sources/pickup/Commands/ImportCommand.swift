@@ -202,7 +202,7 @@ struct ImportJob: CommandJob {
             throw ValidationError(
                 "--into \(destination) is a file, not a folder: name the library's folder (a new name makes one)")
         }
-        let library = SystemPath.resolved(destination) ?? SystemPath.absolute(destination)
+        let library = ImportJob.resolvedAsMade(destination)
         guard !FileManager.default.fileExists(atPath: LibraryFolder(existing: destination).catalogPath) else { return }
         for source in sources {
             let path = SystemPath.resolved(source) ?? SystemPath.absolute(source)
@@ -213,6 +213,19 @@ struct ImportJob: CommandJob {
                 "\(inner) lies inside \(outer): a new library would hold the files it imports. Name a library "
                     + "folder apart from what you import (--into ~/Pictures/Library)")
         }
+    }
+
+    /// `path` with the links of the part that exists resolved, the rest as given: where a
+    /// folder not made yet would be (`cardlink/Lib` is `card/Lib` when `cardlink` leads to `card`).
+    static func resolvedAsMade(_ path: String) -> String {
+        var existing = SystemPath.absolute(path)
+        var rest: [String] = []
+        while existing != "/", SystemPath.resolved(existing) == nil {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        let base = SystemPath.resolved(existing) ?? existing
+        return rest.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
     }
 
     func run() async -> Int32 {
@@ -232,7 +245,13 @@ struct ImportJob: CommandJob {
             }
         }
         let library = session?.library ?? LibraryFolder(existing: destination)
-        let scan = await ImportScan.scan(sources, into: library, catalog: session?.catalog, options: scanning)
+        // A dry run reads the catalog there is, as the run would: what it holds is already there
+        // and does not count against --limit.
+        let catalog =
+            session?.catalog
+            ?? (FileManager.default.fileExists(atPath: library.catalogPath)
+                ? try? ImportCatalog(folder: library.path, readOnly: true) : nil)
+        let scan = await ImportScan.scan(sources, into: library, catalog: catalog, options: scanning)
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
         let plan = scan.plan

@@ -234,7 +234,8 @@ struct UploadsJob: CommandJob {
                         Text.clean(
                             "pickup uploads: upload \(record.id) of \(record.path) was cancelled\(letGo); there is "
                                 + "nothing to resume. To send the file again, run "
-                                + "'pickup upload \(Text.shellQuoted(record.path)) --to ...' to the same place "
+                                + "'pickup upload \(Text.shellQuoted(record.path)) --to ...\(UploadHints.journalFlag(named))' "
+                                + "to the same place "
                                 + "(\(UploadRunner.shownTarget(record)))"))
                     return ExitStatus.someFailed
                 }
@@ -250,8 +251,9 @@ struct UploadsJob: CommandJob {
                         Console.error(
                             Text.clean(
                                 "  The journal keeps how an upload is sent. To send the file to a tus server: "
-                                    + "'pickup uploads cancel \(record.id)', then 'pickup upload "
-                                    + "\(Text.shellQuoted(record.path)) --to tus+\(redacted(endpoint?.absoluteString ?? "URL"))'"
+                                    + "'pickup uploads cancel \(record.id)\(UploadHints.journalFlag(named))', then 'pickup upload "
+                                    + "\(Text.shellQuoted(record.path)) --to tus+\(redacted(endpoint?.absoluteString ?? "URL"))"
+                                    + "\(UploadHints.journalFlag(named))'"
                             ))
                     }
                     return ExitStatus.usage
@@ -263,7 +265,8 @@ struct UploadsJob: CommandJob {
                         Text.clean(
                             "pickup uploads: --to \(redacted(endpoint.absoluteString)) is not where upload \(record.id) "
                                 + "goes (\(destination.displayName)); give its own URL with the query it had, or send "
-                                + "the file to the other place with 'pickup upload \(Text.shellQuoted(record.path)) --to URL'"
+                                + "the file to the other place with 'pickup upload \(Text.shellQuoted(record.path)) --to URL"
+                                + "\(UploadHints.journalFlag(named))'"
                         ))
                     return ExitStatus.usage
                 }
