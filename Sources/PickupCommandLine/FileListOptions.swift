@@ -114,7 +114,7 @@ public struct FileListOptions: ParsableArguments, Sendable {
                         "--files-from \(filesFrom) is a folder; it takes a file that lists paths, one a line "
                             + "(name the folder itself as an argument to take what is in it)")
                 }
-                guard let data = FileManager.default.contents(atPath: filesFrom) else {
+                guard let data = FileListOptions.contents(of: filesFrom) else {
                     let reason =
                         FileManager.default.fileExists(atPath: filesFrom) ? "it may not be read" : "no such file"
                     throw ValidationError("cannot read the list of files \(filesFrom): \(reason); check the path")
@@ -123,6 +123,21 @@ public struct FileListOptions: ParsableArguments, Sendable {
             }
         }
         return (paths, listed)
+    }
+
+    /// The lists read from a path, by path: a pipe (`--files-from <(find …)`, a FIFO) can be read
+    /// once only, and a command reads its list to check its arguments and again to run.
+    private static let readLists = LockedValue<[String: Data]>([:])
+
+    /// The bytes of the file at `path`, read to its end whatever it is (a file, a pipe, a
+    /// device); nil when it cannot be opened or read.
+    static func contents(of path: String) -> Data? {
+        if let read = readLists.withValue({ $0[path] }) { return read }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() ?? Data() else { return nil }
+        readLists.withValue { $0[path] = data }
+        return data
     }
 
     /// The paths in a list: lines (a trailing `\r` dropped) or NUL-terminated, empty ones skipped;

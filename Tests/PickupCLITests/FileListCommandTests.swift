@@ -102,6 +102,10 @@ struct FileListCommandTests {
         #expect(try probedPaths(lines) == [card + "/A.JPG", card + "/sub/B.jpg"], "CRLF and empty lines are fine")
         let dash = try Shell.run("printf '%s\\n' '\(card)/A.JPG' | '\(CLI.tool)' probe - --json")
         #expect(try probedPaths(dash) == [card + "/A.JPG"])
+        // A pipe named as the list (bash's process substitution), read once though checked twice.
+        let piped = try Shell.run("'\(CLI.tool)' probe --files-from <(printf '%s\\n' '\(card)/A.JPG') --json")
+        #expect(piped.status == 0, "\(piped.errorText)")
+        #expect(try probedPaths(piped) == [card + "/A.JPG"])
     }
 
     @Test(
