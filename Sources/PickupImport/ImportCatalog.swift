@@ -35,6 +35,11 @@ public actor ImportCatalog {
         let path = hidden + "/catalog.sqlite"
         if readOnly {
             guard access(path, F_OK) == 0 else {
+                guard access(folder, F_OK) == 0 else {
+                    throw ImportError(
+                        .catalog, "no such folder", path: folder,
+                        hint: "Check the library folder's path (the one 'pickup import --into' was given).")
+                }
                 throw ImportError(
                     .catalog, "not a Pickup library (no .pickup/catalog.sqlite)", path: folder,
                     hint: "Import into it first, or name the library folder.")

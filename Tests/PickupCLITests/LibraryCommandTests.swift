@@ -124,6 +124,8 @@ struct LibraryCommandTests {
         let stored = try #require(
             try FileManager.default.contentsOfDirectory(atPath: library).first { $0.hasSuffix(".jpg") })
         try FileManager.default.removeItem(atPath: library + "/" + stored)
+        let nowhere = try pickup("library", folder + "/My Lbi", "verify")
+        #expect(nowhere.status == 1 && nowhere.errorText.contains("no such folder"), "\(nowhere.errorText)")
         let quoted = "'" + library + "'"
         let verify = try pickup("library", library, "verify")
         #expect(

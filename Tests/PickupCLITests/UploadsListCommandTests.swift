@@ -18,6 +18,12 @@ struct UploadsListCommandTests {
         let folder = try Temporary.folder("cli-uploads")
         defer { Temporary.remove(folder) }
         let journal = folder + "/j.sqlite"
+        // An id in a journal that is not there: not found, and no journal made to say so.
+        for action in [["cancel", "zzzz"], ["resume", "zzzz"]] {
+            let missing = try CLI.run(["uploads"] + action + ["--journal", journal])
+            #expect(missing.status == 1 && missing.errorText.contains("no upload 'zzzz'"), "\(missing.errorText)")
+            #expect(!FileManager.default.fileExists(atPath: journal))
+        }
         try failedUpload(to: "tus+http://127.0.0.1:9/files/", journal: journal)
         let all = try CLI.run(["uploads", "list", "--journal", journal])
         let lines = all.outputText.split(separator: "\n").map(String.init)

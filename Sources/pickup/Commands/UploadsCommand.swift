@@ -159,6 +159,13 @@ struct UploadsJob: CommandJob {
     private func run(transport: AsyncHTTPTransport) async -> Int32 {
         let named = journalNamed ? journalPath : nil  // said again in the commands that hints name
         let journal: UploadJournal
+        // Resuming or cancelling an upload by its id in a journal that is not there: no upload to
+        // find, and no journal made to say so.
+        switch action {
+        case .cancel(let id), .resume(.some(let id), _):
+            if !UploadJournal.exists(at: journalPath) { return notFound(id) }
+        default: break
+        }
         do {
             if case .list = action {
                 // Listing changes nothing: no journal is created to say that there is none.
