@@ -73,8 +73,10 @@ public enum UnknownOptions {
             }
         }
         let name = ([root.configuration.commandName ?? "pickup"] + path).joined(separator: " ")
+        // Names of files (`FILE|DIR`, `SOURCE`, `ITEM`…), not an upload's `ID`: only those may
+        // begin with `-`, so only those get the advice on `--`.
         let positional = (command["arguments"] as? [[String: Any]] ?? []).contains {
-            $0["kind"] as? String == "positional"
+            $0["kind"] as? String == "positional" && $0["valueName"] as? String != "ID"
         }
         var valueNext = false
         for argument in arguments.dropFirst(path.count) {

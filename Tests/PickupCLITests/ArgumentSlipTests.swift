@@ -55,6 +55,9 @@ struct ArgumentSlipTests {
         if arguments.first == "probe" {
             #expect(result.errorText.contains("put '--' before the names (pickup probe -- -name.jpg)"))
         }
+        if arguments.first == "uploads" {
+            #expect(!result.errorText.contains("file's name"), "an upload's id is no file: \(result.errorText)")
+        }
     }
 
     @Test(
