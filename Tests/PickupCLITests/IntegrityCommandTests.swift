@@ -150,7 +150,7 @@ struct IntegrityCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/nonexistent"))
         let notLibrary = try pickup("library", folder + "/nothing", "list")
         #expect(notLibrary.status == 1)
-        #expect(notLibrary.errorText.contains("not a Pickup library"))
+        #expect(notLibrary.errorText.contains("nothing: no such folder"), "\(notLibrary.errorText)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/nothing"))
         // The default journal follows $HOME.
         let home = try pickup(

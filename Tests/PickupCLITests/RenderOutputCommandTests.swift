@@ -118,7 +118,7 @@ struct RenderOutputCommandTests {
         let render = (CLI.tool as NSString).deletingLastPathComponent + "/pickup-render"
         let result = try Shell.execute(render, ["thumbnails", folder + "/typo"])
         #expect(result.status == 1)
-        #expect(result.errorText.contains("typo: not a Pickup library"), "\(result.errorText)")
+        #expect(result.errorText.contains("typo: no such folder"), "\(result.errorText)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/typo"))
     }
 
