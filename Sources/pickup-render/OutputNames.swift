@@ -51,9 +51,12 @@ enum OutputNames {
             let free = [name, byKind, byFolder, hashed(file)].filter { $0 != names[index] && !taken.contains($0) }
             var chosen = free.first { source($0) == own }
             if chosen == nil, let other = source(names[index]), other != own {
-                // Told apart from the other file as a run with both would: by kind, else by folder.
+                // Told apart from the other file as a run with both would: by kind, else by folder,
+                // else (a folder of the same name) by folder and a hash of the path.
                 let sameKind = fileExtension(other).lowercased() == kind.lowercased() || kind.isEmpty
-                chosen = free.filter { !(sameKind && $0 == byKind) && $0 != name }.first { source($0) == nil }
+                let sameFolder = folder(other) == parent
+                chosen = free.filter { !(sameKind && $0 == byKind) && !(sameFolder && $0 == byFolder) && $0 != name }
+                    .first { source($0) == nil }
             }
             guard let chosen else { continue }
             taken.remove(names[index])

@@ -140,6 +140,21 @@ struct RenderCommandTests {
             #expect(Set(outputs) == ["IMG_0001 (A)-thumb.jpg", "IMG_0001 (B)-thumb.jpg"])
             #expect(outputs.first == "IMG_0001 (\(order[0]))-thumb.jpg")
         }
+        // Two folders of one name (two cards' DCIM), one run after the other: the second takes the
+        // name a run with both gives it, folder and hash.
+        for card in ["c1", "c2"] {
+            try FileManager.default.createDirectory(
+                atPath: folder + "/\(card)/DCIM", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: photo, toPath: folder + "/\(card)/DCIM/IMG_0001.jpg")
+        }
+        let paths = ["c1", "c2"].map { folder + "/\($0)/DCIM/IMG_0001.jpg" }
+        func made(_ result: Shell.Result) throws -> [String] {
+            try CLI.jsonLines(result).compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        }
+        let together = try made(try CLI.run(["thumb"] + paths + ["-o", folder + "/both", "--json"]))
+        _ = try CLI.run(["thumb", paths[1], "-o", folder + "/apart/"])
+        let second = try made(try CLI.run(["thumb", paths[0], "-o", folder + "/apart/", "--json"]))
+        #expect(second == [together[0]], "\(second) against \(together)")
     }
 
     @Test("thumb takes folders with --recursive: their photos and videos, other files left alone")
