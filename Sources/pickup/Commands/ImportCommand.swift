@@ -247,10 +247,8 @@ struct ImportJob: CommandJob {
         let library = session?.library ?? LibraryFolder(existing: destination)
         // A dry run reads the catalog there is, as the run would: what it holds is already there
         // and does not count against --limit.
-        let catalog =
-            session?.catalog
-            ?? (FileManager.default.fileExists(atPath: library.catalogPath)
-                ? try? ImportCatalog(folder: library.path, readOnly: true) : nil)
+        // (Opened to read, it makes nothing: none where there is no catalog.)
+        let catalog = session?.catalog ?? (try? ImportCatalog(folder: library.path, readOnly: true))
         let scan = await ImportScan.scan(sources, into: library, catalog: catalog, options: scanning)
         var failures = scan.failures.count
         for (path, error) in scan.failures { report(path: path, error: error) }
@@ -292,7 +290,8 @@ struct ImportJob: CommandJob {
         }
         guard let session else {
             await dryRunReport(
-                plan, library: library.path, leftAlone: leftAloneCount, notTaken: scan.notTaken, failed: failures)
+                plan, library: library.path, catalog: catalog, leftAlone: leftAloneCount, notTaken: scan.notTaken,
+                failed: failures)
             return failures > 0 ? ExitStatus.someFailed : ExitStatus.success
         }
 

@@ -5,9 +5,11 @@ import PickupStore
 
 /// `pickup import --dry-run`: what the import would do, found as the import finds it.
 extension ImportJob {
-    /// What an import would do, item by item, and in all; nothing is written.
-    func dryRunReport(_ plan: ImportPlan, library: String, leftAlone: Int, notTaken: Int, failed: Int) async {
-        let catalog = try? ImportCatalog(folder: library, readOnly: true)
+    /// What an import would do, item by item, and in all; nothing is written. `catalog`: the
+    /// library's, opened to read when there is one (the scan read it too).
+    func dryRunReport(
+        _ plan: ImportPlan, library: String, catalog: ImportCatalog?, leftAlone: Int, notTaken: Int, failed: Int
+    ) async {
         // Spelled as the import's own closing line spells it: absolute.
         let shownLibrary =
             library.hasPrefix("/") ? library : FileManager.default.currentDirectoryPath + "/" + library
