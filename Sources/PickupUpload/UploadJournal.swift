@@ -12,6 +12,9 @@ public actor UploadJournal {
     /// the app's home, whose path changes when the app is updated (pending uploads still find
     /// their files afterwards); nil elsewhere, where paths are kept absolute.
     public let home: String?
+    /// `home`'s spellings, each ending in `/`: as given, and with its links resolved (on iPhone
+    /// `NSHomeDirectory()` is under `/var`, a link to `/private/var`). Empty without a home.
+    private let homeSpellings: [String]
 
     /// The app's home on iPhone (its container); nil on other platforms.
     public static var defaultHome: String? {
@@ -23,20 +26,21 @@ public actor UploadJournal {
     }
 
     /// `path` as the journal keeps it: relative to `home` when it lies under it, by the home's
-    /// own spelling or its links resolved. On iPhone `NSHomeDirectory()` is under `/var`, a link
-    /// to `/private/var`, and a path resolved with `realpath` (a library's files) names the
-    /// same folder by the second: both are kept relative, or the files of an app updated
+    /// own spelling or its links resolved. A path resolved with `realpath` (a library's files)
+    /// names the home by the second: both are kept relative, or the files of an app updated
     /// would not be found.
     func stored(_ path: String) -> String {
-        guard let home, !home.isEmpty else { return path }
+        for base in homeSpellings where path.hasPrefix(base) { return "~/" + path.dropFirst(base.count) }
+        return path
+    }
+
+    /// The spellings of `home` that `stored` knows, each ending in `/`.
+    static func spellings(of home: String?) -> [String] {
+        guard let home, !home.isEmpty else { return [] }
         var homes = [home]
         if home.hasPrefix("/var/") { homes.append("/private" + home) }
         if let resolved = SystemPath.resolved(home), !homes.contains(resolved) { homes.append(resolved) }
-        for spelling in homes {
-            let base = spelling.hasSuffix("/") ? spelling : spelling + "/"
-            if path.hasPrefix(base) { return "~/" + path.dropFirst(base.count) }
-        }
-        return path
+        return homes.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
     /// A kept path as a path to open: under today's `home` when it was kept relative.
@@ -83,6 +87,7 @@ public actor UploadJournal {
     ) throws(UploadError) {
         self.path = path
         self.home = home
+        homeSpellings = UploadJournal.spellings(of: home)
         if readOnly {
             do {
                 database = try SQLiteDatabase(path: path, readOnly: true, owner: UploadJournal.schema)
