@@ -139,6 +139,19 @@ public enum SystemPath {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// `path` with the links of the part that exists resolved, the rest as given: where a
+    /// folder not made yet would be (`cardlink/Lib` is `card/Lib` when `cardlink` leads to `card`).
+    package static func resolvedAsMade(_ path: String) -> String {
+        var existing = absolute(path)
+        var rest: [String] = []
+        while existing != "/", resolved(existing) == nil {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        let base = resolved(existing) ?? existing
+        return rest.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
+    }
+
     /// The path with every symbolic link and `..` resolved, as the kernel resolves it
     /// (`realpath(3)`), or nil when it does not exist.
     public static func resolved(_ path: String) -> String? {

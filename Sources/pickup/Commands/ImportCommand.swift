@@ -202,7 +202,7 @@ struct ImportJob: CommandJob {
             throw ValidationError(
                 "--into \(destination) is a file, not a folder: name the library's folder (a new name makes one)")
         }
-        let library = ImportJob.resolvedAsMade(destination)
+        let library = SystemPath.resolvedAsMade(destination)
         guard !FileManager.default.fileExists(atPath: LibraryFolder(existing: destination).catalogPath) else { return }
         for source in sources {
             let path = SystemPath.resolved(source) ?? SystemPath.absolute(source)
@@ -213,19 +213,6 @@ struct ImportJob: CommandJob {
                 "\(inner) lies inside \(outer): a new library would hold the files it imports. Name a library "
                     + "folder apart from what you import (--into ~/Pictures/Library)")
         }
-    }
-
-    /// `path` with the links of the part that exists resolved, the rest as given: where a
-    /// folder not made yet would be (`cardlink/Lib` is `card/Lib` when `cardlink` leads to `card`).
-    static func resolvedAsMade(_ path: String) -> String {
-        var existing = SystemPath.absolute(path)
-        var rest: [String] = []
-        while existing != "/", SystemPath.resolved(existing) == nil {
-            rest.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
-        }
-        let base = SystemPath.resolved(existing) ?? existing
-        return rest.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
     }
 
     func run() async -> Int32 {
