@@ -181,20 +181,20 @@
                 return
             }
             let nsError = error as NSError
-            // The error and those under it (a load's failure often wraps Photos' own), Photos'
-            // domain by its constant (`PHError.h`), the others by name.
-            var chain: [(domain: String, code: Int)] = []
-            var next: NSError? = nsError
-            while let current = next, chain.count < 4 {
-                chain.append(
-                    (current.domain == PHPhotosErrorDomain ? "PHPhotosErrorDomain" : current.domain, current.code))
-                next = current.userInfo[NSUnderlyingErrorKey] as? NSError
-            }
             if let same = error as? PhotosLoadError {
                 description = same.description
             } else if let imported = error as? ImportError {
                 description = imported.message + ". " + imported.hint
             } else {
+                // The error and those under it (a load's failure often wraps Photos' own), Photos'
+                // domain by its constant (`PHError.h`), the others by name.
+                var chain: [(domain: String, code: Int)] = []
+                var next: NSError? = nsError
+                while let current = next, chain.count < 4 {
+                    chain.append(
+                        (current.domain == PHPhotosErrorDomain ? "PHPhotosErrorDomain" : current.domain, current.code))
+                    next = current.userInfo[NSUnderlyingErrorKey] as? NSError
+                }
                 switch PhotosLoadProblem(chain: chain) {
                 case .network:
                     description = Localized.string(
