@@ -91,12 +91,12 @@ extension ThumbJob {
         }
     }
 
-    /// The images one file gives: `-o` itself for one file named, else each in the folder.
     /// The name each file's images are made from (`OutputNames`), with what earlier runs made.
     func outputNames() -> [String] {
         OutputNames.of(files) { OutputRecord.source(of: destination(base: $0, index: strip == nil ? nil : 1)) }
     }
 
+    /// The images one file gives: `-o` itself for one file named, else each in the folder.
     func destinations(base: String) -> [String] {
         if single { return [output ?? ""] }
         return strip.map { count in (1...count).map { destination(base: base, index: $0) } }
