@@ -33,7 +33,8 @@ public actor UploadQueue {
         /// Stopped by this error; `resume` tries again.
         case failed(UploadError)
         /// Sent by the system's background session (PickupUI's `BackgroundUploads`), which
-        /// records its end in the journal; the app takes it back to send it here again.
+        /// records its end in the journal; the app takes it back to send it here again, and
+        /// `pause` and `cancel` take it back first.
         case inBackground
 
         /// Whether the queue is done with it (paused uploads wait for `resume`).
@@ -118,6 +119,9 @@ public actor UploadQueue {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// When each item in the background last showed its bytes sent (`backgroundSent`).
     var backgroundToldAt: [Int: Double] = [:]
+    /// What sends this queue's items in the background (set when it hands them over, sends or
+    /// restores them): a pause or a cancel takes an item back from it first.
+    weak var background: BackgroundTransfers?
 
     private let hold: BackgroundHold
 
@@ -207,8 +211,17 @@ public actor UploadQueue {
     /// Pauses an upload: a running one stops its request at once and keeps its place in the
     /// journal (state `paused`); a waiting one does not start. A running tus upload's server is
     /// then asked, once and for two seconds at most, what it kept of the chunk the pause cut
-    /// short, so that the paused row and the journal say what it holds.
-    public func pause(_ id: Int) { pause(id, asking: true) }
+    /// short, so that the paused row and the journal say what it holds. One in the background
+    /// is taken back from the background session first (its task cancelled): a paused tus
+    /// upload goes on from the server's offset when resumed, an S3 object or a form (one
+    /// request each) from the start.
+    public func pause(_ id: Int) async {
+        if items[id]?.state == .inBackground {
+            await takeBackFromBackground(id)
+            return
+        }
+        pause(id, asking: true)
+    }
 
     /// `asking`: when it stops, its server is asked what it kept of a chunk cut short (a person's
     /// pause; not a hand-off to the background session, which asks itself, nor a stop at an
@@ -250,8 +263,11 @@ public actor UploadQueue {
     }
 
     /// Cancels an upload: stops it, ends it on the server (tus termination, S3 abort) and
-    /// marks it cancelled in the journal. An upload in the background is taken back first.
+    /// marks it cancelled in the journal. An upload in the background is taken back from the
+    /// background session first (its task cancelled); one whose end the session recorded
+    /// meanwhile is left as it ended.
     public func cancel(_ id: Int) async {
+        if items[id]?.state == .inBackground { await takeBackFromBackground(id) }
         guard let item = items[id], item.state != .done, item.state != .cancelled, item.state != .inBackground else {
             return
         }

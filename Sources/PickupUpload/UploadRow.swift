@@ -56,12 +56,12 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
         case .failed(let error): status = "Failed: \(error.message)"
         }
         isFinished = item.state == .done || item.state == .cancelled
-        canPause = item.state == .uploading || item.state == .waiting
+        // One in the background is taken back from the background session to pause or cancel it.
+        canPause = item.state == .uploading || item.state == .waiting || item.state == .inBackground
         canResume = item.state == .paused
         // A file changed since its upload began cannot be finished: only a new upload sends it.
         if case .failed(let error) = item.state { canRetry = error.code != .sourceChanged } else { canRetry = false }
-        // An upload in the background is the background session's until the app takes it back.
-        canCancel = !isFinished && item.state != .inBackground
+        canCancel = !isFinished
         accessibilityLabel = "\(name), \(status)"
     }
 }

@@ -38,6 +38,7 @@ extension BackgroundTransfers {
                 }
             }
         }
+        await queue.sentInBackground(by: self)
         await queue.markInBackground(handed)
         for queueID in back { await queue.resume(queueID) }
         await hold.release()
@@ -72,6 +73,7 @@ extension BackgroundTransfers {
                 // One look at the session's tasks: which carry an upload, and how far each is.
                 let tasks = await self.session.pendingTasks()
                 let found = try await self.restore(from: tasks)
+                await queue.sentInBackground(by: self)
                 let sent = BackgroundTransfers.bodyBytesSent(tasks)
                 for record in found.inBackground {
                     await queue.track(inBackground: record)
@@ -104,6 +106,7 @@ extension BackgroundTransfers {
         var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
         record.state = .paused
         try await journal.save(record)
+        await queue.sentInBackground(by: self)
         switch await handOff(id: record.id) {
         case .handedOver, .alreadyInBackground, .finished:
             return await queue.track(inBackground: try await journal.record(id: record.id) ?? record)

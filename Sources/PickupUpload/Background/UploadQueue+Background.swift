@@ -108,6 +108,29 @@ extension UploadQueue {
         resume(id)
     }
 
+    /// Records what sends this queue's items in the background, for `pause` and `cancel`.
+    package func sentInBackground(by transfers: BackgroundTransfers) { background = transfers }
+
+    /// Takes an item the background session sends back, for a person's pause or cancel: the
+    /// journal first (its task's end, when it comes, changes nothing), then its task is
+    /// cancelled ("-cancel returns immediately, but marks a task as being canceled",
+    /// NSURLSession.h). The item is then paused here. Nothing changes for an upload the
+    /// session no longer holds: its end was recorded meanwhile (`backgroundEnded` shows it),
+    /// or another session (an extension's) sends it.
+    func takeBackFromBackground(_ id: Int) async {
+        guard let uploadID = items[id]?.uploadID, let background else { return }
+        guard (try? await background.takeBack(id: uploadID)) == true, items[id]?.state == .inBackground else { return }
+        let record = try? await uploader.journal.record(id: uploadID)
+        update(id) { item in
+            item.state = .paused
+            if let record {
+                item.record = record
+                item.confirmed = record.offset
+            }
+        }
+        settleIfIdle()
+    }
+
     /// The items the background session sends, with their journal ids.
     package func inBackground() -> [(queueID: Int, uploadID: String)] {
         all().compactMap { item in

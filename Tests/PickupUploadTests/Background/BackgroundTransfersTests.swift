@@ -419,6 +419,87 @@ struct BackgroundTransfersTests {
         #expect(record.state == .done, "\(record.why)")
     }
 
+    @Test("a person cancels an upload in the background: its task cancelled, the upload ended on the server")
+    func cancelInBackground() async throws {
+        let tus = try TusServer()
+        let path = try UploadTestFiles.random(megabytes: 4)
+        defer { unlink(path) }
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system, chunk: 1 << 20)
+        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: tus.endpoint)))
+        while (await app.queue.item(id)?.confirmed ?? 0) < 1 << 20 { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        let shown = try #require(await app.queue.item(id))
+        #expect(shown.state == .inBackground && UploadRow(shown).canCancel && UploadRow(shown).canPause)
+        let uploadID = try #require(shown.uploadID)
+        let remote = try #require(try await app.uploader.journal.record(id: uploadID)?.remote)
+
+        await app.queue.cancel(id)
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        #expect(task.cancelling, "the task is cancelled, not left to run")
+        #expect((try? tus.stored(remote)) == nil, "the upload is ended on the server (tus termination)")
+        // The task's end (NSURLErrorCancelled) comes later and changes nothing; nothing more is sent.
+        await system.drain()
+        await system.runAll()
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        #expect(system.all(BackgroundTransfersTests.identifier).count == 1)
+        await transport.shutdown()
+    }
+
+    @Test("a pause in the background takes the upload back; resumed, it goes on here and arrives once")
+    func pauseInBackground() async throws {
+        let path = try file(bytes: 500 << 10)
+        defer { unlink(path) }
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
+        #expect(await app.queue.item(id)?.state == .inBackground)
+
+        await app.queue.pause(id)
+        #expect(await app.queue.item(id)?.state == .paused)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        #expect(task.cancelling)
+        await system.drain()
+        #expect(await app.queue.item(id)?.state == .paused, "the cancelled task's end leaves it paused")
+        #expect(await server.patched == 0)
+
+        await app.queue.resume(id)
+        let items = await app.queue.waitUntilSettled()
+        #expect(items.first?.state == .done)
+        #expect(await server.patched == 500 << 10, "every byte once")
+        let uploadID = try #require(items.first?.uploadID)
+        let remote = try #require(try await app.uploader.journal.record(id: uploadID)?.remote)
+        #expect(await server.server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test("a form cancelled in the background: its task cancelled, its written body removed, nothing stored")
+    func cancelFormInBackground() async throws {
+        let form = try FormServer()
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { unlink(path) }
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system)
+        let id = await app.queue.add(.upload(path: path, to: .form(FormTarget(url: form.url, field: "media"))))
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        await app.queue.cancel(id)
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        await system.drain()
+        await system.runAll()
+        #expect(!FileManager.default.fileExists(atPath: task.file), "the body written for the task is removed")
+        #expect(form.stores().isEmpty, "nothing was sent")
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        await transport.shutdown()
+    }
+
     @Test("a handed-over upload arrives whole at a real tus server, sent as the system sends it")
     func realServer() async throws {
         let tus = try TusServer()
