@@ -13,6 +13,7 @@ import SwiftUI
 struct MultiSelectScreen: View {
     @State private var picked: [PhotosPickerItem] = []
     @State private var loader = PickedItemLoader()
+    @State private var thumbnails = PickedThumbnails()
 
     var body: some View {
         ScrollView {
@@ -24,15 +25,14 @@ struct MultiSelectScreen: View {
                 Label("Choose up to 10", systemImage: "photo.on.rectangle")
             }
             SelectionGridView(
-                // in the person's order, with order badges
-                tiles: loader.tiles(),
-                // or an image made with AVFoundationThumbnailer
-                thumbnail: { _ in nil },
+                // the loader's tiles in the person's order, with order badges
+                loader: loader,
+                // each made once its item is loaded, off the main thread
+                thumbnails: thumbnails,
                 // the picker's selection decides: the loader follows it
                 onRemove: { key in
                     picked.removeAll { loader.key(of: $0) == key }
-                },
-                onRetry: { key in loader.retry(key) })
+                })
             // what to upload, in selection order
             Text("\(loader.notTaken.count) ready to upload")
         }

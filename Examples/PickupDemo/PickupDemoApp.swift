@@ -160,6 +160,7 @@
     struct PickScreen: View {
         let demo: Demo
         @State private var picked: [PhotosPickerItem] = []
+        @State private var thumbnails = PickedThumbnails()
 
         var body: some View {
             NavigationStack {
@@ -171,9 +172,8 @@
                         Label("Choose Photos and Videos", systemImage: "photo.on.rectangle")
                     }
                     SelectionGridView(
-                        tiles: demo.loader.tiles(), thumbnail: { _ in nil },
-                        onRemove: { key in picked.removeAll { demo.loader.key(of: $0) == key } },
-                        onRetry: { key in demo.loader.retry(key) })
+                        loader: demo.loader, thumbnails: thumbnails,
+                        onRemove: { key in picked.removeAll { demo.loader.key(of: $0) == key } })
                     if demo.endpoint != nil {
                         Button("Upload \(demo.loader.notTaken.count) Items") { demo.uploadPicked() }
                             .disabled(demo.loader.notTaken.isEmpty)

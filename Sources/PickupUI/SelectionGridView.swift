@@ -9,20 +9,23 @@
     ///
     /// ```swift
     /// SelectionGridView(
-    ///     tiles: loader.tiles(), thumbnail: { _ in nil },
-    ///     onRemove: { key in picked.removeAll { loader.key(of: $0) == key } },
-    ///     onRetry: { key in loader.retry(key) })
+    ///     loader: loader, thumbnails: thumbnails,  // @State private var thumbnails = PickedThumbnails()
+    ///     onRemove: { key in picked.removeAll { loader.key(of: $0) == key } })
     /// ```
+    ///
+    /// Or with tiles and images of your own: `SelectionGridView(tiles:thumbnail:onRemove:)`.
     public struct SelectionGridView<ID: Hashable & Sendable>: View {
         let tiles: [PickedItemTile<ID>]
-        let thumbnail: (ID) -> UIImage?
+        let thumbnail: @MainActor (ID) -> UIImage?
         let onRemove: (ID) -> Void
         let onRetry: (ID) -> Void
         let onOpen: (ID) -> Void
+        /// Run when a tile appears or its state changes: makes its thumbnail when there is none.
+        var prepare: @MainActor (ID) async -> Void = { _ in }
 
         /// A grid of `tiles`, with each tile's image from `thumbnail` and its remove, retry and open actions.
         public init(
-            tiles: [PickedItemTile<ID>], thumbnail: @escaping (ID) -> UIImage?, onRemove: @escaping (ID) -> Void,
+            tiles: [PickedItemTile<ID>], thumbnail: @escaping @MainActor (ID) -> UIImage?, onRemove: @escaping (ID) -> Void,
             onRetry: @escaping (ID) -> Void = { _ in }, onOpen: @escaping (ID) -> Void = { _ in }
         ) {
             self.tiles = tiles
@@ -45,6 +48,7 @@
             }
         }
 
+        @MainActor
         private func tileView(_ tile: PickedItemTile<ID>) -> some View {
             // A square tile whatever the picture's shape: the picture fills it and is cut to it.
             Color.gray.opacity(0.3)
@@ -92,6 +96,34 @@
                     .accessibilityHidden(true)
                 }
                 .onTapGesture { onOpen(tile.id) }
+                // Again when the tile's item becomes ready (loaded, or loaded again after a retry).
+                .task(id: tile.state) { await prepare(tile.id) }
+        }
+    }
+
+#endif
+
+#if canImport(SwiftUI) && canImport(UIKit) && canImport(AVFoundation)
+    import PickupImport
+    import SwiftUI
+
+    @available(iOS 17.0, *)
+    extension SelectionGridView where ID == String {
+        /// The loader's tiles, in the person's order, each with its thumbnail: made by
+        /// `thumbnails` once the tile's item is loaded, off the main thread (a video's poster
+        /// frame, a Live Photo's still; none for audio or a file Pickup cannot read).
+        @MainActor
+        public init<Source: PickedItemSource>(
+            loader: PickedItems<Source>, thumbnails: PickedThumbnails, onRemove: @escaping (String) -> Void,
+            onRetry: ((String) -> Void)? = nil, onOpen: @escaping (String) -> Void = { _ in }
+        ) {
+            self.init(
+                tiles: loader.tiles(), thumbnail: { key in loader.thumbnailFile(key).flatMap(thumbnails.image(ofFile:)) },
+                onRemove: onRemove, onRetry: onRetry ?? { key in loader.retry(key) }, onOpen: onOpen)
+            prepare = { key in
+                guard let file = loader.thumbnailFile(key) else { return }
+                await thumbnails.make(ofFile: file)
+            }
         }
     }
 #endif

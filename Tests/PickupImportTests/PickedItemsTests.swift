@@ -107,6 +107,7 @@ struct PickedItemsTests {
         let picking = try Picking()
         let model = picking.model()
         model.follow([try picking.livePhoto("live")])
+        #expect(model.thumbnailFile("live") == nil, "no thumbnail while it loads")
         await settle { !isLoading(model.states["live"]) }
         let item = try #require(model.items["live"])
         #expect(item.imported?.isLivePhoto == true)
@@ -115,6 +116,8 @@ struct PickedItemsTests {
         let sent = item.filesToSend(from: picking.session)
         #expect(sent.map(\.type) == ["image/heic", "video/quicktime"])
         #expect(sent.allSatisfy { FileManager.default.fileExists(atPath: $0.path) && $0.path.hasPrefix(picking.root) })
+        // The tile's thumbnail is made of the still, in the library.
+        #expect(model.thumbnailFile("live") == sent.first?.path)
     }
 
     @Test("an edited Live Photo brings its full-size still and movie (the person's edits)")
@@ -402,6 +405,7 @@ struct PickedItemsTests {
         }
         #expect(file.contentType == "com.adobe.pdf")
         #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(model.thumbnailFile("pdf") == nil, "no picture Pickup can read: the tile shows none")
     }
 
     @Test("the inbox copy is gone once the library has the file")

@@ -37,6 +37,14 @@ public struct PickedItem: Sendable, Hashable {
     /// The facts the probe read (nil for an unprobed file).
     public var info: MediaInfo? { imported?.info }
 
+    /// The file a tile's thumbnail is made from: an imported photo's or video's primary file in
+    /// `library` (a Live Photo's still); nil for audio and for an unprobed file (no picture
+    /// Pickup can read).
+    public func thumbnailFile(in library: ImportSession) -> String? {
+        guard let item = imported, item.kind != .audio, let primary = item.primary else { return nil }
+        return library.path(of: primary)
+    }
+
     /// What to upload for this item, in order, with each file's MIME type: an imported item's
     /// stored files in `library` (a Live Photo's still, then its movie; its `.AAE` edits stay),
     /// or the unprobed file itself, sent as bytes (`application/octet-stream`).

@@ -97,6 +97,13 @@ public final class PickedItems<Source: PickedItemSource> {
     /// The item the person picked at `key`, once loaded (the one to show or play).
     public func item(_ key: String?) -> PickedItem? { key.flatMap { items[$0] } }
 
+    /// The file the tile at `key` shows a thumbnail of, once its item is loaded
+    /// (``PickedItem/thumbnailFile(in:)``); nil while loading, and for audio or an unprobed file.
+    public func thumbnailFile(_ key: String) -> String? {
+        guard let item = items[key], let library = try? loading.importer.session() else { return nil }
+        return item.thumbnailFile(in: library)
+    }
+
     /// The key the last ``follow(_:)`` gave `source` (to remove it from the picker's selection
     /// when its tile is removed): its identifier, or the key of its selection value; nil when
     /// nothing tells it apart.

@@ -7,6 +7,7 @@ struct PickScreen: View {
     let model: AppModel
     @State private var picked: [PhotosPickerItem] = []
     @State private var playing: URL?
+    @State private var thumbnails = PickedThumbnails()
 
     var body: some View {
         ScrollView {
@@ -20,11 +21,10 @@ struct PickScreen: View {
                 Text(problem).foregroundStyle(.red)
             }
             SelectionGridView(
-                tiles: model.loader.tiles(), thumbnail: { _ in nil },
+                loader: model.loader, thumbnails: thumbnails,
                 onRemove: { key in
                     picked.removeAll { model.loader.key(of: $0) == key }
                 },
-                onRetry: { key in model.loader.retry(key) },
                 onOpen: { key in playing = movie(key) })
         }
         .onChange(of: picked, initial: true) { _, items in
