@@ -25,7 +25,8 @@
 
         /// A grid of `tiles`, with each tile's image from `thumbnail` and its remove, retry and open actions.
         public init(
-            tiles: [PickedItemTile<ID>], thumbnail: @escaping @MainActor (ID) -> UIImage?, onRemove: @escaping (ID) -> Void,
+            tiles: [PickedItemTile<ID>], thumbnail: @escaping @MainActor (ID) -> UIImage?,
+            onRemove: @escaping (ID) -> Void,
             onRetry: @escaping (ID) -> Void = { _ in }, onOpen: @escaping (ID) -> Void = { _ in }
         ) {
             self.tiles = tiles
@@ -118,7 +119,8 @@
             onRetry: ((String) -> Void)? = nil, onOpen: @escaping (String) -> Void = { _ in }
         ) {
             self.init(
-                tiles: loader.tiles(), thumbnail: { key in loader.thumbnailFile(key).flatMap(thumbnails.image(ofFile:)) },
+                tiles: loader.tiles(),
+                thumbnail: { key in loader.thumbnailFile(key).flatMap(thumbnails.image(ofFile:)) },
                 onRemove: onRemove, onRetry: onRetry ?? { key in loader.retry(key) }, onOpen: onOpen)
             prepare = { key in
                 guard let file = loader.thumbnailFile(key) else { return }
