@@ -93,6 +93,35 @@ struct BackgroundTransfersTests {
         }
     }
 
+    /// A 4 MB upload to a real tus server, sent 1 MB a request in the foreground until the server
+    /// holds some, then handed to the background session (one task for the rest).
+    func handedOverMidFile(
+        to tus: TusServer
+    ) async throws -> (app: App, id: Int, path: String, system: FakeBackgroundSystem, transport: AsyncHTTPTransport) {
+        let path = try UploadTestFiles.random(megabytes: 4)
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system, chunk: 1 << 20)
+        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: tus.endpoint)))
+        while (await app.queue.item(id)?.confirmed ?? 0) < 1 << 20 { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(await app.transfers.handOff(app.queue) == 1)
+        return (app, id, path, system, transport)
+    }
+
+    /// A file of `bytes` sent through the background session from the start (`send`), to the
+    /// counting tus server in memory; its task made, not run.
+    func sentInBackground(
+        bytes: Int
+    ) async throws -> (app: App, id: Int, path: String, server: CountingServer, system: FakeBackgroundSystem) {
+        let path = try file(bytes: bytes)
+        let server = try CountingServer()
+        let system = FakeBackgroundSystem(transport: server)
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
+        return (app, id, path, server, system)
+    }
+
     func journalPath() -> String {
         Temporary.path("bg", suffix: ".sqlite")
     }
@@ -340,13 +369,8 @@ struct BackgroundTransfersTests {
 
     @Test("sent from the start while on screen: one task from the file itself, shown in the background, done")
     func sendFromTheStart() async throws {
-        let path = try file(bytes: 500 << 10)
+        let (app, id, path, server, system) = try await sentInBackground(bytes: 500 << 10)
         defer { unlink(path) }
-        let server = try CountingServer()
-        let system = FakeBackgroundSystem(transport: server)
-        let app = try await launch(journal: journalPath(), transport: server, system: system)
-        let id = try await app.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
         #expect(await app.queue.item(id)?.state == .inBackground)
         let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
         #expect(task.file == path && task.request.value("Upload-Offset") == "0")
@@ -357,13 +381,8 @@ struct BackgroundTransfersTests {
 
     @Test("a done answer that comes after a take-back is still recorded: the bytes are not sent again")
     func doneAfterTakeBack() async throws {
-        let path = try file(bytes: 100 << 10)
+        let (app, id, path, _, system) = try await sentInBackground(bytes: 100 << 10)
         defer { unlink(path) }
-        let server = try CountingServer()
-        let system = FakeBackgroundSystem(transport: server)
-        let app = try await launch(journal: journalPath(), transport: server, system: system)
-        let id = try await app.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
         let uploadID = try #require(await app.queue.item(id)?.uploadID)
         let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
         #expect(try await app.transfers.takeBack(id: uploadID))
@@ -422,14 +441,8 @@ struct BackgroundTransfersTests {
     @Test("a person cancels an upload in the background: its task cancelled, the upload ended on the server")
     func cancelInBackground() async throws {
         let tus = try TusServer()
-        let path = try UploadTestFiles.random(megabytes: 4)
+        let (app, id, path, system, transport) = try await handedOverMidFile(to: tus)
         defer { unlink(path) }
-        let transport = AsyncHTTPTransport()
-        let system = FakeBackgroundSystem(transport: transport)
-        let app = try await launch(journal: journalPath(), transport: transport, system: system, chunk: 1 << 20)
-        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: tus.endpoint)))
-        while (await app.queue.item(id)?.confirmed ?? 0) < 1 << 20 { try await Task.sleep(nanoseconds: 5_000_000) }
-        #expect(await app.transfers.handOff(app.queue) == 1)
         let shown = try #require(await app.queue.item(id))
         #expect(shown.state == .inBackground && UploadRow(shown).canCancel && UploadRow(shown).canPause)
         let uploadID = try #require(shown.uploadID)
@@ -452,13 +465,8 @@ struct BackgroundTransfersTests {
 
     @Test("a pause in the background takes the upload back; resumed, it goes on here and arrives once")
     func pauseInBackground() async throws {
-        let path = try file(bytes: 500 << 10)
+        let (app, id, path, server, system) = try await sentInBackground(bytes: 500 << 10)
         defer { unlink(path) }
-        let server = try CountingServer()
-        let system = FakeBackgroundSystem(transport: server)
-        let app = try await launch(journal: journalPath(), transport: server, system: system)
-        let id = try await app.transfers.send(
-            path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil, on: app.queue)
         #expect(await app.queue.item(id)?.state == .inBackground)
 
         await app.queue.pause(id)
@@ -503,14 +511,8 @@ struct BackgroundTransfersTests {
     @Test("a handed-over upload arrives whole at a real tus server, sent as the system sends it")
     func realServer() async throws {
         let tus = try TusServer()
-        let path = try UploadTestFiles.random(megabytes: 4)
+        let (app, id, path, system, transport) = try await handedOverMidFile(to: tus)
         defer { unlink(path) }
-        let transport = AsyncHTTPTransport()
-        let system = FakeBackgroundSystem(transport: transport)
-        let app = try await launch(journal: journalPath(), transport: transport, system: system, chunk: 1 << 20)
-        let id = await app.queue.add(.upload(path: path, to: .tus(endpoint: tus.endpoint)))
-        while (await app.queue.item(id)?.confirmed ?? 0) < 1 << 20 { try await Task.sleep(nanoseconds: 5_000_000) }
-        #expect(await app.transfers.handOff(app.queue) == 1)
         await system.runAll()
         let uploadID = try #require(await app.queue.item(id)?.uploadID)
         let record = try #require(try await app.uploader.journal.record(id: uploadID))
