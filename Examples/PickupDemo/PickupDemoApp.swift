@@ -157,6 +157,7 @@
     }
 
     /// Pick several photos and videos, see them with durations and order, remove some, upload.
+    @MainActor
     struct PickScreen: View {
         let demo: Demo
         @State private var picked: [PhotosPickerItem] = []

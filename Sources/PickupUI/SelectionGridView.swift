@@ -22,6 +22,14 @@
         let onOpen: (ID) -> Void
         /// Run when a tile appears or its state changes: makes its thumbnail when there is none.
         var prepare: @MainActor (ID) async -> Void = { _ in }
+        /// Changes when the thumbnails were all let go: the tiles' tasks run again.
+        var generation: @MainActor () -> Int = { 0 }
+
+        /// What a tile's task is for: it runs again when either changes.
+        private struct TileTask: Hashable {
+            var state: PickedItemTile<ID>.State
+            var generation: Int
+        }
 
         /// A grid of `tiles`, with each tile's image from `thumbnail` and its remove, retry and open actions.
         public init(
@@ -98,7 +106,7 @@
                 }
                 .onTapGesture { onOpen(tile.id) }
                 // Again when the tile's item becomes ready (loaded, or loaded again after a retry).
-                .task(id: tile.state) { await prepare(tile.id) }
+                .task(id: TileTask(state: tile.state, generation: generation())) { await prepare(tile.id) }
         }
     }
 
@@ -126,6 +134,7 @@
                 guard let file = loader.thumbnailFile(key) else { return }
                 await thumbnails.make(ofFile: file)
             }
+            generation = { thumbnails.generation }
         }
     }
 #endif

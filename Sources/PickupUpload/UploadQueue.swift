@@ -119,9 +119,13 @@ public actor UploadQueue {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// When each item in the background last showed its bytes sent (`backgroundSent`).
     var backgroundToldAt: [Int: Double] = [:]
-    /// What sends this queue's items in the background (set when it hands them over, sends or
-    /// restores them): a pause or a cancel takes an item back from it first.
-    weak var background: BackgroundTransfers?
+    /// What sends this queue's items in the background (set when each hands them over, sends or
+    /// restores them: an app's session, an extension's): a pause or a cancel takes an item back
+    /// from the one that holds it first.
+    var senders: [WeakSender] = []
+    /// Items being taken back from the background session for a person, and what they asked:
+    /// a cancel asked while a pause takes it back wins.
+    var takingBack: [Int: State] = [:]
 
     private let hold: BackgroundHold
 
@@ -216,8 +220,8 @@ public actor UploadQueue {
     /// upload goes on from the server's offset when resumed, an S3 object or a form (one
     /// request each) from the start.
     public func pause(_ id: Int) async {
-        if items[id]?.state == .inBackground {
-            await takeBackFromBackground(id)
+        if items[id]?.state == .inBackground || takingBack[id] != nil {
+            await stopInBackground(id, then: .paused)
             return
         }
         pause(id, asking: true)
@@ -267,7 +271,15 @@ public actor UploadQueue {
     /// background session first (its task cancelled); one whose end the session recorded
     /// meanwhile is left as it ended.
     public func cancel(_ id: Int) async {
-        if items[id]?.state == .inBackground { await takeBackFromBackground(id) }
+        if items[id]?.state == .inBackground || takingBack[id] != nil {
+            await stopInBackground(id, then: .cancelled)
+            return
+        }
+        await cancelHere(id)
+    }
+
+    /// Cancels an upload the queue holds (not the background session's).
+    func cancelHere(_ id: Int) async {
         guard let item = items[id], item.state != .done, item.state != .cancelled, item.state != .inBackground else {
             return
         }

@@ -338,6 +338,13 @@ package actor BackgroundTransfers {
         return held
     }
 
+    /// `takeBack(id:)` in turn with the hand-offs, take-backs and restores asked before it
+    /// (a person's pause or cancel while the app returns to the screen): false when this
+    /// session did not hold the upload, or could not say.
+    package func takeBackInTurn(id: String) async -> Bool {
+        await inLane { (try? await self.takeBack(id: id)) ?? false }
+    }
+
     /// Runs `work` after every piece of work asked before it has ended.
     func inLane<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         let previous = lane

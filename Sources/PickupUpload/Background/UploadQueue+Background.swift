@@ -109,26 +109,47 @@ extension UploadQueue {
     }
 
     /// Records what sends this queue's items in the background, for `pause` and `cancel`.
-    package func sentInBackground(by transfers: BackgroundTransfers) { background = transfers }
+    package func sentInBackground(by transfers: BackgroundTransfers) {
+        senders.removeAll { $0.transfers == nil }
+        if !senders.contains(where: { $0.transfers === transfers }) { senders.append(WeakSender(transfers: transfers)) }
+    }
 
-    /// Takes an item the background session sends back, for a person's pause or cancel: the
-    /// journal first (its task's end, when it comes, changes nothing), then its task is
-    /// cancelled ("-cancel returns immediately, but marks a task as being canceled",
-    /// NSURLSession.h). The item is then paused here. Nothing changes for an upload the
-    /// session no longer holds: its end was recorded meanwhile (`backgroundEnded` shows it),
-    /// or another session (an extension's) sends it.
-    func takeBackFromBackground(_ id: Int) async {
-        guard let uploadID = items[id]?.uploadID, let background else { return }
-        guard (try? await background.takeBack(id: uploadID)) == true, items[id]?.state == .inBackground else { return }
-        let record = try? await uploader.journal.record(id: uploadID)
-        update(id) { item in
-            item.state = .paused
-            if let record {
-                item.record = record
-                item.confirmed = record.offset
-            }
+    /// Takes an item shown in the background back for a person's pause or cancel (`then`), in
+    /// turn with the hand-offs and take-backs of its sender: the journal first (its task's end,
+    /// when it comes, changes nothing), then its task is cancelled ("-cancel returns
+    /// immediately, but marks a task as being canceled", NSURLSession.h). The item is paused
+    /// here, then cancelled if that was asked. One no sender holds any more shows what the
+    /// journal says (its end recorded meanwhile; or taken back as the app returned, then
+    /// paused or cancelled here); another process's (an extension's still running) is left.
+    func stopInBackground(_ id: Int, then wanted: State) async {
+        if takingBack[id] != nil {
+            // One under way ends as asked last, a cancel over a pause.
+            if wanted == .cancelled { takingBack[id] = .cancelled }
+            return
         }
-        settleIfIdle()
+        guard let uploadID = items[id]?.uploadID else { return }
+        takingBack[id] = wanted
+        var held = false
+        for sender in senders.compactMap(\.transfers) where !held {
+            held = await sender.takeBackInTurn(id: uploadID)
+        }
+        let record = try? await uploader.journal.record(id: uploadID)
+        let asked = takingBack.removeValue(forKey: id) ?? wanted
+        if held, items[id]?.state == .inBackground {
+            backgroundToldAt[id] = nil
+            update(id) { item in
+                item.state = .paused
+                if let record {
+                    item.record = record
+                    item.confirmed = record.offset
+                    item.sent = record.offset
+                }
+            }
+            settleIfIdle()
+        } else if !held, let record {
+            backgroundEnded(record)
+        }
+        if asked == .cancelled { await cancelHere(id) } else { pause(id, asking: true) }
     }
 
     /// The items the background session sends, with their journal ids.
@@ -137,4 +158,9 @@ extension UploadQueue {
             item.state == .inBackground ? item.uploadID.map { (item.id, $0) } : nil
         }
     }
+}
+
+/// A sender of a queue's items in the background, held weakly: the app lets an extension's go.
+struct WeakSender {
+    weak var transfers: BackgroundTransfers?
 }

@@ -486,6 +486,35 @@ struct BackgroundTransfersTests {
         #expect(await server.server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
+    @Test("a cancel asked while a pause takes the upload back wins, whichever the queue hears first")
+    func cancelDuringPause() async throws {
+        let (app, id, path, server, system) = try await sentInBackground(bytes: 200 << 10)
+        defer { unlink(path) }
+        async let paused: Void = app.queue.pause(id)
+        async let cancelled: Void = app.queue.cancel(id)
+        _ = await (paused, cancelled)
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        await system.drain()
+        await system.runAll()
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        #expect(await server.patched == 0)
+    }
+
+    @Test("a paused row shows what the server holds, not the bytes the background task had sent")
+    func pausedRowShowsTheServer() async throws {
+        let (app, id, path, _, system) = try await sentInBackground(bytes: 300 << 10)
+        defer { unlink(path) }
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        // The system has sent part of the body (NSURLSession.h:353-354); the app is told.
+        system.sentPart(task.identifier, bytes: 200 << 10)
+        while (await app.queue.item(id)?.sent ?? 0) < 200 << 10 { try await Task.sleep(nanoseconds: 5_000_000) }
+        await app.queue.pause(id)
+        let item = try #require(await app.queue.item(id))
+        #expect(item.state == .paused && item.sent == item.confirmed, "sent \(item.sent), confirmed \(item.confirmed)")
+    }
+
     @Test("a form cancelled in the background: its task cancelled, its written body removed, nothing stored")
     func cancelFormInBackground() async throws {
         let form = try FormServer()

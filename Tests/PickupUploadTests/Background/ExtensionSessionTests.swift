@@ -225,6 +225,30 @@ extension BackgroundTransfersTests {
         #expect(await server.patched == 150 << 10, "every byte sent once")
     }
 
+    @Test("a person's cancel in the app's queue takes an extension's upload back from the extension's session")
+    func cancelAnExtensionsUpload() async throws {
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
+            bytes: 150 << 10, byExtension: true)
+        defer { unlink(path) }
+        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
+        // Both sessions send into the app's queue: the app's (its restore) and the extension's.
+        let app = try await launch(journal: journal, transport: server, system: system)
+        #expect(try await app.transfers.restore(into: app.queue).isEmpty)
+        let shown = try await launch(
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
+        #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
+        let id = try #require(await app.queue.all().first?.id)
+
+        await app.queue.cancel(id)
+        #expect(await app.queue.item(id)?.state == .cancelled)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        #expect(system.outstanding(BackgroundTransfersTests.extensionIdentifier).allSatisfy { $0.cancelling })
+        await system.runAll()
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)
+        #expect(await server.patched == 0, "the cancelled task sent nothing")
+    }
+
     @Test("an extension sends only files in its App Group's container: one outside, or a link out of it, is refused")
     func extensionFilesInTheGroup() async throws {
         // "Even though an app extension bundle is nested within its containing app's bundle, the
