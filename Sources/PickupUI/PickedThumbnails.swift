@@ -56,18 +56,19 @@
 
         /// Makes the thumbnail of the file at `path` unless it is kept, being made, waiting, or
         /// could not be made before: two at once, the others in the order their tiles appeared;
-        /// returns when it is there (or is not to be). Call it from the tile's `task`: a tile
-        /// that goes first (scrolled away, its task cancelled) gives up its turn, and nothing
-        /// is remembered of it.
+        /// returns when it is there (or is not to be). Call it from the tile's `task`. Once
+        /// asked, it is made even if the tile goes (its task cancelled): a tile that comes back
+        /// meanwhile finds it being made, and shows it when it is there.
         public func make(ofFile path: String) async {
             switch memo.begin(path) {
             case .no: return
             case .later: await withCheckedContinuation { turns[path] = $0 }
             case .now: break
             }
-            guard !Task.isCancelled else { return pass(memo.abandon(path)) }
-            let image = await Self.render(path, renderer, request)
-            if image == nil, Task.isCancelled { return pass(memo.abandon(path)) }
+            let renderer = self.renderer
+            let request = self.request
+            // Not cancelled with the tile's task: a cancelled render would read as a failure.
+            let image = await Task { await Self.render(path, renderer, request) }.value
             let next = memo.end(path, image)
             if image != nil { imagesChanged &+= 1 }
             pass(next)

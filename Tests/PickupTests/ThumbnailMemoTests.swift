@@ -2,9 +2,9 @@ import Pickup
 import Testing
 
 /// The selection grid's thumbnails (`PickedThumbnails` on iPhone), decided by `ThumbnailMemo`:
-/// SwiftUI runs a tile's `task` each time the tile appears and cancels it when the tile goes
-/// (a lazy grid makes tiles again as they scroll back), so the memo is what keeps a file from
-/// being decoded once per appearance, and a fast scroll from decoding every file at once.
+/// SwiftUI runs a tile's `task` each time the tile appears (a lazy grid makes tiles again as
+/// they scroll back), so the memo is what keeps a file from being decoded once per appearance,
+/// and a fast scroll from decoding every file at once.
 @Suite("thumbnail memo: each file made once, a few at a time, the last ones kept")
 struct ThumbnailMemoTests {
     typealias Start = ThumbnailMemo<Int>.Start
@@ -43,21 +43,6 @@ struct ThumbnailMemoTests {
         #expect(memo.end("/2", 2) == "/4")
         #expect(memo.end("/3", 3) == nil)
         #expect(appear(&memo, "/5") == [.now], "one of two slots is free")
-    }
-
-    @Test("a tile that goes before its turn, or while made, is not remembered; its turn passes on")
-    func abandoned() {
-        var memo = ThumbnailMemo<Int>(concurrency: 1)
-        #expect(appear(&memo, "/1", "/2", "/3") == [.now, .later, .later])
-        // "/2" scrolled away while waiting: when its turn comes it gives it up.
-        #expect(memo.end("/1", 1) == "/2")
-        #expect(memo.abandon("/2") == "/3")
-        #expect(appear(&memo, "/2") == [.later], "not remembered as failed: asked again when it appears")
-        // "/3" scrolled away while being made (its render cancelled).
-        #expect(memo.abandon("/3") == "/2")
-        #expect(memo.image("/3") == nil)
-        #expect(memo.end("/2", 2) == nil)
-        #expect(appear(&memo, "/3") == [.now])
     }
 
     @Test("beyond capacity the one asked for longest ago goes; one shown again is kept")

@@ -8,7 +8,7 @@ public struct ThumbnailMemo<Image> {
     public enum Start: Sendable, Hashable {
         /// Make it now.
         case now
-        /// Wait for a turn (`end` or `abandon` of another file gives it), then make it.
+        /// Wait for a turn (`end` of another file gives it), then make it.
         case later
         /// Nothing: it is kept, being made, waiting, or could not be made before.
         case no
@@ -62,15 +62,6 @@ public struct ThumbnailMemo<Image> {
         } else {
             failed.insert(file)
         }
-        return nextTurn()
-    }
-
-    /// The tile of `file` went before its image was made (scrolled away: its task cancelled),
-    /// waiting or being made: nothing is remembered of it, and it is asked again when it next
-    /// appears. Returns the waiting file whose turn it is now, if any.
-    public mutating func abandon(_ file: String) -> String? {
-        making.remove(file)
-        waiting.removeAll { $0 == file }
         return nextTurn()
     }
 

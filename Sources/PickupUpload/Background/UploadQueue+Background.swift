@@ -10,8 +10,11 @@ extension UploadQueue {
     /// id, in the queue's order; an upload that could not be opened stays failed here.
     package func yieldUnfinished() async -> [(queueID: Int, uploadID: String)] {
         // One being paused or cancelled already is not handed over: it settles as asked.
-        let yielded = all().filter { ($0.state == .uploading || $0.state == .waiting) && stopping[$0.id] == nil }
-            .map(\.id)
+        // Nor one a person is pausing or cancelling out of the background.
+        let yielded = all().filter {
+            ($0.state == .uploading || $0.state == .waiting) && stopping[$0.id] == nil && takingBack[$0.id] == nil
+        }
+        .map(\.id)
         for id in yielded { pause(id, asking: false) }
         if yielded.contains(where: { tasks[$0] != nil }) { _ = await waitUntilSettled() }
         var result: [(queueID: Int, uploadID: String)] = []
@@ -146,8 +149,20 @@ extension UploadQueue {
                 }
             }
             settleIfIdle()
-        } else if !held, let record {
-            backgroundEnded(record)
+        } else if !held, let record, items[id]?.state == .inBackground {
+            // No session of this queue holds it: paused or cancelled in the journal (taken back
+            // meanwhile) shows so; ended, as it ended; still another process's, left.
+            if record.state == .paused || record.state == .cancelled {
+                update(id) { item in
+                    item.state = record.state == .cancelled ? .cancelled : .paused
+                    item.record = record
+                    item.confirmed = record.offset
+                    item.sent = record.offset
+                }
+                settleIfIdle()
+            } else {
+                backgroundEnded(record)
+            }
         }
         if asked == .cancelled { await cancelHere(id) } else { pause(id, asking: true) }
     }

@@ -231,13 +231,13 @@ extension BackgroundTransfersTests {
             bytes: 150 << 10, byExtension: true)
         defer { unlink(path) }
         system.appEnded(BackgroundTransfersTests.extensionIdentifier)
-        // Both sessions send into the app's queue: the app's (its restore) and the extension's.
+        // Both sessions send into the app's queue: the extension's (its restore), then the app's.
         let app = try await launch(journal: journal, transport: server, system: system)
-        #expect(try await app.transfers.restore(into: app.queue).isEmpty)
         let shown = try await launch(
             journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
             isExtension: true)
         #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
+        #expect(try await app.transfers.restore(into: app.queue).isEmpty)
         let id = try #require(await app.queue.all().first?.id)
 
         await app.queue.cancel(id)
