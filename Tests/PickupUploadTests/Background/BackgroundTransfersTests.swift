@@ -486,13 +486,24 @@ struct BackgroundTransfersTests {
         #expect(await server.server.stored(remote) == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
-    @Test("a cancel asked while a pause takes the upload back wins, whichever the queue hears first")
-    func cancelDuringPause() async throws {
+    @Test(
+        "a cancel asked while a pause takes the upload back wins; a pause asked during a cancel does not undo it",
+        arguments: [false, true])
+    func cancelDuringPause(cancelFirst: Bool) async throws {
         let (app, id, path, server, system) = try await sentInBackground(bytes: 200 << 10)
         defer { unlink(path) }
-        async let paused: Void = app.queue.pause(id)
-        async let cancelled: Void = app.queue.cancel(id)
-        _ = await (paused, cancelled)
+        let (reached, atCancel) = AsyncStream<Void>.makeStream()
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        system.holdNextCancel {
+            atCancel.yield()
+            for await _ in opened { break }
+        }
+        let first = Task { cancelFirst ? await app.queue.cancel(id) : await app.queue.pause(id) }
+        for await _ in reached { break }  // the first is taking the upload back, about to cancel its task
+        // The second is asked meanwhile: it returns at once, its wish noted.
+        if cancelFirst { await app.queue.pause(id) } else { await app.queue.cancel(id) }
+        open.yield()
+        await first.value
         #expect(await app.queue.item(id)?.state == .cancelled)
         let uploadID = try #require(await app.queue.item(id)?.uploadID)
         #expect(try await app.uploader.journal.record(id: uploadID)?.state == .cancelled)

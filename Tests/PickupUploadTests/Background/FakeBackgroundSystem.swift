@@ -46,6 +46,7 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     private var progressDelegates: [String: ProgressDelegate] = [:]
     private var held: [String: [Completion]] = [:]
     private var cancellations: [Int] = []
+    private var cancelHold: (@Sendable () async -> Void)?
     let transport: any HTTPTransport
 
     init(transport: any HTTPTransport) { self.transport = transport }
@@ -141,6 +142,12 @@ final class FakeBackgroundSystem: @unchecked Sendable {
     /// NSURLErrorCancelled }" (NSURLSession.h:371-373): the task stays outstanding, being
     /// cancelled, until its end is delivered later (`drain`).
     func cancel(_ identifier: Int) async {
+        // A test's hold on this moment (not a behaviour of the system): the app waits in `-cancel`.
+        let hold = lock.withLock { () -> (@Sendable () async -> Void)? in
+            defer { cancelHold = nil }
+            return cancelHold
+        }
+        if let hold { await hold() }
         let found = lock.withLock { () -> SystemTask? in
             guard let index = tasks.firstIndex(where: { $0.identifier == identifier && !$0.completed }),
                 !tasks[index].cancelling
@@ -151,6 +158,10 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         guard let found else { return }
         lock.withLock { cancellations.append(found.identifier) }
     }
+
+    /// Runs `hold` when the app next cancels a task, before the cancellation: a test holds the
+    /// app there to ask something else meanwhile.
+    func holdNextCancel(_ hold: @escaping @Sendable () async -> Void) { lock.withLock { cancelHold = hold } }
 
     /// Delivers the end of every task cancelled so far (or holds it for a session to come). The
     /// task "may signal other work before it acknowledges the cancelation" (NSURLSession.h:
