@@ -288,8 +288,18 @@ public actor UploadQueue {
             tasks[id]?.cancel()
             return
         }
-        if let uploadID = item.uploadID { _ = await uploader.cancel(id: uploadID) }
-        update(id) { $0.state = .cancelled }
+        var record: UploadRecord?
+        if let uploadID = item.uploadID { record = await uploader.cancel(id: uploadID) }
+        update(id) { item in
+            // Every byte landed before the cancel (a background task that finished meanwhile):
+            // the journal keeps it done, and so does the row.
+            if let record, record.state == .done {
+                item.record = record
+                item.state = .done
+            } else {
+                item.state = .cancelled
+            }
+        }
         settleIfIdle()
     }
 

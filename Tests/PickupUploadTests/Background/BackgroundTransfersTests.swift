@@ -513,6 +513,22 @@ struct BackgroundTransfersTests {
         #expect(await server.patched == 0)
     }
 
+    @Test("a task that finished as the person cancelled: the upload is done, and the row says so")
+    func finishedAsCancelled() async throws {
+        let (app, id, path, _, system) = try await sentInBackground(bytes: 100 << 10)
+        defer { unlink(path) }
+        let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
+        system.holdNextCancel {
+            // Its answer comes before the cancellation: "the task may signal other work before it
+            // acknowledges the cancelation" (NSURLSession.h:373-374). Every byte landed.
+            await system.answer(task.identifier, status: 204, headers: ["upload-offset": String(100 << 10)])
+        }
+        await app.queue.cancel(id)
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        #expect(try await app.uploader.journal.record(id: uploadID)?.state == .done)
+        #expect(await app.queue.item(id)?.state == .done)
+    }
+
     @Test("a paused row shows what the server holds, not the bytes the background task had sent")
     func pausedRowShowsTheServer() async throws {
         let (app, id, path, _, system) = try await sentInBackground(bytes: 300 << 10)
