@@ -28,7 +28,7 @@
     /// "redirections will always be followed"), so an answer from another host is recorded
     /// as a failure, never as done.
     ///
-    /// `@unchecked Sendable` is safe: `gate` and `queue` are only touched under `lock`;
+    /// `@unchecked Sendable` is safe: `gate`, `queue` and `answers` are only touched under `lock`;
     /// `session` and `transfers` are set once in `init`; everything else is immutable.
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The background session's identifier.
@@ -38,6 +38,9 @@
         private let lock = NSLock()
         private var gate = BackgroundEventsGate<MainThreadCall>()
         private var queue: UploadQueue?
+        /// Each task's answer so far (a form's reply), its first `UploadRecord.replyLimit` bytes
+        /// and one more (so that a longer one is known cut), by task identifier.
+        private var answers: [Int: Data] = [:]
         private var session: URLSession?
         private var transfers: BackgroundTransfers?
         private let delegateQueue = OperationQueue()
@@ -299,12 +302,27 @@
                     "the background upload stopped: \(error.localizedDescription) (URL error \(code))")
             }
             let answered = headers
-            lock.withLock { gate.writeBegan() }
+            let body = lock.withLock { () -> Data in
+                gate.writeBegan()
+                return answers.removeValue(forKey: task.taskIdentifier) ?? Data()
+            }
             Task {
                 let record = await transfers.completed(
-                    description: description, status: status, headers: answered, finalURL: finalURL, error: failure)
+                    description: description, status: status, headers: answered, finalURL: finalURL, error: failure,
+                    body: body)
                 if let record, let queue = self.lock.withLock({ self.queue }) { await queue.backgroundEnded(record) }
                 self.lock.withLock { self.gate.writeEnded() }?.onMain()
+            }
+        }
+
+        /// Keeps the first bytes of a task's answer, a form's reply (URLSession calls it: "Sent
+        /// when data is available for the delegate to consume", NSURLSession.h:1139 in the iOS
+        /// 26.2 SDK); the task's end records them.
+        public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            lock.withLock {
+                let held = answers[dataTask.taskIdentifier] ?? Data()
+                guard held.count <= UploadRecord.replyLimit else { return }
+                answers[dataTask.taskIdentifier] = held + data.prefix(UploadRecord.replyLimit + 1 - held.count)
             }
         }
 

@@ -161,6 +161,8 @@ public actor UploadJournal {
             // its extensions have their own). Null in uploads handed over before it was kept:
             // those were the app's one session's.
             SQLiteSchema.Step(version: 6, [], columns: [("uploads", "background_session", "TEXT")]),
+            // A form's answer (UploadRecord.reply).
+            SQLiteSchema.Step(version: 7, [], columns: [("uploads", "reply", "TEXT")]),
         ])
 
     /// Creates the journal's file readable by its owner only, where there is none yet, before
@@ -301,7 +303,7 @@ public actor UploadJournal {
                 // foreground sender never overwrites what the background session recorded.
                 """
                 UPDATE uploads SET remote = ?2, offset = ?3, state = ?4, error = ?5, updated = ?6,
-                    error_code = ?9, error_status = ?10,
+                    error_code = ?9, error_status = ?10, reply = coalesce(?11, reply),
                     owner = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?7 ELSE NULL END,
                     lease = CASE WHEN ?4 IN ('waiting', 'uploading') THEN ?6 + ?8 ELSE NULL END
                 WHERE id = ?1 AND coalesce(owner, 0) != -1
@@ -311,7 +313,7 @@ public actor UploadJournal {
                 .text(record.state.rawValue), record.error.map { .text($0.message) } ?? .null,
                 .real(Date().timeIntervalSince1970), .integer(UploadJournal.processID),
                 .real(UploadJournal.leaseSeconds), record.error.map { .text($0.code.rawValue) } ?? .null,
-                record.error?.status.map { .integer(Int64($0)) } ?? .null,
+                record.error?.status.map { .integer(Int64($0)) } ?? .null, record.reply.map { .text($0) } ?? .null,
             ])
         }
     }
@@ -369,7 +371,7 @@ public actor UploadJournal {
     /// The columns `read` takes.
     static let select = """
         SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
-            destination, error_code, error_status, sha256, max_attempts, chunk_size, largest_chunk
+            destination, error_code, error_status, sha256, max_attempts, chunk_size, largest_chunk, reply
         FROM uploads
         """
 
@@ -407,7 +409,8 @@ public actor UploadJournal {
             error: error, created: statement.real("created"), updated: statement.real("updated"),
             maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")),
             chunkSize: statement.isNull("chunk_size") ? nil : Int(statement.integer("chunk_size")),
-            largestTusChunk: statement.isNull("largest_chunk") ? nil : Int(statement.integer("largest_chunk")))
+            largestTusChunk: statement.isNull("largest_chunk") ? nil : Int(statement.integer("largest_chunk")),
+            reply: statement.text("reply"))
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

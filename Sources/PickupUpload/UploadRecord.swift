@@ -55,6 +55,26 @@ public struct UploadRecord: Sendable, Hashable {
     public var chunkSize: Int? = nil
     /// The `UploadOptions.largestTusChunk` of the run that began it, which a resume keeps too.
     public var largestTusChunk: Int? = nil
+    /// The server's answer to a form's POST, its body as text (the first
+    /// ``UploadRecord/replyLimit`` bytes): what the web app says of the file it took, such as
+    /// its id or address. Nil for tus and S3 uploads, and for an answer with no body.
+    public var reply: String? = nil
+
+    /// How much of a form's answer the journal keeps: 64 KB.
+    public static let replyLimit = 64 << 10
+
+    /// A form's answer as the journal keeps it: its first `replyLimit` bytes as text (a
+    /// character cut at the limit dropped); nil when it is empty.
+    public static func reply(from body: Data) -> String? {
+        guard !body.isEmpty else { return nil }
+        var bytes = [UInt8](body.prefix(replyLimit))
+        if body.count > replyLimit {
+            // Not half a character: back to the last byte that starts one.
+            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 extension UploadRecord {

@@ -29,6 +29,10 @@ struct UploadTargetCommandTests {
         let toForm = try CLI.run(["upload", photo, "--to", upper(form.url), "--journal", journal, "--json"])
         #expect(toForm.status == 0, "\(toForm.errorText)\(toForm.outputText)")
         #expect(try CLI.jsonLines(toForm).first?["state"] as? String == "done")
+        // The web app's answer comes with the record: here, what the test server says it stored.
+        let reply = try #require(try CLI.jsonLines(toForm).first?["reply"] as? String)
+        #expect(reply.contains("\"name\": \"plain.jpg\""), "\(reply)")
+        #expect(try CLI.jsonLines(toTus).first?["reply"] == nil, "a tus upload has no reply")
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(s3.accessKey)\nAWS_SECRET_ACCESS_KEY=\(s3.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)

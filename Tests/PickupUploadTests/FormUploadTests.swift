@@ -31,6 +31,22 @@ struct FormUploadTests {
         #expect(record.target == server.url.absoluteString)
         #expect(try server.fields(of: name).fields == ["album": "trip \"2026\""])
         #expect(UploadTestFiles.sha256(try server.stored(name)) == (try UploadTestFiles.sha256(file: path)))
+        // The web app's answer (what it says of the file it took) is kept, in the journal too.
+        let reply = try #require(record.reply)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+        #expect(answer["sha256"] as? String == (try UploadTestFiles.sha256(file: path)))
+        #expect(try await uploader.journal.record(id: record.id)?.reply == reply)
+    }
+
+    @Test("a form's answer is kept up to 64 KB, never cut inside a character; an empty one is none")
+    func replyLimit() {
+        #expect(UploadRecord.reply(from: Data()) == nil)
+        #expect(UploadRecord.reply(from: Data("{\"id\":7}".utf8)) == "{\"id\":7}")
+        // 70,000 bytes of three-byte characters: cut at 64 KB, on a character's edge.
+        let long = String(repeating: "写", count: 70_000 / 3)
+        let kept = UploadRecord.reply(from: Data(long.utf8)) ?? ""
+        #expect(kept.utf8.count <= UploadRecord.replyLimit && kept.utf8.count > 65_000)
+        #expect(kept.allSatisfy { $0 == "写" }, "no half character at the end")
     }
 
     @Test(

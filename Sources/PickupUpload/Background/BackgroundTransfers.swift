@@ -241,8 +241,8 @@ package actor BackgroundTransfers {
         return (path, true)
     }
 
-    /// Records how a task ended (URLSession's `didCompleteWithError`): its answer's `status`
-    /// and `headers` (names in lower case), the URL that answered, or its `error` (`.cancelled`
+    /// Records how a task ended (URLSession's `didCompleteWithError`): its answer's `status`,
+    /// `headers` (names in lower case) and `body` (a form's reply), the URL that answered, or its `error` (`.cancelled`
     /// for a task cancelled, `.network` for a connection that failed). A task whose connection
     /// failed, or whose offset the server had passed (409), is handed over again from the
     /// server's offset, a few times in a row. Returns the
@@ -250,7 +250,8 @@ package actor BackgroundTransfers {
     /// the foreground took back (then nothing changes).
     @discardableResult
     package func completed(
-        description: String?, status: Int?, headers: [String: String], finalURL: URL?, error: UploadError?
+        description: String?, status: Int?, headers: [String: String], finalURL: URL?, error: UploadError?,
+        body: Data = Data()
     ) async -> UploadRecord? {
         guard let transfer = BackgroundTransfer(taskDescription: description) else { return nil }
         if transfer.bodyIsCopy { unlink(transfer.body) }
@@ -258,7 +259,8 @@ package actor BackgroundTransfers {
         switch outcome {
         case .done:
             // Recorded whoever owns it now: bytes on the server are never sent again for nothing.
-            return try? await journal.finishFromBackground(id: transfer.id, size: transfer.size)
+            let reply = transfer.kind == .form ? UploadRecord.reply(from: body) : nil
+            return try? await journal.finishFromBackground(id: transfer.id, size: transfer.size, reply: reply)
         case .stopped(let confirmed, let failure):
             guard
                 let record = try? await journal.settleFromBackground(

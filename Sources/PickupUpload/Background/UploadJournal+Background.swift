@@ -150,11 +150,12 @@ extension UploadJournal {
     /// Records that a background task brought every byte to the server, whoever owns the upload
     /// now (one taken back meanwhile is done too: its sender finds it so); a cancelled one stays
     /// cancelled. Nil when the journal has no such upload.
-    func finishFromBackground(id: String, size: Int64) throws(UploadError) -> UploadRecord? {
+    func finishFromBackground(id: String, size: Int64, reply: String? = nil) throws(UploadError) -> UploadRecord? {
         try call {
             try database.prepare(
                 """
                 UPDATE uploads SET state = 'done', offset = ?2, error = NULL, error_code = NULL, error_status = NULL,
+                    reply = coalesce(?5, reply),
                     lease = CASE WHEN owner = ?3 THEN NULL ELSE lease END,
                     background_session = CASE WHEN owner = ?3 THEN NULL ELSE background_session END,
                     owner = CASE WHEN owner = ?3 THEN NULL ELSE owner END, updated = ?4
@@ -162,7 +163,7 @@ extension UploadJournal {
                 """
             ).run([
                 .text(id), .integer(size), .integer(UploadJournal.backgroundOwner),
-                .real(Date().timeIntervalSince1970),
+                .real(Date().timeIntervalSince1970), reply.map { .text($0) } ?? .null,
             ])
         }
         return try record(id: id)

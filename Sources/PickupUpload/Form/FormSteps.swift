@@ -55,6 +55,7 @@ struct FormSteps: UploadSteps {
                 retryAfter: response.retryAfter())
         }
         record.remote = response.value("Location").flatMap { URL(string: $0, relativeTo: target.url) }?.absoluteString
+        record.reply = UploadRecord.reply(from: response.body)
         return record.size
     }
 

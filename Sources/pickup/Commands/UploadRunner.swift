@@ -319,6 +319,8 @@ enum UploadRunner {
         object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
         object.add("url", record.url)
+        // A form's answer: what the web app says of the file it took.
+        if record.isForm { object.add("reply", record.reply) }
         // A paused upload was stopped on purpose (Ctrl-C, the endpoint gone): no error of its own.
         let error = record.state == .paused && record.error?.code == .cancelled ? nil : record.error
         let id = record.id == "-" ? nil : record.id

@@ -63,7 +63,7 @@ struct BackgroundTransfersTests {
                 // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
                 let record = await box.value?.completed(
                     description: completion.description, status: completion.status, headers: completion.headers,
-                    finalURL: completion.finalURL, error: completion.error)
+                    finalURL: completion.finalURL, error: completion.error, body: completion.body)
                 if let record { await box.queue?.backgroundEnded(record) }
             },
             progress: { description, total in
@@ -419,6 +419,10 @@ struct BackgroundTransfersTests {
         let name = (path as NSString).lastPathComponent
         #expect(UploadTestFiles.sha256(try form.stored(name)) == (try UploadTestFiles.sha256(file: path)))
         #expect(!FileManager.default.fileExists(atPath: task.file), "the body written for the task is removed")
+        // The web app's answer, as the task's data gave it, is kept with the upload.
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        let reply = try #require(try await app.uploader.journal.record(id: uploadID)?.reply)
+        #expect(reply.contains(try UploadTestFiles.sha256(file: path)))
         await transport.shutdown()
     }
 

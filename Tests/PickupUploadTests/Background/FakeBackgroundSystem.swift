@@ -32,6 +32,9 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         let headers: [String: String]
         let finalURL: URL?
         let error: UploadError?
+        /// The answer's body, as `didReceiveData` gives it ("Sent when data is available for the
+        /// delegate to consume", NSURLSession.h:1139).
+        var body = Data()
     }
 
     /// What the app does with a task's end: `BackgroundTransfers.completed`.
@@ -216,7 +219,7 @@ final class FakeBackgroundSystem: @unchecked Sendable {
                     }
                     completion = Completion(
                         description: task.description, status: response.status, headers: response.headers,
-                        finalURL: request.url, error: nil)
+                        finalURL: request.url, error: nil, body: response.body)
                 } catch {
                     completion = Completion(
                         description: task.description, status: nil, headers: [:], finalURL: nil,
