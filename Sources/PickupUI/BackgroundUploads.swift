@@ -247,16 +247,19 @@
         /// send (a file over 5 GB to S3) goes in the queue. Returns its queue id. An extension's
         /// file must be in its App Group's container (the app resumes what the extension leaves):
         /// one outside is refused (`UploadError.outsideSharedContainer`), nothing sent.
+        /// `metadata`: what a tus upload carries besides its file's name and type
+        /// (`UploadRecord.metadata`), kept in the journal for the task that creates it.
         @discardableResult
         public func send(
             path: String, to destination: UploadDestination, type: String = "application/octet-stream",
-            on queue: UploadQueue
+            metadata: [String: String] = [:], on queue: UploadQueue
         ) async throws(UploadError) -> Int {
             lock.withLock { self.queue = queue }
             guard let transfers = running else {
                 throw UploadError(.network, "the background session is not set up")
             }
-            return try await transfers.send(path: path, to: destination, type: type, expected: nil, on: queue)
+            return try await transfers.send(
+                path: path, to: destination, type: type, expected: nil, metadata: metadata, on: queue)
         }
 
         /// The app is back on screen: every tus upload the background session sends is taken

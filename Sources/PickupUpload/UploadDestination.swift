@@ -25,6 +25,9 @@ public enum UploadDestination: Sendable, Hashable, Codable {
     }
 
     /// The URL a server was given as, for tus and forms (whose query may hold a token).
+    /// Whether it is a tus server's (the one kind that carries ``UploadRecord/metadata``).
+    var isTusUpload: Bool { if case .tus = self { true } else { false } }
+
     var url: URL? {
         switch self {
         case .tus(let endpoint): return endpoint

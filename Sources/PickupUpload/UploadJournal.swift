@@ -161,8 +161,9 @@ public actor UploadJournal {
             // its extensions have their own). Null in uploads handed over before it was kept:
             // those were the app's one session's.
             SQLiteSchema.Step(version: 6, [], columns: [("uploads", "background_session", "TEXT")]),
-            // A form's answer (UploadRecord.reply).
-            SQLiteSchema.Step(version: 7, [], columns: [("uploads", "reply", "TEXT")]),
+            // A form's answer (UploadRecord.reply); a tus upload's metadata (JSON).
+            SQLiteSchema.Step(
+                version: 7, [], columns: [("uploads", "reply", "TEXT"), ("uploads", "metadata", "TEXT")]),
         ])
 
     /// Creates the journal's file readable by its owner only, where there is none yet, before
@@ -242,7 +243,7 @@ public actor UploadJournal {
     /// which a resume sends with again.
     public func begin(
         path: String, size: Int64, modified: Int64, destination: UploadDestination, type: String,
-        maxAttempts: Int? = nil, chunkSize: Int? = nil, largestTusChunk: Int? = nil
+        maxAttempts: Int? = nil, chunkSize: Int? = nil, largestTusChunk: Int? = nil, metadata: [String: String] = [:]
     ) throws(UploadError)
         -> UploadRecord
     {
@@ -260,18 +261,21 @@ public actor UploadJournal {
         let record = UploadRecord(
             id: UploadJournal.newID(), path: path, size: size, modified: modified, target: shown,
             destination: stored, type: type, remote: nil, offset: 0, state: .waiting, error: nil, created: now,
-            updated: now, maxAttempts: maxAttempts, chunkSize: chunkSize, largestTusChunk: largestTusChunk)
+            updated: now, maxAttempts: maxAttempts, chunkSize: chunkSize, largestTusChunk: largestTusChunk,
+            metadata: metadata)
+        let metadataJSON = metadata.isEmpty ? nil : try? UploadJournal.json(metadata)
         try call {
             try database.prepare(
                 """
-                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination, max_attempts, chunk_size, largest_chunk)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11, ?12, ?13, ?14)
+                INSERT INTO uploads (id, path, size, modified, target, type, remote, offset, state, error, created, updated, owner, lease, destination, max_attempts, chunk_size, largest_chunk, metadata)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?8, NULL, 0, ?6, NULL, ?7, ?7, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                 """
             ).run([
                 .text(record.id), .text(self.stored(path)), .integer(size), .integer(modified), .text(record.target),
                 .text(record.state.rawValue), .real(now), .text(type), .integer(UploadJournal.processID),
                 .real(now + UploadJournal.leaseSeconds), .text(json), maxAttempts.map { .integer(Int64($0)) } ?? .null,
                 chunkSize.map { .integer(Int64($0)) } ?? .null, largestTusChunk.map { .integer(Int64($0)) } ?? .null,
+                metadataJSON.map { .text($0) } ?? .null,
             ])
         }
         return record
@@ -279,7 +283,7 @@ public actor UploadJournal {
 
     /// The destination as the journal stores it: sorted keys, so that one destination is
     /// always the same text.
-    static func json(_ destination: UploadDestination) throws -> String {
+    static func json(_ destination: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(destination), as: UTF8.self)
@@ -371,7 +375,7 @@ public actor UploadJournal {
     /// The columns `read` takes.
     static let select = """
         SELECT id, path, size, modified, target, remote, offset, state, error, created, updated, type,
-            destination, error_code, error_status, sha256, max_attempts, chunk_size, largest_chunk, reply
+            destination, error_code, error_status, sha256, max_attempts, chunk_size, largest_chunk, reply, metadata
         FROM uploads
         """
 
@@ -410,7 +414,10 @@ public actor UploadJournal {
             maxAttempts: statement.isNull("max_attempts") ? nil : Int(statement.integer("max_attempts")),
             chunkSize: statement.isNull("chunk_size") ? nil : Int(statement.integer("chunk_size")),
             largestTusChunk: statement.isNull("largest_chunk") ? nil : Int(statement.integer("largest_chunk")),
-            reply: statement.text("reply"))
+            reply: statement.text("reply"),
+            metadata: statement.text("metadata").flatMap {
+                try? JSONDecoder().decode([String: String].self, from: Data($0.utf8))
+            } ?? [:])
     }
 
     /// How SQLite runs the journal's lookups (`EXPLAIN QUERY PLAN`), one line a step.

@@ -10,10 +10,11 @@ public actor UploadQueue {
     /// What to upload, and where.
     public enum Job: Sendable {
         /// A file and where it goes; `expected`, which file the path led to when it was found
-        /// (a file swapped since, for a link say, is refused).
+        /// (a file swapped since, for a link say, is refused); `metadata`, what a tus upload
+        /// carries besides its file's name and type (``UploadRecord/metadata``).
         case upload(
             path: String, to: UploadDestination, type: String = "application/octet-stream",
-            expected: FileIdentity? = nil)
+            expected: FileIdentity? = nil, metadata: [String: String] = [:])
         /// An upload the journal holds; `endpoint` when it must be given again (its query was not stored).
         case journal(id: String, endpoint: URL? = nil)
     }
@@ -162,7 +163,7 @@ public actor UploadQueue {
         nextID += 1
         let path: String
         switch job {
-        case .upload(let file, _, _, _): path = file
+        case .upload(let file, _, _, _, _): path = file
         case .journal(let id, _): path = id
         }
         jobs[nextID] = job
@@ -255,7 +256,7 @@ public actor UploadQueue {
         if let uploadID = item.uploadID {
             // The endpoint as given (its query too, which the journal does not keep).
             var endpoint: URL?
-            if case .upload(_, let destination, _, _) = jobs[id] { endpoint = destination.url }
+            if case .upload(_, let destination, _, _, _) = jobs[id] { endpoint = destination.url }
             if case .journal(_, let given) = jobs[id] { endpoint = given }
             jobs[id] = .journal(id: uploadID, endpoint: endpoint)
         }
@@ -341,8 +342,9 @@ public actor UploadQueue {
         _ job: Job, _ uploader: Uploader, _ events: AsyncStream<UploadEvent>.Continuation
     ) async -> UploadRecord {
         switch job {
-        case .upload(let path, let destination, let type, let expected):
-            return await uploader.run(path: path, to: destination, type: type, expected: expected, events: events)
+        case .upload(let path, let destination, let type, let expected, let metadata):
+            return await uploader.run(
+                path: path, to: destination, type: type, expected: expected, metadata: metadata, events: events)
         case .journal(let id, let endpoint):
             return await uploader.resume(id: id, endpoint: endpoint, events: events)
         }

@@ -60,6 +60,12 @@ public struct UploadRecord: Sendable, Hashable {
     /// its id or address. Nil for tus and S3 uploads, and for an answer with no body.
     public var reply: String? = nil
 
+    /// What the app sends with a tus upload in `Upload-Metadata`, beside the file's `filename`
+    /// and `filetype` (its own keys win: a picked file's original name, say): an album, a
+    /// user's id, what the server's hooks read. Kept in the journal, so that a resume or the
+    /// background session creates the upload with it. Empty for other uploads.
+    public var metadata: [String: String] = [:]
+
     /// How much of a form's answer the journal keeps: 64 KB.
     public static let replyLimit = 64 << 10
 

@@ -128,23 +128,39 @@ public final class Uploader: Sendable {
 
     /// Starts uploading a file; the task reports what happens and ends with the final record
     /// (done, failed or cancelled). `type` is the file's MIME type (tus `Upload-Metadata`,
-    /// the S3 object's `Content-Type`, the form part's).
+    /// the S3 object's `Content-Type`, the form part's). `metadata`: what a tus upload carries
+    /// besides (``UploadRecord/metadata``); other uploads take none (a form has its fields).
     public func start(
         path: String, to destination: UploadDestination, type: String = "application/octet-stream",
-        expected: FileIdentity? = nil
+        expected: FileIdentity? = nil, metadata: [String: String] = [:]
     ) -> UploadTask {
         UploadTask { events in
-            await self.run(path: path, to: destination, type: type, expected: expected, events: events)
+            await self.run(
+                path: path, to: destination, type: type, expected: expected, metadata: metadata, events: events)
         }
     }
 
     /// Uploads a file and waits for its final record.
     /// `expected`: which file `path` led to when it was found; a file swapped since is refused.
+    /// `metadata`: what a tus upload carries besides its file's name and type.
     public func upload(
         path: String, to destination: UploadDestination, type: String = "application/octet-stream",
-        expected: FileIdentity? = nil
+        expected: FileIdentity? = nil, metadata: [String: String] = [:]
     ) async -> UploadRecord {
-        await run(path: path, to: destination, type: type, expected: expected, events: nil)
+        await run(path: path, to: destination, type: type, expected: expected, metadata: metadata, events: nil)
+    }
+
+    /// Refuses metadata that cannot be sent: on an upload that is not tus, or with a key tus refuses.
+    static func check(metadata: [String: String], for destination: UploadDestination) throws(UploadError) {
+        guard !metadata.isEmpty else { return }
+        guard case .tus = destination else {
+            throw UploadError(
+                .badTarget,
+                "metadata goes with tus uploads only; nothing was sent (a form takes its fields, FormTarget.fields)")
+        }
+        if let problem = TusClient.problem(metadata: metadata) {
+            throw UploadError(.badTarget, problem + "; nothing was sent")
+        }
     }
 
     /// Resumes an upload of the journal, asking the server where it stands. `endpoint` gives a
@@ -163,19 +179,20 @@ public final class Uploader: Sendable {
     /// opened or a journal that cannot be written ends as a failed record, reported on `events`.
     func run(
         path: String, to destination: UploadDestination, type: String, expected: FileIdentity? = nil,
-        events: AsyncStream<UploadEvent>.Continuation?
+        metadata: [String: String] = [:], events: AsyncStream<UploadEvent>.Continuation?
     ) async -> UploadRecord {
         var source: SourceFile?
         // The journal keeps where the file is, not how it was typed: `uploads resume` may run
         // from another folder.
         let path = SystemPath.absolute(path)
         do {
+            try Uploader.check(metadata: metadata, for: destination)
             let opened = try SourceFile(path: path, expected: expected)
             source = opened
             let record = try await journal.begin(
                 path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
                 maxAttempts: options.maxAttempts, chunkSize: options.chunkSize,
-                largestTusChunk: options.largestTusChunk)
+                largestTusChunk: options.largestTusChunk, metadata: metadata)
             return await drive(record, to: destination, source: opened, events: events)
         } catch {
             let failed = UploadRecord.failed(
@@ -189,14 +206,16 @@ public final class Uploader: Sendable {
     /// Records a new upload in the journal without sending anything (a queue handing it to the
     /// background session). Throws when the file cannot be opened or the journal written.
     func begin(
-        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?
+        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?,
+        metadata: [String: String] = [:]
     ) async throws(UploadError) -> UploadRecord {
+        try Uploader.check(metadata: metadata, for: destination)
         let path = SystemPath.absolute(path)
         let opened = try SourceFile(path: path, expected: expected)
         return try await journal.begin(
             path: path, size: opened.size, modified: opened.modified, destination: destination, type: type,
             maxAttempts: options.maxAttempts, chunkSize: options.chunkSize,
-            largestTusChunk: options.largestTusChunk)
+            largestTusChunk: options.largestTusChunk, metadata: metadata)
     }
 
     func resume(id: String, endpoint: URL?, events: AsyncStream<UploadEvent>.Continuation?) async -> UploadRecord {

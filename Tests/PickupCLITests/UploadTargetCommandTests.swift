@@ -33,6 +33,22 @@ struct UploadTargetCommandTests {
         let reply = try #require(try CLI.jsonLines(toForm).first?["reply"] as? String)
         #expect(reply.contains("\"name\": \"plain.jpg\""), "\(reply)")
         #expect(try CLI.jsonLines(toTus).first?["reply"] == nil, "a tus upload has no reply")
+        // tus metadata from the command line, as the server records it; refused for the others.
+        let tagged = try CLI.run([
+            "upload", try Fixtures.path(.pngRGBA), "--to", "tus+" + tus.endpoint.absoluteString, "--metadata",
+            "album=trip", "--metadata", "user=42", "--journal", journal, "--json",
+        ])
+        #expect(tagged.status == 0, "\(tagged.errorText)")
+        let remote = try #require(try CLI.jsonLines(tagged).first?["remote"] as? String)
+        let info = try String(
+            contentsOfFile: tus.folder + "/" + (remote as NSString).lastPathComponent + ".info", encoding: .utf8)
+        #expect(info.contains("trip") && info.contains("42"), "\(info)")
+        let misplaced = try CLI.run(["upload", photo, "--to", form.url.absoluteString, "--metadata", "album=trip"])
+        #expect(misplaced.status == 2 && misplaced.errorText.contains("--metadata (for tus) does nothing"))
+        let spaced = try CLI.run([
+            "upload", photo, "--to", "tus+" + tus.endpoint.absoluteString, "--metadata", "my album=x",
+        ])
+        #expect(spaced.status == 2 && spaced.errorText.contains("'my album' has a space"), "\(spaced.errorText)")
         let credentials = folder + "/credentials"
         try "AWS_ACCESS_KEY_ID=\(s3.accessKey)\nAWS_SECRET_ACCESS_KEY=\(s3.secretKey)\n".write(
             toFile: credentials, atomically: true, encoding: .utf8)

@@ -38,6 +38,38 @@ struct TusUploadTests {
         #expect(UploadTestFiles.sha256(try server.stored(remote)) == (try UploadTestFiles.sha256(file: path)))
     }
 
+    @Test("the app's metadata reaches the server beside the file's name and type, and its own keys win")
+    func metadata() async throws {
+        let server = try TusServer()
+        let path = try Fixtures.path(.jpegPlain)
+        let uploader = Uploader(journal: try UploadTestFiles.journal())
+        let record = await uploader.upload(
+            path: path, to: .tus(endpoint: server.endpoint), type: "image/jpeg",
+            metadata: ["album": "Trip to Kyōto, 2026", "filename": "IMG_0042.JPG"])
+        #expect(record.state == .done, "\(record.why)")
+        #expect(record.metadata["album"] == "Trip to Kyōto, 2026")
+        #expect(try await uploader.journal.record(id: record.id)?.metadata == record.metadata)
+        // What the server recorded for the upload (tuspyserver's .info beside its file).
+        let id = try #require(record.remote.map { ($0 as NSString).lastPathComponent })
+        let info = try String(contentsOfFile: server.folder + "/" + id + ".info", encoding: .utf8)
+        let stored = try #require(try JSONSerialization.jsonObject(with: Data(info.utf8)) as? [String: Any])
+        let told = try #require(stored["metadata"] as? [String: String], "\(info)")
+        #expect(told == ["album": "Trip to Kyōto, 2026", "filename": "IMG_0042.JPG", "filetype": "image/jpeg"])
+    }
+
+    @Test("metadata tus cannot carry, or on an upload that is not tus, is refused before anything is sent")
+    func metadataRefused() async throws {
+        let uploader = Uploader(journal: try UploadTestFiles.journal())
+        let path = try Fixtures.path(.jpegPlain)
+        let endpoint = try #require(URL(string: "http://127.0.0.1:9/files/"))
+        let spaced = await uploader.upload(path: path, to: .tus(endpoint: endpoint), metadata: ["my album": "x"])
+        #expect(spaced.state == .failed && spaced.error?.message.contains("'my album' has a space") == true)
+        let form = await uploader.upload(
+            path: path, to: .form(FormTarget(url: endpoint, field: "file")), metadata: ["album": "x"])
+        #expect(form.state == .failed && form.error?.message.contains("tus uploads only") == true)
+        #expect(try await uploader.journal.all().isEmpty, "nothing recorded")
+    }
+
     @Test("small chunks: many requests, the same bytes; progress rises to the size")
     func chunked() async throws {
         let server = try TusServer()

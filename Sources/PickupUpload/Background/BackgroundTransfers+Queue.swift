@@ -99,11 +99,13 @@ extension BackgroundTransfers {
     /// the background is. `queue` shows it (as in the background); one that cannot go there is
     /// added to the queue instead. Returns its queue id, or the error that kept it from both.
     package func send(
-        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?, on queue: UploadQueue
+        path: String, to destination: UploadDestination, type: String, expected: FileIdentity?,
+        metadata: [String: String] = [:], on queue: UploadQueue
     ) async throws(UploadError) -> Int {
         // The file as checked is the file recorded and sent: resolved once, here.
         let path = try inSharedFolder(path)
-        var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
+        var record = try await uploader.begin(
+            path: path, to: destination, type: type, expected: expected, metadata: metadata)
         record.state = .paused
         try await journal.save(record)
         await queue.sentInBackground(by: self)

@@ -23,14 +23,15 @@ extension UploadQueue {
             switch jobs[id] {
             case .journal(let uploadID, _):
                 result.append((id, item.uploadID ?? uploadID))
-            case .upload(let path, let destination, let type, let expected):
+            case .upload(let path, let destination, let type, let expected, let metadata):
                 if let uploadID = item.uploadID {
                     jobs[id] = .journal(id: uploadID, endpoint: destination.url)
                     result.append((id, uploadID))
                     continue
                 }
                 do {
-                    var record = try await uploader.begin(path: path, to: destination, type: type, expected: expected)
+                    var record = try await uploader.begin(
+                        path: path, to: destination, type: type, expected: expected, metadata: metadata)
                     // Paused: nobody sends it until the background session takes it.
                     record.state = .paused
                     try await uploader.journal.save(record)

@@ -78,6 +78,9 @@ public struct UploadBatch: Sendable {
     public let files: [File]
     /// Where each file goes, by position.
     public let destinations: [UploadDestination]
+    /// What each tus upload the batch starts carries besides its file's name and type
+    /// (``UploadRecord/metadata``).
+    public var metadata: [String: String] = [:]
     private var digests: FileDigests
     private var hashing: Task<FileDigests, Never>?
     /// Each queued file's path as given, by its queue id (the journal keeps it absolute).
@@ -204,7 +207,9 @@ public struct UploadBatch: Sendable {
             case .startsAnew(let old):
                 if let old { outdated[index] = old }
                 let id = await queue.add(
-                    .upload(path: file.path, to: destination, type: file.type, expected: file.expected))
+                    .upload(
+                        path: file.path, to: destination, type: file.type, expected: file.expected,
+                        metadata: destination.isTusUpload ? metadata : [:]))
                 queuedPaths[id] = file.path
             }
             queued.append(file.path)

@@ -54,7 +54,25 @@ public struct TusClient: Sendable {
 
     /// What a new upload of `record` is created with: its file's name and type.
     static func metadata(of record: UploadRecord) -> [String: String] {
-        ["filename": SystemPath.readable((record.path as NSString).lastPathComponent), "filetype": record.type]
+        var metadata = [
+            "filename": SystemPath.readable((record.path as NSString).lastPathComponent), "filetype": record.type,
+        ]
+        metadata.merge(record.metadata) { _, app in app }
+        return metadata
+    }
+
+    /// Why `metadata` cannot go in `Upload-Metadata`, if it cannot: a key "MUST NOT contain
+    /// spaces and commas and MUST NOT be empty" (tus 1.0.0, Upload-Metadata), and a header
+    /// carries no line break.
+    public static func problem(metadata: [String: String]) -> String? {
+        for key in metadata.keys.sorted() {
+            if key.isEmpty { return "a tus metadata key is empty: each needs a name" }
+            if key.contains(where: { $0 == " " || $0 == "," || $0.isNewline || !$0.isASCII }) {
+                return "the tus metadata key '\(key)' has a space, a comma or a character outside ASCII: "
+                    + "tus keys take none"
+            }
+        }
+        return nil
     }
 
     /// The server's extensions and checksum algorithms. A server that does not

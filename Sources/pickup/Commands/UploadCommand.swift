@@ -118,6 +118,13 @@ struct UploadCommand: JobCommand {
     @OptionGroup var formKey: FormKeyOption
 
     @Option(
+        name: [.customLong("metadata")],
+        help: ArgumentHelp(
+            "tus uploads: a key and value sent in Upload-Metadata beside the file's name and type (an album, a user's id); repeat for more. Kept in the journal for a resume.",
+            valueName: "KEY=VALUE"))
+    var metadata: [String] = []
+
+    @Option(
         name: [.customLong("key")],
         help: ArgumentHelp(
             "S3: each object's key after the prefix; also {name}, {stem}, {ext} (no dot), {date}, {id}, {sha256}.",

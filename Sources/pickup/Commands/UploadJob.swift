@@ -32,6 +32,8 @@ struct UploadJob: CommandJob {
     let stripLocation: Bool
     let field: String
     let formFields: [FormField]
+    /// What each tus upload carries besides its file's name and type (`--metadata`).
+    let metadata: [String: String]
     let recursive: Bool
     let force: Bool
     let check: Bool
@@ -118,21 +120,18 @@ struct UploadJob: CommandJob {
         }
         stripLocation = command.stripLocation
         field = command.field
-        var formFields: [FormField] = []
-        for text in command.formField {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw ValidationError("--form-field takes NAME=VALUE, not '\(text)'")
-            }
-            formFields.append(FormField(name: parts[0], value: parts[1]))
+        formFields = try KeyValueOption.pairs(command.formField, flag: "--form-field").map {
+            FormField(name: $0.name, value: $0.value)
         }
-        self.formFields = formFields
+        metadata = Dictionary(try KeyValueOption.pairs(command.metadata, flag: "--metadata")) { _, last in last }
+        if let problem = TusClient.problem(metadata: metadata) { throw ValidationError("--metadata: " + problem) }
         // An option for another kind of target would be ignored without a word: refused, naming it.
         var misplaced: [String] = []
         if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
         if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
         if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
         if !target.isForm, !command.formKey.sendsKey { misplaced.append("--no-idempotency-key (for a web form)") }
+        if !target.isTus, !command.metadata.isEmpty { misplaced.append("--metadata (for tus)") }
         if let first = misplaced.first {
             throw ValidationError(
                 "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
@@ -412,7 +411,9 @@ struct UploadJob: CommandJob {
     /// (said on stderr, with how to name them apart).
     func batch(_ files: [UploadBatch.File], known: [String: String]) -> UploadBatch? {
         do {
-            return try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
+            var batch = try UploadBatch(files: files, to: batchTarget, knownSHA256: known)
+            batch.metadata = metadata
+            return batch
         } catch {
             Console.error(
                 "pickup upload: \(error.sources.joined(separator: " and ")) would all be stored as \(error.key), "

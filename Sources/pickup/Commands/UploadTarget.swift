@@ -13,6 +13,8 @@ enum UploadTarget: Sendable, Equatable {
     var isS3: Bool { if case .s3 = self { true } else { false } }
     /// Whether the files go to a web form (`--field`, `--form-field`).
     var isForm: Bool { if case .form = self { true } else { false } }
+    /// Whether the files go to a tus server (`--metadata`).
+    var isTus: Bool { if case .tus = self { true } else { false } }
 
     /// Parses `tus+http://host/path`, `tus+https://...`, `s3://bucket/prefix` or
     /// `http(s)://host/path` (a form).

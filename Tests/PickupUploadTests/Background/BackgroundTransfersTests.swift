@@ -568,6 +568,27 @@ struct BackgroundTransfersTests {
         await transport.shutdown()
     }
 
+    @Test("a tus upload sent through the background session is created with the app's metadata")
+    func metadataInBackground() async throws {
+        let tus = try TusServer()
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { unlink(path) }
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: .tus(endpoint: tus.endpoint), type: "video/mp4", expected: nil,
+            metadata: ["album": "trip"], on: app.queue)
+        await system.runAll()
+        #expect(await app.queue.item(id)?.state == .done)
+        let uploadID = try #require(await app.queue.item(id)?.uploadID)
+        let remote = try #require(try await app.uploader.journal.record(id: uploadID)?.remote)
+        let info = try String(
+            contentsOfFile: tus.folder + "/" + (remote as NSString).lastPathComponent + ".info", encoding: .utf8)
+        #expect(info.contains("\"album\": \"trip\"") || info.contains("\"album\":\"trip\""), "\(info)")
+        await transport.shutdown()
+    }
+
     @Test("a handed-over upload arrives whole at a real tus server, sent as the system sends it")
     func realServer() async throws {
         let tus = try TusServer()
