@@ -38,9 +38,8 @@
         private let lock = NSLock()
         private var gate = BackgroundEventsGate<MainThreadCall>()
         private var queue: UploadQueue?
-        /// Each task's answer so far (a form's reply), its first `UploadRecord.replyLimit` bytes
-        /// and one more (so that a longer one is known cut), by task identifier.
-        private var answers: [Int: Data] = [:]
+        /// Each form task's answer so far (`BackgroundReplies`).
+        private var answers = BackgroundReplies()
         private var session: URLSession?
         private var transfers: BackgroundTransfers?
         private let delegateQueue = OperationQueue()
@@ -307,7 +306,7 @@
             let answered = headers
             let body = lock.withLock { () -> Data in
                 gate.writeBegan()
-                return answers.removeValue(forKey: task.taskIdentifier) ?? Data()
+                return answers.take(task: task.taskIdentifier)
             }
             Task {
                 let record = await transfers.completed(
@@ -322,11 +321,8 @@
         /// when data is available for the delegate to consume", NSURLSession.h:1139 in the iOS
         /// 26.2 SDK); the task's end records them.
         public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            lock.withLock {
-                let held = answers[dataTask.taskIdentifier] ?? Data()
-                guard held.count <= UploadRecord.replyLimit else { return }
-                answers[dataTask.taskIdentifier] = held + data.prefix(UploadRecord.replyLimit + 1 - held.count)
-            }
+            let description = dataTask.taskDescription
+            lock.withLock { answers.add(data, task: dataTask.taskIdentifier, description: description) }
         }
 
         /// Shows a task's bytes on the queue's row while the app runs (URLSession calls it, "Sent

@@ -24,10 +24,10 @@ public enum UploadDestination: Sendable, Hashable, Codable {
         }
     }
 
-    /// The URL a server was given as, for tus and forms (whose query may hold a token).
     /// Whether it is a tus server's (the one kind that carries ``UploadRecord/metadata``).
     var isTusUpload: Bool { if case .tus = self { true } else { false } }
 
+    /// The URL a server was given as, for tus and forms (whose query may hold a token).
     var url: URL? {
         switch self {
         case .tus(let endpoint): return endpoint

@@ -74,10 +74,12 @@ public struct UploadRecord: Sendable, Hashable {
     public static func reply(from body: Data) -> String? {
         guard !body.isEmpty else { return nil }
         var bytes = [UInt8](body.prefix(replyLimit))
-        if body.count > replyLimit {
-            // Not half a character: back to the last byte that starts one.
-            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
-            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        if body.count > replyLimit, let lead = bytes.lastIndex(where: { $0 & 0xC0 != 0x80 }) {
+            // Not half a character: the last one is dropped when it has fewer bytes than its
+            // first byte announces (110xxxxx two, 1110xxxx three, 11110xxx four).
+            let first = bytes[lead]
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            if bytes.count - lead < length { bytes.removeSubrange(lead...) }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

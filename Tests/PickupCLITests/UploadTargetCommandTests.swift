@@ -43,8 +43,25 @@ struct UploadTargetCommandTests {
         let info = try String(
             contentsOfFile: tus.folder + "/" + (remote as NSString).lastPathComponent + ".info", encoding: .utf8)
         #expect(info.contains("trip") && info.contains("42"), "\(info)")
+        #expect(try CLI.jsonLines(tagged).first?["metadata"] as? [String: String] == ["album": "trip", "user": "42"])
+        // Other metadata is another upload, not one already there: the server files it elsewhere.
+        let retagged = try CLI.run([
+            "upload", try Fixtures.path(.pngRGBA), "--to", "tus+" + tus.endpoint.absoluteString, "--metadata",
+            "album=other", "--journal", journal, "--json",
+        ])
+        let other = try #require(try CLI.jsonLines(retagged).first?["remote"] as? String)
+        #expect(other != remote, "\(retagged.outputText)")
+        // A form's answer in the human output too.
+        let shown = try CLI.run([
+            "upload", try Fixtures.path(.pngRGBA), "--to", form.url.absoluteString, "--journal", journal,
+        ])
+        #expect(shown.outputText.contains("server replied: {\"name\": \"rgba.png\""), "\(shown.outputText)")
         let misplaced = try CLI.run(["upload", photo, "--to", form.url.absoluteString, "--metadata", "album=trip"])
-        #expect(misplaced.status == 2 && misplaced.errorText.contains("--metadata (for tus) does nothing"))
+        #expect(
+            misplaced.status == 2
+                && misplaced.errorText.contains(
+                    "--metadata (for tus; a form takes --form-field NAME=VALUE) does nothing")
+        )
         let spaced = try CLI.run([
             "upload", photo, "--to", "tus+" + tus.endpoint.absoluteString, "--metadata", "my album=x",
         ])

@@ -38,6 +38,22 @@ struct FormUploadTests {
         #expect(try await uploader.journal.record(id: record.id)?.reply == reply)
     }
 
+    @Test("a form refused keeps the web app's answer, and its error says what the answer said")
+    func refusalKeepsTheAnswer() async throws {
+        let server = try FormServer(token: "sekrit")
+        let path = try UploadTestFiles.random(megabytes: 1)
+        defer { Temporary.remove(path) }
+        var options = UploadOptions()
+        options.maxAttempts = 1
+        let uploader = Uploader(journal: try UploadTestFiles.journal(), options: options)
+        let record = await uploader.upload(path: path, to: .form(FormTarget(url: server.url, field: "media")))
+        #expect(record.state == .failed && record.error?.code == .unauthorized)
+        #expect(
+            record.error?.message.hasSuffix("(\"{\"error\": \"wrong or missing token\"}\")") == true, "\(record.why)")
+        #expect(record.reply?.contains("wrong or missing token") == true)
+        #expect(try await uploader.journal.record(id: record.id)?.reply == record.reply)
+    }
+
     @Test("a form's answer is kept up to 64 KB, never cut inside a character; an empty one is none")
     func replyLimit() {
         #expect(UploadRecord.reply(from: Data()) == nil)
@@ -47,6 +63,9 @@ struct FormUploadTests {
         let kept = UploadRecord.reply(from: Data(long.utf8)) ?? ""
         #expect(kept.utf8.count <= UploadRecord.replyLimit && kept.utf8.count > 65_000)
         #expect(kept.allSatisfy { $0 == "写" }, "no half character at the end")
+        // A character that ends exactly at the limit is kept whole.
+        let even = UploadRecord.reply(from: Data(String(repeating: "é", count: 40_000).utf8)) ?? ""
+        #expect(even.utf8.count == UploadRecord.replyLimit && even.allSatisfy { $0 == "é" })
     }
 
     @Test(

@@ -175,7 +175,10 @@ public struct UploadBatch: Sendable {
         var alreadyThere: [Int: UploadRecord] = [:]
         var queued: [String] = []
         for (index, file) in files.enumerated() {
-            if let earlier = sent[index] {
+            // Metadata is part of what was asked: an upload with other metadata is not this one
+            // (a server's hooks file it elsewhere), so it is neither already there nor continued.
+            let wanted = destinations[index].isTusUpload ? metadata : [:]
+            if let earlier = sent[index], earlier.metadata == wanted {
                 let confirmed = check ? ((try? await queue.uploader.isStillThere(earlier)) ?? false) : true
                 if confirmed {
                     alreadyThere[index] = earlier
@@ -194,22 +197,22 @@ public struct UploadBatch: Sendable {
                 continue
             }
             let destination = destinations[index]
-            switch unfinished.take(file, status: statuses[index], to: destination) {
+            let fate = unfinished.take(file, status: statuses[index], to: destination)
+            switch fate {
             case .sentElsewhere(let earlier, let process):
                 sentElsewhere[index] = (earlier, process)
                 continue
-            case .continues(let earlier):
+            case .continues(let earlier) where earlier.metadata == wanted:
                 continued[index] = earlier
                 // The endpoint is given again when the journal keeps it without its query.
                 let id = await queue.add(
                     restoring: earlier, endpoint: destination.stored == destination ? nil : destination.url)
                 queuedPaths[id] = file.path
-            case .startsAnew(let old):
-                if let old { outdated[index] = old }
+            case .continues, .startsAnew:
+                if case .startsAnew(let old?) = fate { outdated[index] = old }
                 let id = await queue.add(
                     .upload(
-                        path: file.path, to: destination, type: file.type, expected: file.expected,
-                        metadata: destination.isTusUpload ? metadata : [:]))
+                        path: file.path, to: destination, type: file.type, expected: file.expected, metadata: wanted))
                 queuedPaths[id] = file.path
             }
             queued.append(file.path)

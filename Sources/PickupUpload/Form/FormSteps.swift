@@ -32,10 +32,14 @@ struct FormSteps: UploadSteps {
         let request = FormSteps.request(target, source: source, record: record, options: options)
         let response = try await http.send(request, what: "posting the form")
         let place = redacted(target.url.absoluteString)
+        // The web app's answer, kept whether it took the file or not: a refusal's says why.
+        record.reply = UploadRecord.reply(from: response.body)
+        let said = FormSteps.said(record.reply)
         switch response.status {
         case 200..<300: break
-        case 401, 403: throw UploadError(.unauthorized, "the server refused the upload", status: response.status)
-        case 413: throw UploadError(.tooLarge, "the server refuses a file this large", status: 413)
+        case 401, 403:
+            throw UploadError(.unauthorized, "the server refused the upload" + said, status: response.status)
+        case 413: throw UploadError(.tooLarge, "the server refuses a file this large" + said, status: 413)
         case 409:
             // The draft's answer while an earlier try with the same key is still being handled
             // (its answer lost on the way): asked again after a wait, as a 5xx is.
@@ -51,15 +55,24 @@ struct FormSteps: UploadSteps {
         case 404: throw UploadError(.badTarget, "the server has nothing at \(place) to post a form to", status: 404)
         default:
             throw UploadError(
-                .server, "posting the form to \(place) failed", status: response.status,
+                .server, "posting the form to \(place) failed" + said, status: response.status,
                 retryAfter: response.retryAfter())
         }
         record.remote = response.value("Location").flatMap { URL(string: $0, relativeTo: target.url) }?.absoluteString
-        record.reply = UploadRecord.reply(from: response.body)
         return record.size
     }
 
     func complete(_ record: inout UploadRecord) async throws(UploadError) {}
+
+    /// A refusal's answer as the error says it: ` ("…")`, its first line, 160 characters at
+    /// most; nothing when it had none. HTML pages are not quoted (their first line is markup).
+    static func said(_ reply: String?) -> String {
+        guard let reply, !reply.hasPrefix("<") else { return "" }
+        let line = reply.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return "" }
+        return " (\"" + (trimmed.count > 160 ? String(trimmed.prefix(160)) + "…" : trimmed) + "\")"
+    }
 
     /// The form's POST of `record`'s file: the options' headers and the form's own, and the
     /// multipart body (the file streamed from disk).

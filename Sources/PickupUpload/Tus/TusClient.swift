@@ -67,9 +67,10 @@ public struct TusClient: Sendable {
     public static func problem(metadata: [String: String]) -> String? {
         for key in metadata.keys.sorted() {
             if key.isEmpty { return "a tus metadata key is empty: each needs a name" }
-            if key.contains(where: { $0 == " " || $0 == "," || $0.isNewline || !$0.isASCII }) {
-                return "the tus metadata key '\(key)' has a space, a comma or a character outside ASCII: "
-                    + "tus keys take none"
+            // A header's visible ASCII (0x21-0x7E), but the comma that separates the pairs.
+            if key.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value > 0x7E || $0 == "," }) {
+                return "the tus metadata key '\(key)' has a space, a comma, or a character that is not "
+                    + "visible ASCII: tus keys take none"
             }
         }
         return nil

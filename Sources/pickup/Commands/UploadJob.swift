@@ -123,7 +123,9 @@ struct UploadJob: CommandJob {
         formFields = try KeyValueOption.pairs(command.formField, flag: "--form-field").map {
             FormField(name: $0.name, value: $0.value)
         }
-        metadata = Dictionary(try KeyValueOption.pairs(command.metadata, flag: "--metadata")) { _, last in last }
+        metadata = Dictionary(try KeyValueOption.pairs(command.metadata, flag: "--metadata", form: "KEY=VALUE")) {
+            _, last in last
+        }
         if let problem = TusClient.problem(metadata: metadata) { throw ValidationError("--metadata: " + problem) }
         // An option for another kind of target would be ignored without a word: refused, naming it.
         var misplaced: [String] = []
@@ -131,7 +133,9 @@ struct UploadJob: CommandJob {
         if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
         if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
         if !target.isForm, !command.formKey.sendsKey { misplaced.append("--no-idempotency-key (for a web form)") }
-        if !target.isTus, !command.metadata.isEmpty { misplaced.append("--metadata (for tus)") }
+        if !target.isTus, !command.metadata.isEmpty {
+            misplaced.append("--metadata (for tus\(target.isForm ? "; a form takes --form-field NAME=VALUE" : ""))")
+        }
         if let first = misplaced.first {
             throw ValidationError(
                 "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "

@@ -128,7 +128,16 @@ enum UploadRunner {
             "\(record.id) \(record.state.rawValue) \(source ?? record.path) -> \(shownTarget(record)) "
             + "\(Text.byteCount(record.offset))/\(Text.byteCount(record.size))"
         if source != nil { text += " (a copy made to send)" }
-        return Text.clean(text + note(record, journal: journal)) + "\n"
+        // A form's answer, what the web app says of the file (--json gives it whole).
+        let reply = record.state == .done ? record.reply.map { "\n  server replied: " + excerpt($0) } ?? "" : ""
+        return Text.clean(text + note(record, journal: journal)) + reply + "\n"
+    }
+
+    /// The first line of a server's answer, at most 200 characters, on one line.
+    static func excerpt(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let cut = line.count > 200 ? String(line.prefix(200)) + "…" : line
+        return Text.clean(cut) + (text.contains(where: \.isNewline) && line.count <= 200 ? " …" : "")
     }
 
     /// What follows a record's line: how to go on with a paused one, a failed one's error.
@@ -319,8 +328,14 @@ enum UploadRunner {
         object.add("target", shownTarget(record))
         object.add("remote", record.remote.map(redacted))
         object.add("url", record.url)
-        // A form's answer: what the web app says of the file it took.
+        // A form's answer: what the web app says of the file it took (or why it refused it).
         if record.isForm { object.add("reply", record.reply) }
+        // What a tus upload was created with besides its file's name and type.
+        if !record.metadata.isEmpty {
+            var metadata = JSONObject()
+            for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) { metadata.add(key, value) }
+            object.add("metadata", object: metadata)
+        }
         // A paused upload was stopped on purpose (Ctrl-C, the endpoint gone): no error of its own.
         let error = record.state == .paused && record.error?.code == .cancelled ? nil : record.error
         let id = record.id == "-" ? nil : record.id

@@ -47,6 +47,26 @@ struct BackgroundDecisionTests {
         #expect(missing.code == .badAnswer)
     }
 
+    @Test("a form task's answer is joined from its pieces, kept to the journal's limit; a tus task's is not kept")
+    func replies() {
+        let form = BackgroundTransfer(
+            id: "f1", kind: .form, offset: 0, size: 10, body: "/tmp/b", bodyIsCopy: true, url: remote
+        ).taskDescription
+        var replies = BackgroundReplies()
+        // didReceiveData may come in pieces ("As the data may be discontiguous", NSURLSession.h:1140).
+        replies.add(Data("{\"id\":".utf8), task: 7, description: form)
+        replies.add(Data("42}".utf8), task: 7, description: form)
+        replies.add(Data("ignored".utf8), task: 8, description: tus().taskDescription)
+        #expect(replies.count == 1)
+        #expect(String(decoding: replies.take(task: 7), as: UTF8.self) == "{\"id\":42}")
+        #expect(replies.take(task: 8).isEmpty && replies.count == 0, "taken once; a tus answer never kept")
+        // A long answer: kept to the limit and one byte more (so that it is known cut), no further.
+        for _ in 0..<5 { replies.add(Data(repeating: 0x61, count: 20_000), task: 9, description: form) }
+        let long = replies.take(task: 9)
+        #expect(long.count == UploadRecord.replyLimit + 1)
+        #expect(UploadRecord.reply(from: long)?.utf8.count == UploadRecord.replyLimit)
+    }
+
     @Test("refusals keep their meaning: 409 offset, 404 gone, 403 credentials, 413 too large, 500 server")
     func refusals() {
         let cases: [(Int, UploadError.Code)] = [

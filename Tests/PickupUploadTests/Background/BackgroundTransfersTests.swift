@@ -61,9 +61,15 @@ struct BackgroundTransfersTests {
             identifier,
             delegate: { completion in
                 // As BackgroundUploads' delegate does: every end of a task to the journal, then to the queue.
+                // Its answer's pieces kept as BackgroundUploads' didReceiveData keeps them.
+                var replies = BackgroundReplies()
+                for piece in completion.pieces {
+                    replies.add(piece, task: completion.identifier, description: completion.description)
+                }
                 let record = await box.value?.completed(
                     description: completion.description, status: completion.status, headers: completion.headers,
-                    finalURL: completion.finalURL, error: completion.error, body: completion.body)
+                    finalURL: completion.finalURL, error: completion.error,
+                    body: replies.take(task: completion.identifier))
                 if let record { await box.queue?.backgroundEnded(record) }
             },
             progress: { description, total in

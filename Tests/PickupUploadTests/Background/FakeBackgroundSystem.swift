@@ -32,9 +32,11 @@ final class FakeBackgroundSystem: @unchecked Sendable {
         let headers: [String: String]
         let finalURL: URL?
         let error: UploadError?
-        /// The answer's body, as `didReceiveData` gives it ("Sent when data is available for the
-        /// delegate to consume", NSURLSession.h:1139).
-        var body = Data()
+        /// The answer's body in the pieces `didReceiveData` gives it ("Sent when data is available
+        /// for the delegate to consume. As the data may be discontiguous…", NSURLSession.h:
+        /// 1139-1141), here 16 KB each, before the task's end, with the task's identifier.
+        var pieces: [Data] = []
+        var identifier = 0
     }
 
     /// What the app does with a task's end: `BackgroundTransfers.completed`.
@@ -219,7 +221,10 @@ final class FakeBackgroundSystem: @unchecked Sendable {
                     }
                     completion = Completion(
                         description: task.description, status: response.status, headers: response.headers,
-                        finalURL: request.url, error: nil, body: response.body)
+                        finalURL: request.url, error: nil,
+                        pieces: stride(from: 0, to: response.body.count, by: 16 << 10).map {
+                            response.body.subdata(in: $0..<min(response.body.count, $0 + (16 << 10)))
+                        }, identifier: task.identifier)
                 } catch {
                     completion = Completion(
                         description: task.description, status: nil, headers: [:], finalURL: nil,
