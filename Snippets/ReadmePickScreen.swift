@@ -14,6 +14,7 @@ import SwiftUI
 struct PickScreen: View {
     @State private var picked: [PhotosPickerItem] = []
     @State private var loader = PickedItemLoader()  // follows `picked`
+    @State private var thumbnails = PickedThumbnails()
     @State private var failure: String?
 
     var body: some View {
@@ -24,13 +25,12 @@ struct PickScreen: View {
                 Label("Choose Videos", systemImage: "video")
             }
             if let failure { Text(failure).foregroundStyle(.red) }
-            // each tile: progress, then ready or its error and Try Again
+            // each tile: thumbnail, progress, then ready or Try Again
             SelectionGridView(
-                tiles: loader.tiles(), thumbnail: { _ in nil },
+                loader: loader, thumbnails: thumbnails,
                 onRemove: { key in
                     picked.removeAll { loader.key(of: $0) == key }
-                },
-                onRetry: { key in loader.retry(key) })
+                })
         }
         .task {
             // copies go to Application Support/Pickup, not backed up
