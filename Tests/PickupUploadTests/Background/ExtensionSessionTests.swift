@@ -36,6 +36,22 @@ extension BackgroundTransfersTests {
         return (journal, path, server, system, sender, uploadID)
     }
 
+    /// An upload the extension handed to its session, the extension ended; the app shows it in
+    /// its own queue, through the extension's session restored into that queue.
+    func extensionsUploadInTheAppsQueue() async throws -> (
+        app: App, path: String, server: CountingServer, system: FakeBackgroundSystem, uploadID: String
+    ) {
+        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
+            bytes: 150 << 10, byExtension: true)
+        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
+        let app = try await launch(journal: journal, transport: server, system: system)
+        let shown = try await launch(
+            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
+            isExtension: true)
+        #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
+        return (app, path, server, system, uploadID)
+    }
+
     @Test("an extension's background upload is left to its session by the app's relaunch, and ends done once")
     func extensionSessionKeepsItsUpload() async throws {
         let (journal, path, server, system, _, uploadID) = try await handedToBackground(
@@ -204,16 +220,8 @@ extension BackgroundTransfersTests {
 
     @Test("the app back on screen takes back only its own session's tus uploads, not the extension's in the same queue")
     func takeBackLeavesTheExtensions() async throws {
-        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
-            bytes: 150 << 10, byExtension: true)
+        let (app, path, server, system, uploadID) = try await extensionsUploadInTheAppsQueue()
         defer { unlink(path) }
-        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
-        // The app shows the extension's uploads in its own queue, through the extension's session.
-        let app = try await launch(journal: journal, transport: server, system: system)
-        let shown = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
-            isExtension: true)
-        #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
         #expect(await app.queue.all().map(\.state) == [.inBackground])
         // Back on screen, the app's session takes back its own tus uploads only.
         await app.transfers.takeBack(app.queue)
@@ -227,16 +235,9 @@ extension BackgroundTransfersTests {
 
     @Test("a person's cancel in the app's queue takes an extension's upload back from the extension's session")
     func cancelAnExtensionsUpload() async throws {
-        let (journal, path, server, system, _, uploadID) = try await handedToBackground(
-            bytes: 150 << 10, byExtension: true)
+        let (app, path, server, system, uploadID) = try await extensionsUploadInTheAppsQueue()
         defer { unlink(path) }
-        system.appEnded(BackgroundTransfersTests.extensionIdentifier)
         // Both sessions send into the app's queue: the extension's (its restore), then the app's.
-        let app = try await launch(journal: journal, transport: server, system: system)
-        let shown = try await launch(
-            journal: journal, transport: server, system: system, session: BackgroundTransfersTests.extensionIdentifier,
-            isExtension: true)
-        #expect(try await shown.transfers.restore(into: app.queue).isEmpty)
         #expect(try await app.transfers.restore(into: app.queue).isEmpty)
         let id = try #require(await app.queue.all().first?.id)
 
