@@ -62,6 +62,10 @@ struct UploadTargetCommandTests {
                 && misplaced.errorText.contains(
                     "--metadata (for tus; a form takes --form-field NAME=VALUE) does nothing")
         )
+        // Said before anything S3 needs is looked for: no credentials here, the option named first.
+        let onS3 = try CLI.run(
+            ["upload", photo, "--to", "s3://photos/", "--metadata", "album=trip"], environment: ["HOME": folder])
+        #expect(onS3.status == 2 && onS3.errorText.contains("--metadata (for tus) does nothing"), "\(onS3.errorText)")
         let spaced = try CLI.run([
             "upload", photo, "--to", "tus+" + tus.endpoint.absoluteString, "--metadata", "my album=x",
         ])

@@ -58,6 +58,22 @@ struct UploadJob: CommandJob {
         } catch {
             throw ValidationError(error.message)
         }
+        // An option for another kind of target would be ignored without a word: refused, naming it,
+        // before anything the target itself needs (S3's credentials) is looked for.
+        var misplaced: [String] = []
+        if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
+        if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
+        if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
+        if !target.isForm, !command.formKey.sendsKey { misplaced.append("--no-idempotency-key (for a web form)") }
+        if !target.isTus, !command.metadata.isEmpty {
+            misplaced.append("--metadata (for tus\(target.isForm ? "; a form takes --form-field NAME=VALUE" : ""))")
+        }
+        if let first = misplaced.first {
+            throw ValidationError(
+                "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
+                    + "\(text); drop \(misplaced.count == 1 ? "it" : "them")"
+                    + (first.hasPrefix("--key") ? " (a tus server and a form name the file themselves)" : ""))
+        }
         let aws = AWSConfiguration.load(profile: command.s3.profile)
         if let text = command.endpoint {
             guard let url = URL(string: UploadTarget.lowercasingScheme(text)), url.host != nil,
@@ -127,21 +143,6 @@ struct UploadJob: CommandJob {
             _, last in last
         }
         if let problem = TusClient.problem(metadata: metadata) { throw ValidationError("--metadata: " + problem) }
-        // An option for another kind of target would be ignored without a word: refused, naming it.
-        var misplaced: [String] = []
-        if !target.isS3, command.key != "{relpath}" { misplaced.append("--key (for s3://)") }
-        if !target.isForm, command.field != "file" { misplaced.append("--field (for a web form)") }
-        if !target.isForm, !command.formField.isEmpty { misplaced.append("--form-field (for a web form)") }
-        if !target.isForm, !command.formKey.sendsKey { misplaced.append("--no-idempotency-key (for a web form)") }
-        if !target.isTus, !command.metadata.isEmpty {
-            misplaced.append("--metadata (for tus\(target.isForm ? "; a form takes --form-field NAME=VALUE" : ""))")
-        }
-        if let first = misplaced.first {
-            throw ValidationError(
-                "\(misplaced.joined(separator: " and ")) \(misplaced.count == 1 ? "does" : "do") nothing for --to "
-                    + "\(text); drop \(misplaced.count == 1 ? "it" : "them")"
-                    + (first.hasPrefix("--key") ? " (a tus server and a form name the file themselves)" : ""))
-        }
         recursive = command.recursive
         force = command.force
         check = command.check
