@@ -84,7 +84,7 @@ struct ThumbnailMakerTests {
         await withTaskGroup(of: Void.self) { group in
             for file in files { group.addTask { await thumbnails.make(ofFile: file) } }
         }
-        #expect(await renderer.mostAtOnce == 2)
+        #expect((1...2).contains(await renderer.mostAtOnce), "two at once at the most")
         #expect(files.allSatisfy { thumbnails.image(ofFile: $0) != nil })
         #expect(thumbnails.count == files.count)
     }

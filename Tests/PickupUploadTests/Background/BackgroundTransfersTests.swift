@@ -560,8 +560,12 @@ struct BackgroundTransfersTests {
         let transport = AsyncHTTPTransport()
         let system = FakeBackgroundSystem(transport: transport)
         let app = try await launch(journal: journalPath(), transport: transport, system: system)
-        let id = await app.queue.add(.upload(path: path, to: .form(FormTarget(url: form.url, field: "media"))))
-        #expect(await app.transfers.handOff(app.queue) == 1)
+        // Sent through the background session from the start: no try in the foreground, which a
+        // loaded machine may let land before a hand-off cuts it, sends the form first.
+        let id = try await app.transfers.send(
+            path: path, to: .form(FormTarget(url: form.url, field: "media")), type: "video/mp4", expected: nil,
+            on: app.queue)
+        #expect(await app.queue.item(id)?.state == .inBackground)
         let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
         await app.queue.cancel(id)
         #expect(await app.queue.item(id)?.state == .cancelled)
