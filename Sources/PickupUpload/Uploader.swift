@@ -153,7 +153,7 @@ public final class Uploader: Sendable {
     /// Refuses metadata that cannot be sent: on an upload that is not tus, or with a key tus refuses.
     static func check(metadata: [String: String], for destination: UploadDestination) throws(UploadError) {
         guard !metadata.isEmpty else { return }
-        guard case .tus = destination else {
+        guard destination.isTusUpload else {
             throw UploadError(
                 .badTarget,
                 "metadata goes with tus uploads only; nothing was sent (a form takes its fields, FormTarget.fields)")

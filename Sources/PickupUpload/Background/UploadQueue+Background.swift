@@ -96,12 +96,20 @@ extension UploadQueue {
         // Still the background session's (handed over again after a lost connection): no change.
         guard record.state != .uploading, let id = queueID(ofJournalID: record.id), items[id]?.state == .inBackground
         else { return }
+        show(
+            id, record.state == .done ? .done : .failed(record.error ?? UploadError(.network, "the upload stopped")),
+            as: record)
+    }
+
+    /// Shows an item the background session no longer sends in `state`, with what the journal's
+    /// `record` says of it (its bytes on the server) when there is one.
+    private func show(_ id: Int, _ state: State, as record: UploadRecord?) {
         update(id) { item in
+            item.state = state
+            guard let record else { return }
             item.record = record
             item.confirmed = record.offset
             item.sent = record.offset
-            item.state =
-                record.state == .done ? .done : .failed(record.error ?? UploadError(.network, "the upload stopped"))
         }
     }
 
@@ -141,25 +149,13 @@ extension UploadQueue {
         let asked = takingBack.removeValue(forKey: id) ?? wanted
         if held, items[id]?.state == .inBackground {
             backgroundToldAt[id] = nil
-            update(id) { item in
-                item.state = .paused
-                if let record {
-                    item.record = record
-                    item.confirmed = record.offset
-                    item.sent = record.offset
-                }
-            }
+            show(id, .paused, as: record)
             settleIfIdle()
         } else if !held, let record, items[id]?.state == .inBackground {
             // No session of this queue holds it: paused or cancelled in the journal (taken back
             // meanwhile) shows so; ended, as it ended; still another process's, left.
             if record.state == .paused || record.state == .cancelled {
-                update(id) { item in
-                    item.state = record.state == .cancelled ? .cancelled : .paused
-                    item.record = record
-                    item.confirmed = record.offset
-                    item.sent = record.offset
-                }
+                show(id, record.state == .cancelled ? .cancelled : .paused, as: record)
                 settleIfIdle()
             } else {
                 backgroundEnded(record)

@@ -128,6 +128,20 @@ struct BackgroundTransfersTests {
         return (app, id, path, server, system)
     }
 
+    /// A file of 1 MB sent through the background session from the start (`send`) to a real
+    /// server at `destination`, over real connections; its task made, not run.
+    func sentInBackground(
+        to destination: UploadDestination, metadata: [String: String] = [:]
+    ) async throws -> (app: App, id: Int, path: String, system: FakeBackgroundSystem, transport: AsyncHTTPTransport) {
+        let path = try UploadTestFiles.random(megabytes: 1)
+        let transport = AsyncHTTPTransport()
+        let system = FakeBackgroundSystem(transport: transport)
+        let app = try await launch(journal: journalPath(), transport: transport, system: system)
+        let id = try await app.transfers.send(
+            path: path, to: destination, type: "video/mp4", expected: nil, metadata: metadata, on: app.queue)
+        return (app, id, path, system, transport)
+    }
+
     func journalPath() -> String {
         Temporary.path("bg", suffix: ".sqlite")
     }
@@ -555,16 +569,11 @@ struct BackgroundTransfersTests {
     @Test("a form cancelled in the background: its task cancelled, its written body removed, nothing stored")
     func cancelFormInBackground() async throws {
         let form = try FormServer()
-        let path = try UploadTestFiles.random(megabytes: 1)
-        defer { unlink(path) }
-        let transport = AsyncHTTPTransport()
-        let system = FakeBackgroundSystem(transport: transport)
-        let app = try await launch(journal: journalPath(), transport: transport, system: system)
         // Sent through the background session from the start: no try in the foreground, which a
         // loaded machine may let land before a hand-off cuts it, sends the form first.
-        let id = try await app.transfers.send(
-            path: path, to: .form(FormTarget(url: form.url, field: "media")), type: "video/mp4", expected: nil,
-            on: app.queue)
+        let (app, id, path, system, transport) = try await sentInBackground(
+            to: .form(FormTarget(url: form.url, field: "media")))
+        defer { unlink(path) }
         #expect(await app.queue.item(id)?.state == .inBackground)
         let task = try #require(system.all(BackgroundTransfersTests.identifier).first)
         await app.queue.cancel(id)
@@ -581,14 +590,9 @@ struct BackgroundTransfersTests {
     @Test("a tus upload sent through the background session is created with the app's metadata")
     func metadataInBackground() async throws {
         let tus = try TusServer()
-        let path = try UploadTestFiles.random(megabytes: 1)
+        let (app, id, path, system, transport) = try await sentInBackground(
+            to: .tus(endpoint: tus.endpoint), metadata: ["album": "trip"])
         defer { unlink(path) }
-        let transport = AsyncHTTPTransport()
-        let system = FakeBackgroundSystem(transport: transport)
-        let app = try await launch(journal: journalPath(), transport: transport, system: system)
-        let id = try await app.transfers.send(
-            path: path, to: .tus(endpoint: tus.endpoint), type: "video/mp4", expected: nil,
-            metadata: ["album": "trip"], on: app.queue)
         await system.runAll()
         #expect(await app.queue.item(id)?.state == .done)
         let uploadID = try #require(await app.queue.item(id)?.uploadID)
