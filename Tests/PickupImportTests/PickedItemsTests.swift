@@ -370,6 +370,96 @@ struct PickedItemsTests {
         #expect(model.states["old"] == nil)
     }
 
+    /// A model loading four photos one at a time: `done` ready, `broken` failed, `slow` loading
+    /// (held by `gate`), `next` waiting its turn.
+    func fourStates(
+        _ picking: Picking, gate: FakeGate, log: FakeLog
+    ) async throws -> (
+        model: PickedItems<FakePickedItem>, items: [FakePickedItem]
+    ) {
+        let model = picking.model(concurrency: 1)
+        let broken = FakePickedItem(
+            identifier: "broken", kind: .image, file: try Fixtures.path(.jpegPlain), contentType: "public.jpeg",
+            loadFailure: .iCloudUnavailable, log: log)
+        let items =
+            [try picking.photo("done", log: log), broken]
+            + (try picking.photos(["slow", "next"], gate: gate, log: log))
+        model.follow(items)
+        await settle { log.count(.loadFile("slow")) == 1 }
+        #expect(isReady(model.states["done"]) && isFailed(model.states["broken"]))
+        #expect(model.states["next"] == .loading(fraction: nil))
+        return (model, items)
+    }
+
+    @Test("the UIKit picker opened again and cancelled leaves every item as it was, loading or not")
+    func uikitPickerCancelled() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let log = FakeLog()
+        let (model, items) = try await fourStates(picking, gate: gate, log: log)
+        let plan = PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        #expect(plan.preselected == ["done", "broken", "slow", "next"])
+        model.follow(returned: FakePickedItem.pickerResults(preselected: plan.preselected, selected: nil), opened: plan)
+        #expect(model.keys == ["done", "broken", "slow", "next"])
+        #expect(isFailed(model.states["broken"]), "still there to try again")
+        #expect(log.count(.cancelled("slow")) == 0)
+        gate.open()
+        await settle { isReady(model.states["next"]) }
+        #expect(model.ready.map(\.key) == ["done", "slow", "next"])
+        // The failed one is tried again with the provider it came with (the one back is empty).
+        items[1].loadFailure.withValue { $0 = nil }
+        model.retry("broken")
+        await settle { isReady(model.states["broken"]) }
+        #expect(model.ready.map(\.key) == ["done", "broken", "slow", "next"])
+        #expect(log.count(.loadFile("done")) == 1 && log.count(.loadFile("next")) == 1)
+    }
+
+    @Test("the UIKit picker opened again: what stays is kept, what is deselected goes, what is new loads")
+    func uikitPickerChanged() async throws {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let log = FakeLog()
+        let (model, items) = try await fourStates(picking, gate: gate, log: log)
+        let plan = PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        let added = try picking.photo("added", log: log)
+        let chosen = [items[3], items[0], added]  // `broken` and `slow` deselected, `next` put first
+        model.follow(
+            returned: FakePickedItem.pickerResults(preselected: plan.preselected, selected: chosen), opened: plan)
+        #expect(model.keys == ["next", "done", "added"])
+        await settle { log.count(.cancelled("slow")) == 1 }
+        gate.open()
+        await settle { isReady(model.states["added"]) && isReady(model.states["next"]) }
+        #expect(model.ready.map(\.key) == ["next", "done", "added"])
+        #expect(model.states["slow"] == nil && model.states["broken"] == nil)
+        #expect(log.count(.loadFile("done")) == 1 && log.count(.loadFile("next")) == 1)
+        // Everything deselected and Add tapped: nothing comes back, and that is not a cancel.
+        let again = PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        model.follow(
+            returned: FakePickedItem.pickerResults(preselected: again.preselected, selected: []), opened: again)
+        #expect(model.keys.isEmpty)
+    }
+
+    @Test("a single pick: Cancel keeps it (nothing is preselected, nothing comes back), another replaces it")
+    func uikitPickerSingle() async throws {
+        let picking = try Picking()
+        let model = picking.model()
+        let plan = { PickerSelectionPlan(limit: 1, preselected: model.keys, ordered: false) }
+        model.follow(returned: [try picking.photo("first")], opened: plan())
+        await settle { isReady(model.states["first"]) }
+        let copy = try #require(model.items["first"]?.imported?.primary).name
+        #expect(plan().preselected.isEmpty, "PHPicker.h:173: empty when selectionLimit is 1")
+        model.follow(returned: FakePickedItem.pickerResults(preselected: [], selected: nil), opened: plan())
+        #expect(model.keys == ["first"])
+        let second = FakePickedItem(
+            identifier: "second", kind: .image, file: try Fixtures.path(.jpegEXIF), contentType: "public.jpeg")
+        model.follow(returned: [second], opened: plan())
+        await settle { isReady(model.states["second"]) }
+        #expect(model.keys == ["second"])
+        await settle { !FileManager.default.fileExists(atPath: picking.root + "/library/" + copy) }
+        #expect(
+            !FileManager.default.fileExists(atPath: picking.root + "/library/" + copy), "the replaced pick's copy goes")
+    }
+
     @Test("a preselected item shows what restore gave it")
     func preselectedRestored() async throws {
         let picking = try Picking()

@@ -9,10 +9,24 @@ struct PickerPlanTests {
         #expect(plan.limit == 1)
     }
 
-    @Test func preselectionKeepsOrderDropsRepeatsAndFitsTheLimit() {
+    @Test("preselection keeps the order, drops repeats, and keeps more than the limit (Apple allows it)")
+    func preselectionKeepsOrderDropsRepeats() {
+        // Apple's documentation of `preselectedAssetIdentifiers`: their number "can exceed your
+        // selection limit"; one left out would come back from the picker deselected.
         #expect(
-            PickerSelectionPlan(limit: 2, preselected: ["a", "a", "b", "c"], ordered: true).preselected == ["a", "b"])
+            PickerSelectionPlan(limit: 2, preselected: ["a", "a", "b", "c"], ordered: true).preselected == [
+                "a", "b", "c",
+            ])
         #expect(PickerSelectionPlan(limit: 0, preselected: ["c", "a", "c"], ordered: true).preselected == ["c", "a"])
+    }
+
+    @Test("no result is a cancel only when nothing was preselected")
+    func cancelTold() {
+        #expect(PickerSelectionPlan(limit: 1, preselected: ["a"], ordered: false).isCancelled(returning: 0))
+        #expect(!PickerSelectionPlan(limit: 1, preselected: [], ordered: false).isCancelled(returning: 1))
+        // Preselected items come back on Cancel; none back means the person deselected them all.
+        #expect(!PickerSelectionPlan(limit: 5, preselected: ["a"], ordered: false).isCancelled(returning: 0))
+        #expect(PickerSelectionPlan(limit: 5, preselected: [], ordered: false).isCancelled(returning: 0))
     }
 }
 

@@ -3,9 +3,12 @@
 public struct PickerSelectionPlan: Sendable, Hashable {
     /// How many items the person may pick (0: no limit, as Photos counts).
     public var limit: Int
-    /// The items shown as already picked. Apple's header: "should be an empty array if
-    /// selectionLimit is 1 or photoLibrary is not specified". With a limit of one, picking
-    /// replaces the choice anyway, so nothing is lost.
+    /// The items shown as already picked, each once. Apple's header: "should be an empty array
+    /// if selectionLimit is 1 or photoLibrary is not specified"; with a limit of one, picking
+    /// replaces the choice anyway. More than the limit are all kept: Apple's documentation of
+    /// `preselectedAssetIdentifiers` says their number "can exceed your selection limit" (the
+    /// picker's Done waits until the person deselects enough), where one left out would come
+    /// back deselected.
     public var preselected: [String]
     /// Whether order badges are shown.
     public var ordered: Bool
@@ -18,10 +21,17 @@ public struct PickerSelectionPlan: Sendable, Hashable {
             self.preselected = []
         } else {
             var seen = Set<String>()
-            let unique = preselected.filter { seen.insert($0).inserted }
-            self.preselected = self.limit == 0 ? unique : Array(unique.prefix(self.limit))
+            self.preselected = preselected.filter { seen.insert($0).inserted }
         }
     }
+
+    /// Whether a picker that closes (`PHPickerViewController`), opened with this plan, was
+    /// cancelled when it hands back `returning` results. With items preselected, its results are
+    /// the whole selection whichever button closed it (Apple's documentation of
+    /// `preselectedAssetIdentifiers`: "Results include all preselected identifiers when
+    /// canceling the picker", and Done stays enabled when the person deselects everything), so
+    /// nothing is a cancel; with nothing preselected, no result is one.
+    public func isCancelled(returning count: Int) -> Bool { count == 0 && preselected.isEmpty }
 }
 
 /// How the photo picker behaves on screen: whether the selection reaches the app while the

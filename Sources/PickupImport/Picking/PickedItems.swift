@@ -117,7 +117,9 @@ public final class PickedItems<Source: PickedItemSource> {
         var selected: [String: Source] = [:]
         for (source, key) in zip(selection, keys(for: selection)) {
             guard selected[key] == nil else { continue }
-            if source.kind == .empty, items[key] == nil, running[key] == nil { continue }
+            // Known items stay as they are (loaded, loading, waiting their turn, or failed and
+            // ready to try again with the source they came with); an empty one is not loadable.
+            if source.kind == .empty, states[key] == nil { continue }
             selected[key] = source
             order.append(key)
         }
@@ -131,6 +133,16 @@ public final class PickedItems<Source: PickedItemSource> {
         let place = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         waiting.sort { (place[$0] ?? 0) < (place[$1] ?? 0) }
         startWaiting()
+    }
+
+    /// Follows what a picker that closes handed back (`PHPickerViewController`), opened with
+    /// `plan`'s preselected items (this model's ``keys``): its results are the whole selection,
+    /// the items still selected among them with empty providers (`PHPicker.h`). Nothing comes
+    /// back from a picker opened with nothing preselected when the person cancels it (with a
+    /// limit of one the picker preselects nothing): the selection stays as it is.
+    public func follow(returned results: [Source], opened plan: PickerSelectionPlan) {
+        guard !plan.isCancelled(returning: results.count) else { return }
+        follow(results)
     }
 
     /// Loads a failed item again (the tile's "Try Again").

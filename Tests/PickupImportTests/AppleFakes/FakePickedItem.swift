@@ -65,6 +65,20 @@ struct FakePickedItem: PickedItemSource {
         FakePickedItem(identifier: identifier, kind: .empty, log: log)
     }
 
+    /// What `PHPickerViewController` hands its delegate when it closes, opened with `preselected`.
+    /// The person taps Add with `selected` chosen: each of them that was preselected comes back
+    /// with an empty provider (`PHPicker.h:173`: "Returned item providers for preselected assets
+    /// are always empty"), the others as they are. The person cancels (`selected` nil): Apple's
+    /// documentation of `preselectedAssetIdentifiers`, "Results include all preselected
+    /// identifiers when canceling the picker" (and with nothing preselected, nothing comes back).
+    static func pickerResults(preselected: [String], selected: [FakePickedItem]?) -> [FakePickedItem] {
+        guard let selected else { return preselected.map { Self.preselected($0) } }
+        return selected.map { item in
+            guard let identifier = item.identifier, preselected.contains(identifier) else { return item }
+            return Self.preselected(identifier, log: item.log)
+        }
+    }
+
     func loadFile(
         into inbox: PickedFileInbox, progress: @escaping @Sendable (Double) -> Void
     ) async throws -> PickedFile {
