@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Pickup
 import PickupFFmpeg
 import PickupTestSupport
@@ -87,6 +88,28 @@ struct ThumbnailMakerTests {
         #expect((1...2).contains(await renderer.mostAtOnce), "two at once at the most")
         #expect(files.allSatisfy { thumbnails.image(ofFile: $0) != nil })
         #expect(thumbnails.count == files.count)
+    }
+
+    /// Whether reading `read` (as a tile's body does) is invalidated by `change`.
+    func redraws(_ read: () -> Void, when change: () async -> Void) async -> Bool {
+        let fired = LockedValue(false)
+        withObservationTracking(read) { fired.withValue { $0 = true } }
+        await change()
+        return fired.current
+    }
+
+    @Test("a thumbnail that arrives redraws the tiles showing its file, not the whole grid")
+    func redrawsItsTileOnly() async throws {
+        let thumbnails = maker(CountingRenderer())
+        let photo = try Fixtures.path(.jpegPlain)
+        let video = try Fixtures.path(.mp4Rotated90)
+        let other = await redraws({ _ = thumbnails.image(ofFile: photo) }) { await thumbnails.make(ofFile: video) }
+        #expect(!other, "another file's thumbnail leaves this tile alone")
+        let own = await redraws({ _ = thumbnails.image(ofFile: photo) }) { await thumbnails.make(ofFile: photo) }
+        #expect(own, "its own thumbnail redraws it")
+        let cleared = await redraws({ _ = thumbnails.image(ofFile: video) }) { thumbnails.removeAll() }
+        #expect(cleared, "removeAll redraws every tile")
+        #expect(thumbnails.image(ofFile: video) == nil)
     }
 
     @Test("a file with no picture is tried once; removeAll forgets it and starts the tiles again")

@@ -2,8 +2,9 @@ import Observation
 
 /// Makes the thumbnails a grid shows, on every platform: ``ThumbnailMemo`` decides which file
 /// to make when, this runs it. `make` turns a file into an image off the main actor; a tile's
-/// `task` calls ``make(ofFile:)`` and the tile shows ``image(ofFile:)``, which redraws it when
-/// the image arrives. PickupUI's `PickedThumbnails` is this over `UIImage`, made by
+/// `task` calls ``make(ofFile:)`` and the tile shows ``image(ofFile:)``, which redraws that tile
+/// alone when its image arrives (each file is observed on its own: a grid of hundreds does not
+/// redraw every tile for each thumbnail). PickupUI's `PickedThumbnails` is this over `UIImage`, made by
 /// `AVFoundationThumbnailer`; the Linux tests run it over FFmpeg's thumbnailer.
 @available(iOS 17.0, macOS 14.0, *)
 @MainActor
@@ -11,8 +12,10 @@ import Observation
 public final class ThumbnailMaker<Image: Sendable> {
     /// The decisions; not observed itself, so that a tile appearing does not redraw the grid.
     @ObservationIgnored private var memo: ThumbnailMemo<Image>
-    /// Observed: changes when an image is kept or let go, which redraws the tiles that show one.
-    private var imagesChanged = 0
+    /// Each file's arrivals, observed on their own: a tile reads its file's alone.
+    @ObservationIgnored private var arrivals: [String: Arrivals] = [:]
+    /// Observed by every tile: changes when every image is let go.
+    private var cleared = 0
     /// How many times ``removeAll()`` let every image go: part of each tile's task's identity
     /// in a grid, so that the tiles on screen make theirs again at once.
     public private(set) var generation = 0
@@ -29,8 +32,16 @@ public final class ThumbnailMaker<Image: Sendable> {
 
     /// The thumbnail of the file at `path`, once made.
     public func image(ofFile path: String) -> Image? {
-        _ = imagesChanged
+        _ = cleared
+        _ = arrivals(path).count
         return memo.image(path)
+    }
+
+    private func arrivals(_ path: String) -> Arrivals {
+        if let known = arrivals[path] { return known }
+        let new = Arrivals()
+        arrivals[path] = new
+        return new
     }
 
     /// Makes the thumbnail of the file at `path` unless it is kept, being made, waiting, or
@@ -49,7 +60,7 @@ public final class ThumbnailMaker<Image: Sendable> {
         // closure is not the main actor's, so the render runs on the global executor.
         let image = await Task.detached { await render(path) }.value
         let next = memo.end(path, image)
-        if image != nil { imagesChanged &+= 1 }
+        if image != nil { arrivals(path).count &+= 1 }
         if let next { turns.removeValue(forKey: next)?.resume() }
     }
 
@@ -57,10 +68,19 @@ public final class ThumbnailMaker<Image: Sendable> {
     /// memory warning); the tiles on screen make theirs again.
     public func removeAll() {
         memo.removeAll()
-        imagesChanged &+= 1
+        arrivals.removeAll()
+        cleared &+= 1
         generation &+= 1
     }
 
     /// How many images are kept.
     public var count: Int { memo.count }
+}
+
+/// How many times a file's thumbnail arrived: what a tile showing it observes.
+@available(iOS 17.0, macOS 14.0, *)
+@MainActor
+@Observable
+final class Arrivals {
+    var count = 0
 }
