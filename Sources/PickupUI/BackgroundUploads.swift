@@ -11,7 +11,11 @@
     /// of the two sends an upload, so that nothing is sent twice.
     ///
     /// Make it at launch, with the identifier it had before: iOS gives a session's events to a
-    /// session made with the same identifier. Call ``restore(into:)`` once at launch,
+    /// session made with the same identifier. Make one for each identifier and keep it (the app
+    /// delegate's, or a static): a second one for an identifier whose session this process
+    /// still holds makes no session ("it is not safe to create another background session with
+    /// the same identifier", NSURLSession.h:157-159); its `send` throws why, and its
+    /// `restore`, `handOff` and `takeBack` do nothing. Call ``restore(into:)`` once at launch,
     /// ``handOff(_:)`` when the app leaves the screen, ``takeBack(_:)`` when it returns, and
     /// ``reattach(identifier:completionHandler:)`` from the app delegate's
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
@@ -124,6 +128,12 @@
             self.identifier = identifier
             self.uploader = uploader
             super.init()
+            // One session per identifier in a process (NSURLSession.h:157-159): a second
+            // BackgroundUploads makes none, and each of its calls says why.
+            guard BackgroundSessionClaims.process.claim(identifier) else {
+                letGo.withValue { $0 = BackgroundSessionClaims.refusal(identifier) }
+                return
+            }
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
             configuration.sessionSendsLaunchEvents = true
             configuration.isDiscretionary = false
@@ -170,14 +180,16 @@
                 }
             }
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-                let (over, session) = lock.withLock { () -> (Bool, URLSession?) in
-                    if !isInvalid { invalidWaiters.append(ended) }
-                    return (isInvalid, self.session)
+                // Over already, or never made (a second BackgroundUploads for the identifier).
+                let session = lock.withLock { () -> URLSession? in
+                    guard !isInvalid, let session = self.session else { return nil }
+                    invalidWaiters.append(ended)
+                    return session
                 }
-                if over {
-                    ended.resume()
+                if let session {
+                    session.finishTasksAndInvalidate()
                 } else {
-                    session?.finishTasksAndInvalidate()
+                    ended.resume()
                 }
             }
         }
@@ -201,6 +213,9 @@
                         : UploadError(.network, "the background session \(identifier) ended: this upload stays here")
                 }
             }
+            // "Safe to create another background session with the same identifier" from here
+            // (NSURLSession.h:157-159).
+            BackgroundSessionClaims.process.release(identifier)
             let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
                 isInvalid = true
                 defer { invalidWaiters = [] }
@@ -255,7 +270,7 @@
         ) async throws(UploadError) -> Int {
             lock.withLock { self.queue = queue }
             guard let transfers = running else {
-                throw UploadError(.network, "the background session is not set up")
+                throw letGo.current ?? UploadError(.network, "the background session is not set up")
             }
             return try await transfers.send(
                 path: path, to: destination, type: type, expected: nil, metadata: metadata, on: queue)

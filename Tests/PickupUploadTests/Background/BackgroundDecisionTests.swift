@@ -197,4 +197,18 @@ struct BackgroundDecisionTests {
         #expect(gate.handlerGiven(2) == [1])
         #expect(gate.eventsFinished() == 2)
     }
+
+    @Test("one background session per identifier in a process, until it has become invalid")
+    func oneSessionPerIdentifier() {
+        // NSURLSession.h:157-159 (iOS 26.2 SDK): "it is not safe to create another background
+        // session with the same identifier until URLSession:didBecomeInvalidWithError: has been issued".
+        let claims = BackgroundSessionClaims()
+        #expect(claims.claim("pickup.uploads"))
+        #expect(!claims.claim("pickup.uploads"), "a second BackgroundUploads makes no session")
+        #expect(claims.claim("pickup.share"), "an extension's identifier is its own")
+        claims.release("pickup.uploads")
+        #expect(claims.claim("pickup.uploads"))
+        let refusal = BackgroundSessionClaims.refusal("pickup.uploads")
+        #expect(refusal.code == .busy && refusal.message.contains("make it once at launch and keep it"))
+    }
 }
