@@ -69,6 +69,8 @@ package actor BackgroundTransfers {
     /// foreground paused), then one task sends the rest. The foreground must have stopped
     /// sending it (`UploadQueue` pauses what it hands over).
     package func handOff(id: String, attempt: Int = 1) async -> HandOff {
+        // A first attempt is the app's own hand-off: whatever the person stopped before goes again.
+        if attempt == 1 { stoppedByPerson.remove(id) }
         await hold.acquire()
         let result = await handOffHeld(id: id, attempt: attempt)
         await hold.release()
@@ -269,10 +271,13 @@ package actor BackgroundTransfers {
             // A connection lost on the way, or an offset the server had moved past (it was still
             // taking in a request the foreground cut when it paused): another task goes on from
             // the server's offset, asked again (the system starts it when the network allows).
-            // Anything else waits for the foreground.
+            // Anything else waits for the foreground. In turn with the app's hand-offs and
+            // take-backs (a person's pause or cancel asked meanwhile comes after it, or before).
             let again: Set<UploadError.Code> = [.network, .offsetConflict]
             guard again.contains(failure.code), transfer.attempt < BackgroundTransfers.attempts else { return record }
-            switch await handOff(id: transfer.id, attempt: transfer.attempt + 1) {
+            let id = transfer.id
+            let attempt = transfer.attempt + 1
+            switch await inLane({ await self.handOffAgain(id: id, attempt: attempt) }) {
             case .handedOver, .alreadyInBackground, .finished: return try? await journal.record(id: transfer.id)
             case .staysInForeground: return record
             }
@@ -344,7 +349,25 @@ package actor BackgroundTransfers {
     /// (a person's pause or cancel while the app returns to the screen): false when this
     /// session did not hold the upload, or could not say.
     package func takeBackInTurn(id: String) async -> Bool {
-        await inLane { (try? await self.takeBack(id: id)) ?? false }
+        await inLane {
+            await self.stoppedByPerson(id)
+            return (try? await self.takeBack(id: id)) ?? false
+        }
+    }
+
+    /// The uploads a person paused or cancelled (``takeBackInTurn(id:)``): a lost connection's
+    /// retry does not hand them over again, whichever came first in the lane; the app's next
+    /// hand-off (a first attempt) does.
+    private var stoppedByPerson: Set<String> = []
+
+    private func stoppedByPerson(_ id: String) { stoppedByPerson.insert(id) }
+
+    /// A lost connection's next task, unless the person stopped the upload meanwhile.
+    private func handOffAgain(id: String, attempt: Int) async -> HandOff {
+        guard !stoppedByPerson.contains(id) else {
+            return .staysInForeground(UploadError(.cancelled, "upload \(id) was stopped by the person"))
+        }
+        return await handOff(id: id, attempt: attempt)
     }
 
     /// Runs `work` after every piece of work asked before it has ended.

@@ -1,4 +1,5 @@
 import Foundation
+import Pickup
 import PickupHTTP
 import PickupTestSupport
 import PickupUpload
@@ -535,6 +536,48 @@ struct BackgroundTransfersTests {
         await system.runAll()
         #expect(await app.queue.item(id)?.state == .cancelled)
         #expect(await server.patched == 0)
+    }
+
+    @Test("a person's pause asked as a lost connection's task ends: its retry does not send it again")
+    func pauseBeatsRetry() async throws {
+        let server = try CountingServer()
+        // The system's first request is lost: the first upload's task ends with a network error.
+        let system = FakeBackgroundSystem(transport: FailingTransport(failures: 1, then: server))
+        let app = try await launch(journal: journalPath(), transport: server, system: system)
+        let paths = try [file(bytes: 100 << 10), file(bytes: 100 << 10)]
+        defer { paths.forEach { unlink($0) } }
+        var ids: [Int] = []
+        for path in paths {
+            ids.append(
+                try await app.transfers.send(
+                    path: path, to: .tus(endpoint: server.server.endpoint), type: "video/mp4", expected: nil,
+                    on: app.queue))
+        }
+        let paused = ids[0]
+        let first = try #require(await app.queue.item(paused)?.uploadID)
+        // The second's pause holds the transfers' lane at its task's cancellation; meanwhile the
+        // person pauses the first, and the first's task ends with the lost connection.
+        let running = LockedValue<Task<Void, Never>?>(nil)
+        system.holdNextCancel {
+            Task { await app.queue.pause(paused) }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            running.withValue { $0 = Task { await system.runAll() } }
+            try? await Task.sleep(nanoseconds: 300_000_000)
+        }
+        await app.queue.pause(ids[1])
+        await running.current?.value
+        // Whatever the lane holds has ended once a take-back asked now has its turn.
+        _ = await app.transfers.takeBackInTurn(id: "none")
+        await system.drain()
+        await system.runAll()
+        let tasks = system.all(BackgroundTransfersTests.identifier).filter { $0.transfer?.id == first }
+        #expect(tasks.count == 1, "no second task for an upload the person paused")
+        #expect(try await app.uploader.journal.record(id: first)?.state != .done)
+        // Shown stopped (the lost connection's failure, or paused), for the person to resume.
+        let state = await app.queue.item(paused)?.state
+        var stopped = state == .paused
+        if case .failed = state { stopped = true }
+        #expect(stopped, "\(String(describing: state))")
     }
 
     @Test("a task that finished as the person cancelled: the upload is done, and the row says so")
