@@ -12,10 +12,11 @@
     ///
     /// Make it at launch, with the identifier it had before: iOS gives a session's events to a
     /// session made with the same identifier. Make one for each identifier and keep it (the app
-    /// delegate's, or a static): a second one for an identifier whose session this process
-    /// still holds makes no session ("it is not safe to create another background session with
-    /// the same identifier", NSURLSession.h:157-159); its `send` throws why, and its
-    /// `restore`, `handOff` and `takeBack` do nothing. Call ``restore(into:)`` once at launch,
+    /// delegate's, or a static). A second one for an identifier whose session this process still
+    /// holds makes no session ("it is not safe to create another background session with the
+    /// same identifier until URLSession:didBecomeInvalidWithError: has been issued",
+    /// NSURLSession.h:157-159): it passes every call to the first, which sends with its own
+    /// uploader and journal (and its ``invalidate()`` does nothing: the first's session goes on). Call ``restore(into:)`` once at launch,
     /// ``handOff(_:)`` when the app leaves the screen, ``takeBack(_:)`` when it returns, and
     /// ``reattach(identifier:completionHandler:)`` from the app delegate's
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
@@ -33,7 +34,7 @@
     /// as a failure, never as done.
     ///
     /// `@unchecked Sendable` is safe: `gate`, `queue` and `answers` are only touched under `lock`;
-    /// `session` and `transfers` are set once in `init`; everything else is immutable.
+    /// `session`, `transfers` and `holder` are set once in `init`; everything else is immutable.
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The background session's identifier.
         public let identifier: String
@@ -55,6 +56,9 @@
         /// Who waits for the session's end (`urlSession(_:didBecomeInvalidWithError:)`), and whether it came.
         private var invalidWaiters: [CheckedContinuation<Void, Never>] = []
         private var isInvalid = false
+        /// The one that holds this identifier's session, when another did before this was made:
+        /// every call goes to it (set once, in `init`).
+        private var holder: BackgroundUploads?
 
         /// The app's background uploads, on a session named `identifier`, for `uploader`'s
         /// journal; the bodies a task needs (the rest of a tus upload, a form) are written under
@@ -129,9 +133,9 @@
             self.uploader = uploader
             super.init()
             // One session per identifier in a process (NSURLSession.h:157-159): a second
-            // BackgroundUploads makes none, and each of its calls says why.
-            guard BackgroundSessionClaims.process.claim(identifier) else {
-                letGo.withValue { $0 = BackgroundSessionClaims.refusal(identifier) }
+            // BackgroundUploads makes none and passes its calls to the first.
+            if let first = BackgroundSessionClaims.process.claim(identifier, by: self) as? BackgroundUploads {
+                holder = first
                 return
             }
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
@@ -173,6 +177,7 @@
         /// session after this is called ("New tasks may not be created"): an upload it would
         /// have handed over again stays with the foreground.
         public func invalidate() async {
+            guard holder == nil else { return }
             letGo.withValue { reason in
                 if reason == nil {
                     reason = UploadError(
@@ -215,7 +220,7 @@
             }
             // "Safe to create another background session with the same identifier" from here
             // (NSURLSession.h:157-159).
-            BackgroundSessionClaims.process.release(identifier)
+            BackgroundSessionClaims.process.release(identifier, by: self)
             let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
                 isInvalid = true
                 defer { invalidWaiters = [] }
@@ -231,6 +236,7 @@
         /// background. Returns the queue ids of the uploads resumed here.
         @discardableResult
         public func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
+            if let holder { return try await holder.restore(into: queue) }
             lock.withLock { self.queue = queue }
             guard let transfers = running else { return [] }
             // The events the session already has (a relaunch for them) are recorded first, so
@@ -249,6 +255,7 @@
         /// Returns how many were handed over.
         @discardableResult
         public func handOff(_ queue: UploadQueue) async -> Int {
+            if let holder { return await holder.handOff(queue) }
             lock.withLock { self.queue = queue }
             guard let transfers = running else { return 0 }
             return await transfers.handOff(queue)
@@ -268,9 +275,12 @@
             path: String, to destination: UploadDestination, type: String = "application/octet-stream",
             metadata: [String: String] = [:], on queue: UploadQueue
         ) async throws(UploadError) -> Int {
+            if let holder {
+                return try await holder.send(path: path, to: destination, type: type, metadata: metadata, on: queue)
+            }
             lock.withLock { self.queue = queue }
             guard let transfers = running else {
-                throw letGo.current ?? UploadError(.network, "the background session is not set up")
+                throw UploadError(.network, "the background session is not set up")
             }
             return try await transfers.send(
                 path: path, to: destination, type: type, expected: nil, metadata: metadata, on: queue)
@@ -282,6 +292,7 @@
         /// form uploads stay with the background session (one request each: taken back, they
         /// would start over); the queue shows them until they end.
         public func takeBack(_ queue: UploadQueue) async {
+            if let holder { return await holder.takeBack(queue) }
             guard let transfers = running else { return }
             await transfers.takeBack(queue)
         }
@@ -291,6 +302,7 @@
         /// and the journal has recorded them; for an identifier that is not this session's it
         /// is called at once (an app with other background sessions passes only this one's).
         public func reattach(identifier: String, completionHandler: @escaping () -> Void) {
+            if let holder { return holder.reattach(identifier: identifier, completionHandler: completionHandler) }
             let call = MainThreadCall(run: completionHandler)
             guard identifier == self.identifier else {
                 call.onMain()

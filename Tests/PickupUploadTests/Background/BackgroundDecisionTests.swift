@@ -198,17 +198,25 @@ struct BackgroundDecisionTests {
         #expect(gate.eventsFinished() == 2)
     }
 
-    @Test("one background session per identifier in a process, until it has become invalid")
+    @Test("one background session per identifier in a process: a second one is told the holder")
     func oneSessionPerIdentifier() {
         // NSURLSession.h:157-159 (iOS 26.2 SDK): "it is not safe to create another background
         // session with the same identifier until URLSession:didBecomeInvalidWithError: has been issued".
+        final class Owner {}
         let claims = BackgroundSessionClaims()
-        #expect(claims.claim("pickup.uploads"))
-        #expect(!claims.claim("pickup.uploads"), "a second BackgroundUploads makes no session")
-        #expect(claims.claim("pickup.share"), "an extension's identifier is its own")
-        claims.release("pickup.uploads")
-        #expect(claims.claim("pickup.uploads"))
-        let refusal = BackgroundSessionClaims.refusal("pickup.uploads")
-        #expect(refusal.code == .busy && refusal.message.contains("make it once at launch and keep it"))
+        let first = Owner()
+        let second = Owner()
+        #expect(claims.claim("pickup.uploads", by: first) == nil)
+        #expect(claims.claim("pickup.uploads", by: second) === first, "the second passes its calls to the first")
+        #expect(claims.claim("pickup.uploads", by: first) == nil, "the holder claims again freely")
+        #expect(claims.claim("pickup.share", by: second) == nil, "an extension's identifier is its own")
+        claims.release("pickup.uploads", by: second)
+        #expect(claims.claim("pickup.uploads", by: second) === first, "only the holder lets it go")
+        claims.release("pickup.uploads", by: first)
+        #expect(claims.claim("pickup.uploads", by: second) == nil, "free once the session has become invalid")
+        var gone: Owner? = Owner()
+        #expect(claims.claim("pickup.other", by: gone ?? first) == nil)
+        gone = nil
+        #expect(claims.claim("pickup.other", by: first) == nil, "a holder that went frees it")
     }
 }
