@@ -25,12 +25,6 @@
         /// Changes when the thumbnails were all let go: the tiles' tasks run again.
         var generation: @MainActor () -> Int = { 0 }
 
-        /// What a tile's task is for: it runs again when either changes.
-        private struct TileTask: Hashable {
-            var state: PickedItemTile<ID>.State
-            var generation: Int
-        }
-
         /// A grid of `tiles`, with each tile's image from `thumbnail` and its remove, retry and open actions.
         public init(
             tiles: [PickedItemTile<ID>], thumbnail: @escaping @MainActor (ID) -> UIImage?,
@@ -63,9 +57,8 @@
             Color.gray.opacity(0.3)
                 .aspectRatio(1, contentMode: .fit)
                 .overlay {
-                    if let image = thumbnail(tile.id) {
-                        Image(uiImage: image).resizable().scaledToFill()
-                    }
+                    TileThumbnail(
+                        id: tile.id, state: tile.state, thumbnail: thumbnail, prepare: prepare, generation: generation)
                 }
                 .overlay {
                     switch tile.state {
@@ -105,8 +98,37 @@
                     .accessibilityHidden(true)
                 }
                 .onTapGesture { onOpen(tile.id) }
-                // Again when the tile's item becomes ready (loaded, or loaded again after a retry).
-                .task(id: TileTask(state: tile.state, generation: generation())) { await prepare(tile.id) }
+        }
+    }
+
+    /// A tile's picture, a view of its own: what its image depends on (its file's thumbnail,
+    /// observed on its own by `ThumbnailMaker`) redraws this view alone, not the grid. Its task
+    /// makes the thumbnail when there is none: when the tile appears, when its item becomes
+    /// ready (loaded, or loaded again after a retry), when every thumbnail was let go, and when
+    /// its own image was let go to make room while the tile was away.
+    struct TileThumbnail<ID: Hashable & Sendable>: View {
+        let id: ID
+        let state: PickedItemTile<ID>.State
+        let thumbnail: @MainActor (ID) -> UIImage?
+        let prepare: @MainActor (ID) async -> Void
+        let generation: @MainActor () -> Int
+
+        /// What the task is for: it runs again when any of them changes.
+        private struct Reason: Hashable {
+            var state: PickedItemTile<ID>.State
+            var generation: Int
+            var shown: Bool
+        }
+
+        var body: some View {
+            let image = thumbnail(id)
+            Color.clear
+                .overlay {
+                    if let image { Image(uiImage: image).resizable().scaledToFill() }
+                }
+                .task(id: Reason(state: state, generation: generation(), shown: image != nil)) {
+                    if image == nil { await prepare(id) }
+                }
         }
     }
 

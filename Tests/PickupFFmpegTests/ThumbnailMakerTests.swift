@@ -107,6 +107,7 @@ struct ThumbnailMakerTests {
         #expect(!other, "another file's thumbnail leaves this tile alone")
         let own = await redraws({ _ = thumbnails.image(ofFile: photo) }) { await thumbnails.make(ofFile: photo) }
         #expect(own, "its own thumbnail redraws it")
+        #expect(thumbnails.image(ofFile: photo) != nil && thumbnails.image(ofFile: video) != nil)
         let cleared = await redraws({ _ = thumbnails.image(ofFile: video) }) { thumbnails.removeAll() }
         #expect(cleared, "removeAll redraws every tile")
         #expect(thumbnails.image(ofFile: video) == nil)

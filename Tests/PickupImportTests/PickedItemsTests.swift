@@ -460,6 +460,25 @@ struct PickedItemsTests {
             !FileManager.default.fileExists(atPath: picking.root + "/library/" + copy), "the replaced pick's copy goes")
     }
 
+    @Test("a failed item picked again loads with the provider it comes back with, not the old one")
+    func uikitPickerRepicked() async throws {
+        let picking = try Picking()
+        let log = FakeLog()
+        let model = picking.model()
+        let plan = { PickerSelectionPlan(limit: 1, preselected: model.keys, ordered: false) }
+        let broken = FakePickedItem(
+            identifier: "cloud", kind: .image, file: try Fixtures.path(.jpegPlain), contentType: "public.jpeg",
+            loadFailure: .iCloudUnavailable, log: log)
+        model.follow(returned: [broken], opened: plan())
+        await settle { isFailed(model.states["cloud"]) }
+        // With a limit of one nothing is preselected: the item picked again comes with a provider
+        // of its own (the old one stays broken here).
+        model.follow(returned: [try picking.photo("cloud", log: log)], opened: plan())
+        await settle { isReady(model.states["cloud"]) }
+        #expect(isReady(model.states["cloud"]))
+        #expect(log.count(.loadFile("cloud")) == 2)
+    }
+
     @Test("a preselected item shows what restore gave it")
     func preselectedRestored() async throws {
         let picking = try Picking()

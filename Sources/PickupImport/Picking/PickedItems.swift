@@ -140,9 +140,20 @@ public final class PickedItems<Source: PickedItemSource> {
     /// the items still selected among them with empty providers (`PHPicker.h`). Nothing comes
     /// back from a picker opened with nothing preselected when the person cancels it (with a
     /// limit of one the picker preselects nothing): the selection stays as it is.
+    ///
+    /// An item that failed and is picked again comes with a provider of its own (the person
+    /// deselected it and picked it anew, or picked it again with a limit of one): it loads again
+    /// with that one, not with the provider of an earlier presentation. An item the picker does
+    /// not hand back, even on Cancel (an asset deleted meanwhile, or one the picker's filter no
+    /// longer shows: Apple does not say), leaves the selection, its copy with it unless taken.
     public func follow(returned results: [Source], opened plan: PickerSelectionPlan) {
         guard !plan.isCancelled(returning: results.count) else { return }
         follow(results)
+        for source in results where source.kind != .empty {
+            guard let key = source.identifier, case .failed = states[key], running[key] == nil else { continue }
+            sources[key] = source
+            retry(key)
+        }
     }
 
     /// Loads a failed item again (the tile's "Try Again").

@@ -71,6 +71,9 @@ struct FakePickedItem: PickedItemSource {
     /// are always empty"), the others as they are. The person cancels (`selected` nil): Apple's
     /// documentation of `preselectedAssetIdentifiers`, "Results include all preselected
     /// identifiers when canceling the picker" (and with nothing preselected, nothing comes back).
+    /// Apple promises empty providers only for preselected assets that "remain selected": one
+    /// the person deselected and picked again may come back with a provider, which the tests
+    /// give as a picked item of its own (`uikitPickerRepicked`).
     static func pickerResults(preselected: [String], selected: [FakePickedItem]?) -> [FakePickedItem] {
         guard let selected else { return preselected.map { Self.preselected($0) } }
         return selected.map { item in
