@@ -83,6 +83,16 @@ public struct UploadRecord: Sendable, Hashable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// A reply's first line as a person reads it: its spaces trimmed, cut to `limit` characters
+    /// ("…" after it), and whether it was cut or lines follow it. A refusal's error quotes it,
+    /// and `pickup upload` prints it.
+    package static func firstLine(of reply: String, limit: Int) -> (line: String, cut: Bool, more: Bool) {
+        let lines = reply.split(whereSeparator: \.isNewline)
+        let line = (lines.first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        let cut = line.count > limit
+        return (cut ? String(line.prefix(limit)) + "…" : line, cut, lines.count > 1)
+    }
 }
 
 extension UploadRecord {

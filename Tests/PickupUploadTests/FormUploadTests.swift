@@ -68,6 +68,15 @@ struct FormUploadTests {
         #expect(even.utf8.count == UploadRecord.replyLimit && even.allSatisfy { $0 == "é" })
     }
 
+    @Test("a reply's first line as a person reads it: trimmed, cut with an ellipsis, more lines told")
+    func replyFirstLine() {
+        let one = UploadRecord.firstLine(of: "  {\"id\": 7}  \n{\"more\": 1}", limit: 20)
+        #expect(one.line == "{\"id\": 7}" && !one.cut && one.more)
+        let long = UploadRecord.firstLine(of: String(repeating: "x", count: 30), limit: 20)
+        #expect(long.line == String(repeating: "x", count: 20) + "…" && long.cut && !long.more)
+        #expect(UploadRecord.firstLine(of: "\n\nlater", limit: 20).line == "later", "empty lines skipped")
+    }
+
     @Test(
         "a form is one request for the whole file: the bytes sent rise while it goes, before the server answers",
         arguments: Transport.allCases)

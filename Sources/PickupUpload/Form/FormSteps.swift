@@ -68,10 +68,8 @@ struct FormSteps: UploadSteps {
     /// most; nothing when it had none. HTML pages are not quoted (their first line is markup).
     static func said(_ reply: String?) -> String {
         guard let reply, !reply.hasPrefix("<") else { return "" }
-        let line = reply.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return "" }
-        return " (\"" + (trimmed.count > 160 ? String(trimmed.prefix(160)) + "…" : trimmed) + "\")"
+        let line = UploadRecord.firstLine(of: reply, limit: 160).line
+        return line.isEmpty ? "" : " (\"" + line + "\")"
     }
 
     /// The form's POST of `record`'s file: the options' headers and the form's own, and the

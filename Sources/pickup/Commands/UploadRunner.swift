@@ -135,9 +135,8 @@ enum UploadRunner {
 
     /// The first line of a server's answer, at most 200 characters, on one line.
     static func excerpt(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let cut = line.count > 200 ? String(line.prefix(200)) + "…" : line
-        return Text.clean(cut) + (text.contains(where: \.isNewline) && line.count <= 200 ? " …" : "")
+        let (line, cut, more) = UploadRecord.firstLine(of: text, limit: 200)
+        return Text.clean(line) + (more && !cut ? " …" : "")
     }
 
     /// What follows a record's line: how to go on with a paused one, a failed one's error.
