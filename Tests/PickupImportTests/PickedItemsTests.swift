@@ -371,12 +371,14 @@ struct PickedItemsTests {
     }
 
     /// A model loading four photos one at a time: `done` ready, `broken` failed, `slow` loading
-    /// (held by `gate`), `next` waiting its turn.
-    func fourStates(
-        _ picking: Picking, gate: FakeGate, log: FakeLog
-    ) async throws -> (
-        model: PickedItems<FakePickedItem>, items: [FakePickedItem]
+    /// (held by `gate`), `next` waiting its turn; and the plan of the picker opened again.
+    func fourStates() async throws -> (
+        picking: Picking, gate: FakeGate, log: FakeLog, model: PickedItems<FakePickedItem>, items: [FakePickedItem],
+        plan: PickerSelectionPlan
     ) {
+        let picking = try Picking()
+        let gate = FakeGate()
+        let log = FakeLog()
         let model = picking.model(concurrency: 1)
         let broken = FakePickedItem(
             identifier: "broken", kind: .image, file: try Fixtures.path(.jpegPlain), contentType: "public.jpeg",
@@ -388,16 +390,15 @@ struct PickedItemsTests {
         await settle { log.count(.loadFile("slow")) == 1 }
         #expect(isReady(model.states["done"]) && isFailed(model.states["broken"]))
         #expect(model.states["next"] == .loading(fraction: nil))
-        return (model, items)
+        return (
+            picking, gate, log, model, items, PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        )
     }
 
     @Test("the UIKit picker opened again and cancelled leaves every item as it was, loading or not")
     func uikitPickerCancelled() async throws {
-        let picking = try Picking()
-        let gate = FakeGate()
-        let log = FakeLog()
-        let (model, items) = try await fourStates(picking, gate: gate, log: log)
-        let plan = PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        let (picking, gate, log, model, items, plan) = try await fourStates()
+        defer { withExtendedLifetime(picking) {} }  // its scratch library, until the end
         #expect(plan.preselected == ["done", "broken", "slow", "next"])
         model.follow(returned: FakePickedItem.pickerResults(preselected: plan.preselected, selected: nil), opened: plan)
         #expect(model.keys == ["done", "broken", "slow", "next"])
@@ -416,11 +417,7 @@ struct PickedItemsTests {
 
     @Test("the UIKit picker opened again: what stays is kept, what is deselected goes, what is new loads")
     func uikitPickerChanged() async throws {
-        let picking = try Picking()
-        let gate = FakeGate()
-        let log = FakeLog()
-        let (model, items) = try await fourStates(picking, gate: gate, log: log)
-        let plan = PickerSelectionPlan(limit: 10, preselected: model.keys, ordered: true)
+        let (picking, gate, log, model, items, plan) = try await fourStates()
         let added = try picking.photo("added", log: log)
         let chosen = [items[3], items[0], added]  // `broken` and `slow` deselected, `next` put first
         model.follow(
