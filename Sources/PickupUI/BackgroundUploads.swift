@@ -16,7 +16,8 @@
     /// holds makes no session ("it is not safe to create another background session with the
     /// same identifier until URLSession:didBecomeInvalidWithError: has been issued",
     /// NSURLSession.h:157-159): it passes every call to the first, which sends with its own
-    /// uploader and journal (and its ``invalidate()`` does nothing: the first's session goes on). Call ``restore(into:)`` once at launch,
+    /// uploader and journal (``invalidate()`` too: the session is let go), until the first's
+    /// session has become invalid; its next call then makes its own. Call ``restore(into:)`` once at launch,
     /// ``handOff(_:)`` when the app leaves the screen, ``takeBack(_:)`` when it returns, and
     /// ``reattach(identifier:completionHandler:)`` from the app delegate's
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
@@ -34,7 +35,8 @@
     /// as a failure, never as done.
     ///
     /// `@unchecked Sendable` is safe: `gate`, `queue` and `answers` are only touched under `lock`;
-    /// `session`, `transfers` and `holder` are set once in `init`; everything else is immutable.
+    /// `session` and `transfers` are set once, under `setUpLock` and `lock` (`holderNow()`);
+    /// everything else is immutable.
     public final class BackgroundUploads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The background session's identifier.
         public let identifier: String
@@ -56,9 +58,19 @@
         /// Who waits for the session's end (`urlSession(_:didBecomeInvalidWithError:)`), and whether it came.
         private var invalidWaiters: [CheckedContinuation<Void, Never>] = []
         private var isInvalid = false
-        /// The one that holds this identifier's session, when another did before this was made:
-        /// every call goes to it (set once, in `init`).
-        private var holder: BackgroundUploads?
+        /// What making the session takes, kept for a second object that makes it once the first
+        /// has let it go.
+        private let setup: Setup
+        /// Held while the session is made: it is made once.
+        private let setUpLock = NSLock()
+
+        private struct Setup {
+            let appGroup: String?
+            let storage: PickupStorage
+            let background: any BackgroundTimeGranting
+            let network: BackgroundNetwork
+            let sharedFolder: String?
+        }
 
         /// The app's background uploads, on a session named `identifier`, for `uploader`'s
         /// journal; the bodies a task needs (the rest of a tus upload, a form) are written under
@@ -131,13 +143,31 @@
         ) {
             self.identifier = identifier
             self.uploader = uploader
+            setup = Setup(
+                appGroup: appGroup, storage: storage, background: background, network: network,
+                sharedFolder: sharedFolder)
             super.init()
-            // One session per identifier in a process (NSURLSession.h:157-159): a second
-            // BackgroundUploads makes none and passes its calls to the first.
-            if let first = BackgroundSessionClaims.process.claim(identifier, by: self) as? BackgroundUploads {
-                holder = first
-                return
+            _ = holderNow()
+        }
+
+        /// Who sends for this object: nil when it holds its identifier's session (made now, when
+        /// the identifier is free), else the object that does. One session per identifier in a
+        /// process (NSURLSession.h:157-159): a second object makes none while the first holds it,
+        /// and passes its calls to it; once the first's session has become invalid, the next
+        /// call makes this one's.
+        private func holderNow() -> BackgroundUploads? {
+            setUpLock.withLock { () -> BackgroundUploads? in
+                if lock.withLock({ session != nil }) { return nil }
+                if let first = BackgroundSessionClaims.process.claim(identifier, by: self) as? BackgroundUploads {
+                    return first
+                }
+                makeSession()
+                return nil
             }
+        }
+
+        private func makeSession() {
+            let (appGroup, storage, network) = (setup.appGroup, setup.storage, setup.network)
             let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
             configuration.sessionSendsLaunchEvents = true
             configuration.isDiscretionary = false
@@ -161,8 +191,8 @@
                 transfers = BackgroundTransfers(
                     uploader: uploader,
                     session: SystemBackgroundSession(session: made, identifier: identifier, letGo: letGo),
-                    folder: folder, background: background, adoptsUnnamedUploads: appGroup == nil,
-                    sharedFolder: sharedFolder)
+                    folder: folder, background: setup.background, adoptsUnnamedUploads: appGroup == nil,
+                    sharedFolder: setup.sharedFolder)
             }
             delegateQueue.isSuspended = false
         }
@@ -177,7 +207,7 @@
         /// session after this is called ("New tasks may not be created"): an upload it would
         /// have handed over again stays with the foreground.
         public func invalidate() async {
-            guard holder == nil else { return }
+            if let holder = holderNow() { return await holder.invalidate() }
             letGo.withValue { reason in
                 if reason == nil {
                     reason = UploadError(
@@ -236,7 +266,7 @@
         /// background. Returns the queue ids of the uploads resumed here.
         @discardableResult
         public func restore(into queue: UploadQueue) async throws(UploadError) -> [Int] {
-            if let holder { return try await holder.restore(into: queue) }
+            if let holder = holderNow() { return try await holder.restore(into: queue) }
             lock.withLock { self.queue = queue }
             guard let transfers = running else { return [] }
             // The events the session already has (a relaunch for them) are recorded first, so
@@ -255,7 +285,7 @@
         /// Returns how many were handed over.
         @discardableResult
         public func handOff(_ queue: UploadQueue) async -> Int {
-            if let holder { return await holder.handOff(queue) }
+            if let holder = holderNow() { return await holder.handOff(queue) }
             lock.withLock { self.queue = queue }
             guard let transfers = running else { return 0 }
             return await transfers.handOff(queue)
@@ -275,7 +305,7 @@
             path: String, to destination: UploadDestination, type: String = "application/octet-stream",
             metadata: [String: String] = [:], on queue: UploadQueue
         ) async throws(UploadError) -> Int {
-            if let holder {
+            if let holder = holderNow() {
                 return try await holder.send(path: path, to: destination, type: type, metadata: metadata, on: queue)
             }
             lock.withLock { self.queue = queue }
@@ -292,7 +322,7 @@
         /// form uploads stay with the background session (one request each: taken back, they
         /// would start over); the queue shows them until they end.
         public func takeBack(_ queue: UploadQueue) async {
-            if let holder { return await holder.takeBack(queue) }
+            if let holder = holderNow() { return await holder.takeBack(queue) }
             guard let transfers = running else { return }
             await transfers.takeBack(queue)
         }
@@ -302,7 +332,9 @@
         /// and the journal has recorded them; for an identifier that is not this session's it
         /// is called at once (an app with other background sessions passes only this one's).
         public func reattach(identifier: String, completionHandler: @escaping () -> Void) {
-            if let holder { return holder.reattach(identifier: identifier, completionHandler: completionHandler) }
+            if let holder = holderNow() {
+                return holder.reattach(identifier: identifier, completionHandler: completionHandler)
+            }
             let call = MainThreadCall(run: completionHandler)
             guard identifier == self.identifier else {
                 call.onMain()

@@ -126,9 +126,8 @@
                 .overlay {
                     if let image { Image(uiImage: image).resizable().scaledToFill() }
                 }
-                .task(id: Reason(state: state, generation: generation(), shown: image != nil)) {
-                    if image == nil { await prepare(id) }
-                }
+                // Asked even when its image is there: the memo keeps the images asked for last.
+                .task(id: Reason(state: state, generation: generation(), shown: image != nil)) { await prepare(id) }
         }
     }
 
