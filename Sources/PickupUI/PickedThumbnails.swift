@@ -26,7 +26,9 @@
     extension ThumbnailMaker where Image == UIImage {
         /// Thumbnails `pixels` on a side (a 100-point tile on a 3x screen takes 300; a wider
         /// tile, on iPad, more), filling the square, made by `renderer`, the last `capacity`
-        /// kept (each of 300 pixels takes 360 KB decoded: 100 take 36 MB).
+        /// kept (each of 300 pixels takes 360 KB decoded: 100 take 36 MB). Keep `capacity` above
+        /// the tiles on screen and those the grid prepares around them (an iPad grid of small
+        /// tiles shows more than 100): fewer, and tiles on screen take each other's place.
         public convenience init(
             pixels: Int = 300, renderer: any ThumbnailRenderer = AVFoundationThumbnailer(), capacity: Int = 100
         ) {
