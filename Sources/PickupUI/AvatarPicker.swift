@@ -56,12 +56,16 @@
                         ? Localized.string("Add a profile photo") : Localized.string("Change the profile photo"))
             )
             .confirmationDialog(Localized.string("Profile photo"), isPresented: $choosing) {
-                Button(Localized.string("Take Photo")) {
-                    switch CameraPicker.availability(
-                        for: CameraOptions(mode: .photo, device: .front, allowsEditing: true))
-                    {
-                    case .ready, .mustAsk: showsCamera = true
-                    case .unavailable(let text), .denied(let text): message = Localized.message(text)
+                // Offered only to an app that may ask for the camera: without the key the system
+                // ends the app when the camera is asked for (CameraAvailability.usageKeys).
+                if Bundle.main.object(forInfoDictionaryKey: "NSCameraUsageDescription") != nil {
+                    Button(Localized.string("Take Photo")) {
+                        switch CameraPicker.availability(
+                            for: CameraOptions(mode: .photo, device: .front, allowsEditing: true))
+                        {
+                        case .ready, .mustAsk: showsCamera = true
+                        case .unavailable(let text), .denied(let text): message = Localized.message(text)
+                        }
                     }
                 }
                 Button(Localized.string("Choose from Library")) { showsLibrary = true }

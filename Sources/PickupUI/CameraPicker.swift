@@ -49,7 +49,10 @@
                 sourceAvailable: UIImagePickerController.isSourceTypeAvailable(.camera),
                 availableMediaTypes: UIImagePickerController.availableMediaTypes(for: .camera) ?? [],
                 permission: permission(.video), options: options, needsMicrophone: options.mode == .video,
-                microphone: permission(.audio))
+                microphone: permission(.audio),
+                declaredKeys: CameraAvailability.usageKeys.filter {
+                    Bundle.main.object(forInfoDictionaryKey: $0) != nil
+                })
         }
 
         static func permission(_ media: AVMediaType) -> CameraAvailability.Permission {
@@ -133,10 +136,11 @@
             ) {
                 let onFinish = self.onFinish
                 let export = CameraRecordingPlan(options.quality).export
-                // A movie comes as a file that the system removes later; a photo as an image to
-                // encode, with the capture's metadata (`.mediaMetadata`: date, camera, exposure;
-                // the camera picker gives no location).
-                let movie = (info[.mediaURL] as? URL).map(URLBox.init)
+                // A movie comes as the picker's temporary file, documented for no longer than this
+                // call: moved into the app's inbox now, before the picker goes. A photo comes as an
+                // image to encode, with the capture's metadata (`.mediaMetadata`: date, camera,
+                // exposure; the camera picker gives no location).
+                let movie = (info[.mediaURL] as? URL).map(Coordinator.takeMovie)
                 let edited = info[.editedImage] as? UIImage
                 let photo = (edited ?? info[.originalImage] as? UIImage).map {
                     CapturedPhoto(
@@ -166,12 +170,37 @@
                 onFinish(nil)
             }
 
-            /// Off the main actor: the photo encoded (or the movie exported to the size asked), then imported.
+            /// The camera's movie moved into the importer's inbox (a rename within the app's
+            /// container); where it was when it cannot be moved.
+            nonisolated static func takeMovie(_ url: URL) -> URLBox {
+                let target = PickedMediaStore.shared.importer.inbox.reserve(url.lastPathComponent)
+                do {
+                    try FileManager.default.createDirectory(
+                        atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try FileManager.default.moveItem(atPath: url.path, toPath: target)
+                    return URLBox(url: URL(fileURLWithPath: target))
+                } catch {
+                    return URLBox(url: url)
+                }
+            }
+
+            /// Off the main actor: the photo encoded (or the movie exported to the size asked), then
+            /// imported. A movie that cannot be exported is kept as it was recorded, never lost; the
+            /// camera's movie and what was made here go once the library has its copy, or the
+            /// capture failed.
             nonisolated static func keep(
                 movie: URLBox?, photo: CapturedPhoto?, export: ExportPreset?
             ) async -> Result<ImportedItem, ImportError> {
                 var file: URL
                 var made: URL?
+                defer {
+                    if let movie {
+                        PickedMediaStore.shared.importer.inbox.discard(
+                            PickedFile(path: movie.url.path, contentType: nil))
+                        try? FileManager.default.removeItem(at: movie.url)
+                    }
+                    if let made { try? FileManager.default.removeItem(at: made) }
+                }
                 if let movie {
                     file = movie.url
                     if let export {
@@ -183,7 +212,7 @@
                             file = output
                             made = output
                         } catch {
-                            return .failure(ImportError(.sourceUnreadable, "the movie could not be exported: \(error)"))
+                            try? FileManager.default.removeItem(at: output)
                         }
                     }
                 } else if let photo, let written = photo.writeJPEG() {
@@ -198,9 +227,6 @@
                     guard let imported = item.imported else {
                         return .failure(ImportError(.notMedia, "the capture could not be read"))
                     }
-                    // The library holds a durable copy now: the camera's movie and what was made here go.
-                    if let movie { try? FileManager.default.removeItem(at: movie.url) }
-                    if let made { try? FileManager.default.removeItem(at: made) }
                     return .success(imported)
                 } catch {
                     return .failure(error)

@@ -65,6 +65,30 @@ struct PresentationTests {
         #expect(seen.map(\.1) == ["item 0", "item 1", "item 2 is gone", "item 3", "item 4"])
     }
 
+    @Test("the camera is never asked for without its usage description: the system would end the app")
+    func cameraUsageKeys() {
+        let both = ["public.image", "public.movie"]
+        // Apple's documentation of NSCameraUsageDescription: "This key is required if your app
+        // uses APIs that access the device's camera"; without it the system ends the app.
+        for permission in [CameraAvailability.Permission.notDetermined, .authorized] {
+            let photo = CameraAvailability.decide(
+                sourceAvailable: true, availableMediaTypes: both, permission: permission, options: CameraOptions(),
+                declaredKeys: [])
+            #expect(
+                photo
+                    == .unavailable("This app cannot use the camera (its Info.plist has no NSCameraUsageDescription)."))
+        }
+        let video = CameraAvailability.decide(
+            sourceAvailable: true, availableMediaTypes: both, permission: .notDetermined,
+            options: CameraOptions(mode: .video), declaredKeys: ["NSCameraUsageDescription"])
+        #expect(
+            video == .unavailable("This app cannot record video (its Info.plist has no NSMicrophoneUsageDescription)."))
+        #expect(
+            CameraAvailability.decide(
+                sourceAvailable: true, availableMediaTypes: both, permission: .notDetermined, options: CameraOptions(),
+                declaredKeys: ["NSCameraUsageDescription"]) == .mustAsk, "a photo needs no microphone")
+    }
+
     @Test("the camera: no camera, no video, not asked, denied, restricted, no microphone, ready")
     func camera() {
         let video = CameraOptions(mode: .video)

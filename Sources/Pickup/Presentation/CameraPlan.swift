@@ -96,15 +96,31 @@ public enum CameraAvailability: Sendable, Hashable {
         case restricted
     }
 
-    /// Decides from what UIImagePickerController and AVCaptureDevice report.
+    /// The Info.plist keys the camera needs: without the first the system ends the app when the
+    /// camera is asked for, without the second when a video asks for the microphone.
+    public static let usageKeys: Set<String> = ["NSCameraUsageDescription", "NSMicrophoneUsageDescription"]
+
+    /// Decides from what UIImagePickerController and AVCaptureDevice report, and which usage
+    /// descriptions the app's Info.plist has (`declaredKeys`).
     public static func decide(
         sourceAvailable: Bool, availableMediaTypes: [String], permission: Permission, options: CameraOptions,
-        needsMicrophone: Bool = false, microphone: Permission = .authorized
+        needsMicrophone: Bool = false, microphone: Permission = .authorized, declaredKeys: Set<String> = usageKeys
     ) -> CameraAvailability {
         guard sourceAvailable else { return .unavailable("This device has no camera.") }
         guard availableMediaTypes.contains(options.mediaType) else {
             return .unavailable(
                 options.mode == .video ? "This camera cannot record video." : "This camera cannot take photos.")
+        }
+        // Asked for without its usage description, the camera or the microphone ends the app:
+        // Apple's documentation of NSCameraUsageDescription, "This key is required if your app
+        // uses APIs that access the device's camera" (and of NSMicrophoneUsageDescription, the
+        // microphone's). A picker that cannot open says so, to the developer first.
+        guard declaredKeys.contains("NSCameraUsageDescription") else {
+            return .unavailable("This app cannot use the camera (its Info.plist has no NSCameraUsageDescription).")
+        }
+        if options.mode == .video, !declaredKeys.contains("NSMicrophoneUsageDescription") {
+            return .unavailable(
+                "This app cannot record video (its Info.plist has no NSMicrophoneUsageDescription).")
         }
         switch permission {
         case .notDetermined: return .mustAsk
@@ -127,7 +143,7 @@ public enum CameraAvailability: Sendable, Hashable {
 public enum InfoPlistKeys {
     /// Each key, with the feature that needs it.
     public static let all: [(key: String, when: String)] = [
-        ("NSCameraUsageDescription", "the camera picker (photo or video)"),
+        ("NSCameraUsageDescription", "the camera picker (photo or video), and the avatar picker's Take Photo"),
         ("NSMicrophoneUsageDescription", "the camera picker recording video with sound"),
         (
             "NSPhotoLibraryUsageDescription",
