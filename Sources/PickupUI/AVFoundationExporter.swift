@@ -113,15 +113,18 @@
                     trim.upperBound.isFinite
                     ? CMTimeRange(start: start, end: CMTime(seconds: trim.upperBound, preferredTimescale: 600))
                     : CMTimeRange(start: start, duration: .positiveInfinity)
-            } else {
-                session.timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
             }
+            // Untrimmed, `timeRange` is left as it is: the whole asset ("If timeRange is not set on
+            // the export session, timeRange will be assumed to be the full time range of the
+            // asset", AVAssetExportSession.h, estimateOutputFileLengthWithCompletionHandler:).
             if options.stripLocation { session.metadataItemFilter = .forSharing() }
             session.shouldOptimizeForNetworkUse = true
             return session
         }
 
         static func fileType(_ container: ExportContainer) -> AVFileType { container == .mov ? .mov : .mp4 }
+
+        func removeOutput(at path: String) { try? FileManager.default.removeItem(atPath: path) }
 
         func estimatedBytes(_ preset: ExportPreset) async -> Int64? {
             guard let session = make(preset) else { return nil }

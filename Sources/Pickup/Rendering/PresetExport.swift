@@ -8,6 +8,9 @@ public protocol PresetExportSession: Sendable {
     func estimatedBytes(_ preset: ExportPreset) async -> Int64?
     /// Whether the session can write `container` with `preset` (`supportedFileTypes`).
     func supports(_ container: ExportContainer, _ preset: ExportPreset) async -> Bool
+    /// Removes what is at `path`, when anything is: the session does not write over a file
+    /// (`AVError.h:57`, `AVErrorFileAlreadyExists`).
+    func removeOutput(at path: String)
     /// Exports with `preset` into `container` at `path`; returns what the output holds.
     func export(
         _ preset: ExportPreset, as container: ExportContainer, to path: String
@@ -82,6 +85,8 @@ public enum PresetExport {
         }
         var refused: RenderError?
         for preset in supported {
+            // An output refused before (over the limit) is in the way of the next preset's.
+            session.removeOutput(at: path)
             let output = try await session.export(preset, as: options.container, to: path)
             do {
                 try check(output, plan: plan, maxBytes: options.maxBytes)

@@ -17,6 +17,9 @@ final class FakeExportSession: PresetExportSession {
     /// reports success with less than the whole video).
     let stopsAt: Int64?
     let exported = LockedValue<[ExportPreset]>([])
+    /// The paths an export wrote and nothing removed since: the session does not write over a
+    /// file (`AVError.h:57`, `AVErrorFileAlreadyExists`: the export fails).
+    let written = LockedValue<Set<String>>([])
 
     init(
         rates: [ExportPreset: Int64], estimates: [ExportPreset: Int64]? = nil, duration: Double,
@@ -33,6 +36,8 @@ final class FakeExportSession: PresetExportSession {
 
     func supports(_ container: ExportContainer, _ preset: ExportPreset) async -> Bool { supported.contains(container) }
 
+    func removeOutput(at path: String) { _ = written.withValue { $0.remove(path) } }
+
     func export(
         _ preset: ExportPreset, as container: ExportContainer, to path: String
     ) async throws(RenderError)
@@ -40,6 +45,9 @@ final class FakeExportSession: PresetExportSession {
     {
         guard let rate = rates[preset] else {
             throw RenderError(.unsupported, "no such preset in this fake")
+        }
+        guard written.withValue({ $0.insert(path).inserted }) else {
+            throw RenderError(.writeFailed, "Cannot Save (AVErrorFileAlreadyExists, -11823)", path: path)
         }
         exported.withValue { $0.append(preset) }
         let full = rate * Int64(duration)
