@@ -45,8 +45,9 @@
         ) async throws(RenderError) -> [RenderedImage] {
             let duration = (try? MediaProbe().probe(path: path).duration) ?? 0
             var images: [RenderedImage] = []
-            for index in 0..<max(1, count) {
-                images.append(try await frame(path, at: duration * (Double(index) + 0.5) / Double(count), request))
+            let frames = max(1, count)
+            for index in 0..<frames {
+                images.append(try await frame(path, at: duration * (Double(index) + 0.5) / Double(frames), request))
             }
             return images
         }

@@ -21,7 +21,9 @@
                     kCGImageSourceShouldCacheImmediately: true,
                     kCGImageSourceThumbnailMaxPixelSize: max(1, maxPixels),
                 ] as CFDictionary
-            return CGImageSourceCreateThumbnailAtIndex(source, 0, options)
+            // The primary image: in a HEIF file it need not be the first (CGImageSource.h,
+            // `CGImageSourceGetPrimaryImageIndex`).
+            return CGImageSourceCreateThumbnailAtIndex(source, CGImageSourceGetPrimaryImageIndex(source), options)
         }
 
         /// The same, as a `UIImage`.

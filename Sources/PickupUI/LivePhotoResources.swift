@@ -77,7 +77,10 @@
             let options = PHAssetResourceRequestOptions()
             options.isNetworkAccessAllowed = true
             options.progressHandler = { progress($0) }
-            try Task.checkCancellation()
+            if Task.isCancelled {
+                inbox.discard(PickedFile(path: path, contentType: nil))  // made empty above: it goes
+                throw CancellationError()
+            }
             // The request id, and whether the task was cancelled before Photos gave one.
             let request = LockedValue<(id: PHAssetResourceDataRequestID?, cancelled: Bool)>((nil, false))
             let once = OnceContinuation<Void>()
