@@ -5,7 +5,9 @@
     import UIKit
 
     /// A movie player (`VideoPlayer`) with a close button. The `AVPlayer` lives in the view's
-    /// state, so a parent that draws again does not restart playback; a new `url` starts anew.
+    /// state, so a parent that draws again, or the view shown again (back from a pushed view),
+    /// does not restart playback; a new `url` starts anew. The app's audio session is set to
+    /// play the movie's sound and put back as it was when the view goes.
     ///
     /// ```swift
     /// @State private var playing = false
@@ -18,6 +20,10 @@
         let url: URL
         let onClose: () -> Void
         @State private var player: AVPlayer?
+        /// The movie `player` plays.
+        @State private var playing: URL?
+        /// The app's audio category and mode before the player set its own, to put back.
+        @State private var audioBefore: (category: AVAudioSession.Category, mode: AVAudioSession.Mode)?
 
         /// A player for the movie at `url`, with a close button that calls `onClose`.
         public init(url: URL, onClose: @escaping () -> Void) {
@@ -29,19 +35,34 @@
         public var body: some View {
             VideoPlayer(player: player)
                 .task(id: url) {
-                    player?.pause()
+                    let session = AVAudioSession.sharedInstance()
+                    if audioBefore == nil { audioBefore = (session.category, session.mode) }
                     // `.playback`: the movie's sound plays with the silent switch on, as in Photos. The
                     // default `.soloAmbient` is for "background sounds" (`AVAudioSessionTypes.h:96`),
                     // which Apple's Audio Session Programming Guide says the Silent switch silences.
-                    try? AVAudioSession.sharedInstance().setCategory(.playback, mode: .moviePlayback)
+                    try? session.setCategory(.playback, mode: .moviePlayback)
+                    if let player, playing == url {
+                        player.play()  // shown again: on from where it was
+                        return
+                    }
+                    player?.pause()
                     let next = AVPlayer(url: url)
                     player = next
+                    playing = url
                     next.play()
                 }
                 .onDisappear {
                     player?.pause()
-                    // Other apps' sound may play again.
-                    try? AVAudioSession.sharedInstance().setActive(false, options: .notifyOthersOnDeactivation)
+                    guard let before = audioBefore else { return }
+                    audioBefore = nil
+                    let session = AVAudioSession.sharedInstance()
+                    try? session.setCategory(before.category, mode: before.mode)
+                    // Other apps' sound may play again; an app that set its own category has audio of
+                    // its own, which deactivating would stop ("the session will be deactivated" even
+                    // with running I/O, AVAudioSession.h): it is left active.
+                    if before.category == .soloAmbient {
+                        try? session.setActive(false, options: .notifyOthersOnDeactivation)
+                    }
                 }
                 .overlay(alignment: .topTrailing) {
                     Button {
