@@ -124,8 +124,6 @@
 
         static func fileType(_ container: ExportContainer) -> AVFileType { container == .mov ? .mov : .mp4 }
 
-        func removeOutput(at path: String) { try? FileManager.default.removeItem(atPath: path) }
-
         func estimatedBytes(_ preset: ExportPreset) async -> Int64? {
             guard let session = make(preset) else { return nil }
             return try? await session.estimatedOutputFileLengthInBytes

@@ -15,7 +15,9 @@
     ///
     /// Needs `NSCameraUsageDescription` (and `NSMicrophoneUsageDescription` for video
     /// with sound) in Info.plist. Check `CameraPicker.availability(for:)` first and show
-    /// its message when the camera cannot open.
+    /// its message when the camera cannot open. A movie that cannot be exported to the quality
+    /// asked is kept as recorded (a capture is never lost): check the item's size where a limit
+    /// matters.
     ///
     /// ```swift
     /// let options = CameraOptions(mode: .video, maximumDuration: 60)
@@ -136,8 +138,8 @@
             ) {
                 let onFinish = self.onFinish
                 let export = CameraRecordingPlan(options.quality).export
-                // A movie comes as the picker's temporary file, documented for no longer than this
-                // call: moved into the app's inbox now, before the picker goes. A photo comes as an
+                // A movie comes as the picker's temporary file, for which Apple documents no life
+                // beyond this call: moved into the app's inbox now, before the picker goes. A photo comes as an
                 // image to encode, with the capture's metadata (`.mediaMetadata`: date, camera,
                 // exposure; the camera picker gives no location).
                 let movie = (info[.mediaURL] as? URL).map(Coordinator.takeMovie)

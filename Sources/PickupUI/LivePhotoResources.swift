@@ -114,7 +114,7 @@
                     once.cancel()
                 }
             } catch {
-                unlink(path)
+                inbox.discard(PickedFile(path: path, contentType: nil))
                 throw error
             }
             return PickedFile(path: path, contentType: wanted.contentType)

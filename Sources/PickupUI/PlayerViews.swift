@@ -22,8 +22,11 @@
         @State private var player: AVPlayer?
         /// The movie `player` plays.
         @State private var playing: URL?
-        /// The app's audio category and mode before the player set its own, to put back.
-        @State private var audioBefore: (category: AVAudioSession.Category, mode: AVAudioSession.Mode)?
+        /// The app's audio category, mode and options before the player set its own, to put back.
+        @State private var audioBefore:
+            (category: AVAudioSession.Category, mode: AVAudioSession.Mode, options: AVAudioSession.CategoryOptions)?
+        /// Whether the movie was playing when the view went: shown again, it plays on only then.
+        @State private var wasPlaying = true
 
         /// A player for the movie at `url`, with a close button that calls `onClose`.
         public init(url: URL, onClose: @escaping () -> Void) {
@@ -36,13 +39,13 @@
             VideoPlayer(player: player)
                 .task(id: url) {
                     let session = AVAudioSession.sharedInstance()
-                    if audioBefore == nil { audioBefore = (session.category, session.mode) }
+                    if audioBefore == nil { audioBefore = (session.category, session.mode, session.categoryOptions) }
                     // `.playback`: the movie's sound plays with the silent switch on, as in Photos. The
                     // default `.soloAmbient` is for "background sounds" (`AVAudioSessionTypes.h:96`),
                     // which Apple's Audio Session Programming Guide says the Silent switch silences.
                     try? session.setCategory(.playback, mode: .moviePlayback)
                     if let player, playing == url {
-                        player.play()  // shown again: on from where it was
+                        if wasPlaying { player.play() }  // shown again: on from where it was
                         return
                     }
                     player?.pause()
@@ -52,15 +55,16 @@
                     next.play()
                 }
                 .onDisappear {
+                    wasPlaying = player?.timeControlStatus == .playing
                     player?.pause()
                     guard let before = audioBefore else { return }
                     audioBefore = nil
                     let session = AVAudioSession.sharedInstance()
-                    try? session.setCategory(before.category, mode: before.mode)
-                    // Other apps' sound may play again; an app that set its own category has audio of
-                    // its own, which deactivating would stop ("the session will be deactivated" even
-                    // with running I/O, AVAudioSession.h): it is left active.
-                    if before.category == .soloAmbient {
+                    try? session.setCategory(before.category, mode: before.mode, options: before.options)
+                    // Other apps' sound may play again; an app that set a category of its own to play
+                    // has audio of its own, which deactivating would stop ("the session will be
+                    // deactivated" even with running I/O, AVAudioSession.h): it is left active.
+                    if before.category == .soloAmbient || before.category == .ambient {
                         try? session.setActive(false, options: .notifyOthersOnDeactivation)
                     }
                 }

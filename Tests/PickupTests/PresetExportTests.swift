@@ -42,9 +42,13 @@ struct PresetExportTests {
             rates: Dictionary(uniqueKeysWithValues: presets.map { ($0, 900_000) }),
             estimates: Dictionary(uniqueKeysWithValues: presets.map { ($0, 6_000_000) }), duration: 10)
         let options = ExportOptions(preset: .p1280x720, maxBytes: 8_000_000)
-        await #expect(throws: RenderError.self) {
+        do {
             _ = try await PresetExport.run(session, plan: plan, options: options, to: "/tmp/out.mp4")
+            Issue.record("an output over the limit was kept")
+        } catch {
+            #expect(error.code == .impossible, "\(error)")
         }
+        #expect(session.exported.current == presets, "each smaller preset tried, each over the limit")
     }
 
     @Test("a session that cannot estimate (0) gets each preset tried, largest first, until one fits")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An export through a system session that offers presets but no bit-rate control
 /// (`AVAssetExportSession` on Apple platforms), seen through a small protocol so that its
 /// decisions run everywhere.
@@ -8,14 +10,20 @@ public protocol PresetExportSession: Sendable {
     func estimatedBytes(_ preset: ExportPreset) async -> Int64?
     /// Whether the session can write `container` with `preset` (`supportedFileTypes`).
     func supports(_ container: ExportContainer, _ preset: ExportPreset) async -> Bool
-    /// Removes what is at `path`, when anything is: the session does not write over a file
-    /// (`AVError.h:57`, `AVErrorFileAlreadyExists`).
+    /// Removes the output of a try refused as too large, before the next preset writes to the
+    /// same path: the session does not write over a file (`AVError.h:57`,
+    /// `AVErrorFileAlreadyExists`). By default, the file at `path` is removed.
     func removeOutput(at path: String)
     /// Exports with `preset` into `container` at `path`; returns what the output holds.
     func export(
         _ preset: ExportPreset, as container: ExportContainer, to path: String
     ) async throws(RenderError)
         -> ExportedFile
+}
+
+extension PresetExportSession {
+    /// Removes the file at `path`.
+    public func removeOutput(at path: String) { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// What an export wrote: its size and the duration a player shows.
@@ -85,8 +93,8 @@ public enum PresetExport {
         }
         var refused: RenderError?
         for preset in supported {
-            // An output refused before (over the limit) is in the way of the next preset's.
-            session.removeOutput(at: path)
+            // The output refused before (over the limit) is in the way of the next preset's.
+            if refused != nil { session.removeOutput(at: path) }
             let output = try await session.export(preset, as: options.container, to: path)
             do {
                 try check(output, plan: plan, maxBytes: options.maxBytes)
