@@ -215,7 +215,7 @@
                 }
             }
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-                // Over already, or never made (a second BackgroundUploads for the identifier).
+                // Over already: nothing to wait for.
                 let session = lock.withLock { () -> URLSession? in
                     guard !isInvalid, let session = self.session else { return nil }
                     invalidWaiters.append(ended)

@@ -107,8 +107,7 @@
                 _ sources: [ItemProviderSource], motion: LivePhotoMotion,
                 then onPicked: @escaping @MainActor ([Result<PickedItem, PickFailure>]) -> Void
             ) {
-                let loading = PickedItemLoading(
-                    importer: PickedMediaStore.shared.importer, motion: motion, background: ExpiringActivityTime())
+                let loading = PickedItemLoading.intoAppLibrary(motion: motion)
                 Task { @MainActor in
                     let loader = OrderedLoader<ItemProviderSource, PickedItem>(concurrency: 3) { source in
                         await loading.load(source, key: source.identifier ?? UUID().uuidString) { _ in }
@@ -143,10 +142,7 @@
         /// once, Live Photos with their movie unless `motion` says still only; each load asks for
         /// background time, so it finishes when the person leaves the app.
         public convenience init(motion: LivePhotoMotion = .pair, concurrency: Int = 3) {
-            self.init(
-                loading: PickedItemLoading(
-                    importer: PickedMediaStore.shared.importer, motion: motion, background: ExpiringActivityTime()),
-                concurrency: concurrency)
+            self.init(loading: .intoAppLibrary(motion: motion), concurrency: concurrency)
         }
     }
 #endif

@@ -21,6 +21,19 @@
     /// ...
     /// let toUpload = loader.take()  // the items are the app's from here on: deselecting keeps them
     /// ```
+    extension PickedItemLoading {
+        /// Loading into the app's library (`PickedMediaStore.shared`), each load inside background
+        /// time where the platform gives it: what every picker of this module loads with.
+        static func intoAppLibrary(motion: LivePhotoMotion) -> PickedItemLoading {
+            #if canImport(UIKit)
+                let background: any BackgroundTimeGranting = ExpiringActivityTime()
+            #else
+                let background: any BackgroundTimeGranting = NoBackgroundTime()
+            #endif
+            return PickedItemLoading(importer: PickedMediaStore.shared.importer, motion: motion, background: background)
+        }
+    }
+
     @available(iOS 17.0, macOS 14.0, *)
     public typealias PickedItemLoader = PickedItems<PhotosPickerSource>
 
@@ -30,15 +43,7 @@
         /// Application Support unless the app set another), `concurrency` items at once, Live
         /// Photos with their movie unless `motion` says still only.
         public convenience init(motion: LivePhotoMotion = .pair, concurrency: Int = 3) {
-            #if canImport(UIKit)
-                let background: any BackgroundTimeGranting = ExpiringActivityTime()
-            #else
-                let background: any BackgroundTimeGranting = NoBackgroundTime()
-            #endif
-            self.init(
-                loading: PickedItemLoading(
-                    importer: PickedMediaStore.shared.importer, motion: motion, background: background),
-                concurrency: concurrency)
+            self.init(loading: .intoAppLibrary(motion: motion), concurrency: concurrency)
         }
 
         /// Follows the picker's selection: call it from `onChange(of:initial:)` of the binding.
